@@ -1,0 +1,45 @@
+// Builds the single binary dist/ra3 (and, with --windows or RA3_BUILD_WINDOWS=1, dist/ra3-windows-x64.exe).
+// Usage: bun scripts/build.ts [--windows] [--if-stale]
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const args = new Set(process.argv.slice(2));
+const common = [
+  "build", "--compile", "--minify", "--bytecode", "--format=esm",
+  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const t = statSync(join(entry.parentPath, entry.name)).mtimeMs;
+    if (t > newest) newest = t;
+  }
+  return newest;
+}
+
+function build(target: string | null, outfile: string): void {
+  const cmd = [...common, ...(target ? [`--target=${target}`] : []), "--outfile", outfile, "src/main.ts"];
+  const started = performance.now();
+  const r = spawnSync(process.execPath, cmd, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  if (r.status !== 0) {
+    console.error(`build failed: bun ${cmd.join(" ")}`);
+    process.exit(r.status ?? 1);
+  }
+  console.error(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);
+}
+
+mkdirSync(join(root, "dist"), { recursive: true });
+const out = join(root, "dist", "ra3");
+const sourcesNewest = Math.max(newestMtime(join(root, "src")), newestMtime(join(root, "skills")));
+if (args.has("--if-stale") && existsSync(out) && statSync(out).mtimeMs > sourcesNewest) {
+  console.error("dist/ra3 is up to date");
+} else {
+  build(null, out);
+}
+if (args.has("--windows") || process.env.RA3_BUILD_WINDOWS === "1") {
+  build("bun-windows-x64-baseline", join(root, "dist", "ra3-windows-x64.exe"));
+}

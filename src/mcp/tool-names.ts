@@ -1,0 +1,23 @@
+/**
+ * The MCP tool names, in the deterministic order `tools/list` returns them. The server registers
+ * exactly these (a test checks), and the skill documents exactly these (the skill validator checks).
+ */
+export const TOOL_NAMES = [
+  "get_status",
+  "list_projects",
+  "find_asset",
+  "get_definition",
+  "find_references",
+  "get_asset_references",
+  "list_assets_by_type",
+  "resolve_include",
+  "is_file_active",
+  "find_define",
+  "find_unreferenced",
+  "check_files",
+  "search_strings",
+  "get_usage_guide",
+  "reindex",
+] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];

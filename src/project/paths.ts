@@ -1,0 +1,129 @@
+/**
+ * The one module that knows about path syntax. Everything else asks it.
+ *
+ * Paths inside ra3 are absolute native paths (what `node:path` produces on the running OS) with their
+ * real on-disk casing. Mod content is authored on Windows, so comparisons are case-insensitive and
+ * separator-agnostic: use {@link pathKey} for map keys and {@link isInside} for containment, never
+ * `startsWith` on raw strings. Paths shown to users and written into snapshots are relative to a root
+ * and use `/` ({@link relativePosix}).
+ */
+import * as nodePath from "node:path";
+
+/** The path flavour of the running OS. Tests can pass `nodePath.win32` or `nodePath.posix` explicitly. */
+export type PathFlavour = typeof nodePath.posix;
+
+export const native: PathFlavour = nodePath;
+
+/**
+ * Makes `p` absolute against `cwd` (default: the process working directory) and normalises it.
+ * Accepts `\` as a separator on every OS, because mod files and Windows users write it.
+ * @example toAbsolute("Data\\Mod.xml", "/mods/x") // "/mods/x/Data/Mod.xml" on Linux
+ */
+export function toAbsolute(p: string, cwd: string = process.cwd(), flavour: PathFlavour = native): string {
+  const cleaned = flavour === nodePath.posix ? p.replace(/\\/g, "/") : p;
+  return flavour.resolve(cwd, cleaned);
+}
+
+/** `p` with every `\` turned into `/`. @example toPosix("a\\b") // "a/b" */
+export function toPosix(p: string): string {
+  return p.replace(/\\/g, "/");
+}
+
+/**
+ * A case-folded, separator-normalised key for maps and equality: two paths that name the same file on
+ * a case-insensitive Windows file system have the same key.
+ * @example pathKey("C:\\Mods\\X\\Data") === pathKey("c:/mods/x/data/") // true
+ */
+export function pathKey(p: string): string {
+  let s = toPosix(p);
+  if (s.length > 1 && s.endsWith("/") && !/^[A-Za-z]:\/$/.test(s)) s = s.slice(0, -1);
+  return s.toLowerCase();
+}
+
+/** True when the two paths name the same file, ignoring case and separators. */
+export function samePath(a: string, b: string): boolean {
+  return pathKey(a) === pathKey(b);
+}
+
+/**
+ * True when `child` equals `parent` or lies below it (case-insensitive, separator-agnostic).
+ * @example isInside("/m/X/Data/a.xml", "/m/x") // true
+ */
+export function isInside(child: string, parent: string): boolean {
+  const c = pathKey(child);
+  const p = pathKey(parent);
+  if (c === p) return true;
+  const prefix = p.endsWith("/") ? p : p + "/";
+  return c.startsWith(prefix);
+}
+
+/**
+ * `p` relative to `root`, with `/` separators, or null when `p` is not inside `root`.
+ * Keeps the casing of `p`.
+ * @example relativePosix("/m/x", "/m/x/Data/Mod.xml") // "Data/Mod.xml"
+ */
+export function relativePosix(root: string, p: string): string | null {
+  if (!isInside(p, root)) return null;
+  const r = toPosix(root).replace(/\/+$/, "");
+  const s = toPosix(p);
+  if (s.length <= r.length) return "";
+  return s.slice(r.length).replace(/^\/+/, "");
+}
+
+/** Joins segments with the running OS's separator (after turning `\` into `/` on POSIX). */
+export function joinPath(base: string, ...segments: string[]): string {
+  const cleaned = native === nodePath.posix ? segments.map(toPosix) : segments;
+  return native.join(base, ...cleaned);
+}
+
+/** The folder containing `p`. */
+export function parentDir(p: string): string {
+  return native.dirname(p);
+}
+
+/** The last segment of `p` (accepts both separators). */
+export function baseName(p: string): string {
+  const s = toPosix(p).replace(/\/+$/, "");
+  const i = s.lastIndexOf("/");
+  return i < 0 ? s : s.slice(i + 1);
+}
+
+/** The lower-cased extension including the dot (`.xml`), or "" when there is none. */
+export function extensionOf(p: string): string {
+  const b = baseName(p);
+  const i = b.lastIndexOf(".");
+  return i <= 0 ? "" : b.slice(i).toLowerCase();
+}
+
+/** Splits a relative or absolute path into its non-empty segments (both separators accepted). */
+export function segmentsOf(p: string): string[] {
+  return toPosix(p).split("/").filter((s) => s.length > 0 && s !== ".");
+}
+
+/** True for `C:\x`, `C:/x`, `\\server\share` and `/x`. */
+export function isAbsoluteAnyOs(p: string): boolean {
+  return /^[A-Za-z]:[\\/]/.test(p) || p.startsWith("\\\\") || p.startsWith("/");
+}
+
+/**
+ * Walks from `start` to the file-system root, yielding each folder (start first), at most `limit` of them.
+ */
+export function* ancestors(start: string, limit = Infinity): Generator<string> {
+  let cur = start;
+  for (let n = 0; n < limit; n++) {
+    yield cur;
+    const up = native.dirname(cur);
+    if (up === cur) return;
+    cur = up;
+  }
+}
+
+/**
+ * A short, file-name-safe slug of the last two segments of `p` (for snapshot names).
+ * @example slugOf("/home/u/Mods/My Mod") // "mods-my-mod"
+ */
+export function slugOf(p: string): string {
+  const parts = segmentsOf(p).slice(-2).join("-");
+  const slug = parts.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return slug.slice(0, 48) || "root";
+}

@@ -1,0 +1,115 @@
+/**
+ * The schema model: what the indexer needs to know from the SDK's XSD set. Built by the loader in
+ * `src/schema/`, plain data (serialisable with msgpack for caching), queried through {@link SchemaQueries}.
+ * Type names are canonical XSD spellings; lookups by name are case-insensitive.
+ */
+
+export type GameId = "ra3" | "tw" | "kw";
+
+/** What an attribute or a simple content carries, reference-wise. */
+export interface ValueInfo {
+  /** Canonical simple type name (or a builtin like `xs:string`), or null when unknown. */
+  readonly typeName: string | null;
+  /** The referenced asset type (`xas:refType`), attribute/element level winning over the type's. */
+  readonly refType: string | null;
+  /** `xas:isRef` or `xas:isWeakRef` on the type or a base. */
+  readonly isRef: boolean;
+  readonly isWeakRef: boolean;
+  /** The simple type chain contains `Poid` (pipeline-local ids: never global references). */
+  readonly isPoid: boolean;
+  /** `xs:list`: whitespace-separated tokens. */
+  readonly isList: boolean;
+  /** Enumeration values (empty when not an enumeration). */
+  readonly enumValues: readonly string[];
+  /** A pattern facet admits `$DEFINE` / `=expression` values. */
+  readonly allowsDefine: boolean;
+  readonly isBoolean: boolean;
+}
+
+export interface AttributeInfo extends ValueInfo {
+  readonly name: string;
+  readonly required: boolean;
+  readonly defaultValue: string | null;
+}
+
+export interface ChildInfo {
+  readonly name: string;
+  /** Canonical type name of the child (named or `@inline:<Parent>/<Name>`), or null. */
+  readonly type: string | null;
+  readonly minOccurs: number;
+  /** -1 for unbounded. */
+  readonly maxOccurs: number;
+  /** Element-level `xas:refType` for simple-content reference elements. */
+  readonly refType: string | null;
+}
+
+export interface ComplexTypeInfo {
+  readonly name: string;
+  /** Base type (extension or restriction), canonical, or null. */
+  readonly base: string | null;
+  /** All attributes after extension expansion (own override base), keyed by attribute name. */
+  readonly attributes: Readonly<Record<string, AttributeInfo>>;
+  /** Child element declarations after expansion, keyed by element name. */
+  readonly children: Readonly<Record<string, ChildInfo>>;
+  /** For simpleContent types (or simple-typed elements): what the text content is. */
+  readonly content: ValueInfo | null;
+  /** XSD-declared (not universal) `inheritFrom`. */
+  readonly declaresInheritFrom: boolean;
+}
+
+export interface SimpleTypeInfo extends ValueInfo {
+  readonly name: string;
+  readonly base: string | null;
+}
+
+/** Plain-data schema model (cacheable). */
+export interface SchemaModel {
+  readonly game: GameId | null;
+  /** Folder the XSDs were loaded from. */
+  readonly sourceDir: string;
+  /** Number of XSD files read. */
+  readonly fileCount: number;
+  /** Top-level asset element names (children of `AssetDeclaration`), canonical. Excludes Tags/Includes/Defines. */
+  readonly assetElements: readonly string[];
+  /** Element name → type name for the children of `AssetDeclaration`. */
+  readonly assetElementTypes: Readonly<Record<string, string>>;
+  readonly complexTypes: Readonly<Record<string, ComplexTypeInfo>>;
+  readonly simpleTypes: Readonly<Record<string, SimpleTypeInfo>>;
+  /** Fallback element name → type for elements seen anywhere (first declaration, global elements win). */
+  readonly globalElements: Readonly<Record<string, string>>;
+  /** Types designed to be referenced (domain-spec §9.1), canonical names. */
+  readonly designedTargets: readonly string[];
+}
+
+/** A problem found while loading the XSD set; loading continues where it can. */
+export interface SchemaDiagnostic {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/** Queries over a loaded model (implemented by `Schema` in `src/schema/schema.ts`). */
+export interface SchemaQueries {
+  readonly model: SchemaModel;
+  /** Canonical spelling of a type or element name (case-insensitive), or null when unknown. */
+  canonicalType(name: string): string | null;
+  /** `type`, its base, its base's base … (canonical, cycle-safe). Unknown type ⇒ `[type]`. */
+  typeChain(type: string): readonly string[];
+  /** `wanted` is null, equal to `actual`, or in `typeChain(actual)`. Unknown types match only exactly. */
+  isAssignable(actual: string, wanted: string | null): boolean;
+  /** The chain contains `BaseAssetType`. */
+  isAssetType(type: string): boolean;
+  /** Type of a document's root element named `local` (asset element first, then global map). */
+  rootElementType(local: string): string | null;
+  /** Type of child `local` inside an element of type `parentType` (context first, then global map). */
+  childElementType(parentType: string | null, local: string): ChildInfo | null;
+  /** Attribute `name` of `type` after expansion, or null. */
+  attribute(type: string, name: string): AttributeInfo | null;
+  /** What the text content of an element of `type` is, when it is simple content. */
+  content(type: string): ValueInfo | null;
+  /** `local` is declared anywhere in the schema as an element name. */
+  isKnownElement(local: string): boolean;
+  /** Domain-spec §9.1 designed-to-be-referenced type. */
+  isDesignedTarget(type: string): boolean;
+}

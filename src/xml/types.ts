@@ -1,0 +1,132 @@
+/**
+ * Shapes produced by the XML layer. Offsets are UTF-16 code-unit indexes into the decoded text (the
+ * text after the BOM is removed); {@link LineMap} turns them into 1-based line/column and byte offsets.
+ */
+
+/** A well-formedness or encoding problem, positioned. Never thrown: returned. */
+export interface XmlError {
+  readonly message: string;
+  /** Offset into the decoded text. */
+  readonly offset: number;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based, in UTF-16 code units from the start of the line. */
+  readonly column: number;
+}
+
+export interface XmlAttribute {
+  /** As written, e.g. `xai:joinAction`. */
+  readonly qname: string;
+  readonly prefix: string;
+  readonly local: string;
+  /** Namespace URI ("" for unprefixed attributes, as XML Namespaces specifies). */
+  readonly uri: string;
+  /** Entity-decoded value (attribute-value normalisation applied: tab/CR/LF become spaces). */
+  readonly value: string;
+  /** Offset of the first character of the attribute name. */
+  readonly nameStart: number;
+  /** Offset of the first character inside the quotes. */
+  readonly valueStart: number;
+  /** Offset of the closing quote. */
+  readonly valueEnd: number;
+}
+
+export interface XmlStartTag {
+  readonly qname: string;
+  readonly prefix: string;
+  readonly local: string;
+  readonly uri: string;
+  readonly attributes: readonly XmlAttribute[];
+  /** Offset of `<`. */
+  readonly start: number;
+  /** Offset just after `>`. */
+  readonly end: number;
+  readonly selfClosing: boolean;
+  /** 0 for the root element. */
+  readonly depth: number;
+}
+
+export interface XmlEndTag {
+  readonly qname: string;
+  readonly local: string;
+  readonly uri: string;
+  /** Offset of `<` of the end tag (for a self-closing element: of its start tag). */
+  readonly start: number;
+  /** Offset just after `>`. */
+  readonly end: number;
+  readonly depth: number;
+}
+
+/** Callbacks of {@link parseXml}. Only `startElement` is required. */
+export interface XmlVisitor {
+  startElement(tag: XmlStartTag): void;
+  /** Called for every element, also self-closing ones (right after `startElement`). */
+  endElement?(tag: XmlEndTag): void;
+  /** Character data (entity-decoded; CDATA sections delivered the same way). Whitespace included. */
+  text?(value: string, start: number, end: number): void;
+  comment?(value: string, start: number, end: number): void;
+  processingInstruction?(target: string, body: string, start: number, end: number): void;
+}
+
+/** Result of decoding a file's bytes to text. */
+export interface DecodedText {
+  readonly text: string;
+  readonly encoding: "utf-8" | "utf-16le" | "utf-16be" | "windows-1252" | "us-ascii" | "iso-8859-1";
+  /** Number of BOM bytes removed (0, 2 or 3). */
+  readonly bomBytes: number;
+  /** Problems found while decoding (e.g. invalid UTF-8 retried as windows-1252); empty when clean. */
+  readonly warnings: readonly XmlError[];
+}
+
+/** One top-level element with a non-empty id, found by the shallow scanner. */
+export interface ShallowAsset {
+  /** Local name of the element (prefix stripped, case kept). */
+  readonly type: string;
+  readonly id: string;
+  /** Position of the id attribute value. */
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+  /** Offset of the element's `<`. */
+  readonly start: number;
+}
+
+export interface ShallowInclude {
+  /** `all` | `instance` | `reference`, or null when the attribute is missing or not one of them. */
+  readonly type: "all" | "instance" | "reference" | null;
+  readonly rawType: string | null;
+  readonly source: string;
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
+export interface ShallowDefine {
+  readonly name: string;
+  readonly value: string;
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
+export interface ShallowXInclude {
+  readonly href: string;
+  readonly xpointer: string | null;
+  /** True when the xi:include is a direct child of the root element. */
+  readonly rootLevel: boolean;
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
+/** What the shallow scanner reads from a document without building nodes. */
+export interface ShallowScan {
+  /** Local name of the root element, or null when none was found. */
+  readonly rootName: string | null;
+  readonly assets: readonly ShallowAsset[];
+  readonly includes: readonly ShallowInclude[];
+  readonly defines: readonly ShallowDefine[];
+  readonly xincludes: readonly ShallowXInclude[];
+  /** The first recoverable error; scanning stopped there and kept what it had found. */
+  readonly error: XmlError | null;
+}
