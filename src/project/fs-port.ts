@@ -1,0 +1,175 @@
+/**
+ * The directory lister port: the only way the project model learns what exists on disk.
+ *
+ * Everything in `src/project/` that asks "does this file exist?" does it by listing the parent folder
+ * once and comparing names, never by a stat per guess. That keeps lookups case-insensitive on every OS
+ * (mods are authored on Windows) and lets the index core run against an in-memory tree in tests.
+ */
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { native } from "./paths.ts";
+
+/** One name in a folder listing. */
+export interface DirEntry {
+  readonly name: string;
+  readonly isDirectory: boolean;
+}
+
+/** Lists folders. `null` means "not a directory" (missing, a file, or unreadable). */
+export interface DirectoryLister {
+  list(dir: string): readonly DirEntry[] | null;
+  /** Optional: forget what is cached about `path` (a changed folder). */
+  invalidate?(path: string): void;
+}
+
+/** Counters for benchmarks: `listings` = real directory reads, `hits` = answers served from the cache. */
+export interface ListerStats {
+  readonly listings: number;
+  readonly hits: number;
+  readonly cached: number;
+}
+
+function byName(a: DirEntry, b: DirEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Strips trailing separators (but not from a root like `/` or `C:\`) so one folder has one cache key. */
+function folderKey(dir: string): string {
+  const root = native.parse(dir).root;
+  let s = dir;
+  while (s.length > root.length && (s.endsWith("/") || s.endsWith("\\"))) s = s.slice(0, -1);
+  return s;
+}
+
+/**
+ * The real lister: one `readdirSync(withFileTypes)` per folder, cached until {@link invalidate}.
+ * Entries are sorted by name so every caller sees a deterministic order.
+ */
+export class NodeDirectoryLister implements DirectoryLister {
+  private readonly cache = new Map<string, readonly DirEntry[] | null>();
+  private listings = 0;
+  private hits = 0;
+
+  /** The sorted entries of `dir`, or null when it is not a readable directory. */
+  list(dir: string): readonly DirEntry[] | null {
+    const key = folderKey(dir);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) {
+      this.hits++;
+      return cached;
+    }
+    this.listings++;
+    const entries = readEntries(key);
+    this.cache.set(key, entries);
+    return entries;
+  }
+
+  /**
+   * Forgets `path`, every cached listing below it, and its parent (whose listing names it), so a
+   * created or deleted file or folder is seen on the next lookup.
+   */
+  invalidate(path: string): void {
+    const key = folderKey(path);
+    const parent = native.dirname(key);
+    this.cache.delete(parent);
+    this.cache.delete(key);
+    const prefix = key.endsWith(native.sep) ? key : key + native.sep;
+    for (const k of this.cache.keys()) if (k.startsWith(prefix)) this.cache.delete(k);
+  }
+
+  /** Forgets every cached listing. */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  /** Cache counters since construction (or the last {@link resetStats}). */
+  stats(): ListerStats {
+    return { listings: this.listings, hits: this.hits, cached: this.cache.size };
+  }
+
+  /** Zeroes the counters (the cache is kept). */
+  resetStats(): void {
+    this.listings = 0;
+    this.hits = 0;
+  }
+}
+
+function readEntries(dir: string): readonly DirEntry[] | null {
+  let dirents: Dirent[];
+  try {
+    dirents = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  const out: DirEntry[] = [];
+  for (const d of dirents) {
+    let isDirectory = d.isDirectory();
+    if (d.isSymbolicLink()) {
+      // A link's Dirent says nothing about its target; one stat per link (rare in mods) settles it.
+      try {
+        isDirectory = statSync(native.join(dir, d.name)).isDirectory();
+      } catch {
+        isDirectory = false; // dangling link: listed as a file that cannot be read
+      }
+    }
+    out.push({ name: d.name, isDirectory });
+  }
+  out.sort(byName);
+  return Object.freeze(out);
+}
+
+/**
+ * An in-memory tree built from absolute file paths; folders are implied by the paths (plus any given
+ * in `dirs`, for empty folders). For tests of code that takes a {@link DirectoryLister}.
+ * @example new MemoryDirectoryLister(["/m/X/Data/Mod.xml"]).list("/m/X") // [{ name: "Data", isDirectory: true }]
+ */
+export class MemoryDirectoryLister implements DirectoryLister {
+  private readonly children = new Map<string, Map<string, boolean>>();
+  private listCalls = 0;
+
+  constructor(files: readonly string[] = [], dirs: readonly string[] = []) {
+    for (const d of dirs) this.addDirectory(d);
+    for (const f of files) this.addFile(f);
+  }
+
+  /** Adds a file (and its folders). */
+  addFile(path: string): void {
+    const p = folderKey(native.resolve(path));
+    const parent = native.dirname(p);
+    this.addDirectory(parent);
+    this.children.get(parent)!.set(native.basename(p), false);
+  }
+
+  /** Adds a folder (and its ancestors). */
+  addDirectory(path: string): void {
+    let cur = folderKey(native.resolve(path));
+    for (;;) {
+      if (!this.children.has(cur)) this.children.set(cur, new Map());
+      const parent = native.dirname(cur);
+      if (parent === cur) return;
+      if (!this.children.has(parent)) this.children.set(parent, new Map());
+      this.children.get(parent)!.set(native.basename(cur), true);
+      cur = parent;
+    }
+  }
+
+  /** Removes a file or a whole folder. */
+  remove(path: string): void {
+    const p = folderKey(native.resolve(path));
+    this.children.get(native.dirname(p))?.delete(native.basename(p));
+    const prefix = p.endsWith(native.sep) ? p : p + native.sep;
+    for (const k of [...this.children.keys()]) if (k === p || k.startsWith(prefix)) this.children.delete(k);
+  }
+
+  /** The sorted entries of `dir`, or null when it is not a folder of the tree. */
+  list(dir: string): readonly DirEntry[] | null {
+    this.listCalls++;
+    const m = this.children.get(folderKey(dir));
+    if (!m) return null;
+    return [...m].map(([name, isDirectory]) => ({ name, isDirectory })).sort(byName);
+  }
+
+  /** How many times {@link list} was called (tests use it to prove caching upstream). */
+  get calls(): number {
+    return this.listCalls;
+  }
+}

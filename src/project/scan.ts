@@ -1,0 +1,145 @@
+/**
+ * The driver's file inventory: a recursive walk of a project root returning every file the indexer
+ * cares about with its stat stamp, and re-stat of known files for warm-start validation.
+ */
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { extensionOf, isInside, native } from "./paths.ts";
+
+/** What a scanned file is, by extension; `other-text` is any other file (e.g. a sniffed-XML `.dat`). */
+export type ScannedKind = "xml" | "w3x" | "str" | "babproj" | "manifest" | "other-text";
+
+/** One file with its stamp. */
+export interface ScannedFile {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly kind: ScannedKind;
+}
+
+/** Lower-cased folder names never entered (dot-folders are skipped as well). */
+export const SCAN_SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  ".git", "node_modules", ".vs", ".vscode", "dist", "out", "bin", "obj",
+]);
+
+const KIND_BY_EXTENSION: ReadonlyMap<string, ScannedKind> = new Map([
+  [".xml", "xml"],
+  [".w3x", "w3x"],
+  [".str", "str"],
+  [".babproj", "babproj"],
+  [".manifest", "manifest"],
+]);
+
+/**
+ * The kind of a file from its extension (any case).
+ * @example fileKindOf("Art/AU/AUTank.W3X") // "w3x"
+ */
+export function fileKindOf(path: string): ScannedKind {
+  return KIND_BY_EXTENSION.get(extensionOf(path)) ?? "other-text";
+}
+
+export interface ScanOptions {
+  /** Extra lower-cased folder names to skip. */
+  readonly skipDirs?: readonly string[];
+  /** Called for a folder or file that could not be read (the walk goes on). */
+  readonly onError?: (path: string, error: Error) => void;
+}
+
+function byPath(a: ScannedFile, b: ScannedFile): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function stampOf(path: string, st: Stats): ScannedFile {
+  return { path, size: st.size, mtimeMs: st.mtimeMs, kind: fileKindOf(path) };
+}
+
+/**
+ * Every `.xml`, `.w3x`, `.str`, `.babproj` and `.manifest` file below `root`, sorted by path, with
+ * size and mtime. Skips dot-folders and {@link SCAN_SKIPPED_DIRS}. Symlinked folders are followed
+ * once each, and never when they point back into the tree (no loops, no duplicates).
+ * Throws when `root` is not a readable folder (an environment error).
+ * @example scanProjectFiles("/mods/X").map(f => f.kind) // ["babproj", "xml", …]
+ */
+export function scanProjectFiles(root: string, opts: ScanOptions = {}): ScannedFile[] {
+  const start = native.resolve(root);
+  let rootReal: string;
+  try {
+    if (!statSync(start).isDirectory()) throw new Error(`cannot scan ${start}: not a directory`);
+    rootReal = realpathSync(start);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === "ENOENT") throw new Error(`cannot scan ${start}: no such directory`);
+    if (err.code) throw new Error(`cannot scan ${start}: ${err.code}`);
+    throw err;
+  }
+  const skip = new Set([...SCAN_SKIPPED_DIRS, ...(opts.skipDirs ?? []).map((s) => s.toLowerCase())]);
+  const followed: string[] = [rootReal];
+  const out: ScannedFile[] = [];
+  const report = (p: string, e: unknown): void => opts.onError?.(p, e instanceof Error ? e : new Error(String(e)));
+
+  const stack = [start];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      // Sorted so that which of two links to the same folder gets walked does not depend on the FS.
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (e) {
+      report(dir, e);
+      continue;
+    }
+    for (const e of entries) {
+      const p = native.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!e.name.startsWith(".") && !skip.has(e.name.toLowerCase())) stack.push(p);
+        continue;
+      }
+      const wanted = KIND_BY_EXTENSION.has(extensionOf(e.name));
+      if (e.isSymbolicLink()) {
+        let st: Stats;
+        try {
+          st = statSync(p);
+        } catch (err) {
+          if (wanted) report(p, err);
+          continue;
+        }
+        if (st.isDirectory()) {
+          if (e.name.startsWith(".") || skip.has(e.name.toLowerCase())) continue;
+          let real: string;
+          try {
+            real = realpathSync(p);
+          } catch (err) {
+            report(p, err);
+            continue;
+          }
+          // A link into a folder we already walk (or will) would loop or duplicate files.
+          if (followed.some((f) => isInside(real, f))) continue;
+          followed.push(real);
+          stack.push(p);
+        } else if (wanted && st.isFile()) out.push(stampOf(p, st));
+        continue;
+      }
+      if (!wanted || !e.isFile()) continue;
+      try {
+        out.push(stampOf(p, statSync(p)));
+      } catch (err) {
+        report(p, err);
+      }
+    }
+  }
+  return out.sort(byPath);
+}
+
+/**
+ * The current stamp of each path (aligned with the input), null for a path that is missing or not a
+ * file. Used to re-validate a snapshot's file stamps.
+ */
+export function statFiles(paths: readonly string[]): (ScannedFile | null)[] {
+  return paths.map((p) => {
+    try {
+      const st = statSync(p, { throwIfNoEntry: false });
+      return st && st.isFile() ? stampOf(p, st) : null;
+    } catch {
+      return null; // ENOTDIR, EACCES: not a readable file either way
+    }
+  });
+}

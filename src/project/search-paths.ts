@@ -1,0 +1,260 @@
+/**
+ * `DATA:` / `ART:` / `AUDIO:` search lists in BinaryAssetBuilder order, and resolution of
+ * `<Include source>` / `xi:include href` strings against them.
+ *
+ * BAB runs with the SDK as its working folder, so the SDK root is the first base of every list; a mod
+ * file therefore never shadows the SDK-root placeholders (`DATA:static.xml`), but does shadow
+ * `SageXml/...` for ordinary includes. Without a usable SDK the SDK entries are simply absent; there
+ * is no fallback to the process's working folder.
+ */
+import { CaseResolver } from "./case-resolver.ts";
+import type { ProjectLayout } from "./detect.ts";
+import type { DirectoryLister } from "./fs-port.ts";
+import { baseName, isInside, native, pathKey, toAbsolute } from "./paths.ts";
+import { isUsableSdk, type SdkInfo } from "./sdk.ts";
+
+/** An include path alias. */
+export type IncludePrefix = "DATA" | "ART" | "AUDIO";
+
+/** The bases tried for each alias, in order; every entry is an existing folder with real casing. */
+export interface SearchPaths {
+  readonly DATA: readonly string[];
+  readonly ART: readonly string[];
+  readonly AUDIO: readonly string[];
+}
+
+type ListerOrResolver = DirectoryLister | CaseResolver;
+
+function resolverOf(l: ListerOrResolver): CaseResolver {
+  return l instanceof CaseResolver ? l : new CaseResolver(l);
+}
+
+/** Existing folders among `dirs`, real-cased, first occurrence of each kept, order preserved. */
+function existingUnique(r: CaseResolver, dirs: readonly (string | null | undefined)[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const d of dirs) {
+    if (!d) continue;
+    const real = r.resolvePath(d, "directory");
+    if (real === null) continue;
+    const key = pathKey(real);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(real);
+  }
+  return out;
+}
+
+/**
+ * The BAB search lists for a project (mirroring the SDK build script):
+ * - DATA: SDK root → modGrandParent → `<project>/Data` → `SDK/Mods` → modParent → `SDK/SageXml|CnC3Xml` → `extraData`…
+ * - ART: SDK root → modGrandParent → `<project>/Art1` → `<project>/Art` → `SDK/Mods` → modParent → `SDK/Art`
+ * - AUDIO: as ART with `Audio1`, `Audio`, `SDK/Audio`
+ *
+ * modParent/modGrandParent are the project root's parent and grandparent. SDK entries are dropped when
+ * the SDK is unusable; missing folders are dropped; a folder listed twice (a mod inside `SDK/Mods`)
+ * keeps its first place. `extraData` entries are relative to the project root unless absolute.
+ * @example buildSearchPaths(layout, null, [], lister).DATA // ["/m", "/m/mods/X/Data", "/m/mods"]
+ */
+export function buildSearchPaths(
+  project: ProjectLayout,
+  sdk: SdkInfo | null,
+  extraData: readonly string[] = [],
+  resolver: ListerOrResolver,
+): SearchPaths {
+  const r = resolverOf(resolver);
+  const modParent = native.dirname(project.dir);
+  const modGrandParent = native.dirname(modParent);
+  const s = isUsableSdk(sdk) ? sdk : null;
+  const data = project.dataDir ?? native.join(project.dir, "Data");
+  const find = (name: string): string | null => r.childNamed(project.dir, name, "directory");
+  return {
+    DATA: existingUnique(r, [
+      s?.dir, modGrandParent, data, s?.modsDir, modParent, s?.vanillaDir,
+      ...extraData.map((p) => toAbsolute(p, project.dir)),
+    ]),
+    ART: existingUnique(r, [s?.dir, modGrandParent, find("Art1"), find("Art"), s?.modsDir, modParent, s?.artDir]),
+    AUDIO: existingUnique(r, [s?.dir, modGrandParent, find("Audio1"), find("Audio"), s?.modsDir, modParent, s?.audioDir]),
+  };
+}
+
+/**
+ * SDK-only lists for resolving a manifest asset's recorded source (`DATA: [SDK, SDK/SageXml]`,
+ * `ART: [SDK, SDK/Art]`, `AUDIO: [SDK, SDK/Audio]`), so mod files never hijack vanilla sources.
+ * Empty lists without a usable SDK.
+ */
+export function vanillaOnlySearchPaths(sdk: SdkInfo | null): SearchPaths {
+  if (!isUsableSdk(sdk)) return { DATA: [], ART: [], AUDIO: [] };
+  const two = (sub: string | null): string[] => (sub ? [sdk.dir, sub] : [sdk.dir]);
+  return { DATA: two(sdk.vanillaDir), ART: two(sdk.artDir), AUDIO: two(sdk.audioDir) };
+}
+
+/** An include source split into its alias and the path after it. */
+export interface ParsedIncludeSource {
+  readonly prefix: IncludePrefix | null;
+  /** `/`-separated, without leading slashes (except an absolute path, kept as written). */
+  readonly remainder: string;
+  /** True for a drive-letter path such as `C:/x.xml` (used as is, no search). */
+  readonly isAbsolute: boolean;
+}
+
+/**
+ * Splits an include source: trims, turns `\` into `/`, recognises `DATA:`/`ART:`/`AUDIO:` ignoring
+ * case, strips leading `/`. Any other colon is not an alias.
+ * @example parseIncludeSource(" data:\\GlobalData\\Weapon.xml") // { prefix: "DATA", remainder: "GlobalData/Weapon.xml", isAbsolute: false }
+ */
+export function parseIncludeSource(raw: string): ParsedIncludeSource {
+  const s = raw.trim().replace(/\\/g, "/");
+  const m = /^(data|art|audio):(.*)$/is.exec(s);
+  if (m) return { prefix: m[1].toUpperCase() as IncludePrefix, remainder: m[2].replace(/^\/+/, ""), isAbsolute: false };
+  if (/^[A-Za-z]:\//.test(s)) return { prefix: null, remainder: s, isAbsolute: true };
+  return { prefix: null, remainder: s.replace(/^\/+/, ""), isAbsolute: false };
+}
+
+/** One candidate path tried while resolving, as written (the base's casing + the source's casing). */
+export interface TriedCandidate {
+  readonly candidate: string;
+  readonly hit: boolean;
+}
+
+/** How an include source resolved. */
+export interface IncludeResolution {
+  /** The raw source string. */
+  readonly source: string;
+  readonly prefix: IncludePrefix | null;
+  readonly remainder: string;
+  /** Real on-disk path of the target, or null. */
+  readonly resolved: string | null;
+  /** Every candidate in the order tried (stops at the hit). */
+  readonly tried: readonly TriedCandidate[];
+  /** True when the on-disk casing differs from the casing written in the source. */
+  readonly caseFixed: boolean;
+  /** True when the hit came from the `ART:` two-letter folder rule. */
+  readonly twoLetterRule: boolean;
+  /** Why nothing was found (absent on a hit). */
+  readonly reason?: string;
+}
+
+function joinCandidate(base: string, rel: string): string {
+  return native.join(base, ...rel.split("/"));
+}
+
+/**
+ * Resolves an include source the way BinaryAssetBuilder does, case-insensitively:
+ * - `DATA:`/`ART:`/`AUDIO:`: each base of the alias's list in order, first existing file wins;
+ * - `ART:` with no `/` in the remainder, after every base missed: each base again with
+ *   `<first two characters, lower-cased>/<remainder>` (`ART:JUAntiShip.w3x` → `ju/JUAntiShip.w3x`);
+ * - no alias: relative to the including file's folder; a drive-letter path is used as is.
+ * Uncached; see {@link IncludeResolver} for the cached form.
+ * @example resolveIncludeSource("DATA:static.xml", "/sdk/Mods/X/Data/Mod.xml", paths, lister).resolved // "/sdk/static.xml"
+ */
+export function resolveIncludeSource(
+  raw: string,
+  includingFile: string,
+  paths: SearchPaths,
+  resolver: ListerOrResolver,
+): IncludeResolution {
+  const r = resolverOf(resolver);
+  const { prefix, remainder, isAbsolute } = parseIncludeSource(raw);
+  const tried: TriedCandidate[] = [];
+  const result = (resolved: string | null, caseFixed: boolean, twoLetterRule: boolean, reason?: string): IncludeResolution =>
+    reason === undefined
+      ? { source: raw, prefix, remainder, resolved, tried, caseFixed, twoLetterRule }
+      : { source: raw, prefix, remainder, resolved, tried, caseFixed, twoLetterRule, reason };
+
+  if (remainder === "") return result(null, false, false, prefix ? `nothing after ${prefix}:` : "empty source");
+
+  if (prefix) {
+    const bases = paths[prefix];
+    if (bases.length === 0) return result(null, false, false, `the ${prefix}: search list is empty`);
+    for (const base of bases) {
+      const candidate = joinCandidate(base, remainder);
+      const hit = r.resolve(base, remainder, "file");
+      tried.push({ candidate, hit: hit !== null });
+      if (hit) return result(hit, hit !== candidate, false);
+    }
+    if (prefix === "ART" && !remainder.includes("/")) {
+      const folder = remainder.slice(0, 2).toLowerCase();
+      for (const base of bases) {
+        const candidate = joinCandidate(base, `${folder}/${remainder}`);
+        const hit = r.resolve(base, `${folder}/${remainder}`, "file");
+        tried.push({ candidate, hit: hit !== null });
+        // The folder name is ours, not the author's: only the file name's casing counts as a fix.
+        if (hit) return result(hit, baseName(hit) !== remainder, true);
+      }
+      return result(null, false, false, `not found in any of the ${bases.length} ART: search paths, nor in their two-letter folders`);
+    }
+    return result(null, false, false, `not found in any of the ${bases.length} ${prefix}: search paths`);
+  }
+
+  if (isAbsolute) {
+    const candidate = native.normalize(remainder);
+    const hit = r.resolvePath(candidate, "file");
+    tried.push({ candidate, hit: hit !== null });
+    return hit ? result(hit, hit !== candidate, false) : result(null, false, false, "absolute path not found");
+  }
+
+  const dir = native.dirname(includingFile);
+  const candidate = joinCandidate(dir, remainder);
+  const hit = r.resolve(dir, remainder, "file");
+  tried.push({ candidate, hit: hit !== null });
+  return hit ? result(hit, hit !== candidate, false) : result(null, false, false, "not found relative to the including file's folder");
+}
+
+/**
+ * {@link resolveIncludeSource} with a cache: aliased sources are cached per raw string (their answer
+ * does not depend on the includer), unaliased ones per (including folder, raw string). Existence does
+ * not change on content edits, so call {@link IncludeResolver.invalidate} only when files are created
+ * or deleted, on a forced re-index, or when settings change.
+ */
+export class IncludeResolver {
+  private readonly cache = new Map<string, IncludeResolution>();
+  private readonly resolver: CaseResolver;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(readonly paths: SearchPaths, resolver: ListerOrResolver) {
+    this.resolver = resolverOf(resolver);
+  }
+
+  /** How `raw`, written in `includingFile`, resolves (cached). */
+  resolve(raw: string, includingFile: string): IncludeResolution {
+    const aliased = /^\s*(data|art|audio):/i.test(raw);
+    const key = aliased ? `\0${raw}` : `${native.dirname(includingFile)}\0${raw}`;
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.hits++;
+      return cached;
+    }
+    this.misses++;
+    const res = resolveIncludeSource(raw, includingFile, this.paths, this.resolver);
+    this.cache.set(key, res);
+    return res;
+  }
+
+  /** Forgets every cached answer (and the case resolver's; with a path, tells the lister too). */
+  invalidate(path?: string): void {
+    this.cache.clear();
+    this.resolver.invalidate(path);
+  }
+
+  /** Cache counters: `hits` served from the cache, `misses` resolved afresh. */
+  stats(): { readonly hits: number; readonly misses: number; readonly cached: number } {
+    return { hits: this.hits, misses: this.misses, cached: this.cache.size };
+  }
+}
+
+/** Whether an asset's file belongs to the project or the SDK. */
+export type FileOrigin = "project" | "sdk";
+
+/**
+ * `project` when `path` is inside the project (tested first: a mod in `SDK/Mods` is project), `sdk`
+ * when inside the SDK, else `project` (files reached through modParent or extra paths). Ignores case
+ * and separators.
+ * @example originOf("C:\\SDK\\SageXml\\a.xml", "C:/SDK/Mods/X", "c:/sdk") // "sdk"
+ */
+export function originOf(path: string, projectDir: string, sdkDir: string | null | undefined): FileOrigin {
+  if (isInside(path, projectDir)) return "project";
+  if (sdkDir && isInside(path, sdkDir)) return "sdk";
+  return "project";
+}

@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, symlinkSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { fileKindOf, scanProjectFiles, statFiles } from "../../src/project/scan.ts";
+import { removeDir, tempDir, writeTree } from "./tree.ts";
+
+const root = tempDir();
+const outside = tempDir("ra3-outside-");
+afterAll(() => {
+  removeDir(root);
+  removeDir(outside);
+});
+writeTree(root, {
+  "mod.babproj": "<p/>",
+  "Data/Mod.xml": "<AssetDeclaration/>",
+  "Data/Units/Tank.XML": "12345",
+  "Data/notes.txt": "x",
+  "Data/Includes/Models/Tank_FP.dat": "<W3DMesh/>",
+  "Art/AU/AUTank.W3X": "<W3DContainer/>",
+  "Misc/Data/Mod.str": "\"KEY\"\n",
+  "BuiltMods/mod.manifest": "\u0000",
+  ".git/objects/a.xml": "",
+  ".hidden/a.xml": "",
+  "node_modules/pkg/a.xml": "",
+  "Bin/a.xml": "",
+  "obj/a.xml": "",
+  "dist/a.xml": "",
+  "out/a.xml": "",
+  ".vs/a.xml": "",
+  ".vscode/a.xml": "",
+});
+writeTree(outside, { "Shared/Common.xml": "<a/>" });
+// a loop back to the root, a link into the tree, a link to an outside folder, a link to a file
+symlinkSync(root, join(root, "Data", "loop"));
+symlinkSync(join(root, "Art"), join(root, "ArtLink"));
+symlinkSync(join(outside, "Shared"), join(root, "Data", "SharedLink"));
+symlinkSync(join(outside, "Shared"), join(root, "Data", "SharedLink2"));
+symlinkSync(join(outside, "Shared", "Common.xml"), join(root, "Data", "Linked.xml"));
+utimesSync(join(root, "Data/Mod.xml"), 1_700_000_000, 1_700_000_000);
+
+describe("scanProjectFiles", () => {
+  test("every wanted file once, sorted, with kinds; skipped and dot folders ignored; no symlink loops", () => {
+    const files = scanProjectFiles(root);
+    expect(files.map((f) => [f.path.slice(root.length + 1), f.kind])).toEqual([
+      ["Art/AU/AUTank.W3X", "w3x"],
+      ["BuiltMods/mod.manifest", "manifest"],
+      ["Data/Linked.xml", "xml"],
+      ["Data/Mod.xml", "xml"],
+      ["Data/SharedLink/Common.xml", "xml"],
+      ["Data/Units/Tank.XML", "xml"],
+      ["Misc/Data/Mod.str", "str"],
+      ["mod.babproj", "babproj"],
+    ]);
+  });
+
+  test("stamps carry size and mtime", () => {
+    const files = scanProjectFiles(root);
+    const mod = files.find((f) => f.path === join(root, "Data/Mod.xml"))!;
+    expect(mod.size).toBe(19);
+    expect(mod.mtimeMs).toBe(1_700_000_000_000);
+    expect(files.find((f) => f.path.endsWith("Tank.XML"))!.size).toBe(5);
+  });
+
+  test("extra skipped folder names", () => {
+    const files = scanProjectFiles(root, { skipDirs: ["Misc", "builtmods"] });
+    expect(files.some((f) => f.kind === "str" || f.kind === "manifest")).toBe(false);
+    expect(files.length).toBe(6);
+  });
+
+  test("a root that is not a folder is an error with a clear message", () => {
+    expect(() => scanProjectFiles(join(root, "nope"))).toThrow(`cannot scan ${join(root, "nope")}: no such directory`);
+    expect(() => scanProjectFiles(join(root, "mod.babproj"))).toThrow(`cannot scan ${join(root, "mod.babproj")}: not a directory`);
+  });
+
+  // root reads everything, so there is nothing to observe when the tests run as root
+  test.skipIf(process.getuid?.() === 0)("an unreadable folder is reported and the walk goes on", () => {
+    const locked = join(root, "Locked");
+    mkdirSync(locked, { mode: 0o000 });
+    const errors: string[] = [];
+    let files;
+    try {
+      files = scanProjectFiles(root, { onError: (p) => errors.push(p) });
+    } finally {
+      chmodSync(locked, 0o755); // so the temp folder can be removed
+    }
+    expect(errors).toEqual([locked]);
+    expect(files.length).toBe(8);
+  });
+});
+
+describe("statFiles", () => {
+  test("stamps aligned with the input; null for missing paths and folders", () => {
+    const st = statFiles([join(root, "Data/Mod.xml"), join(root, "Data/Gone.xml"), join(root, "Data"), join(root, "mod.babproj/x")]);
+    expect(st).toEqual([
+      { path: join(root, "Data/Mod.xml"), size: 19, mtimeMs: 1_700_000_000_000, kind: "xml" },
+      null,
+      null,
+      null,
+    ]);
+  });
+});
+
+describe("fileKindOf", () => {
+  test("by extension, any case", () => {
+    expect(fileKindOf("a/B.XML")).toBe("xml");
+    expect(fileKindOf("a.w3x")).toBe("w3x");
+    expect(fileKindOf("Mod.STR")).toBe("str");
+    expect(fileKindOf("mod.BabProj")).toBe("babproj");
+    expect(fileKindOf("static.manifest")).toBe("manifest");
+    expect(fileKindOf("Tank_FP.dat")).toBe("other-text");
+    expect(fileKindOf("noext")).toBe("other-text");
+  });
+});
