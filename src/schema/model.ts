@@ -41,6 +41,17 @@ export interface ChildInfo {
   readonly maxOccurs: number;
   /** Element-level `xas:refType` for simple-content reference elements. */
   readonly refType: string | null;
+  /**
+   * (Added by the schema loader.) What the text content of this element is when it is simple: the
+   * content of its type with the element-level `xas:refType` applied (element level wins), or null for
+   * element-only content. Saves the indexer a second lookup per element.
+   */
+  readonly content?: ValueInfo | null;
+  /**
+   * (Added.) Set by `childElementType` when the parent's type does not declare this child and the
+   * answer comes from the global fallback map (so "not allowed here" checks can tell).
+   */
+  readonly fallback?: boolean;
 }
 
 export interface ComplexTypeInfo {

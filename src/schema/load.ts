@@ -1,0 +1,138 @@
+/**
+ * Loads an SDK (or mod) XSD set from disk: finds `CnC3Types.xsd`, follows `xs:include` / `xs:import`
+ * recursively and case-insensitively (SDK includes say `includes/Ref.xsd` for the folder `Includes`),
+ * and builds the {@link SchemaModel}. Bad input never throws: every problem is a diagnostic naming the
+ * file (and line), and loading continues with whatever else can be read.
+ */
+import { readFileSync } from "node:fs";
+import { CaseResolver } from "../project/case-resolver.ts";
+import { NodeDirectoryLister, type DirectoryLister } from "../project/fs-port.ts";
+import { native, relativePosix, toAbsolute, pathKey } from "../project/paths.ts";
+import { decodeXml } from "../xml/decode.ts";
+import { LineMap } from "../xml/line-map.ts";
+import { buildSchemaModel, type SchemaBuildStats, type XsdInput } from "./build.ts";
+import type { SchemaDiagnostic, SchemaModel } from "./model.ts";
+import { parseXsdTree } from "./xsd-tree.ts";
+
+/** The entry file of every SAGE schema set. */
+export const SCHEMA_ENTRY_FILE = "CnC3Types.xsd";
+
+export interface LoadSchemaOptions {
+  /** Entry file name inside the folder (default {@link SCHEMA_ENTRY_FILE}), matched ignoring case. */
+  readonly entry?: string;
+  /** Folder listings (default: the real file system). */
+  readonly lister?: DirectoryLister;
+  /** Reads a file's bytes; may throw (default: `readFileSync`). */
+  readonly readFile?: (path: string) => Uint8Array;
+}
+
+export interface SchemaLoadResult {
+  /** Null only when the folder or its entry file is missing. */
+  readonly model: SchemaModel | null;
+  readonly diagnostics: SchemaDiagnostic[];
+  /**
+   * Absolute paths of the XSD files read, entry first, then a depth-first walk of the includes (the
+   * declarations themselves are taken in include-expanded order: an included file before its includer).
+   */
+  readonly files: string[];
+  /** Counts from the build, or null without a model. */
+  readonly stats: SchemaBuildStats | null;
+  /**
+   * Include targets that did not exist, as absolute paths spelled as written; a cache must treat the
+   * schema as changed when one of them appears.
+   */
+  readonly missing: string[];
+}
+
+const INCLUDE_KINDS = new Set(["include", "import", "redefine"]);
+
+/**
+ * Loads the XSD set in `dir` (entry `CnC3Types.xsd`).
+ * @example loadSchema("C:/Apps/RA3-MODSDK-X/Schemas/xsd").model?.assetElements.length // 292
+ */
+export function loadSchema(dir: string, options: LoadSchemaOptions = {}): SchemaLoadResult {
+  const root = toAbsolute(dir);
+  const lister = options.lister ?? new NodeDirectoryLister();
+  const resolver = new CaseResolver(lister);
+  const readFile = options.readFile ?? ((p: string) => readFileSync(p));
+  const entryName = options.entry ?? SCHEMA_ENTRY_FILE;
+  const diagnostics: SchemaDiagnostic[] = [];
+  const fail = (message: string): SchemaLoadResult => {
+    diagnostics.push({ file: root, line: 0, column: 0, message });
+    return { model: null, diagnostics, files: [], stats: null, missing: [] };
+  };
+
+  const realRoot = resolver.resolvePath(root, "directory");
+  if (realRoot === null) return fail(`XSD folder not found: ${root}`);
+  const entry = resolver.childNamed(realRoot, entryName, "file");
+  if (entry === null) return fail(`${entryName} not found in ${realRoot}`);
+
+  const inputs: XsdInput[] = [];
+  const files: string[] = [];
+  const missing: string[] = [];
+  const seen = new Set<string>();
+  const display = (p: string) => relativePosix(realRoot, p) ?? p;
+
+  const visit = (path: string): void => {
+    const key = pathKey(path);
+    if (seen.has(key)) return; // also what makes include cycles harmless
+    seen.add(key);
+    files.push(path);
+    const shown = display(path);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFile(path);
+    } catch (e) {
+      diagnostics.push({ file: path, line: 0, column: 0, message: `cannot read ${shown}: ${(e as Error).message}` });
+      return;
+    }
+    const decoded = decodeXml(bytes);
+    for (const w of decoded.warnings) {
+      diagnostics.push({ file: path, line: w.line, column: w.column, message: `${shown}: ${w.message}` });
+    }
+    const tree = parseXsdTree(decoded.text);
+    if (tree.error) {
+      const { line, column, message } = tree.error;
+      diagnostics.push({
+        file: path,
+        line,
+        column,
+        message: `malformed XSD ${shown} (line ${line}, column ${column}): ${message}; declarations after this point are ignored`,
+      });
+    }
+    if (tree.root === null) {
+      if (!tree.error) {
+        diagnostics.push({ file: path, line: 1, column: 1, message: `${shown} is not an XML Schema (no xs:schema root element); skipped` });
+      }
+      return;
+    }
+    const lines = new LineMap(decoded.text);
+    for (const n of tree.root.children) {
+      if (!INCLUDE_KINDS.has(n.kind)) continue;
+      const location = n.attrs.schemaLocation?.trim();
+      if (!location) continue;
+      const base = native.dirname(path);
+      const target = resolver.resolve(base, location, "file");
+      if (target === null) {
+        const p = lines.position(n.offset);
+        missing.push(toAbsolute(location, base));
+        diagnostics.push({
+          file: path,
+          line: p.line,
+          column: p.column,
+          message: `${shown} line ${p.line}: included XSD not found: ${location}`,
+        });
+        continue;
+      }
+      visit(target);
+    }
+    // XSD puts includes before declarations, so "includes expanded in place" order is this post-order;
+    // it decides which declaration is first seen (duplicate types, the element fallback map).
+    inputs.push({ path, display: shown, root: tree.root, lines });
+  };
+  visit(entry);
+
+  const built = buildSchemaModel(inputs, realRoot);
+  diagnostics.push(...built.diagnostics);
+  return { model: { ...built.model, fileCount: files.length }, diagnostics, files, stats: built.stats, missing };
+}

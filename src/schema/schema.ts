@@ -1,0 +1,182 @@
+/**
+ * Queries over a loaded {@link SchemaModel}: case-insensitive type names, inheritance chains,
+ * assignability and context-aware element typing (domain-spec §6.2–6.3). Everything the indexer asks
+ * per element or attribute is a map lookup; chains are computed once per type and cached.
+ */
+import type {
+  AttributeInfo,
+  ChildInfo,
+  ComplexTypeInfo,
+  SchemaModel,
+  SchemaQueries,
+  SimpleTypeInfo,
+  ValueInfo,
+} from "./model.ts";
+
+/** Namespace of mod asset XML (`<AssetDeclaration xmlns="uri:ea.com:eala:asset">`). */
+export const ASSET_NAMESPACE = "uri:ea.com:eala:asset";
+/** W3C XInclude; its elements (`xi:include`) are foreign to the schema. */
+export const XINCLUDE_NAMESPACE = "http://www.w3.org/2001/XInclude";
+
+/**
+ * True when an element in namespace `uri` is typed by the schema: the asset namespace, or none at all
+ * (fragments sometimes omit it). `xi:*` and every other namespace are foreign.
+ * @example isSchemaElementNamespace("http://www.w3.org/2001/XInclude") // false
+ */
+export function isSchemaElementNamespace(uri: string): boolean {
+  return uri === ASSET_NAMESPACE || uri === "";
+}
+
+/**
+ * True when an attribute written `qname` can be an XSD-declared attribute: unprefixed and not
+ * `xmlns`. `xai:joinAction`, `xi:*`, `xml:*`, `xsi:*`, `xmlns:*` are not.
+ * @example isSchemaAttributeName("xai:joinAction") // false
+ */
+export function isSchemaAttributeName(qname: string): boolean {
+  return qname !== "xmlns" && !qname.includes(":");
+}
+
+const BASE_ASSET_TYPE = "baseassettype";
+
+/** The {@link SchemaQueries} implementation. */
+export class Schema implements SchemaQueries {
+  /** Lower-cased type name → canonical (complex and simple types). */
+  private readonly typeNames = new Map<string, string>();
+  /** Lower-cased element name → canonical (asset kinds and every declared element name). */
+  private readonly elementNames = new Map<string, string>();
+  /** Element names as declared (XML names are case-sensitive: BAB rejects `<gameobject>`). */
+  private readonly exactElementNames = new Set<string>();
+  private readonly chains = new Map<string, readonly string[]>();
+  private readonly chainSets = new Map<string, ReadonlySet<string>>();
+  /** Fallback ChildInfo per element name (first declaration carrying the fallback type). */
+  private readonly fallbackChildren = new Map<string, ChildInfo>();
+  private readonly targets: ReadonlySet<string>;
+  private readonly builtinValues = new Map<string, ValueInfo>();
+
+  constructor(readonly model: SchemaModel) {
+    for (const n of Object.keys(model.complexTypes)) this.typeNames.set(n.toLowerCase(), n);
+    for (const n of Object.keys(model.simpleTypes)) if (!this.typeNames.has(n.toLowerCase())) this.typeNames.set(n.toLowerCase(), n);
+    for (const n of model.assetElements) this.elementNames.set(n.toLowerCase(), n);
+    for (const n of Object.keys(model.globalElements)) if (!this.elementNames.has(n.toLowerCase())) this.elementNames.set(n.toLowerCase(), n);
+    for (const n of [...model.assetElements, ...Object.keys(model.globalElements)]) this.exactElementNames.add(n);
+    for (const t of Object.values(model.complexTypes)) {
+      for (const c of Object.values(t.children)) {
+        this.exactElementNames.add(c.name);
+        if (!this.elementNames.has(c.name.toLowerCase())) this.elementNames.set(c.name.toLowerCase(), c.name);
+        if (!this.fallbackChildren.has(c.name) && model.globalElements[c.name] === c.type) {
+          this.fallbackChildren.set(c.name, { ...c, fallback: true });
+        }
+      }
+    }
+    this.targets = new Set(model.designedTargets.map((t) => t.toLowerCase()));
+  }
+
+  /** Canonical spelling of a type name, else of an element name (both case-insensitive), else null. */
+  canonicalType(name: string): string | null {
+    const lower = name.toLowerCase();
+    return this.typeNames.get(lower) ?? this.elementNames.get(lower) ?? null;
+  }
+
+  private complexType(name: string): ComplexTypeInfo | undefined {
+    return this.model.complexTypes[name] ?? this.model.complexTypes[this.typeNames.get(name.toLowerCase()) ?? ""];
+  }
+
+  private simpleType(name: string): SimpleTypeInfo | undefined {
+    return this.model.simpleTypes[name] ?? this.model.simpleTypes[this.typeNames.get(name.toLowerCase()) ?? ""];
+  }
+
+  typeChain(type: string): readonly string[] {
+    const canonical = this.typeNames.get(type.toLowerCase());
+    if (canonical === undefined) return [type];
+    const cached = this.chains.get(canonical);
+    if (cached) return cached;
+    const chain: string[] = [];
+    const seen = new Set<string>();
+    for (let t: string | null = canonical; t !== null && !seen.has(t.toLowerCase()); ) {
+      seen.add(t.toLowerCase());
+      chain.push(t);
+      const base: string | null = this.complexType(t)?.base ?? this.simpleType(t)?.base ?? null;
+      t = base === null ? null : this.typeNames.get(base.toLowerCase()) ?? base;
+    }
+    this.chains.set(canonical, chain);
+    this.chainSets.set(canonical, new Set(chain.map((c) => c.toLowerCase())));
+    return chain;
+  }
+
+  isAssignable(actual: string, wanted: string | null): boolean {
+    if (wanted === null) return true;
+    const a = actual.toLowerCase();
+    const w = wanted.toLowerCase();
+    if (a === w) return true;
+    const canonical = this.typeNames.get(a);
+    if (canonical === undefined) return false;
+    if (!this.chainSets.has(canonical)) this.typeChain(canonical);
+    return this.chainSets.get(canonical)!.has(w);
+  }
+
+  isAssetType(type: string): boolean {
+    return this.isAssignable(type, BASE_ASSET_TYPE);
+  }
+
+  rootElementType(local: string): string | null {
+    return this.model.assetElementTypes[local] ?? this.model.globalElements[local] ?? null;
+  }
+
+  childElementType(parentType: string | null, local: string): ChildInfo | null {
+    if (parentType !== null) {
+      const own = this.complexType(parentType)?.children[local];
+      if (own) return own;
+    }
+    return this.fallbackChild(local);
+  }
+
+  private fallbackChild(local: string): ChildInfo | null {
+    const hit = this.fallbackChildren.get(local);
+    if (hit) return hit;
+    const type = this.model.globalElements[local];
+    if (type === undefined) return null;
+    const info: ChildInfo = { name: local, type, minOccurs: 0, maxOccurs: -1, refType: null, content: this.content(type), fallback: true };
+    this.fallbackChildren.set(local, info);
+    return info;
+  }
+
+  attribute(type: string, name: string): AttributeInfo | null {
+    return this.complexType(type)?.attributes[name] ?? null;
+  }
+
+  content(type: string): ValueInfo | null {
+    const c = this.complexType(type);
+    if (c) return c.content;
+    const s = this.simpleType(type);
+    if (s) return s;
+    if (type.startsWith("xs:")) return this.builtin(type);
+    return null;
+  }
+
+  private builtin(type: string): ValueInfo {
+    let v = this.builtinValues.get(type);
+    if (!v) {
+      v = {
+        typeName: type,
+        refType: null,
+        isRef: false,
+        isWeakRef: false,
+        isPoid: false,
+        isList: type === "xs:NMTOKENS" || type === "xs:IDREFS" || type === "xs:ENTITIES",
+        enumValues: [],
+        allowsDefine: false,
+        isBoolean: type === "xs:boolean",
+      };
+      this.builtinValues.set(type, v);
+    }
+    return v;
+  }
+
+  isKnownElement(local: string): boolean {
+    return this.exactElementNames.has(local);
+  }
+
+  isDesignedTarget(type: string): boolean {
+    return this.targets.has(type.toLowerCase());
+  }
+}

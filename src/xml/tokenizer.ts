@@ -1,0 +1,900 @@
+/**
+ * A strict, position-exact, non-validating XML 1.0 + Namespaces tokenizer. It reports events to a
+ * visitor and stops at the first well-formedness error, which it returns (it never throws for bad
+ * input, and every loop advances, so it runs in linear time).
+ *
+ * Scope: everything in XML 1.0 well-formedness except entities declared in a DOCTYPE's internal
+ * subset (the DOCTYPE is skipped, so such entities are reported as undefined) and XML 1.1 rules.
+ */
+import { LineMap } from "./line-map.ts";
+import type { XmlAttribute, XmlEndTag, XmlError, XmlStartTag, XmlVisitor } from "./types.ts";
+
+/** Options of {@link parseXml}. */
+export interface ParseOptions {
+  /**
+   * Resolve namespaces (default true): prefixes must be declared, names are QNames, `uri` is filled.
+   * When false, `prefix`/`local` are still split at the first colon, and every `uri` is "".
+   */
+  readonly namespaces?: boolean;
+}
+
+/** The namespace bound to the `xml` prefix. */
+export const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
+/** The namespace of `xmlns` and `xmlns:*` attributes. */
+export const XMLNS_NAMESPACE = "http://www.w3.org/2000/xmlns/";
+
+const NAME_START = 1;
+const NAME_CHAR = 2;
+/** Name-character classes for ASCII; other characters go through {@link nonAsciiNameClass}. */
+const ASCII_NAME = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z_:]/.test(ch)) ASCII_NAME[c] = NAME_START | NAME_CHAR;
+  else if (/[0-9.\-]/.test(ch)) ASCII_NAME[c] = NAME_CHAR;
+}
+
+/** XML 1.0 (5th edition) NameStartChar / NameChar for a BMP character >= 0x80. */
+function nonAsciiNameClass(c: number): number {
+  if (
+    (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) || (c >= 0x37f && c <= 0x1fff) || c === 0x200c || c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd)
+  ) {
+    return NAME_START | NAME_CHAR;
+  }
+  if (c === 0xb7 || (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040) return NAME_CHAR;
+  return 0;
+}
+
+// Character classes inside text and attribute values (ASCII only; see the scanning loops).
+const PLAIN = 0;
+const LT = 1;
+const AMP = 2;
+const RSQB = 3;
+const CR = 4;
+const WS_CTRL = 5; // tab, LF: allowed, but normalised to a space in attribute values
+const BAD = 6;
+const QUOTE = 7;
+const TEXT_CLASS = new Uint8Array(128);
+const VALUE_CLASS = new Uint8Array(128);
+for (let c = 0; c < 0x20; c++) {
+  TEXT_CLASS[c] = BAD;
+  VALUE_CLASS[c] = BAD;
+}
+TEXT_CLASS[0x09] = PLAIN;
+TEXT_CLASS[0x0a] = PLAIN;
+TEXT_CLASS[0x0d] = CR;
+TEXT_CLASS[0x3c] = LT;
+TEXT_CLASS[0x26] = AMP;
+TEXT_CLASS[0x5d] = RSQB;
+VALUE_CLASS[0x09] = WS_CTRL;
+VALUE_CLASS[0x0a] = WS_CTRL;
+VALUE_CLASS[0x0d] = CR;
+VALUE_CLASS[0x3c] = LT;
+VALUE_CLASS[0x26] = AMP;
+VALUE_CLASS[0x22] = QUOTE;
+VALUE_CLASS[0x27] = QUOTE;
+
+const PREDEFINED: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
+
+const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x09 || cp === 0x0a || cp === 0x0d || (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
+function describeChar(c: number): string {
+  const hex = "U+" + c.toString(16).toUpperCase().padStart(4, "0");
+  return c > 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : hex;
+}
+
+/** Marks a parse that has failed; the error itself is kept on the parser. */
+const FAIL = -1;
+
+/**
+ * Tokenizes `text` (BOM already removed; a leading U+FEFF is skipped anyway) and calls `visitor`
+ * for each element, text run, comment and processing instruction. Returns null when the document is
+ * well-formed, else the first error with its position. Offsets are UTF-16 indexes into `text`.
+ * Text events cover the raw span [start, end) of the text run (for CDATA: the span inside the
+ * markers), with entities decoded and line breaks normalised to LF; comments and processing
+ * instructions span the whole construct, `<` to `>`. Whitespace outside the root is not reported.
+ * @example parseXml("<a x='1'/>", { startElement: (t) => console.log(t.qname, t.attributes[0].value) }) // logs "a 1", returns null
+ */
+export function parseXml(text: string, visitor: XmlVisitor, options?: ParseOptions): XmlError | null {
+  const parser = new XmlTokenizer(text, visitor, options?.namespaces !== false);
+  parser.run();
+  return parser.error;
+}
+
+/** An attribute while its start tag is parsed (its uri is filled in by the namespace pass). */
+interface MutableAttribute {
+  qname: string;
+  prefix: string;
+  local: string;
+  uri: string;
+  value: string;
+  nameStart: number;
+  valueStart: number;
+  valueEnd: number;
+}
+
+interface OpenElement {
+  readonly tag: XmlStartTag;
+  /** Length of the namespace binding stack before this element's declarations. */
+  readonly bindingMark: number;
+}
+
+class XmlTokenizer {
+  error: XmlError | null = null;
+  private readonly text: string;
+  private readonly len: number;
+  private readonly visitor: XmlVisitor;
+  private readonly ns: boolean;
+  private readonly wantText: boolean;
+  private readonly wantEnd: boolean;
+  private readonly open: OpenElement[] = [];
+  /** Prefixes declared by the open elements, in declaration order ("" = default namespace). */
+  private readonly boundPrefixes: string[] = [];
+  /** Per prefix, the stack of URIs it is bound to (innermost last). */
+  private readonly scopes = new Map<string, string[]>();
+  /** Set by {@link scanName}: index of the first colon in the last name, or -1, and the colon count. */
+  private colon = -1;
+  private colons = 0;
+  /** Set by {@link parseReference}: the decoded value of the last reference. */
+  private refValue = "";
+
+  constructor(text: string, visitor: XmlVisitor, namespaces: boolean) {
+    this.text = text;
+    this.len = text.length;
+    this.visitor = visitor;
+    this.ns = namespaces;
+    this.wantText = typeof visitor.text === "function";
+    this.wantEnd = typeof visitor.endElement === "function";
+  }
+
+  run(): void {
+    const text = this.text;
+    let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (text.startsWith("<?xml", i) && (isWs(text.charCodeAt(i + 5)) || text.startsWith("?>", i + 5))) {
+      i = this.parseXmlDeclaration(i);
+      if (i === FAIL) return;
+    }
+    i = this.parseMisc(i, false);
+    if (i === FAIL) return;
+    if (i >= this.len) {
+      this.fail(this.len, "document has no root element");
+      return;
+    }
+    i = this.parseStartTag(i);
+    if (i === FAIL) return;
+    if (this.open.length > 0) {
+      i = this.parseContent(i);
+      if (i === FAIL) return;
+    }
+    this.parseMisc(i, true);
+  }
+
+  private fail(offset: number, message: string): number {
+    if (this.error === null) {
+      const pos = new LineMap(this.text).position(offset);
+      this.error = { message, offset, line: pos.line, column: pos.column };
+    }
+    return FAIL;
+  }
+
+  private where(offset: number): string {
+    const pos = new LineMap(this.text).position(offset);
+    return `line ${pos.line}, column ${pos.column}`;
+  }
+
+  /**
+   * Prolog (`afterRoot` false) or epilog: whitespace, comments, PIs and (prolog only) one DOCTYPE.
+   * Returns the offset of the root's `<` in the prolog, the end of text in the epilog, or FAIL.
+   */
+  private parseMisc(from: number, afterRoot: boolean): number {
+    const text = this.text;
+    const len = this.len;
+    let i = from;
+    let sawDoctype = false;
+    for (;;) {
+      while (i < len && isWs(text.charCodeAt(i))) i++;
+      if (i >= len) return i;
+      const c = text.charCodeAt(i);
+      if (c !== 0x3c) {
+        return this.fail(i, afterRoot ? "text after the root element" : "text before the root element");
+      }
+      const c1 = text.charCodeAt(i + 1);
+      if (c1 === 0x3f) {
+        i = this.parsePI(i);
+      } else if (c1 === 0x21) {
+        if (text.startsWith("<!--", i)) i = this.parseComment(i);
+        else if (text.startsWith("<!DOCTYPE", i)) {
+          if (afterRoot) return this.fail(i, "DOCTYPE declaration after the root element");
+          if (sawDoctype) return this.fail(i, "second DOCTYPE declaration");
+          sawDoctype = true;
+          i = this.parseDoctype(i);
+        } else if (text.startsWith("<![CDATA[", i)) {
+          return this.fail(i, "CDATA section outside the root element");
+        } else return this.fail(i, "'<!' must start a comment, CDATA section or DOCTYPE declaration");
+      } else if (c1 === 0x2f) {
+        return this.fail(i, afterRoot ? "end tag after the root element was closed" : "end tag before the root element");
+      } else {
+        if (!afterRoot) return i;
+        const nameEnd = this.scanName(i + 1);
+        const name = nameEnd > i + 1 ? `<${text.slice(i + 1, nameEnd)}> ` : "";
+        return this.fail(i, `second root element ${name}(a document has exactly one root element)`);
+      }
+      if (i === FAIL) return FAIL;
+    }
+  }
+
+  /** The content of the root element, from after its start tag until its end tag closes it. */
+  private parseContent(from: number): number {
+    const text = this.text;
+    const len = this.len;
+    let i = from;
+    for (;;) {
+      if (text.charCodeAt(i) !== 0x3c) {
+        i = this.scanText(i);
+        if (i === FAIL) return FAIL;
+        if (i >= len) {
+          const top = this.open[this.open.length - 1].tag;
+          return this.fail(len, `end of file reached, but element <${top.qname}> (${this.where(top.start)}) is not closed`);
+        }
+      }
+      const c1 = text.charCodeAt(i + 1);
+      if (c1 === 0x2f) {
+        i = this.parseEndTag(i);
+        if (i === FAIL) return FAIL;
+        if (this.open.length === 0) return i;
+      } else if (c1 === 0x21) {
+        if (text.startsWith("<!--", i)) i = this.parseComment(i);
+        else if (text.startsWith("<![CDATA[", i)) i = this.parseCdata(i);
+        else if (text.startsWith("<!DOCTYPE", i)) return this.fail(i, "DOCTYPE declaration inside an element");
+        else return this.fail(i, "'<!' must start a comment or CDATA section");
+        if (i === FAIL) return FAIL;
+      } else if (c1 === 0x3f) {
+        i = this.parsePI(i);
+        if (i === FAIL) return FAIL;
+      } else {
+        i = this.parseStartTag(i);
+        if (i === FAIL) return FAIL;
+      }
+    }
+  }
+
+  /**
+   * Scans a name from `i` (XML Name production); returns its end (== i when there is none) and
+   * records colon position/count.
+   */
+  private scanName(i: number): number {
+    const text = this.text;
+    const len = this.len;
+    this.colon = -1;
+    this.colons = 0;
+    if (i >= len) return i;
+    let c = text.charCodeAt(i);
+    let j = i;
+    if (c < 0x80) {
+      if ((ASCII_NAME[c] & NAME_START) === 0) return i;
+      if (c === 0x3a) {
+        this.colon = j;
+        this.colons = 1;
+      }
+      j++;
+    } else {
+      const w = this.nonAsciiNameWidth(j, NAME_START);
+      if (w === 0) return i;
+      j += w;
+    }
+    for (;;) {
+      if (j >= len) return j;
+      c = text.charCodeAt(j);
+      if (c < 0x80) {
+        if (ASCII_NAME[c] === 0) return j;
+        if (c === 0x3a) {
+          if (this.colon < 0) this.colon = j;
+          this.colons++;
+        }
+        j++;
+      } else {
+        const w = this.nonAsciiNameWidth(j, NAME_CHAR);
+        if (w === 0) return j;
+        j += w;
+      }
+    }
+  }
+
+  /** Width (0, 1 or 2 code units) of the non-ASCII name character at `j` having class `want`. */
+  private nonAsciiNameWidth(j: number, want: number): number {
+    const c = this.text.charCodeAt(j);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      // Supplementary characters U+10000–U+EFFFF are name characters (start and inner).
+      const d = this.text.charCodeAt(j + 1);
+      return c <= 0xdb7f && d >= 0xdc00 && d <= 0xdfff ? 2 : 0;
+    }
+    return (nonAsciiNameClass(c) & want) !== 0 ? 1 : 0;
+  }
+
+  /** With namespaces on, a name must be a QName: at most one colon, with an NCName on each side. */
+  private checkQName(start: number, end: number, what: string): boolean {
+    if (!this.ns || this.colons === 0) return true;
+    const colon = this.colon;
+    if (this.colons > 1 || colon === start || colon === end - 1 || !this.isNameStartAt(colon + 1)) {
+      this.fail(start, `invalid qualified name '${this.text.slice(start, end)}' for ${what} (a name has at most one ':', between two names)`);
+      return false;
+    }
+    return true;
+  }
+
+  private isNameStartAt(j: number): boolean {
+    const c = this.text.charCodeAt(j);
+    if (c < 0x80) return (ASCII_NAME[c] & NAME_START) !== 0 && c !== 0x3a;
+    return this.nonAsciiNameWidth(j, NAME_START) > 0;
+  }
+
+  /** Reports an invalid character at `j`; handles surrogate pairs. Returns FAIL. */
+  private failChar(j: number): number {
+    const c = this.text.charCodeAt(j);
+    if (j >= this.len) return this.fail(j, "unexpected end of file");
+    return this.fail(j, `invalid XML character ${describeChar(c)}`);
+  }
+
+  /** Checks that text[from, to) holds only XML characters; returns true, or fails at the first bad one. */
+  private checkChars(from: number, to: number): boolean {
+    const text = this.text;
+    for (let j = from; j < to; j++) {
+      const c = text.charCodeAt(j);
+      if (c >= 0x20 ? c < 0xd800 : c === 0x0a || c === 0x09 || c === 0x0d) continue;
+      const w = this.wideCharWidth(j);
+      if (w === 0) {
+        this.failChar(j);
+        return false;
+      }
+      j += w - 1;
+    }
+    return true;
+  }
+
+  /** For a code unit >= 0xD800 at `j`: 1 or 2 when it is (part of) a valid XML character, else 0. */
+  private wideCharWidth(j: number): number {
+    const c = this.text.charCodeAt(j);
+    if (c < 0xd800) return 1;
+    if (c <= 0xdbff) {
+      const d = this.text.charCodeAt(j + 1);
+      return d >= 0xdc00 && d <= 0xdfff ? 2 : 0;
+    }
+    if (c <= 0xdfff) return 0;
+    return c === 0xfffe || c === 0xffff ? 0 : 1;
+  }
+
+  private parseXmlDeclaration(i: number): number {
+    const text = this.text;
+    let j = i + 5;
+    const bad = (at: number, why: string): number => this.fail(at, `invalid XML declaration: ${why}`);
+    const names = ["version", "encoding", "standalone"];
+    let expected = 0;
+    for (;;) {
+      const wsStart = j;
+      while (isWs(text.charCodeAt(j))) j++;
+      if (text.startsWith("?>", j)) {
+        if (expected === 0) return bad(j, "'version' is required");
+        return j + 2;
+      }
+      if (j >= this.len) return this.fail(i, "XML declaration is not closed (missing '?>')");
+      const nameEnd = this.scanName(j);
+      if (nameEnd === j) return bad(j, `unexpected ${describeChar(text.charCodeAt(j))}`);
+      const name = text.slice(j, nameEnd);
+      if (j === wsStart) return bad(j, `whitespace is required before '${name}'`);
+      const index = names.indexOf(name, expected);
+      if (index < 0) {
+        const why = names.includes(name)
+          ? `'${name}' is out of order (the order is version, encoding, standalone)`
+          : `unknown pseudo-attribute '${name}'`;
+        return bad(j, why);
+      }
+      if (expected === 0 && index !== 0) return bad(j, "'version' must come first");
+      j = nameEnd;
+      while (isWs(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) !== 0x3d) return bad(j, `expected '=' after '${name}'`);
+      j++;
+      while (isWs(text.charCodeAt(j))) j++;
+      const q = text.charCodeAt(j);
+      if (q !== 0x22 && q !== 0x27) return bad(j, `the value of '${name}' must be quoted`);
+      const close = text.indexOf(q === 0x22 ? '"' : "'", j + 1);
+      const lineEnd = text.indexOf("?>", j + 1);
+      if (close < 0 || (lineEnd >= 0 && lineEnd < close)) return bad(j, `the value of '${name}' is not closed`);
+      const value = text.slice(j + 1, close);
+      const ok =
+        index === 0 ? /^1\.[0-9]+$/.test(value) : index === 1 ? /^[A-Za-z][A-Za-z0-9._-]*$/.test(value) : value === "yes" || value === "no";
+      if (!ok) return bad(j + 1, `invalid ${name} '${value}'`);
+      expected = index + 1;
+      j = close + 1;
+    }
+  }
+
+  private parsePI(i: number): number {
+    const text = this.text;
+    const targetEnd = this.scanName(i + 2);
+    if (targetEnd === i + 2) return this.fail(i, "processing instruction must start with a target name");
+    const target = text.slice(i + 2, targetEnd);
+    if (target.length === 3 && target.toLowerCase() === "xml") {
+      return this.fail(i, target === "xml"
+        ? "XML declaration is only allowed at the very start of the document"
+        : `processing instruction target '${target}' is reserved`);
+    }
+    if (this.ns && this.colons > 0) return this.fail(i + 2, `processing instruction target '${target}' must not contain ':'`);
+    let bodyStart = targetEnd;
+    let end: number;
+    if (text.startsWith("?>", targetEnd)) end = targetEnd;
+    else {
+      if (!isWs(text.charCodeAt(targetEnd))) {
+        if (targetEnd >= this.len) return this.fail(i, "processing instruction is not closed (missing '?>')");
+        return this.fail(targetEnd, `invalid character ${describeChar(text.charCodeAt(targetEnd))} after processing instruction target '${target}'`);
+      }
+      while (isWs(text.charCodeAt(bodyStart))) bodyStart++;
+      end = text.indexOf("?>", bodyStart);
+      if (end < 0) return this.fail(i, "processing instruction is not closed (missing '?>')");
+      if (!this.checkChars(bodyStart, end)) return FAIL;
+    }
+    this.visitor.processingInstruction?.(target, text.slice(bodyStart, end), i, end + 2);
+    return end + 2;
+  }
+
+  private parseComment(i: number): number {
+    const text = this.text;
+    const end = text.indexOf("--", i + 4);
+    if (end < 0) return this.fail(i, "comment is not closed (missing '-->')");
+    if (text.charCodeAt(end + 2) !== 0x3e) return this.fail(end, "'--' is not allowed inside a comment");
+    if (!this.checkChars(i + 4, end)) return FAIL;
+    this.visitor.comment?.(text.slice(i + 4, end), i, end + 3);
+    return end + 3;
+  }
+
+  private parseCdata(i: number): number {
+    const text = this.text;
+    const start = i + 9;
+    const end = text.indexOf("]]>", start);
+    if (end < 0) return this.fail(i, "CDATA section is not closed (missing ']]>')");
+    if (!this.checkChars(start, end)) return FAIL;
+    if (this.wantText) {
+      let value = text.slice(start, end);
+      if (value.indexOf("\r") >= 0) value = value.replace(/\r\n?/g, "\n");
+      this.visitor.text!(value, start, end);
+    }
+    return end + 3;
+  }
+
+  /**
+   * Skips `<!DOCTYPE name …>`, including an internal subset in `[…]` (quotes, comments and PIs inside
+   * it are honoured so that a `>` or `]` in them does not end it). Declarations are not interpreted.
+   */
+  private parseDoctype(i: number): number {
+    const text = this.text;
+    const len = this.len;
+    let j = i + 9;
+    if (!isWs(text.charCodeAt(j))) return this.fail(j, "expected whitespace after '<!DOCTYPE'");
+    while (isWs(text.charCodeAt(j))) j++;
+    const nameEnd = this.scanName(j);
+    if (nameEnd === j) return this.fail(j, "DOCTYPE declaration must name the root element");
+    j = nameEnd;
+    let inSubset = false;
+    while (j < len) {
+      const c = text.charCodeAt(j);
+      if (c === 0x22 || c === 0x27) {
+        const close = text.indexOf(c === 0x22 ? '"' : "'", j + 1);
+        if (close < 0) break;
+        j = close + 1;
+      } else if (inSubset) {
+        if (c === 0x5d) {
+          inSubset = false;
+          j++;
+        } else if (text.startsWith("<!--", j)) {
+          const close = text.indexOf("--", j + 4);
+          if (close < 0) break;
+          if (text.charCodeAt(close + 2) !== 0x3e) return this.fail(close, "'--' is not allowed inside a comment");
+          j = close + 3;
+        } else if (text.startsWith("<?", j)) {
+          const close = text.indexOf("?>", j + 2);
+          if (close < 0) break;
+          j = close + 2;
+        } else j++;
+      } else if (c === 0x5b) {
+        inSubset = true;
+        j++;
+      } else if (c === 0x3e) {
+        return this.checkChars(i, j) ? j + 1 : FAIL;
+      } else j++;
+    }
+    return this.fail(i, "DOCTYPE declaration is not closed (missing '>')");
+  }
+
+  /**
+   * Parses `&…;` at `j`; on success stores the replacement text in {@link refValue} and returns the
+   * offset after `;`.
+   */
+  private parseReference(j: number): number {
+    const text = this.text;
+    if (text.charCodeAt(j + 1) === 0x23) {
+      const hex = text.charCodeAt(j + 2) === 0x78;
+      let k = hex ? j + 3 : j + 2;
+      const digitsStart = k;
+      let cp = 0;
+      for (;;) {
+        const c = text.charCodeAt(k);
+        let d: number;
+        if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+        else if (hex && c >= 0x61 && c <= 0x66) d = c - 0x57;
+        else if (hex && c >= 0x41 && c <= 0x46) d = c - 0x37;
+        else break;
+        cp = cp > 0x10ffff ? cp : cp * (hex ? 16 : 10) + d;
+        k++;
+      }
+      if (k === digitsStart || text.charCodeAt(k) !== 0x3b) {
+        const shown = text.slice(j, Math.min(k + 1, j + 12));
+        return this.fail(j, `malformed character reference '${shown}' (expected '&#digits;' or '&#xhex;')`);
+      }
+      if (!isXmlChar(cp)) return this.fail(j, `character reference '${text.slice(j, k + 1)}' is not an allowed XML character`);
+      this.refValue = String.fromCodePoint(cp);
+      return k + 1;
+    }
+    const nameEnd = this.scanName(j + 1);
+    if (nameEnd === j + 1) {
+      return this.fail(j, "'&' must start an entity or character reference (write '&amp;' for a literal '&')");
+    }
+    const name = text.slice(j + 1, nameEnd);
+    if (text.charCodeAt(nameEnd) !== 0x3b) return this.fail(j, `entity reference '&${name}' must end with ';'`);
+    const value = PREDEFINED[name];
+    if (value === undefined) return this.fail(j, `undefined entity '&${name};'`);
+    this.refValue = value;
+    return nameEnd + 1;
+  }
+
+  /**
+   * Character data from `i` up to the next `<` (or the end): validates it, reports it, and returns the
+   * offset of the `<` (== length at the end of the text).
+   */
+  private scanText(i: number): number {
+    const text = this.text;
+    const len = this.len;
+    let j = i;
+    let special = false;
+    while (j < len) {
+      const c = text.charCodeAt(j);
+      if (c < 0x80) {
+        const k = TEXT_CLASS[c];
+        if (k === PLAIN) {
+          j++;
+          continue;
+        }
+        if (k === LT) break;
+        if (k === AMP) {
+          j = this.parseReference(j);
+          if (j === FAIL) return FAIL;
+          special = true;
+        } else if (k === RSQB) {
+          if (text.charCodeAt(j + 1) === 0x5d && text.charCodeAt(j + 2) === 0x3e) {
+            return this.fail(j, "']]>' is not allowed in text (write ']]&gt;')");
+          }
+          j++;
+        } else if (k === CR) {
+          special = true;
+          j++;
+        } else return this.failChar(j);
+      } else if (c < 0xd800) j++;
+      else {
+        const w = this.wideCharWidth(j);
+        if (w === 0) return this.failChar(j);
+        j += w;
+      }
+    }
+    if (this.wantText && j > i) {
+      this.visitor.text!(special ? this.decodeRun(i, j, false) : text.slice(i, j), i, j);
+    }
+    return j;
+  }
+
+  /**
+   * Decodes an already validated run: references replaced, CRLF/CR → LF; in attribute values
+   * (`attribute` true) tab/CR/LF (and CRLF as a whole) become one space each.
+   */
+  private decodeRun(from: number, to: number, attribute: boolean): string {
+    const text = this.text;
+    let out = "";
+    let seg = from;
+    for (let j = from; j < to; ) {
+      const c = text.charCodeAt(j);
+      if (c === 0x26) {
+        out += text.slice(seg, j);
+        j = this.parseReference(j);
+        out += this.refValue;
+        seg = j;
+      } else if (c === 0x0d) {
+        out += text.slice(seg, j) + (attribute ? " " : "\n");
+        j += text.charCodeAt(j + 1) === 0x0a ? 2 : 1;
+        seg = j;
+      } else if (attribute && (c === 0x0a || c === 0x09)) {
+        out += text.slice(seg, j) + " ";
+        j++;
+        seg = j;
+      } else j++;
+    }
+    return out + text.slice(seg, to);
+  }
+
+  private parseStartTag(i: number): number {
+    const text = this.text;
+    const len = this.len;
+    const nameStart = i + 1;
+    const nameEnd = this.scanName(nameStart);
+    if (nameEnd === nameStart) {
+      if (nameStart >= len) return this.fail(i, "unexpected end of file after '<'");
+      return this.fail(nameStart, `invalid element name: '<' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`);
+    }
+    if (!this.checkQName(nameStart, nameEnd, "an element")) return FAIL;
+    const qname = text.slice(nameStart, nameEnd);
+    const elementColon = this.colon;
+    let list: MutableAttribute[] | null = null;
+    let seen: Set<string> | null = null;
+    // Set when an attribute is prefixed or declares a namespace: only then is the namespace pass needed.
+    let nsWork = false;
+    let j = nameEnd;
+    let selfClosing = false;
+    for (;;) {
+      let c = text.charCodeAt(j);
+      const wsBefore = isWs(c);
+      while (isWs(c)) c = text.charCodeAt(++j);
+      if (c === 0x3e) {
+        j++;
+        break;
+      }
+      if (c === 0x2f) {
+        if (text.charCodeAt(j + 1) === 0x3e) {
+          j += 2;
+          selfClosing = true;
+          break;
+        }
+        if (j + 1 >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
+        return this.fail(j, `expected '>' after '/' in start tag <${qname}>`);
+      }
+      if (j >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
+      const an = j;
+      const ae = this.scanName(an);
+      if (ae === an) {
+        if (c === 0x3c) return this.fail(j, `'<' inside start tag <${qname}> (is the tag missing its '>'?)`);
+        return this.fail(j, `invalid character ${describeChar(c)} in start tag <${qname}>`);
+      }
+      if (!wsBefore) return this.fail(an, `missing whitespace before attribute '${text.slice(an, ae)}' in start tag <${qname}>`);
+      if (!this.checkQName(an, ae, "an attribute")) return FAIL;
+      const attrColon = this.colon;
+      j = ae;
+      while (isWs(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) !== 0x3d) {
+        if (j >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
+        return this.fail(an, `attribute '${text.slice(an, ae)}' has no value (expected '=' and a quoted value)`);
+      }
+      j++;
+      while (isWs(text.charCodeAt(j))) j++;
+      const q = text.charCodeAt(j);
+      if (q !== 0x22 && q !== 0x27) {
+        if (j >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
+        return this.fail(j, `the value of attribute '${text.slice(an, ae)}' must be quoted`);
+      }
+      const vs = j + 1;
+      let k = vs;
+      let special = false;
+      for (;;) {
+        if (k >= len) return this.fail(j, `the value of attribute '${text.slice(an, ae)}' is not closed (end of file reached)`);
+        const v = text.charCodeAt(k);
+        if (v < 0x80) {
+          const cls = VALUE_CLASS[v];
+          if (cls === PLAIN) {
+            k++;
+            continue;
+          }
+          if (cls === QUOTE) {
+            if (v === q) break;
+            k++;
+          } else if (cls === AMP) {
+            k = this.parseReference(k);
+            if (k === FAIL) return FAIL;
+            special = true;
+          } else if (cls === LT) {
+            return this.fail(k, `'<' is not allowed in an attribute value (write '&lt;')`);
+          } else if (cls === BAD) {
+            return this.failChar(k);
+          } else {
+            special = true;
+            k++;
+          }
+        } else if (v < 0xd800) k++;
+        else {
+          const w = this.wideCharWidth(k);
+          if (w === 0) return this.failChar(k);
+          k += w;
+        }
+      }
+      const aq = text.slice(an, ae);
+      let ap = "";
+      let al = aq;
+      if (attrColon >= 0) {
+        ap = aq.slice(0, attrColon - an);
+        al = aq.slice(attrColon - an + 1);
+        nsWork = true;
+      } else if (aq === "xmlns") nsWork = true;
+      const value = special ? this.decodeRun(vs, k, true) : text.slice(vs, k);
+      const attribute: MutableAttribute = { qname: aq, prefix: ap, local: al, uri: "", value, nameStart: an, valueStart: vs, valueEnd: k };
+      if (list === null) list = [attribute];
+      else {
+        // Pairwise comparison is fastest for the usual handful; a set keeps huge tags linear.
+        if (list.length < 16) {
+          for (let p = 0; p < list.length; p++) {
+            if (list[p].qname === aq) return this.fail(an, `duplicate attribute '${aq}' in start tag <${qname}>`);
+          }
+        } else {
+          if (seen === null) seen = new Set(list.map((a) => a.qname));
+          if (seen.has(aq)) return this.fail(an, `duplicate attribute '${aq}' in start tag <${qname}>`);
+          seen.add(aq);
+        }
+        list.push(attribute);
+      }
+      j = k + 1;
+    }
+
+    const bindingMark = this.boundPrefixes.length;
+    let prefix = "";
+    let local = qname;
+    if (elementColon >= 0) {
+      prefix = qname.slice(0, elementColon - nameStart);
+      local = qname.slice(elementColon - nameStart + 1);
+    }
+    let uri = "";
+    if (this.ns) {
+      if (nsWork && !this.applyNamespaces(list!, qname)) return FAIL;
+      if (prefix === "xmlns") return this.fail(nameStart, `element <${qname}> must not use the 'xmlns' prefix`);
+      const resolved = prefix === "" && this.boundPrefixes.length === 0 ? "" : this.resolvePrefix(prefix);
+      if (resolved === null) return this.fail(nameStart, `undeclared namespace prefix '${prefix}' in element <${qname}>`);
+      uri = resolved;
+    }
+    const depth = this.open.length;
+    const tag: XmlStartTag = {
+      qname, prefix, local, uri, attributes: list ?? EMPTY_ATTRIBUTES, start: i, end: j, selfClosing, depth,
+    };
+    this.visitor.startElement(tag);
+    if (selfClosing) {
+      if (this.wantEnd) this.visitor.endElement!({ qname, local, uri, start: i, end: j, depth });
+      if (this.boundPrefixes.length > bindingMark) this.unbind(bindingMark);
+    } else {
+      this.open.push({ tag, bindingMark });
+    }
+    return j;
+  }
+
+  /**
+   * Namespace pass over a start tag's attributes: applies `xmlns` declarations, then resolves prefixed
+   * attributes and rejects two attributes with the same namespace and local name. False after failing.
+   */
+  private applyNamespaces(list: MutableAttribute[], qname: string): boolean {
+    for (const a of list) {
+      if (a.prefix === "xmlns" || (a.prefix === "" && a.qname === "xmlns")) {
+        if (!this.declareNamespace(a)) return false;
+        a.uri = XMLNS_NAMESPACE;
+      }
+    }
+    const expanded = new Map<string, MutableAttribute>();
+    for (let p = 0; p < list.length; p++) {
+      const a = list[p];
+      if (a.prefix === "" || a.prefix === "xmlns") continue;
+      const r = this.resolvePrefix(a.prefix);
+      if (r === null) {
+        this.fail(a.nameStart, `undeclared namespace prefix '${a.prefix}' in attribute '${a.qname}' of <${qname}>`);
+        return false;
+      }
+      a.uri = r;
+      const key = `{${r}}${a.local}`;
+      const other = expanded.get(key);
+      if (other !== undefined) {
+        this.fail(a.nameStart, `duplicate attribute '${key}' ('${other.qname}' and '${a.qname}' name the same namespace and local name)`);
+        return false;
+      }
+      expanded.set(key, a);
+    }
+    return true;
+  }
+
+  /** Applies one xmlns declaration; returns false (after failing) when it is illegal. */
+  private declareNamespace(a: MutableAttribute): boolean {
+    const aq = a.qname;
+    const value = a.value;
+    const at = a.nameStart;
+    if (aq.length === 5) {
+      if (value === XML_NAMESPACE || value === XMLNS_NAMESPACE) {
+        this.fail(at, `the namespace '${value}' cannot be the default namespace`);
+        return false;
+      }
+      this.bind("", value);
+      return true;
+    }
+    const prefix = aq.slice(6);
+    if (prefix === "xmlns") {
+      this.fail(at, "the prefix 'xmlns' cannot be declared");
+      return false;
+    }
+    if (prefix === "xml") {
+      if (value !== XML_NAMESPACE) {
+        this.fail(at, `the prefix 'xml' can only be bound to '${XML_NAMESPACE}'`);
+        return false;
+      }
+      return true;
+    }
+    if (value === "") {
+      this.fail(at, `the prefix '${prefix}' cannot be bound to an empty namespace name`);
+      return false;
+    }
+    if (value === XML_NAMESPACE || value === XMLNS_NAMESPACE) {
+      this.fail(at, `the namespace '${value}' cannot be bound to the prefix '${prefix}'`);
+      return false;
+    }
+    this.bind(prefix, value);
+    return true;
+  }
+
+  private bind(prefix: string, uri: string): void {
+    this.boundPrefixes.push(prefix);
+    const uris = this.scopes.get(prefix);
+    if (uris === undefined) this.scopes.set(prefix, [uri]);
+    else uris.push(uri);
+  }
+
+  /** Ends the scope of the declarations made after the first `mark` ones. */
+  private unbind(mark: number): void {
+    const prefixes = this.boundPrefixes;
+    while (prefixes.length > mark) this.scopes.get(prefixes.pop()!)!.pop();
+  }
+
+  /** The namespace URI of `prefix` in the current scope ("" for no default namespace), or null when undeclared. */
+  private resolvePrefix(prefix: string): string | null {
+    const uris = this.scopes.get(prefix);
+    if (uris !== undefined && uris.length > 0) return uris[uris.length - 1];
+    if (prefix === "") return "";
+    if (prefix === "xml") return XML_NAMESPACE;
+    return null;
+  }
+
+  private parseEndTag(i: number): number {
+    const text = this.text;
+    const nameStart = i + 2;
+    const nameEnd = this.scanName(nameStart);
+    const top = this.open[this.open.length - 1];
+    const expected = top.tag.qname;
+    if (nameEnd === nameStart) {
+      if (nameStart >= this.len) return this.fail(i, "end tag is not closed (end of file reached)");
+      return this.fail(nameStart, `invalid end tag: '</' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`);
+    }
+    if (nameEnd - nameStart !== expected.length || !text.startsWith(expected, nameStart)) {
+      return this.fail(i, `end tag </${text.slice(nameStart, nameEnd)}> does not match start tag <${expected}> (${this.where(top.tag.start)})`);
+    }
+    let j = nameEnd;
+    while (isWs(text.charCodeAt(j))) j++;
+    if (text.charCodeAt(j) !== 0x3e) {
+      if (j >= this.len) return this.fail(i, `end tag </${expected}> is not closed (end of file reached)`);
+      return this.fail(j, `expected '>' to close end tag </${expected}>, found ${describeChar(text.charCodeAt(j))}`);
+    }
+    j++;
+    this.open.pop();
+    if (this.wantEnd) {
+      const t = top.tag;
+      this.visitor.endElement!({ qname: t.qname, local: t.local, uri: t.uri, start: i, end: j, depth: t.depth } satisfies XmlEndTag);
+    }
+    if (this.boundPrefixes.length > top.bindingMark) this.unbind(top.bindingMark);
+    return j;
+  }
+}

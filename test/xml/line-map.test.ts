@@ -1,0 +1,67 @@
+import { describe, expect, test } from "bun:test";
+import { LineMap } from "../../src/xml/line-map.ts";
+
+describe("LineMap.position", () => {
+  const map = new LineMap("a\nbc\r\nd\re");
+
+  test("LF, CRLF and CR each end one line", () => {
+    expect(map.lineCount).toBe(4);
+    expect(map.position(0)).toEqual({ line: 1, column: 1 });
+    expect(map.position(1)).toEqual({ line: 1, column: 2 });
+    expect(map.position(2)).toEqual({ line: 2, column: 1 });
+    expect(map.position(4)).toEqual({ line: 2, column: 3 }); // the CR of CRLF
+    expect(map.position(5)).toEqual({ line: 2, column: 4 }); // the LF of CRLF still belongs to line 2
+    expect(map.position(6)).toEqual({ line: 3, column: 1 });
+    expect(map.position(8)).toEqual({ line: 4, column: 1 });
+  });
+
+  test("offsets are clamped to the text", () => {
+    expect(map.position(-3)).toEqual({ line: 1, column: 1 });
+    expect(map.position(999)).toEqual({ line: 4, column: 2 });
+  });
+
+  test("lineStart is the inverse of position", () => {
+    expect([1, 2, 3, 4].map((l) => map.lineStart(l))).toEqual([0, 2, 6, 8]);
+    expect(map.lineStart(99)).toBe(8);
+  });
+
+  test("a trailing newline opens an empty last line; the empty text has one line", () => {
+    expect(new LineMap("x\n").position(2)).toEqual({ line: 2, column: 1 });
+    expect(new LineMap("").position(0)).toEqual({ line: 1, column: 1 });
+  });
+
+  test("columns count UTF-16 code units", () => {
+    expect(new LineMap("\ud83d\ude00x").position(2)).toEqual({ line: 1, column: 3 });
+  });
+});
+
+describe("LineMap.byteOffset", () => {
+  test("UTF-8: multi-byte and astral characters, plus the BOM", () => {
+    const m = new LineMap("aé😀b");
+    expect([0, 1, 2, 4, 5].map((o) => m.byteOffset(o, "utf-8", 0))).toEqual([0, 1, 3, 7, 8]);
+    expect(m.byteOffset(2, "utf-8", 3)).toBe(6);
+  });
+
+  test("single-byte encodings count one byte per character; UTF-16 two per unit", () => {
+    const m = new LineMap("a€b");
+    expect(m.byteOffset(2, "windows-1252", 0)).toBe(2);
+    expect(m.byteOffset(2, "iso-8859-1", 0)).toBe(2);
+    expect(m.byteOffset(2, "us-ascii", 0)).toBe(2);
+    expect(m.byteOffset(2, "utf-16le", 2)).toBe(6);
+    expect(m.byteOffset(2, "utf-16be", 0)).toBe(4);
+  });
+
+  test("UTF-8 offsets across many checkpoint chunks agree with TextEncoder", () => {
+    const pieces = ["abc", "é", "\n", "€", "😀", "xyz\r\n", "ß"];
+    let text = "";
+    for (let i = 0; text.length < 20_000; i++) text += pieces[(i * 7 + (i >> 3)) % pieces.length];
+    const m = new LineMap(text);
+    const enc = new TextEncoder();
+    // Ask out of order, to exercise the lazily grown table both ways.
+    for (const o of [19_000, 5, 8191, 8192, 4096, 12_345, 0, text.length]) {
+      let at = o;
+      if (at > 0 && at < text.length && text.charCodeAt(at) >= 0xdc00 && text.charCodeAt(at) <= 0xdfff) at--;
+      expect(m.byteOffset(at, "utf-8", 3)).toBe(3 + enc.encode(text.slice(0, at)).length);
+    }
+  });
+});

@@ -1,0 +1,277 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { decodeXml } from "../../src/xml/decode.ts";
+import { LineMap } from "../../src/xml/line-map.ts";
+import { scanShallow } from "../../src/xml/shallow.ts";
+import { parseXml } from "../../src/xml/tokenizer.ts";
+import type { ShallowScan, XmlAttribute } from "../../src/xml/types.ts";
+
+const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** Position of the first occurrence of `needle` (after `after`) in `text`, as the scanner reports it. */
+function at(text: string, needle: string, after = ""): { line: number; column: number; offset: number } {
+  const offset = text.indexOf(needle, after ? text.indexOf(after) : 0);
+  if (offset < 0) throw new Error(`test bug: ${needle} not in text`);
+  return { ...new LineMap(text).position(offset), offset };
+}
+
+describe("scanShallow: records", () => {
+  const doc = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<AssetDeclaration xmlns="uri:ea.com:eala:asset" xmlns:xi="http://www.w3.org/2001/XInclude">',
+    "  <Includes>",
+    '    <Include type="all" source="Art Folder/My File.w3x"/>',
+    '    <Include type="bogus" source="b.xml"/>',
+    '    <Include source="c.xml"/>',
+    '    <Include type="instance" source=""/>',
+    '    <Include type="instance"/>',
+    "  </Includes>",
+    '  <Defines><Define name="MAX" value="3"/><Define name="NOVALUE"/><Define name="" value="x"/></Defines>',
+    '  <W3DMesh id="Mesh1"><V X="1"/><Sub><Deep id="not-top-level"/></Sub></W3DMesh>',
+    '  <GameObject id="a&amp;b" inheritFrom="X"/>',
+    '  <NoId/>',
+    '  <EmptyId id=""/>',
+    '  <xi:include href="Root Level.xml" xpointer="xmlns(n=uri:ea.com:eala:asset) xpointer(/n:A/child::*)"/>',
+    '  <Includes><Include type="reference" source="DATA:static.xml"/></Includes>',
+    "</AssetDeclaration>",
+  ].join("\n");
+  const result = scanShallow(utf8(doc));
+
+  test("root name and no error", () => {
+    expect(result.rootName).toBe("AssetDeclaration");
+    expect(result.error).toBeNull();
+  });
+
+  test("top-level assets: non-empty ids of the root's children, entity-decoded, value and element positions", () => {
+    expect(result.assets).toEqual([
+      { type: "W3DMesh", id: "Mesh1", ...at(doc, "Mesh1"), start: doc.indexOf("<W3DMesh") },
+      { type: "GameObject", id: "a&b", ...at(doc, "a&amp;b"), start: doc.indexOf("<GameObject") },
+    ]);
+    expect(result.assets[0]).toMatchObject({ line: 11, column: 16 });
+  });
+
+  test("includes: every root-level <Includes>, type only all|instance|reference, empty or missing source ignored", () => {
+    expect(result.includes).toEqual([
+      { type: "all", rawType: "all", source: "Art Folder/My File.w3x", ...at(doc, "Art Folder") },
+      { type: null, rawType: "bogus", source: "b.xml", ...at(doc, "b.xml") },
+      { type: null, rawType: null, source: "c.xml", ...at(doc, "c.xml") },
+      { type: "reference", rawType: "reference", source: "DATA:static.xml", ...at(doc, "DATA:static.xml") },
+    ]);
+    expect(result.includes[0]).toMatchObject({ line: 4, column: 33 });
+  });
+
+  test("defines: non-empty name, value defaulting to ''", () => {
+    expect(result.defines).toEqual([
+      { name: "MAX", value: "3", ...at(doc, "MAX") },
+      { name: "NOVALUE", value: "", ...at(doc, "NOVALUE") },
+    ]);
+  });
+
+  test("xi:include: href and xpointer, root level flag", () => {
+    expect(result.xincludes).toEqual([
+      {
+        href: "Root Level.xml", xpointer: "xmlns(n=uri:ea.com:eala:asset) xpointer(/n:A/child::*)", rootLevel: true,
+        ...at(doc, "Root Level.xml"),
+      },
+    ]);
+  });
+});
+
+describe("scanShallow: subtree skipping stays correct", () => {
+  const ids = (doc: string): string[] => scanShallow(utf8(doc)).assets.map((a) => `${a.type}:${a.id}`);
+
+  test("an end tag inside a comment, CDATA or PI does not end the element", () => {
+    expect(ids('<R><M id="a"><!-- </M> --><x/></M><N id="b"/></R>')).toEqual(["M:a", "N:b"]);
+    expect(ids('<R><M id="a"><![CDATA[</M>]]></M><N id="b"/></R>')).toEqual(["M:a", "N:b"]);
+    expect(ids('<R><M id="a"><?pi </M> ?></M><N id="b"/></R>')).toEqual(["M:a", "N:b"]);
+  });
+
+  test("a nested element with the same name is not mistaken for a sibling", () => {
+    expect(ids('<R><M id="a"><M id="inner"></M></M><M id="b"/></R>')).toEqual(["M:a", "M:b"]);
+  });
+
+  test("end tags with a longer name or trailing whitespace", () => {
+    expect(ids('<R><M id="a"><MX></MX></M ><N id="b"/></R>')).toEqual(["M:a", "N:b"]);
+  });
+
+  test("an include element hidden deep inside a top-level element is still found", () => {
+    const r = scanShallow(utf8('<R xmlns:xi="x"><M id="a"><Sub><xi:include href="deep.xml"/></Sub></M></R>'));
+    expect(r.xincludes.map((x) => [x.href, x.rootLevel])).toEqual([["deep.xml", false]]);
+    expect(r.assets.map((a) => a.id)).toEqual(["a"]);
+  });
+
+  test("quote-aware tags: '>' and '/>' inside values", () => {
+    const r = scanShallow(utf8(`<R><M id="x>y" k='/>'><c/></M><N id='z'/></R>`));
+    expect(r.assets.map((a) => a.id)).toEqual(["x>y", "z"]);
+    expect(r.error).toBeNull();
+  });
+
+  test("lenient attribute forms: unquoted value, valueless attribute", () => {
+    expect(ids("<R><M id=foo k/><N id/><O k id = bar></O></R>")).toEqual(["M:foo", "O:bar"]);
+  });
+
+  test("a prefixed top-level element: type is the local name", () => {
+    expect(ids('<R xmlns:p="u"><p:M id="a"><x/></p:M></R>')).toEqual(["M:a"]);
+  });
+});
+
+describe("scanShallow: encodings and positions", () => {
+  test("BOM and CRLF", () => {
+    const text = '<R>\r\n  <M id="a"/>\r\n</R>';
+    const r = scanShallow(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(text)]));
+    expect(r.assets).toEqual([{ type: "M", id: "a", line: 2, column: 10, offset: 14, start: 7 }]);
+  });
+
+  test("lone CR line ends", () => {
+    const r = scanShallow(utf8('<R>\r\r<M id="a"/></R>'));
+    expect(r.assets[0]).toMatchObject({ line: 3, column: 8, offset: 12 });
+  });
+
+  test("UTF-8 multi-byte text before a record: offsets and columns in UTF-16 units", () => {
+    const text = '<R a="é😀"><M id="ü"/></R>';
+    const r = scanShallow(utf8(text));
+    expect(r.assets).toEqual([{ type: "M", id: "ü", line: 1, column: 18, offset: 17, start: 10 }]);
+    expect(text.indexOf("ü")).toBe(17);
+  });
+
+  test("UTF-16 LE input gives the positions of the decoded text", () => {
+    const text = '<R>\n<M id="é"/></R>';
+    const le = [0xff, 0xfe];
+    for (let i = 0; i < text.length; i++) le.push(text.charCodeAt(i) & 0xff, text.charCodeAt(i) >> 8);
+    expect(scanShallow(new Uint8Array(le)).assets).toEqual([{ type: "M", id: "é", line: 2, column: 8, offset: 11, start: 4 }]);
+  });
+
+  test("declared windows-1252: values use the 1252 table, one character per byte", () => {
+    const head = '<?xml version="1.0" encoding="windows-1252"?><R><M id="';
+    const bytes = new Uint8Array([...utf8(head), 0x80, 0xe9, ...utf8('"/></R>')]);
+    expect(scanShallow(bytes).assets).toEqual([{ type: "M", id: "€é", line: 1, column: 56, offset: 55, start: 48 }]);
+  });
+
+  test("invalid UTF-8 is read as windows-1252, like decodeXml", () => {
+    const bytes = new Uint8Array([...utf8('<R a="'), 0xe9, ...utf8('"><M id="x'), 0xff, ...utf8('"/></R>')]);
+    const decoded = decodeXml(bytes);
+    expect(decoded.encoding).toBe("windows-1252");
+    expect(scanShallow(bytes).assets).toEqual([
+      { type: "M", id: "xÿ", ...at(decoded.text, "xÿ"), start: decoded.text.indexOf("<M") },
+    ]);
+  });
+});
+
+describe("scanShallow: errors stop the scan and keep what was found", () => {
+  const cases: [string, string, ShallowScan["error"], string[]][] = [
+    ["unterminated comment", '<R><M id="a"/>\n<!-- x', { message: "comment is not closed (missing '-->')", offset: 15, line: 2, column: 1 }, ["a"]],
+    ["unterminated CDATA", '<R><M id="a"/><![CDATA[', { message: "CDATA section is not closed (missing ']]>')", offset: 14, line: 1, column: 15 }, ["a"]],
+    ["unterminated PI", '<R><M id="a"/><?pi', { message: "processing instruction is not closed (missing '?>')", offset: 14, line: 1, column: 15 }, ["a"]],
+    ["unterminated DOCTYPE", '<!DOCTYPE R [ <!ENTITY x "y">', { message: "declaration is not closed (missing '>')", offset: 0, line: 1, column: 1 }, []],
+    ["unterminated start tag", '<R><M id="a"/><N id="b', { message: "start tag <N> is not closed (missing '>')", offset: 14, line: 1, column: 15 }, ["a"]],
+    ["unterminated end tag", '<R><M id="a"></M', { message: "end tag is not closed (missing '>')", offset: 13, line: 1, column: 14 }, ["a"]],
+    ["mismatched end tag", '<R><M id="a"/></X>', { message: "end tag </X> does not match start tag <R>", offset: 14, line: 1, column: 15 }, ["a"]],
+    ["unclosed element at the end of file", '<R><M id="a"/>', { message: "end of file reached, but element <R> is not closed", offset: 14, line: 1, column: 15 }, ["a"]],
+    ["empty document", "", { message: "document has no root element", offset: 0, line: 1, column: 1 }, []],
+  ];
+  for (const [name, doc, error, ids] of cases) {
+    test(name, () => {
+      const r = scanShallow(utf8(doc));
+      expect(r.error).toEqual(error);
+      expect(r.assets.map((a) => a.id)).toEqual(ids);
+    });
+  }
+
+  test("an empty document has no root name", () => {
+    expect(scanShallow(new Uint8Array(0)).rootName).toBeNull();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Shallow scanner vs full tokenizer on the real corpus.
+
+const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
+
+function walk(dir: string, accept: (name: string) => boolean, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) walk(p, accept, out);
+    else if (accept(e.name)) out.push(p);
+  }
+  return out;
+}
+
+const attr = (attributes: readonly XmlAttribute[], qname: string): XmlAttribute | undefined =>
+  attributes.find((a) => a.qname === qname);
+
+/** The same records, derived from parseXml events (null when the file is not well-formed). */
+function fromFullParse(bytes: Uint8Array): Omit<ShallowScan, "error"> | null {
+  const { text } = decodeXml(bytes);
+  const map = new LineMap(text);
+  const pos = (offset: number) => ({ ...map.position(offset), offset });
+  const out = {
+    rootName: null as string | null,
+    assets: [] as ShallowScan["assets"][number][],
+    includes: [] as ShallowScan["includes"][number][],
+    defines: [] as ShallowScan["defines"][number][],
+    xincludes: [] as ShallowScan["xincludes"][number][],
+  };
+  let depth1: string | null = null;
+  const error = parseXml(text, {
+    startElement(t) {
+      if (t.depth === 0) out.rootName = t.local;
+      if (t.depth === 1) {
+        depth1 = t.local;
+        const id = attr(t.attributes, "id");
+        if (id && id.value !== "") out.assets.push({ type: t.local, id: id.value, ...pos(id.valueStart), start: t.start });
+      }
+      if (t.depth === 2 && depth1 === "Includes" && t.local === "Include") {
+        const source = attr(t.attributes, "source");
+        const rawType = attr(t.attributes, "type")?.value ?? null;
+        const type = rawType === "all" || rawType === "instance" || rawType === "reference" ? rawType : null;
+        if (source && source.value !== "") out.includes.push({ type, rawType, source: source.value, ...pos(source.valueStart) });
+      }
+      if (t.depth === 2 && depth1 === "Defines" && t.local === "Define") {
+        const name = attr(t.attributes, "name");
+        if (name && name.value !== "") {
+          out.defines.push({ name: name.value, value: attr(t.attributes, "value")?.value ?? "", ...pos(name.valueStart) });
+        }
+      }
+      if (t.local === "include") {
+        const href = attr(t.attributes, "href");
+        if (href && href.value !== "") {
+          out.xincludes.push({ href: href.value, xpointer: attr(t.attributes, "xpointer")?.value ?? null, rootLevel: t.depth === 1, ...pos(href.valueStart) });
+        }
+      }
+    },
+    endElement(t) {
+      if (t.depth === 1) depth1 = null;
+    },
+  });
+  return error ? null : out;
+}
+
+describe("scanShallow vs parseXml on the corpus", () => {
+  const sets: [string, string, (name: string) => boolean][] = [
+    ["upheaval .w3x", join(corpora, "upheaval"), (n) => /\.w3x$/i.test(n)],
+    ["upheaval Data/**/*.xml", join(corpora, "upheaval", "Data"), (n) => /\.xml$/i.test(n)],
+    ["tw-sdk CnC3Xml/**/*.xml", join(corpora, "tw-sdk", "CnC3Xml"), (n) => /\.xml$/i.test(n)],
+  ];
+  for (const [name, dir, accept] of sets) {
+    test.skipIf(!existsSync(dir))(name, () => {
+      const files = walk(dir, accept);
+      let compared = 0;
+      let records = 0;
+      for (const f of files) {
+        const bytes = readFileSync(f);
+        const full = fromFullParse(bytes);
+        if (full === null) continue; // not well-formed: the full parser has no records to compare
+        const { error, ...shallow } = scanShallow(bytes);
+        if (error !== null || JSON.stringify(shallow) !== JSON.stringify(full)) {
+          expect({ file: f, error, ...shallow }).toEqual({ file: f, error: null, ...full });
+        }
+        compared++;
+        records += full.assets.length + full.includes.length + full.defines.length + full.xincludes.length;
+      }
+      // Nearly every file is well-formed, and the comparison covered real records.
+      expect(compared).toBeGreaterThan(files.length * 0.99);
+      expect(records).toBeGreaterThan(files.length);
+    }, 30_000);
+  }
+});
