@@ -1,0 +1,15 @@
+/** `ra3 define NAME`: a $DEFINE's value and where it is declared. */
+import type { CliConfig } from "../args.ts";
+import { emit, openWorkspace } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { findDefine } from "../../query/defines.ts";
+
+export function runDefine(cfg: CliConfig, io: CliIo): number {
+  const opened = openWorkspace(cfg, io);
+  if (typeof opened === "number") return opened;
+  const { ws } = opened;
+  const result = findDefine(ws.linked!, cfg.positionals[0]);
+  return emit(cfg, io, ws, result, (r) =>
+    [...r.definitions.map((d) => `$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`), `${r.uses} use${r.uses === 1 ? "" : "s"} in active files`].join("\n"),
+  );
+}

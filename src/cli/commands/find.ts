@@ -1,0 +1,20 @@
+/** `ra3 find ID [--type T]`: where an asset is defined. */
+import type { CliConfig } from "../args.ts";
+import { emit, openWorkspace } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { findAsset } from "../../query/assets.ts";
+
+export function runFind(cfg: CliConfig, io: CliIo): number {
+  const opened = openWorkspace(cfg, io);
+  if (typeof opened === "number") return opened;
+  const { ws } = opened;
+  return emit(cfg, io, ws, findAsset(ws.linked!, cfg.positionals[0], cfg.type), (r) =>
+    r.definitions
+      .map((d) => {
+        const where = d.origin === "manifest" ? `${d.file} (manifest${d.manifestSource ? `, source ${d.manifestSource}` : ""})` : `${d.file}:${d.line}:${d.column}`;
+        const flags = [d.origin, d.active ? d.streams.join("+") : "inactive", d.viaInstance ? "instance-only" : ""].filter(Boolean).join(", ");
+        return `${d.type} ${d.id}\n  ${where}  [${flags}]${d.inheritFrom ? `\n  inheritFrom ${d.inheritFrom}` : ""}`;
+      })
+      .join("\n"),
+  );
+}

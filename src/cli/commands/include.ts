@@ -1,0 +1,18 @@
+/** `ra3 include SOURCE [--from FILE]`: how an Include source string resolves. */
+import type { CliConfig } from "../args.ts";
+import { emit, openWorkspace } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { resolveIncludeQuery } from "../../query/includes.ts";
+
+export function runInclude(cfg: CliConfig, io: CliIo): number {
+  const opened = openWorkspace(cfg, io);
+  if (typeof opened === "number") return opened;
+  const { ws } = opened;
+  const result = resolveIncludeQuery(ws.linked!, ws.ports, ws.config.layout, cfg.positionals[0], cfg.from);
+  return emit(cfg, io, ws, result, (r) => {
+    const lines = [r.resolved ? `${r.source} → ${r.resolved}${r.caseFixed ? " (case fixed)" : ""}${r.twoLetterRule ? " (ART two-letter folder rule)" : ""}` : `${r.source} does not resolve: ${r.reason}`];
+    lines.push(`  from ${r.from}`);
+    for (const t of r.tried) lines.push(`  ${t.hit ? "hit " : "miss"} ${t.candidate}`);
+    return lines.join("\n");
+  });
+}

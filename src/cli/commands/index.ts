@@ -1,0 +1,62 @@
+/** `ra3 index`: build the index and print its summary. */
+import type { CliConfig } from "../args.ts";
+import { emit, openWorkspace } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { type IndexSummary, summarize } from "../../query/summary.ts";
+import type { BuildTimings } from "../../workspace/workspace.ts";
+import { TOOL_VERSION } from "../../version.ts";
+
+export interface IndexResult extends IndexSummary {
+  readonly timings: BuildTimings;
+  readonly parsedFiles: number;
+  readonly sdkFiles: number;
+}
+
+export function runIndex(cfg: CliConfig, io: CliIo): number {
+  const opened = openWorkspace(cfg, io);
+  if (typeof opened === "number") return opened;
+  const { ws, report } = opened;
+  const linked = ws.linked!;
+  const s = ws.schema;
+  const result: IndexResult = {
+    ...summarize(linked, { dir: s.dir, source: s.source, files: s.fileCount, loaded: s.queries !== null }),
+    timings: report.timings,
+    parsedFiles: report.parsedFiles,
+    sdkFiles: report.sdkFiles,
+  };
+  return emit(cfg, io, ws, result, (r) => renderIndex(r, cfg.quiet));
+}
+
+/** The people-facing summary of an index build. */
+export function renderIndex(r: IndexResult, quiet = false): string {
+  const lines: string[] = [];
+  const mode = r.mode === "sdk" ? `SDK ${r.sdk}` : "project-only mode (no SDK)";
+  const schema = r.schema.heuristic
+    ? "no schema: references matched heuristically"
+    : `schema from ${r.schema.source} (${r.schema.files} XSD files)`;
+  lines.push(`ra3 ${TOOL_VERSION}: indexed ${r.project}`);
+  lines.push(`  ${mode}; ${schema}`);
+  if (quiet) return lines.join("\n");
+  lines.push(`streams:`);
+  for (const st of r.streams) {
+    const m = st.manifests.length ? `, manifests ${st.manifests.join(", ")}` : "";
+    lines.push(`  ${st.name.padEnd(28)} ${st.entry} (${st.files} file${st.files === 1 ? "" : "s"}${m})`);
+  }
+  lines.push(`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive; ${r.files.art} art, ${r.files.fragments} fragments)`);
+  const total = r.assetsByType.reduce((a, b) => a + b.count, 0);
+  lines.push(`assets: ${total} in ${r.assetsByType.length} types` + (r.sdkAssetsByOrigin.sdk + r.sdkAssetsByOrigin.manifest > 0 ? `; SDK layer: ${r.sdkAssetsByOrigin.sdk} from XML, ${r.sdkAssetsByOrigin.manifest} from manifests` : ""));
+  const shown = r.assetsByType.slice(0, 12).map((c) => `${c.type} ${c.count}`);
+  if (shown.length) lines.push(`  ${shown.join(", ")}${r.assetsByType.length > 12 ? `, … ${r.assetsByType.length - 12} more types` : ""}`);
+  lines.push(`references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`);
+  if (r.unresolvedIncludes.length) {
+    const n = r.unresolvedIncludes.reduce((a, b) => a + b.count, 0);
+    const top = r.unresolvedIncludes.slice(0, 5).map((u) => `${u.source}${u.count > 1 ? ` ×${u.count}` : ""}`);
+    lines.push(`unresolved includes: ${n} (${top.join(", ")}${r.unresolvedIncludes.length > 5 ? ", …" : ""})`);
+  }
+  const d = r.diagnostics;
+  lines.push(`diagnostics: ${d.errors} error${d.errors === 1 ? "" : "s"}, ${d.warnings} warning${d.warnings === 1 ? "" : "s"}, ${d.information} note${d.information === 1 ? "" : "s"}${d.errors + d.warnings > 0 ? " (ra3 check lists them)" : ""}`);
+  for (const note of d.notes) lines.push(`  note: ${note}`);
+  const t = r.timings;
+  lines.push(`time: ${Math.round(t.totalMs)} ms (scan ${Math.round(t.scanMs)}, schema ${Math.round(t.schemaMs)}, parse ${Math.round(t.parseMs)}, SDK ${Math.round(t.sdkMs)}, link ${Math.round(t.linkMs)}, art ${Math.round(t.artMs)})`);
+  return lines.join("\n");
+}

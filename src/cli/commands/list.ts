@@ -1,0 +1,17 @@
+/** `ra3 list TYPE [--prefix P] [--limit N] [--cursor C]`: the ids of a type, paged. */
+import type { CliConfig } from "../args.ts";
+import { emit, openWorkspace } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { listAssets } from "../../query/assets.ts";
+
+export function runList(cfg: CliConfig, io: CliIo): number {
+  const opened = openWorkspace(cfg, io);
+  if (typeof opened === "number") return opened;
+  const { ws } = opened;
+  const result = listAssets(ws.linked!, cfg.positionals[0], { prefix: cfg.prefix, limit: cfg.limit, cursor: cfg.cursor });
+  return emit(cfg, io, ws, result, (r) => {
+    const lines = r.items.map((i) => `${i.id.padEnd(40)} ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${i.origin === "project" ? "" : ` [${i.origin}]`}`);
+    lines.push(`${r.items.length} of ${r.total} ${r.type}${r.prefix ? ` starting with "${r.prefix}"` : ""}${r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""}`);
+    return lines.join("\n");
+  });
+}

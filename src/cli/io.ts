@@ -1,0 +1,49 @@
+/**
+ * The streams a command writes to, and the exit statuses of DESIGN.md. Commands never call
+ * `process.exit` or write to `process.stdout` directly, so they run the same in tests.
+ */
+
+export const EXIT_OK = 0;
+/** Findings (`check`) or a query whose answer is "not found". */
+export const EXIT_FINDINGS = 1;
+export const EXIT_USAGE = 2;
+/** No project, unreadable SDK, … */
+export const EXIT_ENV = 3;
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** stderr is a terminal (progress bars allowed). */
+  readonly errIsTTY: boolean;
+  readonly cwd: string;
+  readonly env: Record<string, string | undefined>;
+}
+
+/** The real process streams. */
+export function processIo(): CliIo {
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    errIsTTY: process.stderr.isTTY === true,
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}
+
+/** An in-memory IO for tests: everything written is kept. */
+export function memoryIo(cwd: string, env: Record<string, string | undefined> = {}): CliIo & { stdout: string; stderr: string } {
+  const io = {
+    stdout: "",
+    stderr: "",
+    errIsTTY: false,
+    cwd,
+    env,
+    out(t: string) {
+      io.stdout += t;
+    },
+    err(t: string) {
+      io.stderr += t;
+    },
+  };
+  return io;
+}

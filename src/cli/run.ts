@@ -1,0 +1,49 @@
+/**
+ * The command dispatcher: argv → config → the command's module → exit status.
+ */
+import { type CliConfig, type CommandName, isUsageError, parseCli } from "./args.ts";
+import { helpText } from "./help.ts";
+import { type CliIo, EXIT_OK, EXIT_USAGE } from "./io.ts";
+import { runDefine } from "./commands/define.ts";
+import { runFile } from "./commands/file.ts";
+import { runFind } from "./commands/find.ts";
+import { runInclude } from "./commands/include.ts";
+import { runIndex } from "./commands/index.ts";
+import { runList } from "./commands/list.ts";
+import { runStatus } from "./commands/status.ts";
+import { TOOL_VERSION } from "../version.ts";
+
+type Command = (cfg: CliConfig, io: CliIo) => number | Promise<number>;
+
+const COMMANDS: Partial<Record<CommandName, Command>> = {
+  index: runIndex,
+  status: runStatus,
+  find: runFind,
+  list: runList,
+  define: runDefine,
+  include: runInclude,
+  file: runFile,
+};
+
+/** Runs one command line; returns the exit status. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const cfg = parseCli(argv);
+  if (isUsageError(cfg)) {
+    io.err(`ra3: ${cfg.usageError}\n`);
+    return EXIT_USAGE;
+  }
+  if (cfg.command === "version") {
+    io.out(cfg.json ? JSON.stringify({ tool: "ra3", version: TOOL_VERSION }) + "\n" : `ra3 ${TOOL_VERSION}\n`);
+    return EXIT_OK;
+  }
+  if (cfg.command === "help") {
+    io.out(helpText(cfg.positionals[0]));
+    return EXIT_OK;
+  }
+  const command = COMMANDS[cfg.command];
+  if (!command) {
+    io.err(`ra3: ${cfg.command} is not available in this build yet\n`);
+    return EXIT_USAGE;
+  }
+  return command(cfg, io);
+}

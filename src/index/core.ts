@@ -1,0 +1,89 @@
+/**
+ * The index core: holds one record per file and links them on demand. Changes come in through
+ * {@link IndexCore.applyChanges} (bytes or deletions, from a scan, a watcher, a snapshot or a test);
+ * the core never reads the file system itself.
+ */
+import { pathKey } from "../project/paths.ts";
+import type { SchemaQueries } from "../schema/model.ts";
+import { type LinkInputs, type LoadedFile, type RecordLookup, LinkedIndex, link, walkStreams } from "./link.ts";
+import { parseFile } from "./parse-file.ts";
+import type { FileRecord } from "./records.ts";
+
+/** A file's size and modification time: what a warm start compares. */
+export interface FileStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export type FileChange =
+  | { readonly path: string; readonly bytes: Uint8Array; readonly stamp?: FileStamp }
+  | { readonly path: string; readonly deleted: true };
+
+export interface StoredFile extends LoadedFile {
+  readonly stamp: FileStamp | null;
+}
+
+export class IndexCore implements RecordLookup {
+  private readonly files = new Map<string, StoredFile>();
+  /** Bumped on every change; a link remembers the version it saw. */
+  private version = 0;
+
+  constructor(readonly schema: SchemaQueries | null) {}
+
+  /**
+   * Parses each changed file into its record (or forgets deleted ones). Returns how many were parsed.
+   * @example core.applyChanges([{ path: "/m/Data/Mod.xml", bytes }])
+   */
+  applyChanges(changes: readonly FileChange[]): number {
+    let parsed = 0;
+    for (const c of changes) {
+      const key = pathKey(c.path);
+      if ("deleted" in c) {
+        if (this.files.delete(key)) this.version++;
+        continue;
+      }
+      const record = parseFile(c.path, c.bytes, this.schema);
+      this.files.set(key, { path: c.path, record, stamp: c.stamp ?? null });
+      parsed++;
+      this.version++;
+    }
+    return parsed;
+  }
+
+  /** Installs an already-extracted record (warm start from a snapshot). */
+  setRecord(path: string, record: FileRecord, stamp: FileStamp | null): void {
+    this.files.set(pathKey(path), { path, record, stamp });
+    this.version++;
+  }
+
+  get(key: string): StoredFile | undefined {
+    return this.files.get(key);
+  }
+
+  /** The stored file for any spelling of `path`. */
+  file(path: string): StoredFile | undefined {
+    return this.files.get(pathKey(path));
+  }
+
+  values(): IterableIterator<StoredFile> {
+    return this.files.values();
+  }
+
+  get size(): number {
+    return this.files.size;
+  }
+
+  get changeVersion(): number {
+    return this.version;
+  }
+
+  /** Files the include walk reaches that have no record yet. */
+  wanted(inputs: LinkInputs): string[] {
+    return [...walkStreams(this, inputs).wanted];
+  }
+
+  /** Links every record into an immutable index. */
+  link(inputs: LinkInputs): LinkedIndex {
+    return link(this, inputs);
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Bytes of one file → its {@link FileRecord}: classification by extension and content sniffing, text
+ * decoding, then the matching extractor (full XML, shallow art scan, string table, babproj, manifest).
+ * Pure: the caller supplies the bytes.
+ */
+import { extensionOf } from "../project/paths.ts";
+import type { SchemaQueries } from "../schema/model.ts";
+import { decodeXml, sniffBinary } from "../xml/decode.ts";
+import { scanShallow } from "../xml/shallow.ts";
+import { parseXml } from "../xml/tokenizer.ts";
+import { parseManifest } from "../formats/manifest.ts";
+import { parseStringTable } from "../formats/str.ts";
+import { extractXmlRecord } from "./extract-xml.ts";
+import { type FileRecord, type RecordDiagnostic, emptyRecord } from "./records.ts";
+
+/**
+ * The record of a file from its bytes.
+ * @param path used only for the extension
+ * @example parseFile("Data/Mod.xml", bytes, schema).includes.length
+ */
+export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries | null): FileRecord {
+  const ext = extensionOf(path);
+  switch (ext) {
+    case ".xml":
+      return parseXmlFile(bytes, schema);
+    case ".w3x":
+      return parseArtFile(bytes);
+    case ".str":
+      return parseStrFile(bytes);
+    case ".babproj":
+      return parseBabproj(bytes);
+    case ".manifest":
+      return parseManifestFile(bytes);
+    default:
+      // An include may name any file: XML behind another extension is scanned shallowly, the rest is binary.
+      if (bytes.length === 0 || sniffBinary(bytes)) return emptyRecord("binary");
+      return parseArtFile(bytes);
+  }
+}
+
+function parseXmlFile(bytes: Uint8Array, schema: SchemaQueries | null): FileRecord {
+  if (bytes.length === 0) {
+    return { ...emptyRecord("xml"), diagnostics: [diag("empty-file", "error", "the file is empty (an XML file needs a root element)")] };
+  }
+  if (sniffBinary(bytes)) {
+    return {
+      ...emptyRecord("binary"),
+      diagnostics: [diag("not-xml", "error", "the file is named .xml but holds binary data (it does not start with '<' or contains NUL bytes); it was not parsed")],
+    };
+  }
+  const decoded = decodeXml(bytes);
+  const record = extractXmlRecord(decoded.text, schema);
+  if (decoded.warnings.length === 0) return record;
+  const warnings = decoded.warnings.map((w) => ({ code: "encoding", severity: "warning" as const, message: w.message, line: w.line, column: w.column }));
+  return { ...record, diagnostics: [...warnings, ...record.diagnostics] };
+}
+
+function parseArtFile(bytes: Uint8Array): FileRecord {
+  const scan = scanShallow(bytes);
+  const diagnostics: RecordDiagnostic[] = [];
+  if (scan.error) {
+    diagnostics.push({ code: "xml-syntax", severity: "error", message: scan.error.message, line: scan.error.line, column: scan.error.column });
+  }
+  return {
+    ...emptyRecord("art"),
+    rootName: scan.rootName,
+    fragment: scan.rootName !== null && scan.rootName !== "AssetDeclaration",
+    assets: scan.assets.map((a) => ({
+      type: a.type,
+      id: a.id,
+      line: a.line,
+      column: a.column,
+      startLine: a.line,
+      endLine: a.line,
+      start: a.start,
+      end: a.start,
+      inheritFrom: null,
+    })),
+    defines: scan.defines.map((d) => ({ name: d.name, value: d.value, line: d.line, column: d.column })),
+    includes: scan.includes.map((i) => ({ type: i.type, rawType: i.rawType, source: i.source, line: i.line, column: i.column })),
+    xincludes: scan.xincludes.map((x) => ({
+      href: x.href,
+      xpointer: x.xpointer,
+      rootLevel: x.rootLevel,
+      owner: -1,
+      offset: x.offset,
+      line: x.line,
+      column: x.column,
+    })),
+    diagnostics,
+  };
+}
+
+function parseStrFile(bytes: Uint8Array): FileRecord {
+  const decoded = decodeXml(bytes);
+  const table = parseStringTable(decoded.text);
+  return {
+    ...emptyRecord("str"),
+    strings: table.entries.map((e) => ({ key: e.key, text: e.text, line: e.line })),
+    diagnostics: table.diagnostics.map((d) => ({ code: "string-table", severity: "warning" as const, message: d.message, line: d.line, column: d.column })),
+  };
+}
+
+function parseBabproj(bytes: Uint8Array): FileRecord {
+  const decoded = decodeXml(bytes);
+  const sources: string[] = [];
+  const error = parseXml(decoded.text, {
+    startElement(tag) {
+      if (tag.local !== "Stream") return;
+      for (const a of tag.attributes) if (a.local === "Source" && a.value.trim()) sources.push(a.value.trim());
+    },
+  });
+  return {
+    ...emptyRecord("babproj"),
+    streamSources: sources,
+    diagnostics: error ? [{ code: "xml-syntax", severity: "error", message: error.message, line: error.line, column: error.column }] : [],
+  };
+}
+
+function parseManifestFile(bytes: Uint8Array): FileRecord {
+  const parsed = parseManifest(bytes);
+  if (!parsed.ok) {
+    return {
+      ...emptyRecord("manifest"),
+      diagnostics: [diag("manifest-read-error", "error", `the manifest could not be read: ${parsed.error.message} (at byte ${parsed.error.offset})`)],
+    };
+  }
+  const m = parsed.manifest;
+  const refs: number[] = [];
+  m.assets.forEach((a, i) => {
+    for (let k = 0; k < a.referenceCount; k++) {
+      const p = (a.referenceStart + k) * 2;
+      refs.push(i, m.references[p], m.references[p + 1]);
+    }
+  });
+  return {
+    ...emptyRecord("manifest"),
+    manifestAssets: m.assets.map((a) => ({ type: a.typeName, id: a.id, typeId: a.typeId, instanceId: a.instanceId, sourceFile: a.sourceFile })),
+    manifestRefs: refs,
+    diagnostics: m.warnings.map((w) => diag("manifest-warning", "warning", w.message)),
+  };
+}
+
+function diag(code: string, severity: RecordDiagnostic["severity"], message: string): RecordDiagnostic {
+  return { code, severity, message, line: 1, column: 1 };
+}

@@ -1,0 +1,208 @@
+/**
+ * Per-file records: everything the linker needs from one file, extracted once from that file's bytes
+ * (and the schema). A record never refers to another file's content, so it can be cached in a snapshot
+ * and reused until the file's stamp changes. Offsets are into the decoded text; lines and columns are
+ * 1-based.
+ */
+
+export type FileKind =
+  /** fully parsed XML */
+  | "xml"
+  /** shallow-scanned art (`.w3x`, or XML sniffed behind another extension) */
+  | "art"
+  /** a binary or non-XML file reached by an include: registered, never parsed */
+  | "binary"
+  /** SAGE string table */
+  | "str"
+  /** BinaryAssetBuilder project */
+  | "babproj"
+  /** precompiled binary manifest */
+  | "manifest";
+
+export type IncludeType = "all" | "instance" | "reference";
+export type Severity = "error" | "warning" | "information";
+
+/** A diagnostic inside one file (the file is implied by the record holding it). */
+export interface RecordDiagnostic {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface AssetDecl {
+  /** Local name of the element as written (prefix stripped). */
+  readonly type: string;
+  readonly id: string;
+  /** Position of the id attribute's value. */
+  readonly line: number;
+  readonly column: number;
+  /** Line range of the whole element. */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Offsets of the whole element in the decoded text (for showing source). */
+  readonly start: number;
+  readonly end: number;
+  /** Raw `inheritFrom` value, or null. */
+  readonly inheritFrom: string | null;
+}
+
+export interface DefineDecl {
+  readonly name: string;
+  readonly value: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface IncludeDecl {
+  /** null when the `type` attribute is missing or not one of the three. */
+  readonly type: IncludeType | null;
+  readonly rawType: string | null;
+  readonly source: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface XIncludeDecl {
+  readonly href: string;
+  readonly xpointer: string | null;
+  /** A direct child of the document root. */
+  readonly rootLevel: boolean;
+  /** Index of the enclosing top-level asset in `assets`, or -1. */
+  readonly owner: number;
+  /** Offset of the xi:include element (to locate it inside fragment ranges). */
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+export type ReferenceKind = "attribute" | "content" | "inheritFrom" | "heuristic";
+
+/** A place where a value names another asset (resolved later by the linker). */
+export interface RefRecord {
+  /** Index of the enclosing top-level asset in `assets`, or -1 (fragments, files without assets). */
+  readonly owner: number;
+  readonly kind: ReferenceKind;
+  /** The raw token as written (one token of a list), possibly `Type:Id`. */
+  readonly value: string;
+  /** The schema's referenced type, or null (untyped reference: matches any type). */
+  readonly refType: string | null;
+  /** For `inheritFrom`: the element's own type (candidates must be assignable to it). */
+  readonly selfType: string | null;
+  readonly element: string;
+  readonly parent: string | null;
+  readonly attribute: string | null;
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A pipeline-local (Poid) reference: resolved only within the enclosing object. */
+export interface PoidRef {
+  readonly owner: number;
+  readonly value: string;
+  readonly element: string;
+  readonly attribute: string;
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A nested element carrying an `id` (module tags, nuggets …): pipeline-local, not a global asset. */
+export interface LocalId {
+  readonly owner: number;
+  readonly element: string;
+  readonly id: string;
+  readonly offset: number;
+  readonly line: number;
+}
+
+export interface DefineUse {
+  readonly owner: number;
+  readonly name: string;
+  readonly element: string;
+  readonly attribute: string | null;
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Where an element of a given local name first occurs (for `xpointer(/n:Name/child::*)`). */
+export interface ElementRange {
+  readonly local: string;
+  /** Offset just after the start tag (children begin here). */
+  readonly start: number;
+  /** Offset of the end tag. */
+  readonly end: number;
+  readonly line: number;
+  /** Direct children of this element that carry an `id` (root-level xi:include assets). */
+  readonly idChildren: readonly { readonly type: string; readonly id: string; readonly line: number; readonly column: number; readonly offset: number }[];
+}
+
+export interface StringEntry {
+  readonly key: string;
+  readonly text: string;
+  readonly line: number;
+}
+
+export interface ManifestAssetRecord {
+  readonly type: string;
+  readonly id: string;
+  readonly typeId: number;
+  readonly instanceId: number;
+  readonly sourceFile: string;
+}
+
+export interface FileRecord {
+  readonly kind: FileKind;
+  /** Local name of the root element (xml/art), or null. */
+  readonly rootName: string | null;
+  /** The root element is not `AssetDeclaration` (an xi:include target, not a document of its own). */
+  readonly fragment: boolean;
+  readonly assets: readonly AssetDecl[];
+  readonly defines: readonly DefineDecl[];
+  readonly includes: readonly IncludeDecl[];
+  readonly xincludes: readonly XIncludeDecl[];
+  readonly refs: readonly RefRecord[];
+  readonly poidRefs: readonly PoidRef[];
+  readonly localIds: readonly LocalId[];
+  readonly defineUses: readonly DefineUse[];
+  /** First occurrence of each element name (fragments: all names; documents: root and its children). */
+  readonly ranges: readonly ElementRange[];
+  readonly diagnostics: readonly RecordDiagnostic[];
+  /** String tables only. */
+  readonly strings: readonly StringEntry[];
+  /** Manifests only. */
+  readonly manifestAssets: readonly ManifestAssetRecord[];
+  /** Manifests only: `[fromAssetIndex, typeId, instanceId]` triples flattened. */
+  readonly manifestRefs: readonly number[];
+  /** babproj only: the stream source paths as written. */
+  readonly streamSources: readonly string[];
+  /** Number of lines (xml/art/str), for bounds when showing source. */
+  readonly lineCount: number;
+}
+
+/** An empty record of `kind`, to be filled by the extractors. */
+export function emptyRecord(kind: FileKind): FileRecord {
+  return {
+    kind,
+    rootName: null,
+    fragment: false,
+    assets: [],
+    defines: [],
+    includes: [],
+    xincludes: [],
+    refs: [],
+    poidRefs: [],
+    localIds: [],
+    defineUses: [],
+    ranges: [],
+    diagnostics: [],
+    strings: [],
+    manifestAssets: [],
+    manifestRefs: [],
+    streamSources: [],
+    lineCount: 0,
+  };
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bun
+/**
+ * Entry point of the ra3 binary: parse flags once, dispatch to a command, exit with its status.
+ */
+import { processIo } from "./cli/io.ts";
+import { run } from "./cli/run.ts";
+
+const code = await run(process.argv.slice(2), processIo());
+process.exitCode = code;

@@ -1,0 +1,124 @@
+/**
+ * Asset queries: definitions of an id, and paged listing of a type.
+ */
+import type { LinkedIndex } from "../index/link.ts";
+import { type AssetView, assetView, decodeCursor, encodeCursor, suggest } from "./present.ts";
+import { type QueryResult, queryError } from "./envelope.ts";
+
+export const DEFAULT_LIMIT = 50;
+export const HARD_LIMIT = 500;
+
+export interface FindAssetResult {
+  readonly id: string;
+  readonly type: string | null;
+  readonly definitions: readonly AssetView[];
+  /** Distinct types among the definitions. */
+  readonly types: readonly string[];
+}
+
+/**
+ * Definitions of `id` (case-insensitive), optionally restricted to a type (or its subtypes), best first:
+ * project before SDK before manifest, active before inactive.
+ * @example findAsset(linked, "AlliedAthenaCannon").definitions[0].file // "Data/Includes/…/AthenaCannon.xml"
+ */
+export function findAsset(linked: LinkedIndex, id: string, type?: string | null): QueryResult<FindAssetResult> {
+  const wanted = id.trim();
+  if (!wanted) return queryError("bad_argument", "the asset id is empty; pass the id attribute value of the asset");
+  const typeName = type?.trim() || null;
+  if (typeName && !knownType(linked, typeName)) {
+    return queryError("bad_argument", `"${typeName}" is not an asset type of this index; list the types with get_status or drop the type`, {
+      suggestions: suggest(typeName, linked.byType.keys()),
+    });
+  }
+  const all = linked.findAssets(wanted);
+  const defs = typeName ? all.filter((a) => linked.typeMatches(a.type, typeName)) : all;
+  if (defs.length === 0) {
+    if (all.length > 0) {
+      const types = [...new Set(all.map((a) => a.type))];
+      return queryError("not_found", `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`, { types });
+    }
+    const suggestions = suggest(wanted, allIds(linked));
+    return queryError(
+      "not_found",
+      `no asset has the id "${wanted}"` + (suggestions.length ? `; similar ids: ${suggestions.join(", ")}` : "; check the spelling or search display names with search_strings"),
+      { suggestions },
+    );
+  }
+  return {
+    id: wanted,
+    type: typeName,
+    definitions: defs.map((a) => assetView(linked, a)),
+    types: [...new Set(defs.map((a) => a.type))],
+  };
+}
+
+export interface ListAssetsResult {
+  readonly type: string;
+  readonly prefix: string | null;
+  readonly total: number;
+  readonly items: readonly { readonly id: string; readonly type: string; readonly file: string; readonly line: number; readonly origin: string; readonly active: boolean }[];
+  readonly nextCursor: string | null;
+}
+
+/** Ids of `type` (exact type, case-insensitive), optionally with a prefix, paged by `limit`/`cursor`. */
+export function listAssets(
+  linked: LinkedIndex,
+  type: string,
+  options: { prefix?: string | null; limit?: number | null; cursor?: string | null } = {},
+): QueryResult<ListAssetsResult> {
+  const t = canonicalPresentType(linked, type.trim());
+  if (!t) {
+    return queryError("bad_argument", `no asset of type "${type}" is indexed; check the type name (e.g. GameObject, WeaponTemplate)`, {
+      suggestions: suggest(type, linked.byType.keys()),
+    });
+  }
+  const offset = options.cursor ? decodeCursor(options.cursor) : 0;
+  if (offset === null) return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  const limit = clampLimit(options.limit);
+  const prefix = options.prefix?.toLowerCase() ?? "";
+  const ids = (linked.byType.get(t) ?? []).filter((i) => !prefix || linked.assets[i].id.toLowerCase().startsWith(prefix));
+  const page = ids.slice(offset, offset + limit).map((i) => {
+    const a = linked.assets[i];
+    const v = assetView(linked, a);
+    return { id: a.id, type: a.type, file: v.file, line: a.line, origin: a.origin, active: a.active };
+  });
+  return {
+    type: t,
+    prefix: options.prefix ?? null,
+    total: ids.length,
+    items: page,
+    nextCursor: offset + limit < ids.length ? encodeCursor(offset + limit) : null,
+  };
+}
+
+/** `limit` bounded to [1, HARD_LIMIT], default {@link DEFAULT_LIMIT}. */
+export function clampLimit(limit: number | null | undefined, def = DEFAULT_LIMIT): number {
+  if (limit === null || limit === undefined || !Number.isFinite(limit)) return def;
+  return Math.max(1, Math.min(HARD_LIMIT, Math.floor(limit)));
+}
+
+function knownType(linked: LinkedIndex, type: string): boolean {
+  if (canonicalPresentType(linked, type)) return true;
+  return linked.schema?.canonicalType(type) != null;
+}
+
+function canonicalPresentType(linked: LinkedIndex, type: string): string | null {
+  if (linked.byType.has(type)) return type;
+  const l = type.toLowerCase();
+  for (const k of linked.byType.keys()) if (k.toLowerCase() === l) return k;
+  return null;
+}
+
+function* allIds(linked: LinkedIndex): Generator<string> {
+  for (const a of linked.assets) yield a.id;
+}
+
+/** Asset counts per type (descending), for summaries. */
+export function countsByType(linked: LinkedIndex, origin?: "project" | "sdk" | "manifest"): { type: string; count: number }[] {
+  const out: { type: string; count: number }[] = [];
+  for (const [type, list] of linked.byType) {
+    const n = origin ? list.filter((i) => linked.assets[i].origin === origin).length : list.length;
+    if (n > 0) out.push({ type, count: n });
+  }
+  return out.sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1));
+}

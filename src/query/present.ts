@@ -1,0 +1,95 @@
+/**
+ * How index objects appear in query results: paths relative to their root with `/`, plain fields only.
+ */
+import { isInside, relativePosix, toPosix } from "../project/paths.ts";
+import type { AssetDef, DefineDef } from "../index/linked.ts";
+import type { LinkedIndex } from "../index/link.ts";
+
+/** A path as shown in results: relative to the project (or SDK) root with `/`, else absolute with `/`. */
+export function displayPath(linked: Pick<LinkedIndex, "projectDir" | "sdkDir">, path: string): string {
+  if (isInside(path, linked.projectDir)) return relativePosix(linked.projectDir, path) ?? toPosix(path);
+  if (linked.sdkDir && isInside(path, linked.sdkDir)) return relativePosix(linked.sdkDir, path) ?? toPosix(path);
+  return toPosix(path);
+}
+
+export interface AssetView {
+  readonly type: string;
+  readonly id: string;
+  /** Relative to the project root (origin project) or the SDK root (origin sdk/manifest). */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly origin: AssetDef["origin"];
+  readonly streams: readonly string[];
+  readonly active: boolean;
+  readonly viaInstance: boolean;
+  readonly inheritFrom: string | null;
+  readonly manifestSource?: string;
+}
+
+/** The result shape of one asset definition. */
+export function assetView(linked: LinkedIndex, a: AssetDef): AssetView {
+  const v: AssetView = {
+    type: a.type,
+    id: a.id,
+    file: displayPath(linked, a.file),
+    line: a.line,
+    column: a.column,
+    endLine: a.endLine,
+    origin: a.origin,
+    streams: a.streams,
+    active: a.active,
+    viaInstance: a.viaInstance,
+    inheritFrom: a.inheritFrom,
+  };
+  return a.manifestSource ? { ...v, manifestSource: a.manifestSource } : v;
+}
+
+export interface DefineView {
+  readonly name: string;
+  readonly value: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly origin: DefineDef["origin"];
+}
+
+/** The result shape of one define. */
+export function defineView(linked: LinkedIndex, d: DefineDef): DefineView {
+  return { name: d.name, value: d.value, file: displayPath(linked, d.file), line: d.line, column: d.column, origin: d.origin };
+}
+
+/** Opaque pagination cursor for an offset. */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`, "utf8").toString("base64url");
+}
+
+/** The offset a cursor stands for, or null when the cursor is not one of ours. */
+export function decodeCursor(cursor: string): number | null {
+  let text: string;
+  try {
+    text = Buffer.from(cursor, "base64url").toString("utf8");
+  } catch {
+    return null;
+  }
+  const m = /^o:(\d{1,9})$/.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/** Up to `limit` ids from `candidates` that resemble `query` (substring, case-insensitive), for "did you mean". */
+export function suggest(query: string, candidates: Iterable<string>, limit = 5): string[] {
+  const q = query.toLowerCase();
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    const l = c.toLowerCase();
+    if (seen.has(l)) continue;
+    if (l.includes(q) || (q.length >= 4 && q.includes(l) && l.length >= 4)) {
+      seen.add(l);
+      out.push(c);
+      if (out.length >= limit * 4) break;
+    }
+  }
+  return out.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, limit);
+}

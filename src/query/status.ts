@@ -1,0 +1,48 @@
+/**
+ * `get_status` / `ra3 status`: the project, SDK (and why other SDK candidates were skipped), schema,
+ * game and index state, plus the asset types present. The cheap probe an agent calls first.
+ */
+import type { Workspace } from "../workspace/workspace.ts";
+import { envelopeOf } from "./envelope.ts";
+import { displayPath } from "./present.ts";
+
+export interface StatusResult {
+  readonly project: string;
+  readonly marker: string | null;
+  readonly game: string | null;
+  readonly mode: "sdk" | "project-only";
+  readonly sdk: { readonly dir: string; readonly status: string; readonly source: string | null; readonly missing: readonly string[] } | null;
+  readonly sdkCandidates: readonly { readonly source: string; readonly path: string | null; readonly accepted: boolean; readonly reason: string }[];
+  readonly schema: { readonly dir: string | null; readonly source: string | null; readonly files: number; readonly heuristic: boolean };
+  readonly state: string;
+  readonly buildId: number;
+  readonly builtAt: string | null;
+  readonly complete: boolean;
+  readonly stale: boolean;
+  readonly streams: readonly { readonly name: string; readonly entry: string; readonly files: number }[];
+  /** Asset types present in the index (project and SDK layers), for `type` arguments. */
+  readonly types: readonly string[];
+}
+
+/** The status of a workspace. */
+export function statusOf(ws: Workspace): StatusResult {
+  const env = envelopeOf(ws.view());
+  const linked = ws.linked;
+  const cfg = ws.config;
+  return {
+    project: cfg.projectDir,
+    marker: cfg.layout.marker,
+    game: ws.game,
+    mode: cfg.sdk ? "sdk" : "project-only",
+    sdk: cfg.sdk ? { dir: cfg.sdk.dir, status: cfg.sdk.status, source: cfg.sdkResolution.source, missing: cfg.sdk.missing } : null,
+    sdkCandidates: cfg.sdkResolution.candidates.map((c) => ({ source: c.source, path: c.raw, accepted: c.accepted, reason: c.reason })),
+    schema: { dir: ws.schema.dir, source: ws.schema.source, files: ws.schema.fileCount, heuristic: ws.schema.queries === null },
+    state: env.state,
+    buildId: env.buildId,
+    builtAt: env.builtAt,
+    complete: env.complete,
+    stale: env.stale,
+    streams: linked ? linked.streams.map((s) => ({ name: s.name, entry: displayPath(linked, s.entry), files: s.files })) : [],
+    types: linked ? [...linked.byType.keys()].sort() : [],
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Resolves what a run works on: the project (flag, or detection from the working directory), the SDK
+ * (flag → RA3_SDK → detection → project-only), the schema folder and the state folder. Returns an
+ * environment error value (exit status 3) instead of throwing.
+ */
+import { homedir } from "node:os";
+import { CaseResolver } from "../project/case-resolver.ts";
+import { type ProjectLayout, type ProjectRoot, describeProject, findProjectRoot, findProjectsBelow } from "../project/detect.ts";
+import { NodeDirectoryLister, type DirectoryLister } from "../project/fs-port.ts";
+import { resolveHome } from "../project/home.ts";
+import { toAbsolute } from "../project/paths.ts";
+import { type SdkInfo, type SdkResolution, isUsableSdk, resolveSdk, systemRegistryQuery } from "../project/sdk.ts";
+
+export interface WorkspaceConfig {
+  readonly projectDir: string;
+  readonly layout: ProjectLayout;
+  readonly sdk: SdkInfo | null;
+  readonly sdkResolution: SdkResolution;
+  /** XSD folder and where it came from, or null (heuristic mode). */
+  readonly schemaDir: string | null;
+  readonly schemaSource: "flag" | "project" | "sdk" | null;
+  readonly home: string;
+  readonly lister: DirectoryLister;
+  readonly resolver: CaseResolver;
+}
+
+export interface EnvError {
+  readonly envError: string;
+  /** Projects found below the start folder when there were several (a container folder). */
+  readonly projects?: readonly ProjectRoot[];
+}
+
+export interface ConfigRequest {
+  readonly project: string | null;
+  readonly sdk: string | null;
+  readonly schema: string | null;
+  readonly home: string | null;
+  readonly cwd?: string;
+  readonly env?: Record<string, string | undefined>;
+  readonly lister?: DirectoryLister;
+}
+
+/** True when `r` is an environment error. */
+export function isEnvError<T>(r: T | EnvError): r is EnvError {
+  return typeof r === "object" && r !== null && typeof (r as EnvError).envError === "string";
+}
+
+/**
+ * Finds the project for a run: `--project` (walking up from it to the nearest root), else the working
+ * directory walked upward, else a single project below it.
+ */
+export function locateProject(req: Pick<ConfigRequest, "project" | "cwd">, resolver: CaseResolver): ProjectRoot | EnvError {
+  const cwd = req.cwd ?? process.cwd();
+  if (req.project !== null) {
+    const start = toAbsolute(req.project, cwd);
+    if (!resolver.exists(start)) return { envError: `the project folder ${start} does not exist; check --project` };
+    const root = findProjectRoot(start, resolver);
+    if (root) return root;
+    const below = findProjectsBelow(start, resolver);
+    if (below.length === 1) return below[0];
+    if (below.length > 1) {
+      return { envError: `${start} holds ${below.length} mods; pass one of them with --project`, projects: below };
+    }
+    return {
+      envError: `no Red Alert 3 mod at ${start}: expected Data/Mod.xml, a *.babproj file or Data/AdditionalMaps/MapMetaData_*.xml there or in a parent folder`,
+    };
+  }
+  const root = findProjectRoot(cwd, resolver);
+  if (root) return root;
+  const below = findProjectsBelow(cwd, resolver);
+  if (below.length === 1) return below[0];
+  if (below.length > 1) {
+    return { envError: `${cwd} holds ${below.length} mods; pass one of them with --project`, projects: below };
+  }
+  return {
+    envError: `no Red Alert 3 mod found from ${cwd}: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR`,
+  };
+}
+
+/** Resolves the whole configuration of a run. */
+export function resolveConfig(req: ConfigRequest): WorkspaceConfig | EnvError {
+  const cwd = req.cwd ?? process.cwd();
+  const env = req.env ?? process.env;
+  const lister = req.lister ?? new NodeDirectoryLister();
+  const resolver = new CaseResolver(lister);
+  const root = locateProject(req, resolver);
+  if (isEnvError(root)) return root;
+  const layout = describeProject(root.dir, resolver);
+  const sdkResolution = resolveSdk({
+    flag: req.sdk ?? undefined,
+    env,
+    lister: resolver,
+    detectors: { projectDir: root.dir, queryRegistry: systemRegistryQuery },
+    cwd,
+  });
+  if (req.sdk !== null && req.sdk.trim() !== "" && !isUsableSdk(sdkResolution.sdk)) {
+    const flagged = sdkResolution.candidates.find((c) => c.source === "flag");
+    return { envError: `--sdk ${req.sdk} is not a usable SDK: ${flagged?.reason ?? "no Schemas/xsd/CnC3Types.xsd"}` };
+  }
+  const sdk = isUsableSdk(sdkResolution.sdk) ? sdkResolution.sdk : null;
+
+  let schemaDir: string | null = null;
+  let schemaSource: WorkspaceConfig["schemaSource"] = null;
+  if (req.schema !== null) {
+    schemaDir = toAbsolute(req.schema, cwd);
+    schemaSource = "flag";
+  } else {
+    const own = resolver.resolve(root.dir, "Schemas/xsd", "directory");
+    if (own && resolver.childNamed(own, "CnC3Types.xsd", "file")) {
+      schemaDir = own;
+      schemaSource = "project";
+    } else if (sdk?.schemaDir) {
+      schemaDir = sdk.schemaDir;
+      schemaSource = "sdk";
+    }
+  }
+  const home = resolveHome({ flag: req.home ?? undefined, env, homedir: homedir(), cwd });
+  return { projectDir: root.dir, layout, sdk, sdkResolution, schemaDir, schemaSource, home, lister, resolver };
+}

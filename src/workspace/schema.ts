@@ -1,0 +1,33 @@
+/**
+ * Loads the schema a workspace uses (the `--schema` folder, the project's own `Schemas/xsd`, or the
+ * SDK's), or none: then the index runs in heuristic mode and says so.
+ */
+import { loadSchema } from "../schema/load.ts";
+import type { SchemaDiagnostic, SchemaQueries } from "../schema/model.ts";
+import { Schema } from "../schema/schema.ts";
+import type { WorkspaceConfig } from "./config.ts";
+
+export interface LoadedSchema {
+  readonly queries: SchemaQueries | null;
+  readonly dir: string | null;
+  readonly source: WorkspaceConfig["schemaSource"];
+  readonly diagnostics: readonly SchemaDiagnostic[];
+  readonly fileCount: number;
+  readonly loadMs: number;
+}
+
+/** The schema for `config` (null queries when there is no XSD set: heuristic mode). */
+export function loadWorkspaceSchema(config: Pick<WorkspaceConfig, "schemaDir" | "schemaSource">): LoadedSchema {
+  if (!config.schemaDir) return { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0 };
+  const t = performance.now();
+  const loaded = loadSchema(config.schemaDir);
+  const loadMs = Math.round((performance.now() - t) * 10) / 10;
+  return {
+    queries: loaded.model ? new Schema(loaded.model) : null,
+    dir: config.schemaDir,
+    source: config.schemaSource,
+    diagnostics: loaded.diagnostics,
+    fileCount: loaded.files.length,
+    loadMs,
+  };
+}
