@@ -5,7 +5,7 @@
  * that splice them), resolves references by id and schema type, and produces link-level diagnostics.
  * Pure: all file-system questions go through the `LinkInputs` ports.
  */
-import { isInside, pathKey } from "../project/paths.ts";
+import { extensionOf, isInside, pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import type {
   AssetDef,
@@ -760,7 +760,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
       code: "external-references",
       severity: "information",
       message:
-        `${external} reference${external === 1 ? "" : "s"} point at assets outside the project` +
+        `${external} reference${external === 1 ? " points" : "s point"} at assets outside the project` +
         (externalInactive ? ` (and ${externalInactive} more in inactive files)` : "") +
         "; give --sdk to check them",
       file: null,
@@ -786,7 +786,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     diagnostics.push({
       code: "sdk-not-configured",
       severity: "information",
-      message: `${total} include${total === 1 ? "" : "s"} of ${suppressedPrefixed.size} DATA:/ART:/AUDIO: source${suppressedPrefixed.size === 1 ? "" : "s"} point into the SDK (e.g. ${examples}); give --sdk to resolve them`,
+      message: `${total} include${total === 1 ? "" : "s"} of ${suppressedPrefixed.size} DATA:/ART:/AUDIO: source${suppressedPrefixed.size === 1 ? "" : "s"} ${total === 1 ? "points" : "point"} into the SDK (e.g. ${examples}); give --sdk to resolve them`,
       file: null,
       line: 0,
       column: 0,
@@ -797,7 +797,10 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   let projectFiles = 0;
   let activeFiles = 0;
   for (const f of files.values()) {
-    if (f.origin === "project" && f.kind !== "missing" && isInside(f.path, inputs.projectDir)) projectFiles++;
+    // counts.files covers the XML and .w3x files under the project root (not string tables, babproj, manifests).
+    const ext = extensionOf(f.path);
+    if (f.kind === "missing" || !isInside(f.path, inputs.projectDir) || (ext !== ".xml" && ext !== ".w3x")) continue;
+    projectFiles++;
     if (f.active) activeFiles++;
   }
   let projectAssets = 0;

@@ -54,7 +54,11 @@ export function fileQuery(linked: LinkedIndex, path: string): QueryResult<FileRe
     return queryError("not_found", `${p} is not an indexed file (not XML/.w3x/.str under the project, and no include reaches it)`);
   }
   const rel = displayPath(linked, info.path);
-  const summary = !info.active
+  const summary = info.kind === "str"
+    ? `${rel} is a string table (display texts; not part of the include graph)`
+    : info.kind === "babproj"
+      ? `${rel} is a BinaryAssetBuilder project (it declares streams; not part of the include graph)`
+      : !info.active
     ? `${rel} is inactive: no entry point includes it${info.fragment ? " (a fragment: only xi:include splices it)" : ""}`
     : `${rel} is active in ${info.streams.join(", ")}${info.viaInstance ? " (reached only through instance includes)" : ""}`;
   return {

@@ -77,19 +77,31 @@ export function decodeCursor(cursor: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Up to `limit` ids from `candidates` that resemble `query` (substring, case-insensitive), for "did you mean". */
+/**
+ * Up to `limit` names from `candidates` that resemble `query`, for "did you mean": those containing it
+ * (case-insensitive), then those sharing a long common prefix with it (a typo near the end).
+ */
 export function suggest(query: string, candidates: Iterable<string>, limit = 5): string[] {
   const q = query.toLowerCase();
-  const out: string[] = [];
+  const minPrefix = Math.max(4, Math.ceil(q.length * 0.6));
+  const scored: { name: string; score: number }[] = [];
   const seen = new Set<string>();
   for (const c of candidates) {
     const l = c.toLowerCase();
-    if (seen.has(l)) continue;
-    if (l.includes(q) || (q.length >= 4 && q.includes(l) && l.length >= 4)) {
-      seen.add(l);
-      out.push(c);
-      if (out.length >= limit * 4) break;
+    if (seen.has(l) || l === q) continue;
+    let score = -1;
+    if (l.includes(q)) score = 2;
+    else {
+      let p = 0;
+      while (p < l.length && p < q.length && l.charCodeAt(p) === q.charCodeAt(p)) p++;
+      if (p >= minPrefix) score = 1;
     }
+    if (score < 0) continue;
+    seen.add(l);
+    scored.push({ name: c, score });
   }
-  return out.sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, limit);
+  return scored
+    .sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, limit)
+    .map((s) => s.name);
 }
