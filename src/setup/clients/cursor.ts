@@ -1,0 +1,26 @@
+/**
+ * Cursor: `~/.cursor/mcp.json` (Windows `%USERPROFILE%\.cursor\mcp.json`), project `.cursor/mcp.json`,
+ * key `mcpServers`. Whether Cursor accepts comments is not documented, so the file is treated as strict
+ * JSON (comments already there are kept, and reported).
+ */
+import type { FileSystemPort, Platform } from "../platform.ts";
+import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
+
+async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+  const j = platform.pathFlavour.join;
+  if (scope === "project") return projectDir ? fixedLocation(j(projectDir, ".cursor", "mcp.json")) : noProjectLocation("Cursor");
+  return fixedLocation(j(platform.home, ".cursor", "mcp.json"));
+}
+
+/** The Cursor writer. */
+export const cursorWriter: ClientConfigWriter = jsonWriter({
+  id: "cursor",
+  displayName: "Cursor",
+  scopes: ["user", "project"],
+  syntax: "json",
+  serversKey: "mcpServers",
+  renderEntry: (e) => ({ command: e.command, args: [...e.args] }),
+  locate,
+  presence: (platform, fs) => firstExisting(fs, [platform.pathFlavour.join(platform.home, ".cursor")]),
+});

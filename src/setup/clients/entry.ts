@@ -1,0 +1,47 @@
+/**
+ * The one server entry ra3 registers with every client, and its plain rendering for clients ra3 does
+ * not know. The project is passed as an argument because clients ignore or vary `cwd` (Claude Desktop
+ * starts servers in `/`, Claude Code ignores `cwd` in `.mcp.json`); the command is the absolute path of
+ * the installed binary, never `npx` (which needs a `cmd /c` wrapper on Windows and breaks on quoting).
+ */
+import * as nodePath from "node:path";
+import { isAbsoluteAnyOs } from "../../project/paths.ts";
+import type { ServerEntry } from "./types.ts";
+
+/** The name of our server in every client config. */
+export const SERVER_NAME = "ra3";
+
+export interface EntryInputs {
+  /** Absolute path of the stable installed binary (`<home>/bin/ra3[.exe]`). */
+  readonly binaryPath: string;
+  /** Absolute path of the mod project. */
+  readonly projectDir: string;
+  /** Absolute path of the SDK, when one is configured. */
+  readonly sdkDir?: string | null;
+}
+
+/**
+ * The entry `{ name: "ra3", command: <binary>, args: ["mcp", "--project", <dir>, ("--sdk", <dir>)] }`.
+ * Throws when a path is relative: callers resolve paths first, so that is a bug.
+ * @example ra3ServerEntry({ binaryPath: "/home/a/.ra3modxml/bin/ra3", projectDir: "/mods/x" }).args // ["mcp", "--project", "/mods/x"]
+ */
+export function ra3ServerEntry(inputs: EntryInputs): ServerEntry {
+  for (const p of [inputs.binaryPath, inputs.projectDir, inputs.sdkDir ?? "/"]) {
+    if (!isAbsoluteAnyOs(p)) throw new Error(`server entry paths must be absolute, got ${JSON.stringify(p)}`);
+  }
+  const base = nodePath.win32.basename(inputs.binaryPath).toLowerCase();
+  if (base === "npx" || base === "npx.cmd" || base === "cmd" || base === "cmd.exe") {
+    throw new Error(`the server command must be the ra3 binary itself, got ${inputs.binaryPath}`);
+  }
+  const args = ["mcp", "--project", inputs.projectDir];
+  if (inputs.sdkDir) args.push("--sdk", inputs.sdkDir);
+  return { name: SERVER_NAME, command: inputs.binaryPath, args };
+}
+
+/**
+ * The entry as the plain JSON most clients accept (`{"mcpServers": {"ra3": {"command", "args"}}}`), for
+ * printing to users of clients ra3 does not configure itself. Ends with a newline.
+ */
+export function printEntry(entry: ServerEntry): string {
+  return JSON.stringify({ mcpServers: { [entry.name]: { command: entry.command, args: entry.args } } }, null, 2) + "\n";
+}

@@ -1,0 +1,44 @@
+/**
+ * opencode: key `mcp`; an entry is `{type: "local", command: [binary, ...args], enabled: true}` (one
+ * command array, no `args`; opencode rejects unknown fields). User config in
+ * `$XDG_CONFIG_HOME/opencode/` (default `~/.config/opencode/`, on Windows too), project config at the
+ * project root; each may be `opencode.json` or `opencode.jsonc` — the existing one is edited, the
+ * `.jsonc` one when both exist (opencode reads it last, so it wins).
+ */
+import { xdgConfigHome, type FileSystemPort, type Platform } from "../platform.ts";
+import { firstExisting, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
+
+function userDir(platform: Platform): string {
+  return platform.pathFlavour.join(xdgConfigHome(platform), "opencode");
+}
+
+async function pick(platform: Platform, dir: string, fs: FileSystemPort): Promise<ConfigLocation> {
+  const j = platform.pathFlavour.join;
+  const json = j(dir, "opencode.json");
+  const jsonc = j(dir, "opencode.jsonc");
+  const candidates = [jsonc, json];
+  const hasJson = await fs.exists(json);
+  const hasJsonc = await fs.exists(jsonc);
+  if (hasJson && hasJsonc) {
+    return { file: jsonc, candidates, problem: null, notes: [`Both ${json} and ${jsonc} exist; ra3 edits the .jsonc one, which opencode reads last.`] };
+  }
+  return { file: hasJsonc ? jsonc : json, candidates, problem: null, notes: [] };
+}
+
+async function locate(platform: Platform, scope: Scope, fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+  if (scope === "project") return projectDir ? pick(platform, projectDir, fs) : noProjectLocation("opencode");
+  return pick(platform, userDir(platform), fs);
+}
+
+/** The opencode writer. */
+export const opencodeWriter: ClientConfigWriter = jsonWriter({
+  id: "opencode",
+  displayName: "opencode",
+  scopes: ["user", "project"],
+  syntax: "jsonc",
+  serversKey: "mcp",
+  renderEntry: (e) => ({ type: "local", command: [e.command, ...e.args], enabled: true }),
+  locate,
+  presence: (platform, fs) => firstExisting(fs, [userDir(platform)]),
+});

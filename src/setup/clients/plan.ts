@@ -1,0 +1,231 @@
+/**
+ * Plan, then apply: a plan reads the client's file and computes the new text and a diff without
+ * writing anything (that is `--dry-run`); applying re-reads the file, refuses if it changed since the
+ * plan, backs it up, writes atomically and records the change in the install receipt.
+ */
+import { writeFileAtomic } from "../atomic-write.ts";
+import { unifiedDiff } from "../diff.ts";
+import { describeFsError, type FileSystemPort, type Platform } from "../platform.ts";
+import { withConfigRecord, withLogEntry, withoutConfigRecord, type ConfigRecord, type InstallReceipt } from "../receipt.ts";
+import { writerFor } from "./registry.ts";
+import type { ClientConfigWriter, ClientId, ConfigProblem, Scope, ServerEntry } from "./types.ts";
+
+/**
+ * `create`/`update`/`remove` write the file, `delete` deletes a file ra3 created and emptied,
+ * `unchanged`/`absent` write nothing (already as wanted), `error` writes nothing (see `error`).
+ */
+export type ConfigChange = "create" | "update" | "unchanged" | "remove" | "delete" | "absent" | "error";
+
+export interface ConfigPlan {
+  readonly client: ClientId;
+  readonly displayName: string;
+  readonly scope: Scope;
+  readonly action: "add" | "remove";
+  readonly entryName: string;
+  /** The file to change, or null when none could be chosen (then `error` says why). */
+  readonly file: string | null;
+  /** Every path considered for the file. */
+  readonly candidates: readonly string[];
+  readonly change: ConfigChange;
+  /** The file's text as read (BOM included), or null when it does not exist. */
+  readonly before: string | null;
+  /** The text to write, or null when nothing is written or the file is deleted. */
+  readonly after: string | null;
+  /** Unified diff from `before` to `after` ("" when nothing changes). */
+  readonly diff: string;
+  /** One or two sentences: what is wrong, which file, what to do. Null unless `change` is `error`. */
+  readonly error: string | null;
+  readonly warnings: readonly string[];
+  readonly notes: readonly string[];
+  /** For removals: ra3 created the file, so it may delete it when nothing else is left. */
+  readonly createdFile: boolean;
+}
+
+export type ApplyResult =
+  | { readonly ok: true; readonly receipt: InstallReceipt; readonly written: boolean; readonly backup: string | null }
+  | { readonly ok: false; readonly receipt: InstallReceipt; readonly error: string };
+
+const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** `file:line:col: message. ra3 left the file unchanged; …` — the error text for a config problem. */
+export function formatProblem(file: string, p: ConfigProblem, fixAdvice = true): string {
+  const where = p.line !== null ? `${file}:${p.line}:${p.column ?? 1}` : file;
+  const advice = fixAdvice ? "; fix it (or move it aside) and run setup again." : ".";
+  return `${where}: ${p.message}. ra3 left the file unchanged${advice}`;
+}
+
+function basePlan(writer: ClientConfigWriter, scope: Scope, action: "add" | "remove", entryName: string) {
+  return {
+    client: writer.id,
+    displayName: writer.displayName,
+    scope,
+    action,
+    entryName,
+    file: null as string | null,
+    candidates: [] as readonly string[],
+    before: null as string | null,
+    after: null as string | null,
+    diff: "",
+    error: null as string | null,
+    warnings: [] as readonly string[],
+    notes: [] as readonly string[],
+    createdFile: false,
+  };
+}
+
+function failed(plan: ReturnType<typeof basePlan>, error: string): ConfigPlan {
+  return { ...plan, change: "error", error, after: null, diff: "" };
+}
+
+/**
+ * Plans adding (or updating) `entry` in the client's config for `scope`, without writing anything.
+ * @example const plan = await planConfigChange(writerFor("cursor")!, currentPlatform(), "user", entry, nodeFileSystem());
+ *          if (plan.change === "error") console.error(plan.error); else process.stdout.write(plan.diff);
+ */
+export async function planConfigChange(
+  writer: ClientConfigWriter,
+  platform: Platform,
+  scope: Scope,
+  entry: ServerEntry,
+  fs: FileSystemPort,
+  options: { readonly projectDir?: string } = {},
+): Promise<ConfigPlan> {
+  let plan = basePlan(writer, scope, "add", entry.name);
+  if (!writer.scopes.includes(scope)) return failed(plan, `${writer.displayName} has no ${scope}-level configuration file.`);
+  const location = await writer.locate(platform, scope, fs, options.projectDir);
+  plan = { ...plan, candidates: location.candidates, notes: location.notes, file: location.file };
+  if (location.file === null) return failed(plan, location.problem ?? `could not find ${writer.displayName}'s configuration file.`);
+  const file = location.file;
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await fs.readFile(file);
+  } catch (err) {
+    return failed(plan, `could not read ${file}: ${describeFsError(err)}.`);
+  }
+  const before = bytes === null ? null : lenient.decode(bytes);
+  plan = { ...plan, before };
+  const read = writer.read(bytes ?? new Uint8Array());
+  if (!read.ok) return failed(plan, formatProblem(file, read.problem));
+  plan = { ...plan, warnings: read.doc.warnings };
+  const merged = writer.merge(read.doc, entry);
+  if (!merged.ok) return failed(plan, formatProblem(file, merged.problem, false));
+  if (!writer.verify(merged.text, entry)) {
+    return failed(plan, `${file}: ra3's edit did not produce a valid ${writer.displayName} entry (a bug in ra3). ra3 left the file unchanged.`);
+  }
+  const after = merged.text;
+  if (before !== null && after === before) return { ...plan, change: "unchanged", after: null };
+  const diff = unifiedDiff(before, after, { oldLabel: before === null ? "/dev/null" : file, newLabel: file });
+  return { ...plan, change: before === null ? "create" : "update", after, diff };
+}
+
+/** What to remove: a file and entry, e.g. from a receipt record (`createdFile` allows deleting an emptied file). */
+export interface RemovalTarget {
+  readonly file: string;
+  readonly scope: Scope;
+  readonly entryName: string;
+  readonly createdFile?: boolean;
+}
+
+/**
+ * Plans removing our entry from `target.file`, without writing anything. A file ra3 created that
+ * would be left holding only an empty servers container is planned for deletion instead.
+ */
+export async function planConfigRemoval(writer: ClientConfigWriter, target: RemovalTarget, fs: FileSystemPort): Promise<ConfigPlan> {
+  let plan = { ...basePlan(writer, target.scope, "remove", target.entryName), file: target.file, candidates: [target.file], createdFile: target.createdFile ?? false };
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await fs.readFile(target.file);
+  } catch (err) {
+    return failed(plan, `could not read ${target.file}: ${describeFsError(err)}.`);
+  }
+  if (bytes === null) return { ...plan, change: "absent" };
+  const before = lenient.decode(bytes);
+  plan = { ...plan, before };
+  const read = writer.read(bytes);
+  if (!read.ok) return failed(plan, formatProblem(target.file, read.problem));
+  plan = { ...plan, warnings: read.doc.warnings };
+  const removed = writer.remove(read.doc, target.entryName);
+  if (!removed.ok) return failed(plan, formatProblem(target.file, removed.problem, false));
+  if (removed.text === before) return { ...plan, change: "absent" };
+  if (plan.createdFile && writer.isEmptyShell(removed.text)) {
+    return { ...plan, change: "delete", diff: unifiedDiff(before, "", { oldLabel: target.file, newLabel: "/dev/null" }) };
+  }
+  const diff = unifiedDiff(before, removed.text, { oldLabel: target.file, newLabel: target.file });
+  return { ...plan, change: "remove", after: removed.text, diff };
+}
+
+/**
+ * Carries out a plan and returns the receipt updated to match (persist it with `writeReceipt`). Refuses,
+ * with nothing written, when the file changed since it was planned. Existing files are backed up
+ * before they change (see atomic-write.ts for the naming).
+ */
+export async function applyConfigChange(
+  plan: ConfigPlan,
+  fs: FileSystemPort,
+  receipt: InstallReceipt,
+  options: { readonly now?: Date } = {},
+): Promise<ApplyResult> {
+  if (plan.change === "error" || plan.file === null) return { ok: false, receipt, error: plan.error ?? "nothing to apply" };
+  const file = plan.file;
+  const now = options.now ?? new Date();
+  const record = (createdFile: boolean, backup: string | null): ConfigRecord => ({
+    client: plan.client,
+    scope: plan.scope,
+    file,
+    entryName: plan.entryName,
+    createdFile,
+    ...(backup !== null ? { backup } : {}),
+  });
+  if (plan.change === "unchanged") return { ok: true, receipt: withConfigRecord(receipt, record(false, null)), written: false, backup: null };
+  if (plan.change === "absent") return { ok: true, receipt: withoutConfigRecord(receipt, plan.client, plan.scope, file), written: false, backup: null };
+
+  let current: string | null;
+  try {
+    const bytes = await fs.readFile(file);
+    current = bytes === null ? null : lenient.decode(bytes);
+  } catch (err) {
+    return { ok: false, receipt, error: `could not read ${file}: ${describeFsError(err)}.` };
+  }
+  if (current !== plan.before) {
+    return { ok: false, receipt, error: `${file} changed after ra3 read it (another program may be writing it); nothing was written. Run the command again.` };
+  }
+  try {
+    if (plan.change === "delete") {
+      await fs.remove(file);
+      const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
+      return { ok: true, receipt: withLogEntry(next, "config.delete", `${plan.client} ${file}`, now), written: true, backup: null };
+    }
+    const result = await writeFileAtomic(fs, file, plan.after ?? "", { backup: plan.change !== "create", now });
+    if (plan.change === "remove") {
+      const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
+      return { ok: true, receipt: withLogEntry(next, "config.remove", `${plan.client} ${file}`, now), written: true, backup: result.backup };
+    }
+    const next = withConfigRecord(receipt, record(plan.change === "create", result.backup));
+    return { ok: true, receipt: withLogEntry(next, `config.${plan.change}`, `${plan.client} ${file}`, now), written: true, backup: result.backup };
+  } catch (err) {
+    return { ok: false, receipt, error: `could not write ${file}: ${describeFsError(err)}. The previous file is unchanged.` };
+  }
+}
+
+/**
+ * Removes the entry a receipt record describes (plan + apply in one step, for `uninstall`); returns
+ * the plan (for reporting) and the apply result with the receipt updated. An unknown client id in the
+ * record is an error result, not an exception.
+ */
+export async function removeConfigEntry(
+  record: ConfigRecord,
+  fs: FileSystemPort,
+  receipt: InstallReceipt,
+  options: { readonly now?: Date; readonly dryRun?: boolean } = {},
+): Promise<{ readonly plan: ConfigPlan | null; readonly result: ApplyResult }> {
+  const writer = writerFor(record.client);
+  if (!writer) {
+    return { plan: null, result: { ok: false, receipt, error: `the install receipt names an unknown client "${record.client}" for ${record.file}; remove the "ra3" entry from that file by hand.` } };
+  }
+  const plan = await planConfigRemoval(writer, record, fs);
+  if (options.dryRun) {
+    const result: ApplyResult = plan.change === "error" ? { ok: false, receipt, error: plan.error ?? "" } : { ok: true, receipt, written: false, backup: null };
+    return { plan, result };
+  }
+  return { plan, result: await applyConfigChange(plan, fs, receipt, options) };
+}

@@ -1,0 +1,28 @@
+/**
+ * Windsurf (Cascade): `~/.codeium/windsurf/mcp_config.json` (Windows under `%USERPROFILE%`), key
+ * `mcpServers`, user scope only. Treated as strict JSON (not documented otherwise).
+ */
+import type { FileSystemPort, Platform } from "../platform.ts";
+import { firstExisting, fixedLocation, jsonWriter, unsupportedScope } from "./json-dialect.ts";
+import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
+
+function windsurfDir(platform: Platform): string {
+  return platform.pathFlavour.join(platform.home, ".codeium", "windsurf");
+}
+
+async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort): Promise<ConfigLocation> {
+  if (scope !== "user") return unsupportedScope("Windsurf", scope);
+  return fixedLocation(platform.pathFlavour.join(windsurfDir(platform), "mcp_config.json"));
+}
+
+/** The Windsurf writer. */
+export const windsurfWriter: ClientConfigWriter = jsonWriter({
+  id: "windsurf",
+  displayName: "Windsurf",
+  scopes: ["user"],
+  syntax: "json",
+  serversKey: "mcpServers",
+  renderEntry: (e) => ({ command: e.command, args: [...e.args] }),
+  locate,
+  presence: (platform, fs) => firstExisting(fs, [windsurfDir(platform)]),
+});
