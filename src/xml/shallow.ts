@@ -6,12 +6,13 @@
  *
  * It is lenient where the full tokenizer is strict (unquoted and valueless attributes are read, text
  * is not checked) and strict only about constructs it must not misread: an unterminated comment,
- * CDATA section, PI, DOCTYPE or tag, or a mismatched end tag, stops the scan with an `error`.
+ * CDATA section, PI, DOCTYPE or tag, or a mismatched end tag, stops the scan with an `error`. End
+ * tags inside skipped subtrees are not checked, and nothing after the root's end tag is read.
  * Attribute values are entity-decoded and whitespace-normalised like the tokenizer's, so both agree.
  */
 import * as nodeBuffer from "node:buffer";
 import { Buffer } from "node:buffer";
-import { declaredSingleByteEncoding, decodeSingleByte, decodeXml, sniffEncoding } from "./decode.ts";
+import { declaredSingleByteEncoding, decodeSingleByte, decodeUtf8Strict, decodeXml, sniffEncoding } from "./decode.ts";
 import type { ShallowAsset, ShallowDefine, ShallowInclude, ShallowScan, ShallowXInclude } from "./types.ts";
 
 const LT = 0x3c;
@@ -44,7 +45,7 @@ const isAsciiBytes: (b: Uint8Array) => boolean =
 const isUtf8Bytes: (b: Uint8Array) => boolean =
   typeof (nodeBuffer as { isUtf8?: unknown }).isUtf8 === "function"
     ? (nodeBuffer as unknown as { isUtf8: (b: Uint8Array) => boolean }).isUtf8
-    : (b) => new TextDecoder("utf-8", { fatal: false }).decode(b).indexOf("\ufffd") < 0;
+    : (b) => decodeUtf8Strict(b) !== null;
 
 const PREDEFINED: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
 
@@ -428,8 +429,8 @@ class ShallowScanner {
       const ne = j;
       if (ne === ns) {
         // A stray quote: skip the quoted run so that its content is not read as attributes.
-        const close = work.indexOf(work[j], j + 1);
-        j = close < 0 || close >= to ? to : close + 1;
+        const close = this.indexWithin(work[j], j + 1, to);
+        j = close < 0 ? to : close + 1;
         continue;
       }
       while (j < to && isWsByte(work[j])) j++;
@@ -439,8 +440,8 @@ class ShallowScanner {
         while (j < to && isWsByte(work[j])) j++;
         const q = work[j];
         if (j < to && (q === DQUOTE || q === SQUOTE)) {
-          const close = work.indexOf(q, j + 1);
-          const end = close < 0 || close > to ? to : close;
+          const close = this.indexWithin(q, j + 1, to);
+          const end = close < 0 ? to : close;
           attr = { valueStart: j + 1, valueEnd: end, quoted: true };
           j = end + 1;
         } else {
@@ -454,6 +455,13 @@ class ShallowScanner {
       if (ne - ns === name.length && this.startsWith(ns, name)) return attr;
     }
     return null;
+  }
+
+  /** Index of `byte` in [from, to), or -1; bounded, unlike indexOf, so a malformed tag costs only its length. */
+  private indexWithin(byte: number, from: number, to: number): number {
+    const work = this.work;
+    for (let k = from; k < to; k++) if (work[k] === byte) return k;
+    return -1;
   }
 
   /** An attribute's value as the tokenizer would deliver it (references decoded, whitespace normalised). */
@@ -487,12 +495,15 @@ class ShallowScanner {
     let lineStartUnits = 0;
     let cursor = base;
     let units = 0;
+    // The next line feed at or after the cursor, kept across records so that each byte is searched once.
+    let nextLf = noCr && !utf8 ? work.indexOf(0x0a, base) : -1;
     for (const at of sorted) {
       if (out.has(at)) continue;
       if (noCr && !utf8) {
-        for (let k = work.indexOf(0x0a, cursor); k >= 0 && k < at; k = work.indexOf(0x0a, k + 1)) {
+        while (nextLf >= 0 && nextLf < at) {
           line++;
-          lineStartByte = k + 1;
+          lineStartByte = nextLf + 1;
+          nextLf = work.indexOf(0x0a, nextLf + 1);
         }
         units = at - base;
         lineStartUnits = lineStartByte - base;

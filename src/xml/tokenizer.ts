@@ -229,8 +229,8 @@ class XmlTokenizer {
       } else {
         if (!afterRoot) return i;
         const nameEnd = this.scanName(i + 1);
-        const name = nameEnd > i + 1 ? `<${text.slice(i + 1, nameEnd)}> ` : "";
-        return this.fail(i, `second root element ${name}(a document has exactly one root element)`);
+        if (nameEnd === i + 1) return this.fail(i, "unexpected '<' after the root element");
+        return this.fail(i, `second root element <${text.slice(i + 1, nameEnd)}> (a document has exactly one root element)`);
       }
       if (i === FAIL) return FAIL;
     }

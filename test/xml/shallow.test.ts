@@ -131,8 +131,8 @@ describe("scanShallow: encodings and positions", () => {
   test("UTF-8 multi-byte text before a record: offsets and columns in UTF-16 units", () => {
     const text = '<R a="é😀"><M id="ü"/></R>';
     const r = scanShallow(utf8(text));
-    expect(r.assets).toEqual([{ type: "M", id: "ü", line: 1, column: 18, offset: 17, start: 10 }]);
-    expect(text.indexOf("ü")).toBe(17);
+    expect(r.assets).toEqual([{ type: "M", id: "ü", line: 1, column: 19, offset: 18, start: 11 }]);
+    expect(text.indexOf("ü")).toBe(18);
   });
 
   test("UTF-16 LE input gives the positions of the decoded text", () => {
@@ -271,7 +271,7 @@ describe("scanShallow vs parseXml on the corpus", () => {
       }
       // Nearly every file is well-formed, and the comparison covered real records.
       expect(compared).toBeGreaterThan(files.length * 0.99);
-      expect(records).toBeGreaterThan(files.length);
+      expect(records).toBeGreaterThanOrEqual(files.length);
     }, 30_000);
   }
 });
