@@ -68,6 +68,11 @@ const ROOT_ASSET_TYPES = new Set(["baseassettype", "baseinheritableasset"]);
 const LIST_BUILTINS = new Set(["xs:NMTOKENS", "xs:IDREFS", "xs:ENTITIES"]);
 const NO_ENUMS: readonly string[] = Object.freeze([]);
 
+/** A record without a prototype, so names like `constructor` or `__proto__` are plain keys. */
+function record<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 /** A pattern admits `$DEFINE`s / `=expr` (domain-spec §5). */
 function patternAllowsDefine(pattern: string): boolean {
   return pattern.includes("(=[_a-zA-Z") || pattern.includes("=$");
@@ -97,7 +102,7 @@ class ModelBuilder {
   /** Element/attribute/simpleType node → key of its inline type. */
   private readonly inlineKeys = new Map<XsdNode, string>();
   /** Element declarations in document order: name and its type (raw QName or inline key). */
-  private readonly elementOrder: { name: string; type: string | null; inline: boolean; file: XsdInput; node: XsdNode }[] = [];
+  private readonly elementOrder: { name: string; type: string | null; inline: boolean }[] = [];
   private readonly complexOut = new Map<string, ComplexTypeInfo>();
   private readonly simpleOut = new Map<string, SimpleTypeInfo>();
   private readonly inProgress = new Set<string>();
@@ -117,9 +122,9 @@ class ModelBuilder {
     for (const key of this.simpleDecls.keys()) this.simple(key);
     this.fillPendingContent();
 
-    const complexTypes: Record<string, ComplexTypeInfo> = {};
+    const complexTypes = record<ComplexTypeInfo>();
     for (const [, decl] of this.complexDecls) complexTypes[decl.name] = this.complexOut.get(decl.name.toLowerCase())!;
-    const simpleTypes: Record<string, SimpleTypeInfo> = {};
+    const simpleTypes = record<SimpleTypeInfo>();
     for (const [, decl] of this.simpleDecls) simpleTypes[decl.name] = this.simpleOut.get(decl.name.toLowerCase())!;
 
     const { assetElements, assetElementTypes } = this.assetKinds();
@@ -221,7 +226,7 @@ class ModelBuilder {
         this.walkSimple(inlineSimple, key, file);
       }
     }
-    if (!global) this.elementOrder.push({ name, type, inline, file, node: el });
+    if (!global) this.elementOrder.push({ name, type, inline });
   }
 
   private uniqueKey(key: string): string {
@@ -387,7 +392,8 @@ class ModelBuilder {
       base,
       typeName: name,
       refType: this.refTarget(node.xas.refType) ?? pick((v) => v.refType),
-      isRef: node.xas.isRef === "true" || from.some((v) => v.isRef),
+      // model.ts: isRef covers weak references too; isWeakRef tells them apart.
+      isRef: node.xas.isRef === "true" || node.xas.isWeakRef === "true" || from.some((v) => v.isRef),
       isWeakRef: node.xas.isWeakRef === "true" || from.some((v) => v.isWeakRef),
       isPoid: lower === "poid" || from.some((v) => v.isPoid),
       isList: isList || from.some((v) => v.isList),
@@ -418,12 +424,12 @@ class ModelBuilder {
   private buildComplex(decl: Decl): ComplexTypeInfo {
     const { node, file, name } = decl;
     let base: string | null = null;
-    let inheritedAttrs: Readonly<Record<string, AttributeInfo>> = {};
-    let inheritedChildren: Readonly<Record<string, ChildInfo>> = {};
+    let inheritedAttrs: Readonly<Record<string, AttributeInfo>> = record();
+    let inheritedChildren: Readonly<Record<string, ChildInfo>> = record();
     let content: ValueInfo | null = null;
-    const attrs: Record<string, AttributeInfo> = {};
+    const attrs = record<AttributeInfo>();
     const prohibited = new Set<string>();
-    const children: Record<string, ChildInfo> = {};
+    const children = record<ChildInfo>();
 
     const ownPart = (n: XsdNode) => {
       if (n.kind === "attribute") this.addAttribute(n, file, attrs, prohibited);
@@ -449,14 +455,14 @@ class ModelBuilder {
         ownPart(c);
       }
     }
-    const attributes: Record<string, AttributeInfo> = {};
+    const attributes = record<AttributeInfo>();
     for (const [k, v] of Object.entries(inheritedAttrs)) if (!prohibited.has(k)) attributes[k] = v;
     Object.assign(attributes, attrs);
     return {
       name,
       base,
       attributes,
-      children: { ...inheritedChildren, ...children },
+      children: Object.assign(record<ChildInfo>(), inheritedChildren, children),
       content,
       declaresInheritFrom: Object.keys(attributes).some((k) => k.toLowerCase() === "inheritfrom"),
     };
@@ -471,7 +477,7 @@ class ModelBuilder {
     return {
       typeName: v.typeName,
       refType: refType ?? v.refType,
-      isRef: v.isRef || decl.xas.isRef === "true",
+      isRef: v.isRef || decl.xas.isRef === "true" || decl.xas.isWeakRef === "true",
       isWeakRef: v.isWeakRef || decl.xas.isWeakRef === "true",
       isPoid: v.isPoid,
       isList: v.isList,
@@ -511,22 +517,39 @@ class ModelBuilder {
         this.collectParticles(c, file, out, childMin, max);
         continue;
       }
-      if (c.kind !== "element" || !c.attrs.name || c.attrs.name in out) continue;
-      const type =
-        c.attrs.type !== undefined ? this.resolveRef(typeRef(c.attrs.type, c.scope), file, c) : this.inlineKeys.get(c) ?? null;
+      if (c.kind !== "element") continue;
+      const decl = this.particleElement(c, file);
+      if (decl === null || Object.hasOwn(out, decl.name)) continue;
+      const { name, type } = decl;
       const info: Mutable<ChildInfo> = {
-        name: c.attrs.name,
+        name,
         type,
         minOccurs: childMin * parseOccurs(c.attrs.minOccurs, 1),
         maxOccurs: mulMax(max, parseOccurs(c.attrs.maxOccurs, 1)),
         refType: this.refTarget(c.xas.refType),
         content: null,
       };
-      out[c.attrs.name] = info;
+      out[name] = info;
       // Complex types may nest themselves through children, so their content is filled in after all are built.
       if (type !== null && this.isComplex(type)) this.pendingContent.push({ info, type, el: c });
       else if (type !== null) info.content = this.withRef(this.valueOf(type), c);
     }
+  }
+
+  /** Name and type of a local element declaration, or of an `<xs:element ref="Global"/>` use. */
+  private particleElement(c: XsdNode, file: XsdInput): { name: string; type: string | null } | null {
+    if (c.attrs.name) {
+      const type = c.attrs.type !== undefined ? this.resolveRef(typeRef(c.attrs.type, c.scope), file, c) : this.inlineKeys.get(c) ?? null;
+      return { name: c.attrs.name, type };
+    }
+    if (c.attrs.ref === undefined) return null;
+    const name = typeRef(c.attrs.ref, c.scope).replace(/^xs:/, "");
+    const global = this.globalElementDecls.get(name.toLowerCase());
+    if (!global) {
+      this.report(file, c.offset, `unknown element '${name}' (no global element declaration)`);
+      return null;
+    }
+    return { name: global.name, type: this.globalElementType(global) };
   }
 
   /** Fills the text content of complex-typed (simpleContent) child declarations; element-level refType wins. */
@@ -541,7 +564,7 @@ class ModelBuilder {
 
   private assetKinds(): { assetElements: string[]; assetElementTypes: Record<string, string> } {
     const assetElements: string[] = [];
-    const assetElementTypes: Record<string, string> = {};
+    const assetElementTypes = record<string>();
     const decl = this.globalElementDecls.get("assetdeclaration");
     if (!decl) return { assetElements, assetElementTypes };
     const typeName = this.globalElementType(decl);
@@ -562,9 +585,9 @@ class ModelBuilder {
   }
 
   private globalElementMap(): Record<string, string> {
-    const map: Record<string, string> = {};
+    const map = record<string>();
     for (const e of this.elementOrder) {
-      if (e.name in map || e.type === null) continue;
+      if (Object.hasOwn(map, e.name) || e.type === null) continue;
       const t = e.inline ? e.type : this.resolveRefQuiet(e.type);
       if (t !== null) map[e.name] = t;
     }

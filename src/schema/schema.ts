@@ -36,10 +36,30 @@ export function isSchemaAttributeName(qname: string): boolean {
   return qname !== "xmlns" && !qname.includes(":");
 }
 
-const BASE_ASSET_TYPE = "baseassettype";
+const BASE_ASSET_TYPE = "BaseAssetType";
+
+/** `rec[key]` when `key` is an own property (a schema may declare `constructor` or `toString`). */
+function own<T>(rec: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(rec, key) ? rec[key] : undefined;
+}
+
+/** A complex type with Map indexes of its expanded children and attributes (built on first use). */
+interface IndexedType {
+  readonly info: ComplexTypeInfo;
+  children: Map<string, ChildInfo> | null;
+  attributes: Map<string, AttributeInfo> | null;
+}
+
+function toMap<T>(rec: Readonly<Record<string, T>>): Map<string, T> {
+  const m = new Map<string, T>();
+  for (const k of Object.keys(rec)) m.set(k, rec[k]);
+  return m;
+}
 
 /** The {@link SchemaQueries} implementation. */
 export class Schema implements SchemaQueries {
+  /** Complex types by exact (canonical) name: the per-element/attribute hot path. */
+  private readonly complexIndex = new Map<string, IndexedType>();
   /** Lower-cased type name → canonical (complex and simple types). */
   private readonly typeNames = new Map<string, string>();
   /** Lower-cased element name → canonical (asset kinds and every declared element name). */
@@ -54,6 +74,9 @@ export class Schema implements SchemaQueries {
   private readonly builtinValues = new Map<string, ValueInfo>();
 
   constructor(readonly model: SchemaModel) {
+    for (const n of Object.keys(model.complexTypes)) {
+      this.complexIndex.set(n, { info: model.complexTypes[n], children: null, attributes: null });
+    }
     for (const n of Object.keys(model.complexTypes)) this.typeNames.set(n.toLowerCase(), n);
     for (const n of Object.keys(model.simpleTypes)) if (!this.typeNames.has(n.toLowerCase())) this.typeNames.set(n.toLowerCase(), n);
     for (const n of model.assetElements) this.elementNames.set(n.toLowerCase(), n);
@@ -63,7 +86,7 @@ export class Schema implements SchemaQueries {
       for (const c of Object.values(t.children)) {
         this.exactElementNames.add(c.name);
         if (!this.elementNames.has(c.name.toLowerCase())) this.elementNames.set(c.name.toLowerCase(), c.name);
-        if (!this.fallbackChildren.has(c.name) && model.globalElements[c.name] === c.type) {
+        if (!this.fallbackChildren.has(c.name) && own(model.globalElements, c.name) === c.type) {
           this.fallbackChildren.set(c.name, { ...c, fallback: true });
         }
       }
@@ -78,11 +101,17 @@ export class Schema implements SchemaQueries {
   }
 
   private complexType(name: string): ComplexTypeInfo | undefined {
-    return this.model.complexTypes[name] ?? this.model.complexTypes[this.typeNames.get(name.toLowerCase()) ?? ""];
+    return this.indexed(name)?.info;
+  }
+
+  /** Exact name first (what the indexer passes), then case-insensitively. */
+  private indexed(name: string): IndexedType | undefined {
+    return this.complexIndex.get(name) ?? this.complexIndex.get(this.typeNames.get(name.toLowerCase()) ?? "");
   }
 
   private simpleType(name: string): SimpleTypeInfo | undefined {
-    return this.model.simpleTypes[name] ?? this.model.simpleTypes[this.typeNames.get(name.toLowerCase()) ?? ""];
+    const types = this.model.simpleTypes;
+    return own(types, name) ?? own(types, this.typeNames.get(name.toLowerCase()) ?? "");
   }
 
   typeChain(type: string): readonly string[] {
@@ -99,19 +128,22 @@ export class Schema implements SchemaQueries {
       t = base === null ? null : this.typeNames.get(base.toLowerCase()) ?? base;
     }
     this.chains.set(canonical, chain);
-    this.chainSets.set(canonical, new Set(chain.map((c) => c.toLowerCase())));
+    // Canonical and lower-cased spellings, so canonical queries (the common case) skip toLowerCase.
+    this.chainSets.set(canonical, new Set([...chain, ...chain.map((c) => c.toLowerCase())]));
     return chain;
   }
 
   isAssignable(actual: string, wanted: string | null): boolean {
-    if (wanted === null) return true;
-    const a = actual.toLowerCase();
-    const w = wanted.toLowerCase();
-    if (a === w) return true;
-    const canonical = this.typeNames.get(a);
-    if (canonical === undefined) return false;
-    if (!this.chainSets.has(canonical)) this.typeChain(canonical);
-    return this.chainSets.get(canonical)!.has(w);
+    if (wanted === null || actual === wanted) return true;
+    let chain = this.chainSets.get(actual);
+    if (chain === undefined) {
+      const canonical = this.typeNames.get(actual.toLowerCase());
+      if (canonical === undefined) return actual.toLowerCase() === wanted.toLowerCase();
+      this.typeChain(canonical);
+      chain = this.chainSets.get(canonical)!;
+      this.chainSets.set(actual, chain);
+    }
+    return chain.has(wanted) || chain.has(wanted.toLowerCase());
   }
 
   isAssetType(type: string): boolean {
@@ -119,13 +151,17 @@ export class Schema implements SchemaQueries {
   }
 
   rootElementType(local: string): string | null {
-    return this.model.assetElementTypes[local] ?? this.model.globalElements[local] ?? null;
+    return own(this.model.assetElementTypes, local) ?? own(this.model.globalElements, local) ?? null;
   }
 
   childElementType(parentType: string | null, local: string): ChildInfo | null {
     if (parentType !== null) {
-      const own = this.complexType(parentType)?.children[local];
-      if (own) return own;
+      const parent = this.indexed(parentType);
+      if (parent) {
+        parent.children ??= toMap(parent.info.children);
+        const declared = parent.children.get(local);
+        if (declared) return declared;
+      }
     }
     return this.fallbackChild(local);
   }
@@ -133,7 +169,7 @@ export class Schema implements SchemaQueries {
   private fallbackChild(local: string): ChildInfo | null {
     const hit = this.fallbackChildren.get(local);
     if (hit) return hit;
-    const type = this.model.globalElements[local];
+    const type = own(this.model.globalElements, local);
     if (type === undefined) return null;
     const info: ChildInfo = { name: local, type, minOccurs: 0, maxOccurs: -1, refType: null, content: this.content(type), fallback: true };
     this.fallbackChildren.set(local, info);
@@ -141,7 +177,10 @@ export class Schema implements SchemaQueries {
   }
 
   attribute(type: string, name: string): AttributeInfo | null {
-    return this.complexType(type)?.attributes[name] ?? null;
+    const t = this.indexed(type);
+    if (!t) return null;
+    t.attributes ??= toMap(t.info.attributes);
+    return t.attributes.get(name) ?? null;
   }
 
   content(type: string): ValueInfo | null {

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadSchema } from "../../src/schema/load.ts";
 import type { AttributeInfo, ValueInfo } from "../../src/schema/model.ts";
-import { Schema } from "../../src/schema/schema.ts";
+import { isSchemaAttributeName, isSchemaElementNamespace, Schema } from "../../src/schema/schema.ts";
 
 const XSD_DIR = join(import.meta.dirname, "..", "..", "examples", "sample-mod", "Schemas", "xsd");
 const loaded = loadSchema(XSD_DIR);
@@ -190,7 +190,8 @@ describe("attributes", () => {
   });
 
   test("module ids are Poids with an attribute-level refType, inherited by every module", () => {
-    const id = attr("id", { typeName: "Poid", refType: "ModuleData", isWeakRef: true, isPoid: true });
+    // isRef covers weak references (model.ts); isPoid is what marks the value as object-local
+    const id = attr("id", { typeName: "Poid", refType: "ModuleData", isRef: true, isWeakRef: true, isPoid: true });
     expect(schema.attribute("ModuleData", "id")).toEqual(id);
     expect(schema.attribute("W3DTruckDrawModuleData", "id")).toEqual(id);
     expect(schema.attribute("WeaponSetUpdateModuleData", "id")).toEqual(id);
@@ -198,7 +199,7 @@ describe("attributes", () => {
 
   test("a Poid module reference (SpecialAbilityUpdate@UpdateModuleId)", () => {
     expect(schema.attribute("SpecialAbilityUpdateModuleData", "UpdateModuleId")).toEqual(
-      attr("UpdateModuleId", { typeName: "Poid", refType: "ModuleData", isWeakRef: true, isPoid: true }),
+      attr("UpdateModuleId", { typeName: "Poid", refType: "ModuleData", isRef: true, isWeakRef: true, isPoid: true }),
     );
   });
 
@@ -353,6 +354,16 @@ describe("context-aware element typing (§6.2)", () => {
     expect(occurs("Multisound", "Subsound")).toEqual([1, -1]);
     expect(occurs("@global:AssetDeclaration", "GameObject")).toEqual([0, -1]);
     expect(occurs("RenderSubObjectReference", "Mesh")).toEqual([1, 1]);
+  });
+
+  test("foreign elements and prefixed attributes are outside the schema", () => {
+    expect(isSchemaElementNamespace("uri:ea.com:eala:asset")).toBe(true);
+    expect(isSchemaElementNamespace("")).toBe(true);
+    expect(isSchemaElementNamespace("http://www.w3.org/2001/XInclude")).toBe(false);
+    for (const q of ["xai:joinAction", "xi:href", "xml:lang", "xsi:type", "xmlns:xi", "xmlns"]) {
+      expect([q, isSchemaAttributeName(q)]).toEqual([q, false]);
+    }
+    expect(isSchemaAttributeName("inheritFrom")).toBe(true);
   });
 
   test("known element names are case-sensitive, like BAB", () => {

@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { loadSchemaCached, schemaCacheFile } from "../../src/schema/cache.ts";
+import { loadSchema } from "../../src/schema/load.ts";
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+const HEAD = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xas="uri:ea.com:eala:asset:schema">`;
+const text = (...lines: string[]) => [HEAD, ...lines, "</xs:schema>"].join("\n");
+
+/** A schema folder and an empty cache folder beside it. */
+function setup(files: Record<string, string>): { xsd: string; cache: string } {
+  const root = mkdtempSync(join(tmpdir(), "ra3-schema-cache-"));
+  roots.push(root);
+  const xsd = join(root, "xsd");
+  for (const [rel, t] of Object.entries(files)) {
+    mkdirSync(dirname(join(xsd, rel)), { recursive: true });
+    writeFileSync(join(xsd, rel), t);
+  }
+  return { xsd, cache: join(root, "cache") };
+}
+
+const entry = text(`<xs:include schemaLocation="Types.xsd" />`, `<xs:include schemaLocation="Later.xsd" />`);
+const types = text(`<xs:complexType name="A"><xs:attribute name="x" type="xs:string" /></xs:complexType>`);
+
+describe("loadSchemaCached", () => {
+  test("the second load comes from the cache and equals a fresh load", () => {
+    const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    const first = loadSchemaCached(xsd, cache);
+    expect([first.fromCache, first.cacheWarning]).toEqual([false, null]);
+    expect(existsSync(first.cacheFile)).toBe(true);
+    expect(first.cacheFile).toBe(schemaCacheFile(xsd, cache));
+    const second = loadSchemaCached(xsd, cache);
+    expect(second.fromCache).toBe(true);
+    const fresh = loadSchema(xsd);
+    expect(second.model).toEqual(fresh.model!);
+    expect(second.diagnostics).toEqual(fresh.diagnostics);
+    expect(second.files).toEqual(fresh.files);
+    // no temp files left behind
+    expect(readdirSync(cache)).toEqual([first.cacheFile.slice(cache.length + 1)]);
+  });
+
+  test("an edited XSD invalidates the cache", () => {
+    const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    loadSchemaCached(xsd, cache);
+    writeFileSync(join(xsd, "Types.xsd"), text(`<xs:complexType name="B" />`));
+    utimesSync(join(xsd, "Types.xsd"), new Date(2030, 0, 1), new Date(2030, 0, 1));
+    const after = loadSchemaCached(xsd, cache);
+    expect(after.fromCache).toBe(false);
+    expect(Object.keys(after.model!.complexTypes)).toEqual(["B"]);
+    expect(loadSchemaCached(xsd, cache).fromCache).toBe(true);
+  });
+
+  test("an include target that appears invalidates a cached 'not found'", () => {
+    const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    const first = loadSchemaCached(xsd, cache);
+    expect(first.diagnostics.map((d) => d.message)).toEqual(["CnC3Types.xsd line 3: included XSD not found: Later.xsd"]);
+    expect(loadSchemaCached(xsd, cache).fromCache).toBe(true);
+    writeFileSync(join(xsd, "later.XSD"), text(`<xs:complexType name="L" />`));
+    const after = loadSchemaCached(xsd, cache);
+    expect(after.fromCache).toBe(false);
+    expect(after.diagnostics).toEqual([]);
+    expect(Object.keys(after.model!.complexTypes)).toEqual(["A", "L"]);
+  });
+
+  test("a corrupt cache file is ignored and rewritten", () => {
+    const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    const first = loadSchemaCached(xsd, cache);
+    writeFileSync(first.cacheFile, "not msgpack at all \u0000\u00ff");
+    const second = loadSchemaCached(xsd, cache);
+    expect([second.fromCache, second.cacheWarning]).toEqual([false, null]);
+    expect(Object.keys(second.model!.complexTypes)).toEqual(["A"]);
+    expect(loadSchemaCached(xsd, cache).fromCache).toBe(true);
+  });
+
+  test("a missing folder is never cached", () => {
+    const { xsd, cache } = setup({});
+    const r = loadSchemaCached(xsd, cache);
+    expect(r.model).toBeNull();
+    expect(r.diagnostics[0].message).toBe(`XSD folder not found: ${xsd}`);
+    expect(existsSync(cache)).toBe(false);
+  });
+
+  test("an unwritable cache folder is a warning, not a failure", () => {
+    const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    writeFileSync(cache, "a file where the cache folder should be");
+    const r = loadSchemaCached(xsd, cache);
+    expect(Object.keys(r.model!.complexTypes)).toEqual(["A"]);
+    expect(r.fromCache).toBe(false);
+    expect(r.cacheWarning?.startsWith(`could not write the schema cache ${r.cacheFile}: `)).toBe(true);
+  });
+
+  test("one cache file per XSD folder, whatever the spelling of its path", () => {
+    expect(schemaCacheFile("/sdk/Schemas/xsd", "/c")).toBe(schemaCacheFile("/SDK/schemas/XSD/", "/c"));
+    expect(schemaCacheFile("/sdk/Schemas/xsd", "/c")).not.toBe(schemaCacheFile("/mod/Schemas/xsd", "/c"));
+  });
+});
