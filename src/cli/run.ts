@@ -11,6 +11,11 @@ import { runInclude } from "./commands/include.ts";
 import { runIndex } from "./commands/index.ts";
 import { runList } from "./commands/list.ts";
 import { runStatus } from "./commands/status.ts";
+import { runRefs } from "./commands/refs.ts";
+import { runUses } from "./commands/uses.ts";
+import { runUnreferenced } from "./commands/unreferenced.ts";
+import { runCheck } from "./commands/check.ts";
+import { runStrings } from "./commands/strings.ts";
 import { TOOL_VERSION } from "../version.ts";
 
 type Command = (cfg: CliConfig, io: CliIo) => number | Promise<number>;
@@ -23,6 +28,11 @@ const COMMANDS: Partial<Record<CommandName, Command>> = {
   define: runDefine,
   include: runInclude,
   file: runFile,
+  refs: runRefs,
+  uses: runUses,
+  unreferenced: runUnreferenced,
+  check: runCheck,
+  strings: runStrings,
 };
 
 /** Runs one command line; returns the exit status. */

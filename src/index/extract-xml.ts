@@ -20,6 +20,7 @@ import {
   type PoidRef,
   type RecordDiagnostic,
   type RefRecord,
+  type StringKeyUse,
   type XIncludeDecl,
   emptyRecord,
 } from "./records.ts";
@@ -31,6 +32,10 @@ const DEFINE_USE = /\$([A-Za-z_][A-Za-z0-9_]*)/g;
 const HEURISTIC_VALUE = /^(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*$/;
 const ENUM_LIKE = /^[A-Z0-9_]+$/;
 const NOT_IDS = new Set(["true", "false", "yes", "no", "none", "null"]);
+/** A string-table key such as `Name:MyTank` or `Desc:MyTank`. */
+const STRING_KEY = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z0-9_.\-]+$/;
+/** Elements and attributes whose values are display texts (string-table keys). */
+const TEXT_NAME = /name|desc|text|label|tooltip|title|caption|message/i;
 
 interface Frame {
   readonly local: string;
@@ -84,6 +89,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
   const poidRefs: PoidRef[] = [];
   const localIds: LocalId[] = [];
   const defineUses: DefineUse[] = [];
+  const stringKeys: StringKeyUse[] = [];
   const ranges: (ElementRange & { end: number })[] = [];
   const rangeByName = new Map<string, number>();
   const diagnostics: RecordDiagnostic[] = [];
@@ -250,7 +256,15 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
 
   const onText = (value: string, start: number, end: number): void => {
     const top = stack[stack.length - 1];
-    if (!top || !top.content) return;
+    if (!top) return;
+    if (top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") && TEXT_NAME.test(top.local)) {
+      const t = value.trim();
+      if (t && STRING_KEY.test(t)) {
+        stringKeys.push({ owner: top.owner, key: t, element: top.local, attribute: null, line: pos(start).line });
+        return; // a display-text key, not an asset reference
+      }
+    }
+    if (!top.content) return;
     if (top.textStart < 0) top.textStart = start;
     top.text += value;
     top.textEnd = end;
@@ -397,6 +411,10 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       const name = attr.local;
       const value = attr.value;
       if (value.indexOf("$") >= 0) recordDefineUses(value, owner, tag.local, name, attr.valueStart);
+      if (owner >= 0 && TEXT_NAME.test(name) && value.indexOf(":") > 0 && STRING_KEY.test(value)) {
+        stringKeys.push({ owner, key: value, element: tag.local, attribute: name, line: pos(attr.valueStart).line });
+        if (!schema) continue; // heuristic mode: a display-text key is not an asset reference
+      }
       if (name === "id") {
         if (topLevel) continue;
         const info = schema && type ? schema.attribute(type, "id") : null;
@@ -486,6 +504,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     poidRefs,
     localIds,
     defineUses,
+    stringKeys,
     ranges,
     diagnostics,
     lineCount: lines.lineCount,

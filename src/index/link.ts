@@ -10,6 +10,8 @@ import type { SchemaQueries } from "../schema/model.ts";
 import type {
   AssetDef,
   DefineDef,
+  StringDef,
+  StringUse,
   Diagnostic,
   FileInfo,
   IncludeEdge,
@@ -113,6 +115,10 @@ export class LinkedIndex {
   readonly sdkDir: string | null;
   /** Lower-cased define name → number of `$NAME` uses in active files. */
   readonly defineUses: ReadonlyMap<string, number>;
+  /** String-table entries of the project's `.str` files. */
+  readonly strings: readonly StringDef[];
+  /** Lower-cased string key → the assets whose display fields use it. */
+  readonly stringUses: ReadonlyMap<string, readonly StringUse[]>;
 
   constructor(parts: {
     files: Map<string, FileInfo>;
@@ -128,6 +134,8 @@ export class LinkedIndex {
     projectDir: string;
     sdkDir: string | null;
     defineUses: Map<string, number>;
+    strings: StringDef[];
+    stringUses: Map<string, StringUse[]>;
   }) {
     this.files = parts.files;
     this.assets = parts.assets;
@@ -142,6 +150,8 @@ export class LinkedIndex {
     this.projectDir = parts.projectDir;
     this.sdkDir = parts.sdkDir;
     this.defineUses = parts.defineUses;
+    this.strings = parts.strings;
+    this.stringUses = parts.stringUses;
     const byId = new Map<string, number[]>();
     const byType = new Map<string, number[]>();
     for (const a of parts.assets) {
@@ -421,8 +431,8 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   for (const loaded of records.values()) {
     const key = pathKey(loaded.path);
     const st = fileStates.get(key);
-    const underProject = isInside(loaded.path, inputs.projectDir);
-    if (!underProject && !st?.reached) continue;
+    const underRoots = isInside(loaded.path, inputs.projectDir) || (inputs.sdkDir !== null && isInside(loaded.path, inputs.sdkDir));
+    if (!underRoots && !st?.reached) continue;
     const rec = loaded.record;
     files.set(key, {
       path: loaded.path,
@@ -527,13 +537,23 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   }
   // Manifest assets, de-duplicated by (typeId, id) across manifests (first stream wins).
   const manifestSeen = new Set<string>();
+  const manifestHandles = new Map<string, number>(); // "typeId:instanceId" → asset index
+  const manifestOwners: { loaded: LoadedFile; indexes: number[] }[] = [];
   for (const [mk, stream] of manifestsUsed) {
     const loaded = records.get(mk);
     if (!loaded) continue;
+    const indexes: number[] = [];
+    manifestOwners.push({ loaded, indexes });
     for (const m of loaded.record.manifestAssets) {
       const k = `${m.typeId}\u0000${m.id.toLowerCase()}`;
-      if (manifestSeen.has(k)) continue;
+      const handle = `${m.typeId}:${m.instanceId}`;
+      if (manifestSeen.has(k)) {
+        indexes.push(manifestHandles.get(handle) ?? -1);
+        continue;
+      }
       manifestSeen.add(k);
+      manifestHandles.set(handle, assets.length);
+      indexes.push(assets.length);
       assets.push({
         index: assets.length,
         type: canonical(m.type),
@@ -656,12 +676,60 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
       splice(indexes[xi.owner], loaded.path, xi, info.origin === "sdk" ? "sdk" : "project", info.active, 0, [key]);
     }
   }
+  // The compiler's own dependency pairs stored in the manifests: vanilla asset → vanilla asset (and overrides).
+  for (const { loaded, indexes } of manifestOwners) {
+    const refs = loaded.record.manifestRefs;
+    for (let k = 0; k + 2 < refs.length; k += 3) {
+      const from = indexes[refs[k]];
+      const to = manifestHandles.get(`${refs[k + 1]}:${refs[k + 2]}`);
+      if (from === undefined || from < 0 || to === undefined) continue;
+      const target = assets[to];
+      const targets = (byId.get(target.id.toLowerCase()) ?? []).filter((i) => assets[i].type === target.type).sort((x, y) => rankCompare(assets[x], assets[y]));
+      sites.push({
+        index: sites.length,
+        from,
+        kind: "manifest",
+        value: `${target.type}:${target.id}`,
+        id: target.id,
+        refType: target.type,
+        selfType: null,
+        element: assets[from].type,
+        parent: null,
+        attribute: null,
+        file: loaded.path,
+        line: 0,
+        column: 0,
+        targets,
+        status: "resolved",
+        active: true,
+        via: null,
+      });
+    }
+  }
   // Fragments spliced nowhere still show their sites (owned by no asset).
   for (const loaded of records.values()) {
     const key = pathKey(loaded.path);
     const info = files.get(key);
     if (!info || !info.fragment || splicedFragments.has(key)) continue;
     for (const r of loaded.record.refs) addSite(r, -1, loaded.path, info.active, null);
+  }
+
+  // String tables and the display fields that use their keys.
+  const strings: StringDef[] = [];
+  const stringUses = new Map<string, StringUse[]>();
+  for (const loaded of records.values()) {
+    const key = pathKey(loaded.path);
+    const info = files.get(key);
+    if (!info) continue;
+    if (loaded.record.kind === "str" && isInside(loaded.path, inputs.projectDir)) {
+      for (const e of loaded.record.strings) strings.push({ key: e.key, text: e.text, file: loaded.path, line: e.line });
+    }
+    if (loaded.record.stringKeys.length === 0) continue;
+    const indexes = recordAssetIndex.get(key) ?? [];
+    for (const u of loaded.record.stringKeys) {
+      if (u.owner < 0 || indexes[u.owner] === undefined) continue;
+      push(stringUses, u.key.toLowerCase(), { asset: indexes[u.owner], element: u.element, attribute: u.attribute, line: u.line });
+    }
   }
 
   // Diagnostics: record-level ones of project files, then link-level ones.
@@ -834,6 +902,8 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     projectDir: inputs.projectDir,
     sdkDir: inputs.sdkDir,
     defineUses,
+    strings,
+    stringUses,
   });
 }
 

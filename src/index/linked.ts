@@ -138,3 +138,18 @@ export interface LinkStats {
   readonly diagnostics: number;
   readonly linkMs: number;
 }
+
+export interface StringDef {
+  readonly key: string;
+  readonly text: string;
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface StringUse {
+  /** Index of the asset whose field holds the key. */
+  readonly asset: number;
+  readonly element: string;
+  readonly attribute: string | null;
+  readonly line: number;
+}

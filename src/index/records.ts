@@ -77,7 +77,7 @@ export interface XIncludeDecl {
   readonly column: number;
 }
 
-export type ReferenceKind = "attribute" | "content" | "inheritFrom" | "heuristic";
+export type ReferenceKind = "attribute" | "content" | "inheritFrom" | "heuristic" | "manifest";
 
 /** A place where a value names another asset (resolved later by the linker). */
 export interface RefRecord {
@@ -115,6 +115,15 @@ export interface LocalId {
   readonly element: string;
   readonly id: string;
   readonly offset: number;
+  readonly line: number;
+}
+
+/** A value naming a string-table entry (e.g. `DisplayName="Name:MyTank"`), for display-name search. */
+export interface StringKeyUse {
+  readonly owner: number;
+  readonly key: string;
+  readonly element: string;
+  readonly attribute: string | null;
   readonly line: number;
 }
 
@@ -168,6 +177,7 @@ export interface FileRecord {
   readonly poidRefs: readonly PoidRef[];
   readonly localIds: readonly LocalId[];
   readonly defineUses: readonly DefineUse[];
+  readonly stringKeys: readonly StringKeyUse[];
   /** First occurrence of each element name (fragments: all names; documents: root and its children). */
   readonly ranges: readonly ElementRange[];
   readonly diagnostics: readonly RecordDiagnostic[];
@@ -197,6 +207,7 @@ export function emptyRecord(kind: FileKind): FileRecord {
     poidRefs: [],
     localIds: [],
     defineUses: [],
+    stringKeys: [],
     ranges: [],
     diagnostics: [],
     strings: [],

@@ -2,7 +2,8 @@
  * Loads the schema a workspace uses (the `--schema` folder, the project's own `Schemas/xsd`, or the
  * SDK's), or none: then the index runs in heuristic mode and says so.
  */
-import { loadSchema } from "../schema/load.ts";
+import { join } from "node:path";
+import { loadSchemaCached } from "../schema/cache.ts";
 import type { SchemaDiagnostic, SchemaQueries } from "../schema/model.ts";
 import { Schema } from "../schema/schema.ts";
 import type { WorkspaceConfig } from "./config.ts";
@@ -17,10 +18,11 @@ export interface LoadedSchema {
 }
 
 /** The schema for `config` (null queries when there is no XSD set: heuristic mode). */
-export function loadWorkspaceSchema(config: Pick<WorkspaceConfig, "schemaDir" | "schemaSource">): LoadedSchema {
+export function loadWorkspaceSchema(config: Pick<WorkspaceConfig, "schemaDir" | "schemaSource" | "home">): LoadedSchema {
   if (!config.schemaDir) return { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0 };
   const t = performance.now();
-  const loaded = loadSchema(config.schemaDir);
+  // The parsed model is the same for every project using this XSD folder: cache it under the home folder.
+  const loaded = loadSchemaCached(config.schemaDir, join(config.home, "cache", "schema"));
   const loadMs = Math.round((performance.now() - t) * 10) / 10;
   return {
     queries: loaded.model ? new Schema(loaded.model) : null,

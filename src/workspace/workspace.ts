@@ -110,7 +110,14 @@ export class Workspace {
       timings.parseMs = performance.now() - t;
 
       t = performance.now();
-      const sdkFiles = this.discover(false, (n) => progress("sdk", n, n));
+      // SDK mode: the vanilla XML folder is the SDK layer, indexed whole (reachable or not), like the project.
+      let sdkFiles = 0;
+      const vanilla = this.config.sdk?.vanillaDir;
+      if (vanilla) {
+        const sdkXml = scanProjectFiles(vanilla).filter((f) => f.kind === "xml");
+        sdkFiles += this.loadFiles(sdkXml.map((f) => f.path), (n) => progress("sdk", n, sdkXml.length), new Map(sdkXml.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }])));
+      }
+      sdkFiles += this.discover(false, (n) => progress("sdk", n, n));
       timings.sdkMs = performance.now() - t;
 
       t = performance.now();

@@ -1,5 +1,7 @@
 // The embedded sample mod, indexed through the real driver (file system, project model, its own XSDs).
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
@@ -7,7 +9,7 @@ import { Workspace } from "../../src/workspace/workspace.ts";
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 
 function build() {
-  const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: join(SAMPLE, ".no-home") });
+  const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-sample-home-")) });
   if ("envError" in cfg) throw new Error(cfg.envError);
   const ws = new Workspace(cfg);
   ws.build();

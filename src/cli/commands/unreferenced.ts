@@ -1,0 +1,26 @@
+/** `ra3 unreferenced [--type T]`: project assets nothing references. */
+import type { CliConfig } from "../args.ts";
+import { emit, openWorkspace } from "../context.ts";
+import type { CliIo } from "../io.ts";
+import { unreferenced } from "../../query/unreferenced.ts";
+
+export function runUnreferenced(cfg: CliConfig, io: CliIo): number {
+  const opened = openWorkspace(cfg, io);
+  if (typeof opened === "number") return opened;
+  const { ws } = opened;
+  const result = unreferenced(ws.linked!, { type: cfg.type, limit: cfg.limit, cursor: cfg.cursor });
+  return emit(cfg, io, ws, result, (r) => {
+    const lines: string[] = [];
+    let type = "";
+    for (const i of r.items) {
+      if (i.type !== type) {
+        type = i.type;
+        lines.push(`${type}:`);
+      }
+      lines.push(`  ${i.id.padEnd(40)} ${i.file}:${i.line}`);
+    }
+    lines.push(`${r.total} unreferenced asset${r.total === 1 ? "" : "s"}${r.rule === "heuristic" ? " (no schema: types judged by what the project references)" : ""}${r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""}`);
+    if (r.excludedTypes.length) lines.push(`(${r.excludedTypes.join(", ")} left out: their references live inside .w3x files)`);
+    return lines.join("\n");
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * Diagnostics (`check_files`, `ra3 check`): the index's diagnostics for the whole project or for given
+ * files, with a summary; plus the references of inactive files, which the index-wide report leaves out.
+ */
+import { isInside, pathKey, toAbsolute } from "../project/paths.ts";
+import type { LinkedIndex } from "../index/link.ts";
+import type { Diagnostic } from "../index/linked.ts";
+import type { Severity } from "../index/records.ts";
+import { clampLimit } from "./assets.ts";
+import { decodeCursor, displayPath, encodeCursor } from "./present.ts";
+import { type QueryResult, queryError } from "./envelope.ts";
+
+export interface DiagnosticView {
+  readonly file: string | null;
+  readonly line: number;
+  readonly column: number;
+  readonly severity: Severity;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface CheckResult {
+  /** Files asked about (relative), or null for the whole project. */
+  readonly files: readonly string[] | null;
+  readonly total: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly information: number;
+  readonly byCode: readonly { readonly code: string; readonly count: number }[];
+  readonly diagnostics: readonly DiagnosticView[];
+  readonly nextCursor: string | null;
+}
+
+/** Every diagnostic (all of them, for renderers such as SARIF that page themselves), with views. */
+export function collectDiagnostics(linked: LinkedIndex, paths: readonly string[] | null): QueryResult<{ files: string[] | null; diagnostics: DiagnosticView[] }> {
+  let keys: Set<string> | null = null;
+  let files: string[] | null = null;
+  if (paths && paths.length > 0) {
+    keys = new Set();
+    files = [];
+    for (const p of paths) {
+      const abs = toAbsolute(p.trim(), linked.projectDir);
+      if (!isInside(abs, linked.projectDir)) return queryError("outside_project", `${p} is outside the project (${linked.projectDir}); pass paths inside it`);
+      const info = linked.file(abs);
+      if (!info) return queryError("not_found", `${p} is not an indexed file of this project`);
+      keys.add(pathKey(info.path));
+      files.push(displayPath(linked, info.path));
+    }
+  }
+  const out: Diagnostic[] = [];
+  for (const d of linked.diagnostics) {
+    if (keys === null || (d.file !== null && keys.has(pathKey(d.file)))) out.push(d);
+  }
+  // Inactive files asked for by name: their unresolved references too (with an SDK to judge them).
+  if (keys && linked.sdkDir) {
+    for (const s of linked.sites) {
+      if (s.active || s.status === "resolved" || !keys.has(pathKey(s.file))) continue;
+      out.push({
+        code: s.status === "wrong_type" ? "wrong-type-reference" : "unresolved-reference",
+        severity: "warning",
+        message: `"${s.value}" ${s.status === "wrong_type" ? "exists only with other types" : "was not found"}${s.refType ? ` (expected ${s.refType})` : ""}`,
+        file: s.file,
+        line: s.line,
+        column: s.column,
+      });
+    }
+  }
+  return {
+    files,
+    diagnostics: out.map((d) => ({ file: d.file ? displayPath(linked, d.file) : null, line: d.line, column: d.column, severity: d.severity, code: d.code, message: d.message })),
+  };
+}
+
+/** Diagnostics for the project or some files, paged, with counts. */
+export function checkFiles(
+  linked: LinkedIndex,
+  paths: readonly string[] | null,
+  options: { limit?: number | null; cursor?: string | null } = {},
+): QueryResult<CheckResult> {
+  const offset = options.cursor ? decodeCursor(options.cursor) : 0;
+  if (offset === null) return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  const limit = clampLimit(options.limit);
+  const all = collectDiagnostics(linked, paths);
+  if ("error" in all) return all;
+  const { files, diagnostics } = all;
+  let errors = 0;
+  let warnings = 0;
+  let information = 0;
+  const byCode = new Map<string, number>();
+  for (const d of diagnostics) {
+    if (d.severity === "error") errors++;
+    else if (d.severity === "warning") warnings++;
+    else information++;
+    byCode.set(d.code, (byCode.get(d.code) ?? 0) + 1);
+  }
+  return {
+    files,
+    total: diagnostics.length,
+    errors,
+    warnings,
+    information,
+    byCode: [...byCode].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1)),
+    diagnostics: diagnostics.slice(offset, offset + limit),
+    nextCursor: offset + limit < diagnostics.length ? encodeCursor(offset + limit) : null,
+  };
+}

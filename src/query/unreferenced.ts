@@ -1,0 +1,86 @@
+/**
+ * Unreferenced project assets (`find_unreferenced`, `ra3 unreferenced`): project definitions that no
+ * active reference site resolves to, restricted to types designed to be referenced (domain-spec §9).
+ */
+import { isInside } from "../project/paths.ts";
+import type { LinkedIndex } from "../index/link.ts";
+import type { AssetDef } from "../index/linked.ts";
+import { clampLimit } from "./assets.ts";
+import { decodeCursor, displayPath, encodeCursor, suggest } from "./present.ts";
+import { type QueryResult, queryError } from "./envelope.ts";
+
+/** Art sub-structures whose references live inside `.w3x` files, which are only scanned shallowly. */
+const ART_INTERNAL = new Set(["W3DMesh", "W3DHierarchy", "W3DCollisionBox", "W3DAnimation", "W3DCompressedAnimation", "W3DMeshMaterial"]);
+
+export interface UnreferencedResult {
+  readonly type: string | null;
+  readonly total: number;
+  /** Count per type, for an overview. */
+  readonly byType: readonly { readonly type: string; readonly count: number }[];
+  readonly items: readonly { readonly type: string; readonly id: string; readonly file: string; readonly line: number }[];
+  readonly nextCursor: string | null;
+  /** How "designed to be referenced" was decided. */
+  readonly rule: "schema" | "heuristic";
+  /** Types left out because their references are not indexed (art internals). */
+  readonly excludedTypes: readonly string[];
+}
+
+/**
+ * Project assets nothing references (only active sites count), grouped by type and sorted by id.
+ * Without a schema every type that is referenced somewhere in the project counts as designed to be referenced.
+ */
+export function unreferenced(
+  linked: LinkedIndex,
+  options: { type?: string | null; limit?: number | null; cursor?: string | null } = {},
+): QueryResult<UnreferencedResult> {
+  const offset = options.cursor ? decodeCursor(options.cursor) : 0;
+  if (offset === null) return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  const limit = clampLimit(options.limit);
+  const schema = linked.schema;
+  let onlyType: string | null = null;
+  if (options.type?.trim()) {
+    const t = options.type.trim();
+    onlyType = schema?.canonicalType(t) ?? [...linked.byType.keys()].find((k) => k.toLowerCase() === t.toLowerCase()) ?? null;
+    if (!onlyType) return queryError("bad_argument", `"${t}" is not an asset type of this index`, { suggestions: suggest(t, linked.byType.keys()) });
+  }
+  const referencedTypes = new Set<string>();
+  if (!schema) for (const s of linked.sites) for (const t of s.targets) referencedTypes.add(linked.assets[t].type);
+  const designed = (type: string) => (schema ? schema.isDesignedTarget(type) || designedByBase(linked, type) : referencedTypes.has(type));
+
+  const items: AssetDef[] = [];
+  const excluded = new Set<string>();
+  for (const a of linked.assets) {
+    if (a.origin !== "project" || a.viaInstance || !a.active || !isInside(a.file, linked.projectDir)) continue;
+    if (onlyType && a.type !== onlyType) continue;
+    if (ART_INTERNAL.has(a.type)) {
+      excluded.add(a.type);
+      continue;
+    }
+    if (!designed(a.type)) continue;
+    const sites = linked.referencedBy.get(a.index) ?? [];
+    if (sites.some((i) => linked.sites[i].active && linked.sites[i].from !== a.index)) continue;
+    items.push(a);
+  }
+  items.sort((x, y) => (x.type < y.type ? -1 : x.type > y.type ? 1 : 0) || x.id.toLowerCase().localeCompare(y.id.toLowerCase()));
+  const byType = new Map<string, number>();
+  for (const a of items) byType.set(a.type, (byType.get(a.type) ?? 0) + 1);
+  return {
+    type: onlyType,
+    total: items.length,
+    byType: [...byType].map(([type, count]) => ({ type, count })),
+    items: items.slice(offset, offset + limit).map((a) => ({ type: a.type, id: a.id, file: displayPath(linked, a.file), line: a.line })),
+    nextCursor: offset + limit < items.length ? encodeCursor(offset + limit) : null,
+    rule: schema ? "schema" : "heuristic",
+    excludedTypes: [...excluded].sort(),
+  };
+}
+
+/**
+ * A concrete subtype of a designed target base (W3DContainer for BaseRenderAssetType, AudioEvent for
+ * BaseAudioEventInfo) is a target too: references name the base type, definitions the concrete one.
+ */
+function designedByBase(linked: LinkedIndex, type: string): boolean {
+  const schema = linked.schema!;
+  for (const t of schema.typeChain(type)) if (t !== type && schema.isDesignedTarget(t) && t !== "BaseAssetType" && t !== "BaseInheritableAsset") return true;
+  return false;
+}
