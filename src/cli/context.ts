@@ -15,7 +15,7 @@ export interface OpenedWorkspace {
 }
 
 /** Opens and indexes the configured project, or prints why not and returns the exit status. */
-export function openWorkspace(cfg: CliConfig, io: CliIo): OpenedWorkspace | number {
+export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWorkspace | number> {
   const config = resolveConfig({ project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env });
   if (isEnvError(config)) {
     io.err(`ra3: ${config.envError}\n`);
@@ -34,7 +34,7 @@ export function openWorkspace(cfg: CliConfig, io: CliIo): OpenedWorkspace | numb
   const bar = progressBar(process.stderr, cfg.progress && !cfg.quiet && io.errIsTTY);
   let report: BuildReport;
   try {
-    report = ws.build((phase, done, total) => bar.update(phase, done, total));
+    report = await ws.build((phase, done, total) => bar.update(phase, done, total));
   } finally {
     bar.finish();
   }

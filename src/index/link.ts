@@ -152,23 +152,29 @@ export class LinkedIndex {
     this.defineUses = parts.defineUses;
     this.strings = parts.strings;
     this.stringUses = parts.stringUses;
+    // One global best-first order (origin, active, file, line) gives every list its order by a number.
+    const n = parts.assets.length;
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    const assetsArr = parts.assets;
+    order.sort((x, y) => rankCompare(assetsArr[x], assetsArr[y]));
+    const rankPos = new Int32Array(n);
+    for (let p = 0; p < n; p++) rankPos[order[p]] = p;
+    const lowerIds: string[] = new Array(n);
     const byId = new Map<string, number[]>();
     const byType = new Map<string, number[]>();
-    for (const a of parts.assets) {
-      push(byId, a.id.toLowerCase(), a.index);
+    for (let p = 0; p < n; p++) {
+      const a = assetsArr[order[p]];
+      const lower = a.id.toLowerCase();
+      lowerIds[a.index] = lower;
+      push(byId, lower, a.index);
       push(byType, a.type, a.index);
     }
-    const rank = (i: number): [number, number, string, number] => {
-      const a = parts.assets[i];
-      return [ORIGIN_RANK[a.origin], a.active ? 0 : 1, a.file, a.line];
-    };
-    for (const list of byId.values()) list.sort((x, y) => compareTuple(rank(x), rank(y)));
     for (const list of byType.values()) {
       list.sort((x, y) => {
-        const ax = parts.assets[x];
-        const ay = parts.assets[y];
-        const c = ax.id.toLowerCase() < ay.id.toLowerCase() ? -1 : ax.id.toLowerCase() > ay.id.toLowerCase() ? 1 : 0;
-        return c || compareTuple(rank(x), rank(y));
+        const lx = lowerIds[x];
+        const ly = lowerIds[y];
+        return lx < ly ? -1 : lx > ly ? 1 : rankPos[x] - rankPos[y];
       });
     }
     this.byId = byId;
@@ -418,6 +424,9 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
 export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   const started = performance.now();
   const schema = inputs.schema;
+  // Every record once, with its map key (pathKey is not free at this scale).
+  const all: { loaded: LoadedFile; key: string }[] = [];
+  for (const loaded of records.values()) all.push({ loaded, key: pathKey(loaded.path) });
   const walked = walkStreams(records, inputs);
   const { fileStates, includes, wanted, streams, manifestsUsed, suppressedPrefixed } = walked;
   const diagnostics = walked.diagnostics;
@@ -428,8 +437,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     if (inputs.sdkDir && isInside(path, inputs.sdkDir)) return "sdk";
     return "project";
   };
-  for (const loaded of records.values()) {
-    const key = pathKey(loaded.path);
+  for (const { loaded, key } of all) {
     const st = fileStates.get(key);
     const underRoots = isInside(loaded.path, inputs.projectDir) || (inputs.sdkDir !== null && isInside(loaded.path, inputs.sdkDir));
     if (!underRoots && !st?.reached) continue;
@@ -464,9 +472,16 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   // Assets.
   const assets: AssetDef[] = [];
   const recordAssetIndex = new Map<string, number[]>(); // file key → asset index per record asset
-  const canonical = (t: string): string => (schema ? (schema.canonicalType(t) ?? t) : t);
-  for (const loaded of records.values()) {
-    const key = pathKey(loaded.path);
+  const canonicalCache = new Map<string, string>();
+  const canonical = (t: string): string => {
+    let c = canonicalCache.get(t);
+    if (c === undefined) {
+      c = schema ? (schema.canonicalType(t) ?? t) : t;
+      canonicalCache.set(t, c);
+    }
+    return c;
+  };
+  for (const { loaded, key } of all) {
     const info = files.get(key);
     if (!info || info.kind === "manifest") continue;
     const rec = loaded.record;
@@ -497,8 +512,8 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   }
   // Root-level xi:include containers: their children with ids are top-level assets of the fragment file.
   const xiAssetSeen = new Set<string>();
-  for (const loaded of records.values()) {
-    const info = files.get(pathKey(loaded.path));
+  for (const { loaded, key } of all) {
+    const info = files.get(key);
     if (!info || !info.active) continue;
     for (const xi of loaded.record.xincludes) {
       if (!xi.rootLevel) continue;
@@ -543,6 +558,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     const loaded = records.get(mk);
     if (!loaded) continue;
     const indexes: number[] = [];
+    const streamsOfManifest = [stream];
     manifestOwners.push({ loaded, indexes });
     for (const m of loaded.record.manifestAssets) {
       const k = `${m.typeId}\u0000${m.id.toLowerCase()}`;
@@ -564,7 +580,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
         startLine: 0,
         endLine: 0,
         origin: "manifest",
-        streams: [stream],
+        streams: streamsOfManifest,
         active: true,
         viaInstance: false,
         inheritFrom: null,
@@ -580,8 +596,8 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
 
   // Defines: project-global, from active files (and every project file's own defines for local checks).
   const defines = new Map<string, DefineDef[]>();
-  for (const loaded of records.values()) {
-    const info = files.get(pathKey(loaded.path));
+  for (const { loaded, key } of all) {
+    const info = files.get(key);
     if (!info || !info.active) continue;
     for (const d of loaded.record.defines) {
       push(defines, d.name.toLowerCase(), {
@@ -664,8 +680,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     }
   };
 
-  for (const loaded of records.values()) {
-    const key = pathKey(loaded.path);
+  for (const { loaded, key } of all) {
     const info = files.get(key);
     if (!info || info.kind !== "xml" || info.fragment) continue;
     const rec = loaded.record;
@@ -677,14 +692,21 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     }
   }
   // The compiler's own dependency pairs stored in the manifests: vanilla asset → vanilla asset (and overrides).
+  const manifestTargets = new Map<number, number[]>();
   for (const { loaded, indexes } of manifestOwners) {
     const refs = loaded.record.manifestRefs;
     for (let k = 0; k + 2 < refs.length; k += 3) {
       const from = indexes[refs[k]];
       const to = manifestHandles.get(`${refs[k + 1]}:${refs[k + 2]}`);
       if (from === undefined || from < 0 || to === undefined) continue;
+      let targets = manifestTargets.get(to);
+      if (!targets) {
+        const target = assets[to];
+        targets = (byId.get(target.id.toLowerCase()) ?? []).filter((i) => assets[i].type === target.type);
+        if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
+        manifestTargets.set(to, targets);
+      }
       const target = assets[to];
-      const targets = (byId.get(target.id.toLowerCase()) ?? []).filter((i) => assets[i].type === target.type).sort((x, y) => rankCompare(assets[x], assets[y]));
       sites.push({
         index: sites.length,
         from,
@@ -707,8 +729,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     }
   }
   // Fragments spliced nowhere still show their sites (owned by no asset).
-  for (const loaded of records.values()) {
-    const key = pathKey(loaded.path);
+  for (const { loaded, key } of all) {
     const info = files.get(key);
     if (!info || !info.fragment || splicedFragments.has(key)) continue;
     for (const r of loaded.record.refs) addSite(r, -1, loaded.path, info.active, null);
@@ -717,8 +738,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   // String tables and the display fields that use their keys.
   const strings: StringDef[] = [];
   const stringUses = new Map<string, StringUse[]>();
-  for (const loaded of records.values()) {
-    const key = pathKey(loaded.path);
+  for (const { loaded, key } of all) {
     const info = files.get(key);
     if (!info) continue;
     if (loaded.record.kind === "str" && isInside(loaded.path, inputs.projectDir)) {
@@ -736,16 +756,16 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   const fileDiagnostics: Diagnostic[] = [];
   const externalDefines = new Map<string, number>();
   const defineUses = new Map<string, number>();
-  for (const loaded of records.values()) {
-    if (files.get(pathKey(loaded.path))?.active) {
+  for (const { loaded, key } of all) {
+    if (files.get(key)?.active) {
       for (const u of loaded.record.defineUses) {
         const k = u.name.toLowerCase();
         defineUses.set(k, (defineUses.get(k) ?? 0) + 1);
       }
     }
   }
-  for (const loaded of records.values()) {
-    const info = files.get(pathKey(loaded.path));
+  for (const { loaded, key } of all) {
+    const info = files.get(key);
     if (!info || info.origin !== "project") continue;
     for (const d of loaded.record.diagnostics) {
       fileDiagnostics.push({ code: d.code, severity: d.severity, message: d.message, file: loaded.path, line: d.line, column: d.column });
@@ -936,14 +956,6 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   const fa = a.file ?? "";
   const fb = b.file ?? "";
   return (fa < fb ? -1 : fa > fb ? 1 : 0) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
-}
-
-function compareTuple(a: readonly (number | string)[], b: readonly (number | string)[]): number {
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] < b[i]) return -1;
-    if (a[i] > b[i]) return 1;
-  }
-  return 0;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

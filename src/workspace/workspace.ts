@@ -1,24 +1,28 @@
 /**
- * The driver: the one place that reads mod files for the index. It scans the project, reads bytes,
- * feeds them to the {@link IndexCore}, loads the files the include walk asks for (SDK files, manifests,
- * includes outside the project), links, and publishes immutable {@link LinkedIndex} values through the
- * lifecycle. Two phases: XML first (published as `ready_xml`), then `.w3x` art.
+ * The driver: the one place that reads mod files for the index. It scans the project (and the SDK's
+ * vanilla folder), reads bytes, feeds them to the {@link IndexCore}, loads the files the include walk asks
+ * for (SDK files, manifests, includes outside the project), links, and publishes immutable
+ * {@link LinkedIndex} values through the lifecycle. A full build has two phases: XML first (published as
+ * `ready_xml`), then `.w3x` art. Later changes are applied incrementally: only changed, added or deleted
+ * files are re-read, then everything is re-linked (linking is the cheap part).
  */
-import { readFileSync } from "node:fs";
-import { extensionOf, pathKey } from "../project/paths.ts";
-import { scanProjectFiles } from "../project/scan.ts";
-import type { SchemaQueries } from "../schema/model.ts";
-import { IndexCore, type FileChange, type FileStamp } from "../index/core.ts";
+import { readFileSync, statSync } from "node:fs";
+import { extensionOf, isInside, pathKey } from "../project/paths.ts";
+import { type ScannedFile, scanProjectFiles } from "../project/scan.ts";
+import type { GameId, SchemaQueries } from "../schema/model.ts";
+import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
 import type { LinkedIndex } from "../index/link.ts";
+import type { FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
 import type { IndexView } from "../query/envelope.ts";
-import type { GameId } from "../schema/model.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import { type LinkPorts, makeLinkPorts } from "./link-inputs.ts";
 import { type LoadedSchema, loadWorkspaceSchema } from "./schema.ts";
 
+export type BuildPhase = "scan" | "xml" | "sdk" | "link" | "art";
+
 export interface BuildProgress {
-  (phase: "scan" | "xml" | "sdk" | "link" | "art", done: number, total: number): void;
+  (phase: BuildPhase, done: number, total: number): void;
 }
 
 export interface BuildTimings {
@@ -39,7 +43,25 @@ export interface BuildReport {
   readonly unreadable: readonly { path: string; error: string }[];
 }
 
+export interface UpdateReport {
+  /** Files re-read because they are new or their stamp changed. */
+  readonly changed: readonly string[];
+  readonly deleted: readonly string[];
+  readonly linkMs: number;
+  readonly totalMs: number;
+}
+
+/** Thrown (as an AbortError) when a build is cancelled. */
+export class BuildCancelled extends Error {
+  constructor() {
+    super("the index build was cancelled");
+    this.name = "AbortError";
+  }
+}
+
 const MAX_DISCOVERY_ROUNDS = 64;
+/** Files parsed between two yields to the event loop (keeps a server responsive during a build). */
+const BATCH = 64;
 
 export class Workspace {
   readonly core: IndexCore;
@@ -50,11 +72,16 @@ export class Workspace {
   private buildCounter = 0;
   private builtAtIso: string | null = null;
   private readonly unreadable = new Map<string, string>();
+  /** Roots whose files the index covers (project, then the SDK's vanilla folder). */
+  private readonly roots: string[];
+  private current: { phase: BuildPhase; done: number; total: number } | null = null;
+  private readonly listeners = new Set<(linked: LinkedIndex) => void>();
 
   constructor(readonly config: WorkspaceConfig, schema?: LoadedSchema) {
     this.schema = schema ?? loadWorkspaceSchema(config);
     this.core = new IndexCore(this.schema.queries);
     this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core);
+    this.roots = [config.projectDir, ...(config.sdk?.vanillaDir ? [config.sdk.vanillaDir] : [])];
   }
 
   get game(): GameId | null {
@@ -67,6 +94,21 @@ export class Workspace {
 
   get linked(): LinkedIndex | null {
     return this.published;
+  }
+
+  get buildId(): number {
+    return this.buildCounter;
+  }
+
+  /** The running build's phase and progress, or null. */
+  get progress(): { phase: BuildPhase; done: number; total: number } | null {
+    return this.current;
+  }
+
+  /** Calls `fn` with every newly published index. */
+  onPublish(fn: (linked: LinkedIndex) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 
   /** What queries and the envelope see right now. */
@@ -82,54 +124,63 @@ export class Workspace {
     };
   }
 
-  private event(e: LifecycleEvent): void {
+  /** Applies a lifecycle event (the service reports file changes it has seen but not applied yet). */
+  event(e: LifecycleEvent): void {
     this.lifecycleState = nextState(this.lifecycleState, e);
   }
 
   private publish(linked: LinkedIndex): void {
     this.published = linked;
     this.builtAtIso = new Date().toISOString();
+    for (const fn of this.listeners) fn(linked);
   }
 
-  /** Full build from disk: scan, parse, walk, link, then art. Synchronous; reports progress. */
-  build(progress: BuildProgress = () => {}): BuildReport {
+  private relink(): LinkedIndex {
+    const linked = this.core.link(this.ports.inputs);
+    this.publish(linked);
+    return linked;
+  }
+
+  /** Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`). */
+  async build(progress: BuildProgress = () => {}, signal?: AbortSignal): Promise<BuildReport> {
     const t0 = performance.now();
     this.event("build_started");
     this.buildCounter++;
     const timings: BuildTimings = { scanMs: 0, schemaMs: this.schema.loadMs, parseMs: 0, sdkMs: 0, linkMs: 0, artMs: 0, totalMs: 0 };
+    const report = (phase: BuildPhase, done: number, total: number) => {
+      this.current = { phase, done, total };
+      progress(phase, done, total);
+    };
     try {
       let t = performance.now();
       const scanned = scanProjectFiles(this.config.projectDir);
+      const vanilla = this.config.sdk?.vanillaDir ? scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml") : [];
+      this.dropVanished([...scanned, ...vanilla]);
       timings.scanMs = performance.now() - t;
-      progress("scan", scanned.length, scanned.length);
+      report("scan", scanned.length, scanned.length);
 
       t = performance.now();
       const xml = scanned.filter((f) => f.kind !== "w3x");
       const art = scanned.filter((f) => f.kind === "w3x");
-      this.loadFiles(xml.map((f) => f.path), (n) => progress("xml", n, xml.length), new Map(xml.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }])));
+      await this.loadScanned(xml, "xml", report, signal);
       timings.parseMs = performance.now() - t;
 
       t = performance.now();
       // SDK mode: the vanilla XML folder is the SDK layer, indexed whole (reachable or not), like the project.
-      let sdkFiles = 0;
-      const vanilla = this.config.sdk?.vanillaDir;
-      if (vanilla) {
-        const sdkXml = scanProjectFiles(vanilla).filter((f) => f.kind === "xml");
-        sdkFiles += this.loadFiles(sdkXml.map((f) => f.path), (n) => progress("sdk", n, sdkXml.length), new Map(sdkXml.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }])));
-      }
-      sdkFiles += this.discover(false, (n) => progress("sdk", n, n));
+      let sdkFiles = await this.loadScanned(vanilla, "sdk", report, signal);
+      sdkFiles += await this.discover(false, signal);
       timings.sdkMs = performance.now() - t;
 
       t = performance.now();
-      progress("link", 0, 1);
-      this.publish(this.core.link(this.ports.inputs));
+      report("link", 0, 1);
+      this.relink();
       timings.linkMs = performance.now() - t;
       this.event("xml_done");
 
       t = performance.now();
-      this.loadFiles(art.map((f) => f.path), (n) => progress("art", n, art.length), new Map(art.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }])));
-      const moreArt = this.discover(true, () => {});
-      this.publish(this.core.link(this.ports.inputs));
+      await this.loadScanned(art, "art", report, signal);
+      const moreArt = await this.discover(true, signal);
+      this.relink();
       timings.artMs = performance.now() - t;
       this.event("build_done");
       timings.totalMs = performance.now() - t0;
@@ -143,57 +194,199 @@ export class Workspace {
     } catch (e) {
       this.event("build_failed");
       throw e;
+    } finally {
+      this.current = null;
     }
   }
 
+  /**
+   * Installs records from a snapshot. Call {@link refresh} afterwards to re-validate stamps (a warm start).
+   */
+  installRecords(files: readonly { path: string; stamp: FileStamp | null; record: FileRecord }[]): void {
+    for (const f of files) this.core.setRecord(f.path, f.record, f.stamp);
+  }
+
+  /**
+   * Brings the index up to date with the disk by stamps (size, mtime): re-reads new and changed files,
+   * forgets deleted ones, re-links and publishes. Cheap when nothing changed (one scan, no reads).
+   * With `paths`, only those files (or folders) are looked at (watcher events).
+   */
+  async refresh(paths?: readonly string[]): Promise<UpdateReport> {
+    const t0 = performance.now();
+    const changed: string[] = [];
+    const deleted: string[] = [];
+    const candidates = paths ? this.expand(paths) : this.scanAll();
+    const seen = new Set<string>();
+    for (const f of candidates) {
+      seen.add(pathKey(f.path));
+      const stored = this.core.file(f.path);
+      if (stored && stored.stamp && stored.stamp.size === f.size && stored.stamp.mtimeMs === f.mtimeMs) continue;
+      changed.push(f.path);
+    }
+    const known = paths ? this.knownUnder(paths) : [...this.core.values()].map((s) => s.path);
+    for (const p of known) {
+      if (seen.has(pathKey(p)) || (paths && existsAsFile(p))) continue;
+      deleted.push(p);
+    }
+    const hadIndex = this.published !== null;
+    if (changed.length === 0 && deleted.length === 0 && hadIndex) {
+      return { changed, deleted, linkMs: 0, totalMs: round(performance.now() - t0) };
+    }
+    const structural = deleted.length > 0 || changed.some((p) => !this.core.file(p));
+    if (structural) {
+      // A file appeared or vanished: directory listings and resolved includes may have changed.
+      for (const p of [...deleted, ...changed]) this.ports.invalidate(p);
+    }
+    this.core.applyChanges(deleted.map((path) => ({ path, deleted: true as const })));
+    await this.loadPaths(changed);
+    await this.discover(true);
+    const t = performance.now();
+    this.relink();
+    const linkMs = performance.now() - t;
+    this.event("update_applied");
+    return { changed, deleted, linkMs: round(linkMs), totalMs: round(performance.now() - t0) };
+  }
+
+  /** Every indexed file on disk now (project tree and the SDK's vanilla XML). */
+  private scanAll(): ScannedFile[] {
+    const out = scanProjectFiles(this.config.projectDir);
+    if (this.config.sdk?.vanillaDir) out.push(...scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml"));
+    // Files outside the roots that includes reached (SDK placeholders, manifests, other mods' files).
+    for (const s of this.core.values()) {
+      if (this.roots.some((r) => isInside(s.path, r))) continue;
+      const st = statStamp(s.path);
+      if (st) out.push({ path: s.path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
+    }
+    return out;
+  }
+
+  /** Stamps of the given files, and of every indexed file below the given folders. */
+  private expand(paths: readonly string[]): ScannedFile[] {
+    const out: ScannedFile[] = [];
+    for (const p of paths) {
+      let st;
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        const below = scanProjectFiles(p);
+        out.push(...(isInside(p, this.config.projectDir) ? below : below.filter((f) => f.kind === "xml")));
+      } else if (st.isFile() && isIndexedExtension(p)) {
+        out.push({ path: this.realCase(p), size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
+      }
+    }
+    return out;
+  }
+
+  private knownUnder(paths: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const s of this.core.values()) if (paths.some((p) => isInside(s.path, p))) out.push(s.path);
+    return out;
+  }
+
+  private realCase(p: string): string {
+    return this.core.file(p)?.path ?? p;
+  }
+
+  /** Forgets records of files under the roots that a fresh scan no longer lists. */
+  private dropVanished(scanned: readonly ScannedFile[]): void {
+    const present = new Set(scanned.map((f) => pathKey(f.path)));
+    const gone: FileChange[] = [];
+    for (const s of this.core.values()) {
+      if (this.roots.some((r) => isInside(s.path, r)) && !present.has(pathKey(s.path))) gone.push({ path: s.path, deleted: true });
+    }
+    this.core.applyChanges(gone);
+  }
+
   /** Loads the files the include walk wants until nothing new is wanted. Returns how many were loaded. */
-  private discover(includeArt: boolean, progress: (n: number) => void): number {
+  private async discover(includeArt: boolean, signal?: AbortSignal): Promise<number> {
     let loaded = 0;
     for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
       const wanted = this.core
         .wanted(this.ports.inputs)
         .filter((p) => !this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x"));
       if (wanted.length === 0) break;
-      loaded += this.loadFiles(wanted, () => {});
-      progress(loaded);
+      loaded += await this.loadPaths(wanted, signal);
     }
     return loaded;
   }
 
-  /** Reads and parses `paths`; unreadable files are remembered (and not asked for again). */
-  private loadFiles(paths: readonly string[], progress: (n: number) => void, stamps?: Map<string, FileStamp>): number {
+  private async loadScanned(files: readonly ScannedFile[], phase: BuildPhase, report: BuildProgress, signal?: AbortSignal): Promise<number> {
+    return this.loadPaths(
+      files.map((f) => f.path),
+      signal,
+      (n) => report(phase, n, files.length),
+      new Map(files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }])),
+    );
+  }
+
+  /** Reads and parses `paths` in batches, yielding between them; unreadable files are remembered. */
+  private async loadPaths(paths: readonly string[], signal?: AbortSignal, progress?: (n: number) => void, stamps?: Map<string, FileStamp>): Promise<number> {
     const batch: FileChange[] = [];
     let n = 0;
     for (const path of paths) {
       let bytes: Uint8Array;
+      let stamp = stamps?.get(path);
       try {
+        if (!stamp) stamp = statStamp(path) ?? undefined;
         bytes = readFileSync(path);
       } catch (e) {
         this.unreadable.set(pathKey(path), (e as NodeJS.ErrnoException).code ?? String(e));
+        this.core.applyChanges([{ path, deleted: true }]);
         continue;
       }
-      batch.push({ path, bytes, stamp: stamps?.get(path) });
-      if (batch.length >= 64) {
+      this.unreadable.delete(pathKey(path));
+      batch.push({ path, bytes, stamp });
+      if (batch.length >= BATCH) {
         n += this.core.applyChanges(batch.splice(0));
-        progress(n);
+        progress?.(n);
+        await yieldToEventLoop();
+        if (signal?.aborted) throw new BuildCancelled();
       }
     }
     n += this.core.applyChanges(batch);
-    progress(n);
+    progress?.(n);
     return n;
   }
 }
 
+function isIndexedExtension(p: string): boolean {
+  const ext = extensionOf(p);
+  return ext === ".xml" || ext === ".w3x" || ext === ".str" || ext === ".babproj" || ext === ".manifest";
+}
+
+function statStamp(path: string): FileStamp | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+function existsAsFile(path: string): boolean {
+  return statStamp(path) !== null;
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function round(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
 function roundTimings(t: BuildTimings): BuildTimings {
-  const r = (x: number) => Math.round(x * 10) / 10;
   return {
-    scanMs: r(t.scanMs),
-    schemaMs: r(t.schemaMs),
-    parseMs: r(t.parseMs),
-    sdkMs: r(t.sdkMs),
-    linkMs: r(t.linkMs),
-    artMs: r(t.artMs),
-    totalMs: r(t.totalMs),
+    scanMs: round(t.scanMs),
+    schemaMs: round(t.schemaMs),
+    parseMs: round(t.parseMs),
+    sdkMs: round(t.sdkMs),
+    linkMs: round(t.linkMs),
+    artMs: round(t.artMs),
+    totalMs: round(t.totalMs),
   };
 }
 

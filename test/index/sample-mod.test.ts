@@ -8,14 +8,14 @@ import { Workspace } from "../../src/workspace/workspace.ts";
 
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 
-function build() {
+async function build() {
   const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-sample-home-")) });
   if ("envError" in cfg) throw new Error(cfg.envError);
   const ws = new Workspace(cfg);
-  ws.build();
+  await ws.build();
   return ws;
 }
-const ws = build();
+const ws = await build();
 const linked = ws.linked!;
 const rel = (p: string) => p.slice(SAMPLE.length + 1);
 

@@ -6,8 +6,8 @@ import { toSarif } from "../sarif.ts";
 import { checkFiles, collectDiagnostics, type DiagnosticView } from "../../query/check.ts";
 import { envelopeOf, isQueryError } from "../../query/envelope.ts";
 
-export function runCheck(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const linked = ws.linked!;

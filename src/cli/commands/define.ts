@@ -4,8 +4,8 @@ import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { findDefine } from "../../query/defines.ts";
 
-export function runDefine(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runDefine(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = findDefine(ws.linked!, cfg.positionals[0]);

@@ -4,8 +4,8 @@ import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { fileQuery } from "../../query/files.ts";
 
-export function runFile(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runFile(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   return emit(cfg, io, ws, fileQuery(ws.linked!, cfg.positionals[0]), (r) => {

@@ -4,8 +4,8 @@ import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { resolveIncludeQuery } from "../../query/includes.ts";
 
-export function runInclude(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = resolveIncludeQuery(ws.linked!, ws.ports, ws.config.layout, cfg.positionals[0], cfg.from);

@@ -12,8 +12,8 @@ export interface IndexResult extends IndexSummary {
   readonly sdkFiles: number;
 }
 
-export function runIndex(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws, report } = opened;
   const linked = ws.linked!;

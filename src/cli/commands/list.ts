@@ -4,8 +4,8 @@ import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { listAssets } from "../../query/assets.ts";
 
-export function runList(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runList(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = listAssets(ws.linked!, cfg.positionals[0], { prefix: cfg.prefix, limit: cfg.limit, cursor: cfg.cursor });

@@ -4,8 +4,8 @@ import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { unreferenced } from "../../query/unreferenced.ts";
 
-export function runUnreferenced(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runUnreferenced(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = unreferenced(ws.linked!, { type: cfg.type, limit: cfg.limit, cursor: cfg.cursor });

@@ -4,8 +4,8 @@ import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { uses } from "../../query/uses.ts";
 
-export function runUses(cfg: CliConfig, io: CliIo): number {
-  const opened = openWorkspace(cfg, io);
+export async function runUses(cfg: CliConfig, io: CliIo): Promise<number> {
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = uses(ws.linked!, cfg.positionals[0], { type: cfg.type, depth: cfg.depth, targetTypes: cfg.targetTypes, maxEdges: cfg.maxEdges });

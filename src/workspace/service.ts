@@ -1,0 +1,215 @@
+/**
+ * The live index of a long-running process (the MCP server, `ra3 index --watch`): starts from a snapshot
+ * when one is valid (else builds in the background), keeps the index current from file-watcher events
+ * (debounced), re-validates stamps on demand (`consistency: "strict"`), and saves snapshots after changes
+ * have been quiet for a while. One update runs at a time; changes arriving meanwhile cause one follow-up.
+ */
+import { type FSWatcher, watch } from "node:fs";
+import { join } from "node:path";
+import { isInside } from "../project/paths.ts";
+import type { LinkedIndex } from "../index/link.ts";
+import type { IndexView } from "../query/envelope.ts";
+import type { WorkspaceConfig } from "./config.ts";
+import { type BuildProgress, type BuildReport, type UpdateReport, Workspace } from "./workspace.ts";
+
+/** Where snapshots come from and go to (the snapshot store, or nothing). */
+export interface SnapshotPort {
+  /** Installs a stored snapshot into `ws` if a valid one exists; returns a one-line reason when not. */
+  restore(ws: Workspace): { restored: true } | { restored: false; reason: string | null };
+  /** Schedules a save (quiet-period merged). */
+  changed(ws: Workspace): void;
+  /** Saves now if a save is pending. */
+  flush(): Promise<void>;
+  dispose(): void;
+}
+
+export interface ServiceOptions {
+  readonly snapshots?: SnapshotPort | null;
+  readonly watch?: boolean;
+  /** Debounce for watcher events (ms). */
+  readonly debounceMs?: number;
+  /** Diagnostic lines (stderr in the binary). */
+  readonly log?: (line: string) => void;
+}
+
+/** Path segments and names that are editor or VCS noise, never mod content. */
+const NOISE = /(^|[\\/])(\.git|node_modules)([\\/]|$)|(\.tmp|\.lock|~|\.swp|\.bak|\.orig)$|(^|[\\/])\.[#~]/i;
+
+export class IndexService {
+  readonly ws: Workspace;
+  private readonly log: (line: string) => void;
+  private readonly debounceMs: number;
+  private readonly snapshots: SnapshotPort | null;
+  private watchers: FSWatcher[] = [];
+  private pending = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private running: Promise<void> | null = null;
+  private startPromise: Promise<void> | null = null;
+  private lastError: string | null = null;
+  private disposed = false;
+
+  constructor(config: WorkspaceConfig, options: ServiceOptions = {}) {
+    this.ws = new Workspace(config);
+    this.log = options.log ?? (() => {});
+    this.debounceMs = options.debounceMs ?? 50;
+    this.snapshots = options.snapshots ?? null;
+    if (options.watch) this.startWatching();
+  }
+
+  /** Starts the warm start or the first build in the background (idempotent). */
+  start(): Promise<void> {
+    if (!this.startPromise) this.startPromise = this.exclusive(() => this.initialBuild());
+    return this.startPromise;
+  }
+
+  view(): IndexView {
+    return this.ws.view();
+  }
+
+  get linked(): LinkedIndex | null {
+    return this.ws.linked;
+  }
+
+  /** The message of the last failed build or update, if any. */
+  get error(): string | null {
+    return this.lastError;
+  }
+
+  /** Resolves when an index has been published (or the timeout passed); returns it or null. */
+  async waitForIndex(timeoutMs: number, signal?: AbortSignal): Promise<LinkedIndex | null> {
+    if (this.ws.linked) return this.ws.linked;
+    void this.start();
+    return waitUntil(() => this.ws.linked !== null || this.ws.lifecycle.state === "error", timeoutMs, signal).then(() => this.ws.linked);
+  }
+
+  /**
+   * Strict consistency: finish the running work, then re-validate every stamp and apply what changed.
+   * Returns null (and leaves the index as it is) when the timeout passes first.
+   */
+  async strict(timeoutMs: number, signal?: AbortSignal): Promise<UpdateReport | null> {
+    const deadline = Date.now() + timeoutMs;
+    await this.start().catch(() => {});
+    if (this.running) {
+      const left = deadline - Date.now();
+      const done = await Promise.race([this.running.then(() => true), sleep(Math.max(0, left)).then(() => false)]);
+      if (!done || signal?.aborted) return null;
+    }
+    return this.exclusive(() => this.ws.refresh());
+  }
+
+  /** Forces a full rebuild (`reindex`). */
+  reindex(progress?: BuildProgress, signal?: AbortSignal): Promise<BuildReport> {
+    return this.exclusive(async () => {
+      const report = await this.ws.build(progress, signal);
+      this.snapshots?.changed(this.ws);
+      return report;
+    });
+  }
+
+  /** Stops watching, flushes a pending snapshot. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const w of this.watchers) w.close();
+    this.watchers = [];
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => {});
+    await this.snapshots?.flush();
+    this.snapshots?.dispose();
+  }
+
+  private async initialBuild(): Promise<void> {
+    const restored = this.snapshots?.restore(this.ws) ?? { restored: false, reason: null };
+    if (restored.restored) {
+      // Warm start: the records are installed; re-read only what changed on disk since.
+      this.ws.event("build_started");
+      const r = await this.ws.refresh();
+      this.ws.event("build_done");
+      this.log(`warm start: ${r.changed.length} changed, ${r.deleted.length} deleted files re-read in ${Math.round(r.totalMs)} ms`);
+      if (r.changed.length || r.deleted.length) this.snapshots?.changed(this.ws);
+      return;
+    }
+    if (restored.reason) this.log(restored.reason);
+    const report = await this.ws.build();
+    this.log(`indexed ${this.ws.config.projectDir} in ${Math.round(report.timings.totalMs)} ms`);
+    this.snapshots?.changed(this.ws);
+  }
+
+  /** Runs `fn` after the running work; records failures (the last good index stays published). */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const tracked = (this.running ?? Promise.resolve()).then(fn).then(
+      (v) => {
+        this.lastError = null;
+        return v;
+      },
+      (e) => {
+        this.lastError = e instanceof Error ? e.message : String(e);
+        this.log(`index update failed: ${this.lastError}`);
+        throw e;
+      },
+    );
+    const marker: Promise<void> = tracked.then(
+      () => {},
+      () => {},
+    );
+    this.running = marker;
+    void marker.then(() => {
+      if (this.running === marker) this.running = null;
+    });
+    return tracked;
+  }
+
+  private startWatching(): void {
+    const cfg = this.ws.config;
+    const roots = [cfg.projectDir, ...(cfg.sdk?.vanillaDir ? [cfg.sdk.vanillaDir] : [])];
+    for (const root of roots) {
+      try {
+        const w = watch(root, { recursive: true }, (_event, filename) => {
+          if (!filename) return this.changed(root);
+          const name = filename.toString();
+          if (NOISE.test(name)) return;
+          this.changed(join(root, name));
+        });
+        w.on("error", (e) => this.log(`file watching stopped for ${root}: ${e.message}; use consistency "strict" for fresh answers`));
+        this.watchers.push(w);
+      } catch (e) {
+        this.log(`cannot watch ${root} (${(e as Error).message}); answers are re-validated on demand only`);
+      }
+    }
+  }
+
+  /** Records a changed path (file or folder) and schedules a debounced update. */
+  changed(path: string): void {
+    if (this.disposed) return;
+    const cfg = this.ws.config;
+    if (!isInside(path, cfg.projectDir) && !(cfg.sdk?.vanillaDir && isInside(path, cfg.sdk.vanillaDir))) return;
+    this.pending.add(path);
+    this.ws.event("files_changed");
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const paths = [...this.pending];
+      this.pending.clear();
+      void this.exclusive(async () => {
+        if (!this.ws.linked) return; // the first build reads everything anyway
+        const r = await this.ws.refresh(paths);
+        if (r.changed.length || r.deleted.length) {
+          this.log(`updated ${r.changed.length + r.deleted.length} file(s) in ${Math.round(r.totalMs)} ms`);
+          this.snapshots?.changed(this.ws);
+        }
+      }).catch(() => {});
+    }, this.debounceMs);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function waitUntil(done: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() >= deadline || signal?.aborted) return false;
+    await sleep(Math.min(20, Math.max(1, deadline - Date.now())));
+  }
+  return true;
+}
