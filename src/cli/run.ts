@@ -16,6 +16,7 @@ import { runUses } from "./commands/uses.ts";
 import { runUnreferenced } from "./commands/unreferenced.ts";
 import { runCheck } from "./commands/check.ts";
 import { runStrings } from "./commands/strings.ts";
+import { runInstallSkill } from "./commands/install-skill.ts";
 import { TOOL_VERSION } from "../version.ts";
 
 type Command = (cfg: CliConfig, io: CliIo) => number | Promise<number>;
@@ -33,6 +34,7 @@ const COMMANDS: Partial<Record<CommandName, Command>> = {
   unreferenced: runUnreferenced,
   check: runCheck,
   strings: runStrings,
+  "install-skill": runInstallSkill,
 };
 
 /** Runs one command line; returns the exit status. */

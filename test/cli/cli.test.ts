@@ -125,3 +125,19 @@ describe("ra3 on the sample mod", () => {
     expect(r.err).toStartWith("ra3: --sdk /nonexistent/sdk is not a usable SDK: ");
   });
 });
+
+describe("ra3 install-skill", () => {
+  test("installs into the default targets, is idempotent, and uninstalls", async () => {
+    const userHome = mkdtempSync(join(tmpdir(), "ra3-user-"));
+    const go = async (...args: string[]) => {
+      const io = memoryIo(userHome, { HOME: userHome, USERPROFILE: userHome });
+      const code = await run(["install-skill", "--home", join(userHome, ".ra3modxml"), ...args], io);
+      return { code, out: io.stdout, err: io.stderr };
+    };
+    const agents = join(userHome, ".agents", "skills", "ra3-mod-xml");
+    const claude = join(userHome, ".claude", "skills", "ra3-mod-xml");
+    expect(await go()).toEqual({ code: 0, out: `installed ${agents}\ninstalled ${claude}\n`, err: "" });
+    expect(await go()).toEqual({ code: 0, out: `unchanged ${agents}\nunchanged ${claude}\n`, err: "" });
+    expect(await go("--uninstall")).toEqual({ code: 0, out: `removed   ${agents}\nremoved   ${claude}\n`, err: "" });
+  });
+});
