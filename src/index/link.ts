@@ -682,7 +682,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
 
   for (const { loaded, key } of all) {
     const info = files.get(key);
-    if (!info || info.kind !== "xml" || info.fragment) continue;
+    if (!info || (info.kind !== "xml" && info.kind !== "art") || info.fragment) continue;
     const rec = loaded.record;
     const indexes = recordAssetIndex.get(key) ?? [];
     for (const r of rec.refs) addSite(r, r.owner >= 0 ? indexes[r.owner] : -1, loaded.path, info.active, null);

@@ -11,7 +11,8 @@ import { parseXml } from "../xml/tokenizer.ts";
 import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
 import { extractXmlRecord } from "./extract-xml.ts";
-import { type FileRecord, type RecordDiagnostic, emptyRecord } from "./records.ts";
+import { artReferences, asciiSource, isAscii, stringSource } from "./art-refs.ts";
+import { type FileRecord, type RecordDiagnostic, type RefRecord, emptyRecord } from "./records.ts";
 
 /**
  * The record of a file from its bytes.
@@ -24,7 +25,7 @@ export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries
     case ".xml":
       return parseXmlFile(bytes, schema);
     case ".w3x":
-      return parseArtFile(bytes);
+      return parseArtFile(bytes, schema);
     case ".str":
       return parseStrFile(bytes);
     case ".babproj":
@@ -34,7 +35,7 @@ export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries
     default:
       // An include may name any file: XML behind another extension is scanned shallowly, the rest is binary.
       if (bytes.length === 0 || sniffBinary(bytes)) return emptyRecord("binary");
-      return parseArtFile(bytes);
+      return parseArtFile(bytes, schema);
   }
 }
 
@@ -55,8 +56,13 @@ function parseXmlFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
   return { ...record, diagnostics: [...warnings, ...record.diagnostics] };
 }
 
-function parseArtFile(bytes: Uint8Array): FileRecord {
+function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileRecord {
   const scan = scanShallow(bytes);
+  let refs: RefRecord[] = [];
+  if (schema && scan.assets.length) {
+    const source = isAscii(bytes) ? asciiSource(bytes) : stringSource(decodeXml(bytes).text);
+    refs = artReferences(source, scan, schema);
+  }
   const diagnostics: RecordDiagnostic[] = [];
   if (scan.error) {
     diagnostics.push({ code: "xml-syntax", severity: "error", message: scan.error.message, line: scan.error.line, column: scan.error.column });
@@ -87,6 +93,7 @@ function parseArtFile(bytes: Uint8Array): FileRecord {
       line: x.line,
       column: x.column,
     })),
+    refs,
     diagnostics,
   };
 }

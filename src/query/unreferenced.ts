@@ -9,9 +9,6 @@ import { clampLimit } from "./assets.ts";
 import { decodeCursor, displayPath, encodeCursor, suggest } from "./present.ts";
 import { type QueryResult, queryError } from "./envelope.ts";
 
-/** Art sub-structures whose references live inside `.w3x` files, which are only scanned shallowly. */
-const ART_INTERNAL = new Set(["W3DMesh", "W3DHierarchy", "W3DCollisionBox", "W3DAnimation", "W3DCompressedAnimation", "W3DMeshMaterial"]);
-
 export interface UnreferencedResult {
   readonly type: string | null;
   readonly total: number;
@@ -21,8 +18,6 @@ export interface UnreferencedResult {
   readonly nextCursor: string | null;
   /** How "designed to be referenced" was decided. */
   readonly rule: "schema" | "heuristic";
-  /** Types left out because their references are not indexed (art internals). */
-  readonly excludedTypes: readonly string[];
 }
 
 /**
@@ -48,14 +43,9 @@ export function unreferenced(
   const designed = (type: string) => (schema ? schema.isDesignedTarget(type) || designedByBase(linked, type) : referencedTypes.has(type));
 
   const items: AssetDef[] = [];
-  const excluded = new Set<string>();
   for (const a of linked.assets) {
     if (a.origin !== "project" || a.viaInstance || !a.active || !isInside(a.file, linked.projectDir)) continue;
     if (onlyType && a.type !== onlyType) continue;
-    if (ART_INTERNAL.has(a.type)) {
-      excluded.add(a.type);
-      continue;
-    }
     if (!designed(a.type)) continue;
     const sites = linked.referencedBy.get(a.index) ?? [];
     if (sites.some((i) => linked.sites[i].active && linked.sites[i].from !== a.index)) continue;
@@ -71,7 +61,6 @@ export function unreferenced(
     items: items.slice(offset, offset + limit).map((a) => ({ type: a.type, id: a.id, file: displayPath(linked, a.file), line: a.line })),
     nextCursor: offset + limit < items.length ? encodeCursor(offset + limit) : null,
     rule: schema ? "schema" : "heuristic",
-    excludedTypes: [...excluded].sort(),
   };
 }
 

@@ -56,7 +56,7 @@ describe("ra3 on the sample mod", () => {
     const j = JSON.parse(r.out);
     expect(Object.keys(j)).toEqual(["index", "result"]);
     expect(j.index).toMatchObject({ projectDir: SAMPLE, sdkDir: null, game: "ra3", state: "ready", buildId: 1, complete: true, stale: false });
-    expect(j.index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 18, defines: 3, diagnostics: 4 });
+    expect(j.index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 });
     expect(j.result.definitions.map((d: { type: string; file: string; line: number }) => `${d.type} ${d.file}:${d.line}`)).toEqual(["WeaponTemplate Data/Includes/Weapons.xml:33"]);
   });
 

@@ -35,7 +35,7 @@ describe("sample mod", () => {
   });
 
   test("counts", () => {
-    expect(linked.stats).toMatchObject({ projectFiles: 15, activeFiles: 13, assets: 28, sdkAssets: 0, references: 18, resolvedReferences: 16, externalReferences: 2, defines: 3 });
+    expect(linked.stats).toMatchObject({ projectFiles: 15, activeFiles: 13, assets: 28, sdkAssets: 0, references: 23, resolvedReferences: 21, externalReferences: 2, defines: 3 });
   });
 
   test("files: active, inactive, instance-only, shared by two streams, fragment", () => {

@@ -1,0 +1,104 @@
+/**
+ * References inside shallow-scanned art (`.w3x`): the scanner skips each top-level element's payload,
+ * so the few places that name other assets are read here, without touching the bulk: the start tag of
+ * every art asset (`Hierarchy="…"`) and the whole of each `W3DContainer` (small: `SubObject` →
+ * `RenderObject` → `Mesh` / `CollisionBox`). Mesh internals (vertex data, shader constants) are not read.
+ */
+import type { SchemaQueries } from "../schema/model.ts";
+import type { ShallowScan } from "../xml/types.ts";
+import { extractXmlRecord } from "./extract-xml.ts";
+import type { RefRecord } from "./records.ts";
+
+/** Element types read whole (they are small and hold references); the others contribute only their start tag. */
+const READ_WHOLE = new Set(["W3DContainer"]);
+const WRAP_OPEN = '<AssetDeclaration xmlns="uri:ea.com:eala:asset">';
+const WRAP_CLOSE = "</AssetDeclaration>";
+
+/** Gives the text between two offsets of the file (offsets into the decoded text). */
+export interface TextSource {
+  slice(start: number, end: number): string;
+  indexOf(needle: string, from: number): number;
+  readonly length: number;
+}
+
+const nativeIsAscii = (Buffer as unknown as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
+
+/** True when every byte is below 0x80 (native when the runtime has `Buffer.isAscii`). */
+export function isAscii(bytes: Uint8Array): boolean {
+  if (nativeIsAscii) return nativeIsAscii(bytes);
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return false;
+  return true;
+}
+
+/** A {@link TextSource} over bytes that are pure ASCII (text offsets equal byte offsets): no full decode. */
+export function asciiSource(bytes: Uint8Array): TextSource {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    slice: (s, e) => buf.toString("latin1", s, e),
+    indexOf: (needle, from) => buf.indexOf(needle, from, "latin1"),
+    length: buf.length,
+  };
+}
+
+/** A {@link TextSource} over a decoded string. */
+export function stringSource(text: string): TextSource {
+  return { slice: (s, e) => text.slice(s, e), indexOf: (n, f) => text.indexOf(n, f), length: text.length };
+}
+
+/** The reference sites of the art assets found by `scan` (owners are indexes into `scan.assets`). */
+export function artReferences(source: TextSource, scan: ShallowScan, schema: SchemaQueries): RefRecord[] {
+  const out: RefRecord[] = [];
+  const assets = scan.assets;
+  for (let i = 0; i < assets.length; i++) {
+    const a = assets[i];
+    const limit = i + 1 < assets.length ? assets[i + 1].start : source.length;
+    const tagEnd = startTagEnd(source, a.start, limit);
+    if (tagEnd < 0) continue;
+    let snippet: string;
+    const startTag = source.slice(a.start, tagEnd);
+    const selfClosing = startTag.endsWith("/>");
+    if (!selfClosing && READ_WHOLE.has(a.type)) {
+      const close = `</${qnameOf(startTag)}>`;
+      const end = source.indexOf(close, tagEnd);
+      if (end < 0 || end > limit) continue;
+      snippet = source.slice(a.start, end + close.length);
+    } else {
+      snippet = selfClosing ? startTag : `${startTag.slice(0, -1)}/>`;
+    }
+    const record = extractXmlRecord(WRAP_OPEN + snippet + WRAP_CLOSE, schema);
+    // The wrapper adds no line breaks: lines shift by the element's first line, columns only on that line.
+    const firstLine = a.line - countNewlines(source.slice(a.start, a.offset));
+    const firstColumn = firstLine === a.line ? a.column - (a.offset - a.start) : columnOf(source, a.start);
+    for (const r of record.refs) {
+      if (r.owner !== 0) continue;
+      const line = firstLine + r.line - 1;
+      const column = r.line === 1 ? r.column - WRAP_OPEN.length + firstColumn - 1 : r.column;
+      out.push({ ...r, owner: i, line, column, offset: a.start + (r.offset - WRAP_OPEN.length) });
+    }
+  }
+  return out;
+}
+
+function startTagEnd(source: TextSource, start: number, limit: number): number {
+  // Attribute values in art files never contain '>', so the first one ends the start tag.
+  const gt = source.indexOf(">", start);
+  return gt < 0 || gt >= limit ? -1 : gt + 1;
+}
+
+function qnameOf(startTag: string): string {
+  const m = /^<([^\s/>]+)/.exec(startTag);
+  return m ? m[1] : "";
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+function columnOf(source: TextSource, offset: number): number {
+  const from = Math.max(0, offset - 4096);
+  const before = source.slice(from, offset);
+  const nl = before.lastIndexOf("\n");
+  return nl < 0 ? offset - from + 1 : offset - (from + nl + 1) + 1;
+}
