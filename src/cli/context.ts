@@ -7,15 +7,25 @@ import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK } from "./io.ts";
 import { progressBar } from "./progress.ts";
 import { isEnvError, resolveConfig } from "../workspace/config.ts";
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
+import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
+import { SnapshotStore } from "../store/snapshot-store.ts";
 import { type Envelope, type QueryResult, envelopeOf, isQueryError } from "../query/envelope.ts";
 
 export interface OpenedWorkspace {
   readonly ws: Workspace;
-  readonly report: BuildReport;
+  /** A full build's report, or null after a warm start. */
+  readonly report: BuildReport | null;
+  /** How the index was obtained. */
+  readonly start: { readonly mode: "cold" | "warm"; readonly changed: number; readonly deleted: number; readonly ms: number; readonly note: string | null };
+  readonly snapshot: { readonly path: string; readonly saved: boolean; readonly size: number | null; readonly message: string | null };
 }
 
-/** Opens and indexes the configured project, or prints why not and returns the exit status. */
-export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWorkspace | number> {
+/**
+ * Opens the configured project: warm start from its snapshot when one is valid (re-reading only changed
+ * files), else a full build; then saves the snapshot if anything changed. Prints why not and returns the
+ * exit status when there is no project.
+ */
+export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { alwaysSave?: boolean } = {}): Promise<OpenedWorkspace | number> {
   const config = resolveConfig({ project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env });
   if (isEnvError(config)) {
     io.err(`ra3: ${config.envError}\n`);
@@ -31,14 +41,39 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWo
     }
     if (!cfg.quiet) io.err(`ra3: warning: could not load the schema in ${config.schemaDir} (${why}); references are matched heuristically\n`);
   }
-  const bar = progressBar(process.stderr, cfg.progress && !cfg.quiet && io.errIsTTY);
-  let report: BuildReport;
-  try {
-    report = await ws.build((phase, done, total) => bar.update(phase, done, total));
-  } finally {
-    bar.finish();
+  const store = new SnapshotStore(config.home, config.projectDir);
+  const schemaKey = schemaKeyOf(ws.schema);
+  const t = performance.now();
+  const warm = await warmStart(ws, store, schemaKey);
+  let report: BuildReport | null = null;
+  let changed = 0;
+  let deleted = 0;
+  let note: string | null = null;
+  if (warm.warm) {
+    changed = warm.update.changed.length;
+    deleted = warm.update.deleted.length;
+  } else {
+    if (!warm.quiet) {
+      note = warm.reason;
+      if (!cfg.quiet) io.err(`ra3: ${warm.reason}\n`);
+    }
+    const bar = progressBar(process.stderr, cfg.progress && !cfg.quiet && io.errIsTTY);
+    try {
+      report = await ws.build((phase, done, total) => bar.update(phase, done, total));
+    } finally {
+      bar.finish();
+    }
   }
-  return { ws, report };
+  const ms = Math.round((performance.now() - t) * 10) / 10;
+  let snapshot: OpenedWorkspace["snapshot"] = { path: store.path, saved: false, size: store.meta()?.size ?? null, message: null };
+  if (report || changed || deleted || options.alwaysSave) {
+    const saved = saveSnapshot(ws, store, schemaKey);
+    snapshot = saved.saved
+      ? { path: saved.path, saved: true, size: saved.size, message: null }
+      : { path: store.path, saved: false, size: null, message: saved.message };
+    if (!saved.saved && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
+  }
+  return { ws, report, start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note }, snapshot };
 }
 
 /**

@@ -16,7 +16,9 @@ import { runUses } from "./commands/uses.ts";
 import { runUnreferenced } from "./commands/unreferenced.ts";
 import { runCheck } from "./commands/check.ts";
 import { runStrings } from "./commands/strings.ts";
+import { runMcp } from "./commands/mcp.ts";
 import { runInstallSkill } from "./commands/install-skill.ts";
+import { runExport } from "./commands/export.ts";
 import { TOOL_VERSION } from "../version.ts";
 
 type Command = (cfg: CliConfig, io: CliIo) => number | Promise<number>;
@@ -34,7 +36,9 @@ const COMMANDS: Partial<Record<CommandName, Command>> = {
   unreferenced: runUnreferenced,
   check: runCheck,
   strings: runStrings,
+  mcp: runMcp,
   "install-skill": runInstallSkill,
+  export: runExport,
 };
 
 /** Runs one command line; returns the exit status. */

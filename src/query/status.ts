@@ -22,6 +22,20 @@ export interface StatusResult {
   readonly streams: readonly { readonly name: string; readonly entry: string; readonly files: number }[];
   /** Asset types present in the index (project and SDK layers), for `type` arguments. */
   readonly types: readonly string[];
+  /** The stored snapshot, when the caller looked at it (CLI `status`). */
+  readonly snapshot?: SnapshotStatus;
+}
+
+export interface SnapshotStatus {
+  readonly path: string;
+  readonly exists: boolean;
+  readonly size: number | null;
+  readonly generatedAt: string | null;
+  readonly ageSeconds: number | null;
+  /** Why the snapshot cannot be used, when it cannot. */
+  readonly problem: string | null;
+  /** Files that changed on disk since the snapshot (first 20 of each), relative paths. */
+  readonly stale: { readonly changed: readonly string[]; readonly added: readonly string[]; readonly deleted: readonly string[]; readonly total: number };
 }
 
 /** The status of a workspace. */

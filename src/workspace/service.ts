@@ -14,8 +14,11 @@ import { type BuildProgress, type BuildReport, type UpdateReport, Workspace } fr
 
 /** Where snapshots come from and go to (the snapshot store, or nothing). */
 export interface SnapshotPort {
-  /** Installs a stored snapshot into `ws` if a valid one exists; returns a one-line reason when not. */
-  restore(ws: Workspace): { restored: true } | { restored: false; reason: string | null };
+  /**
+   * Warm-starts `ws` from a stored snapshot if a valid one exists (records installed, changed files
+   * re-read, linked); otherwise returns a one-line reason (null when there simply was none yet).
+   */
+  restore(ws: Workspace): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }>;
   /** Schedules a save (quiet-period merged). */
   changed(ws: Workspace): void;
   /** Saves now if a save is pending. */
@@ -118,13 +121,10 @@ export class IndexService {
   }
 
   private async initialBuild(): Promise<void> {
-    const restored = this.snapshots?.restore(this.ws) ?? { restored: false, reason: null };
+    const restored = this.snapshots ? await this.snapshots.restore(this.ws) : { restored: false as const, reason: null };
     if (restored.restored) {
-      // Warm start: the records are installed; re-read only what changed on disk since.
-      this.ws.event("build_started");
-      const r = await this.ws.refresh();
-      this.ws.event("build_done");
-      this.log(`warm start: ${r.changed.length} changed, ${r.deleted.length} deleted files re-read in ${Math.round(r.totalMs)} ms`);
+      const r = restored.update;
+      this.log(`warm start: ${r.changed.length} changed and ${r.deleted.length} deleted files re-read, ${Math.round(r.totalMs)} ms`);
       if (r.changed.length || r.deleted.length) this.snapshots?.changed(this.ws);
       return;
     }

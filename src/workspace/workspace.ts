@@ -105,6 +105,24 @@ export class Workspace {
     return this.current;
   }
 
+  /**
+   * Links the installed records as they are (no disk access) and publishes them with the stored
+   * snapshot's facts: `complete`, whether the disk has moved on (`stale`), when it was built.
+   */
+  restoreLinked(complete: boolean, stale: boolean, builtAt: string): LinkedIndex {
+    this.event("build_started");
+    const linked = this.relink();
+    this.builtAtIso = builtAt;
+    this.event(complete ? "build_done" : "xml_done");
+    if (stale) this.event("files_changed");
+    return linked;
+  }
+
+  /** Continues the build numbering of a restored snapshot (build ids only grow). */
+  continueFrom(buildId: number): void {
+    if (buildId > this.buildCounter) this.buildCounter = buildId;
+  }
+
   /** Calls `fn` with every newly published index. */
   onPublish(fn: (linked: LinkedIndex) => void): () => void {
     this.listeners.add(fn);

@@ -5,26 +5,45 @@ import type { CliIo } from "../io.ts";
 import { type IndexSummary, summarize } from "../../query/summary.ts";
 import type { BuildTimings } from "../../workspace/workspace.ts";
 import { TOOL_VERSION } from "../../version.ts";
+import { IndexService } from "../../workspace/service.ts";
+import { StoreSnapshotPort, schemaKeyOf } from "../../workspace/snapshots.ts";
 
 export interface IndexResult extends IndexSummary {
-  readonly timings: BuildTimings;
-  readonly parsedFiles: number;
-  readonly sdkFiles: number;
+  /** "cold": a full build; "warm": started from the snapshot, re-reading only changed files. */
+  readonly start: { readonly mode: "cold" | "warm"; readonly changed: number; readonly deleted: number; readonly ms: number };
+  /** Per-phase timings of a full build (null after a warm start). */
+  readonly timings: BuildTimings | null;
+  readonly snapshot: { readonly path: string; readonly saved: boolean; readonly size: number | null };
 }
 
 export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
-  const opened = await openWorkspace(cfg, io);
+  const opened = await openWorkspace(cfg, io, { alwaysSave: true });
   if (typeof opened === "number") return opened;
-  const { ws, report } = opened;
+  const { ws, report, start, snapshot } = opened;
   const linked = ws.linked!;
   const s = ws.schema;
   const result: IndexResult = {
     ...summarize(linked, { dir: s.dir, source: s.source, files: s.fileCount, loaded: s.queries !== null }),
-    timings: report.timings,
-    parsedFiles: report.parsedFiles,
-    sdkFiles: report.sdkFiles,
+    start: { mode: start.mode, changed: start.changed, deleted: start.deleted, ms: start.ms },
+    timings: report?.timings ?? null,
+    snapshot: { path: snapshot.path, saved: snapshot.saved, size: snapshot.size },
   };
-  return emit(cfg, io, ws, result, (r) => renderIndex(r, cfg.quiet));
+  const code = emit(cfg, io, ws, result, (r) => renderIndex(r, cfg.quiet));
+  if (!cfg.watch) return code;
+  // --watch: keep the index (and its snapshot) current until interrupted.
+  const service = new IndexService(ws.config, {
+    watch: true,
+    snapshots: new StoreSnapshotPort(ws.config.home, ws.config.projectDir, schemaKeyOf(ws.schema), (l) => io.err(`ra3: ${l}\n`)),
+    log: (line) => io.err(`ra3: ${line}\n`),
+  });
+  await service.start();
+  io.err(`ra3: watching ${ws.config.projectDir} for changes; press Ctrl+C to stop\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+  await service.dispose();
+  return code;
 }
 
 /** The people-facing summary of an index build. */
@@ -57,6 +76,18 @@ export function renderIndex(r: IndexResult, quiet = false): string {
   lines.push(`diagnostics: ${d.errors} error${d.errors === 1 ? "" : "s"}, ${d.warnings} warning${d.warnings === 1 ? "" : "s"}, ${d.information} note${d.information === 1 ? "" : "s"}${d.errors + d.warnings > 0 ? " (ra3 check lists them)" : ""}`);
   for (const note of d.notes) lines.push(`  note: ${note}`);
   const t = r.timings;
-  lines.push(`time: ${Math.round(t.totalMs)} ms (scan ${Math.round(t.scanMs)}, schema ${Math.round(t.schemaMs)}, parse ${Math.round(t.parseMs)}, SDK ${Math.round(t.sdkMs)}, link ${Math.round(t.linkMs)}, art ${Math.round(t.artMs)})`);
+  if (t) {
+    lines.push(`time: ${Math.round(t.totalMs)} ms full build (scan ${Math.round(t.scanMs)}, schema ${Math.round(t.schemaMs)}, parse ${Math.round(t.parseMs)}, SDK ${Math.round(t.sdkMs)}, link ${Math.round(t.linkMs)}, art ${Math.round(t.artMs)})`);
+  } else {
+    lines.push(`time: ${Math.round(r.start.ms)} ms from the snapshot (${r.start.changed} changed, ${r.start.deleted} deleted file${r.start.deleted === 1 ? "" : "s"} re-read)`);
+  }
+  lines.push(`snapshot: ${r.snapshot.path}${r.snapshot.size !== null ? ` (${formatBytes(r.snapshot.size)})` : ""}${r.snapshot.saved ? "" : " (not written)"}`);
   return lines.join("\n");
+}
+
+/** 1234 → "1.2 KB", 4030000 → "4.03 MB". */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} KB`;
+  return `${(n / 1e6).toFixed(2)} MB`;
 }

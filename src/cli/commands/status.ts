@@ -1,14 +1,48 @@
-/** `ra3 status`: what ra3 knows about this project, its SDK, schema and index. */
+/** `ra3 status`: project, SDK, schema, game, and the stored index: state, build, age, snapshot, what is stale. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
-import type { CliIo } from "../io.ts";
-import { statusOf } from "../../query/status.ts";
+import { emit } from "../context.ts";
+import { type CliIo, EXIT_ENV } from "../io.ts";
+import { formatBytes } from "./index.ts";
+import { scanProjectFiles } from "../../project/scan.ts";
+import { SnapshotStore } from "../../store/snapshot-store.ts";
+import { displayPath } from "../../query/present.ts";
+import { type SnapshotStatus, statusOf } from "../../query/status.ts";
+import { isEnvError, resolveConfig } from "../../workspace/config.ts";
+import { inspectSnapshot, schemaKeyOf } from "../../workspace/snapshots.ts";
+import { Workspace } from "../../workspace/workspace.ts";
+
+const SHOWN = 20;
 
 export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
-  const opened = await openWorkspace(cfg, io);
-  if (typeof opened === "number") return opened;
-  const { ws } = opened;
-  return emit(cfg, io, ws, statusOf(ws), (r) => {
+  const config = resolveConfig({ project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env });
+  if (isEnvError(config)) {
+    io.err(`ra3: ${config.envError}\n`);
+    if (config.projects) for (const p of config.projects) io.err(`  ${p.dir}\n`);
+    return EXIT_ENV;
+  }
+  const ws = new Workspace(config);
+  const store = new SnapshotStore(config.home, config.projectDir);
+  // Read-only: the snapshot is linked as stored; nothing is re-read or rebuilt.
+  const scanned = scanProjectFiles(config.projectDir).filter((f) => f.kind === "xml" || f.kind === "w3x");
+  const inspection = inspectSnapshot(ws, store, schemaKeyOf(ws.schema), scanned);
+  const rel = (p: string) => (ws.linked ? displayPath(ws.linked, p) : p);
+  const total = inspection.changed.length + inspection.added.length + inspection.deleted.length;
+  const snapshot: SnapshotStatus = {
+    path: inspection.path,
+    exists: inspection.meta !== null,
+    size: inspection.meta?.size ?? null,
+    generatedAt: inspection.meta?.generatedAt ?? null,
+    ageSeconds: inspection.meta ? Math.max(0, Math.round((Date.now() - Date.parse(inspection.meta.generatedAt)) / 1000)) : null,
+    problem: inspection.reason,
+    stale: {
+      changed: inspection.changed.slice(0, SHOWN).map(rel),
+      added: inspection.added.slice(0, SHOWN).map(rel),
+      deleted: inspection.deleted.slice(0, SHOWN).map(rel),
+      total,
+    },
+  };
+  const result = { ...statusOf(ws), snapshot };
+  return emit(cfg, io, ws, result, (r) => {
     const lines = [
       `project   ${r.project} (${r.marker ?? "no marker"})`,
       `game      ${r.game ?? "unknown"}`,
@@ -16,8 +50,28 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
     ];
     for (const c of r.sdkCandidates) lines.push(`            ${c.accepted ? "used" : "skipped"} ${c.source}${c.path ? ` ${c.path}` : ""}: ${c.reason}`);
     lines.push(`schema    ${r.schema.dir ? `${r.schema.dir} (${r.schema.source}, ${r.schema.files} files)` : "none: references matched heuristically"}`);
-    lines.push(`index     ${r.state}, build ${r.buildId}${r.builtAt ? ` at ${r.builtAt}` : ""}${r.complete ? "" : ", incomplete"}${r.stale ? ", stale" : ""}`);
-    for (const s of r.streams) lines.push(`stream    ${s.name}: ${s.entry} (${s.files} files)`);
+    if (!snapshot.exists) {
+      lines.push(`index     ${r.state}: ${snapshot.problem ?? "no snapshot"}; run ra3 index`);
+    } else {
+      lines.push(`index     ${r.state}, build ${r.buildId}, built ${snapshot.generatedAt} (${age(snapshot.ageSeconds!)} ago)${r.complete ? "" : ", XML only"}`);
+      lines.push(`snapshot  ${snapshot.path} (${formatBytes(snapshot.size ?? 0)})`);
+      if (total === 0) lines.push(`stale     nothing: every file matches the snapshot`);
+      else {
+        lines.push(`stale     ${total} file${total === 1 ? "" : "s"} changed since (ra3 index brings it up to date)`);
+        for (const f of snapshot.stale.changed) lines.push(`            changed ${f}`);
+        for (const f of snapshot.stale.added) lines.push(`            added   ${f}`);
+        for (const f of snapshot.stale.deleted) lines.push(`            deleted ${f}`);
+        if (total > snapshot.stale.changed.length + snapshot.stale.added.length + snapshot.stale.deleted.length) lines.push("            …");
+      }
+      for (const s of r.streams) lines.push(`stream    ${s.name}: ${s.entry} (${s.files} files)`);
+    }
     return lines.join("\n");
   });
+}
+
+function age(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172800) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86400)} days`;
 }

@@ -1,0 +1,41 @@
+/** `ra3 mcp` (also `ra3 --mcp`): the MCP server on stdio, until the client closes stdin. */
+import type { CliConfig } from "../args.ts";
+import { isUsageError, parseCli } from "../args.ts";
+import { type CliIo, EXIT_OK } from "../io.ts";
+import { captureProcessStdin } from "../../mcp/stdin.ts";
+import { startStdioSession } from "../../mcp/server.ts";
+
+/**
+ * Starts buffering stdin when argv asks for the MCP server. `main.ts` calls this before its first
+ * `await`, so an `initialize` written right after spawn is never lost; other commands leave stdin alone.
+ */
+export function captureMcpStdin(argv: readonly string[]): void {
+  const cfg = parseCli(argv);
+  if (!isUsageError(cfg) && cfg.command === "mcp") captureProcessStdin();
+}
+
+/** Serves until stdin closes (or SIGINT/SIGTERM); stdout carries only JSON-RPC, logs go to stderr. */
+export async function runMcp(cfg: CliConfig, io: CliIo): Promise<number> {
+  const input = captureProcessStdin();
+  const log = (line: string) => io.err(`ra3 mcp: ${line}\n`);
+  const session = await startStdioSession({
+    request: { project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env },
+    input,
+    output: process.stdout,
+    log,
+  });
+  const stop = () => {
+    log("stopping");
+    void session.stop();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    await session.done;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  return EXIT_OK;
+}

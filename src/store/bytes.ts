@@ -1,0 +1,182 @@
+/**
+ * The byte-level pieces of the snapshot codec: a growable writer and a bounds-checked reader of
+ * LEB128 varints and float64s, and a 32-bit checksum. Varints keep the common small numbers (lines,
+ * columns, string indexes) at one or two bytes; the reader never reads past its end and reports damage
+ * as a {@link CorruptInput} exception that the codec turns into a "corrupt" result.
+ */
+
+/** Thrown by {@link ByteReader} on bytes that cannot be what the writer wrote; caught by the codec. */
+export class CorruptInput extends Error {}
+
+const TWO_POW_31 = 2 ** 31;
+
+/** Appends varints, float64s and raw bytes to a buffer that grows as needed. */
+export class ByteWriter {
+  private buf: Uint8Array;
+  private view: DataView;
+  private pos = 0;
+
+  constructor(initialSize = 1 << 16) {
+    this.buf = new Uint8Array(initialSize);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  /** Writes a non-negative safe integer. Throws on anything else (an encoder bug, not bad input). */
+  uint(n: number): void {
+    if (n >= 0 && n < 0x80 && (n | 0) === n) {
+      this.ensure(1);
+      this.buf[this.pos++] = n;
+      return;
+    }
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`snapshot encoder: ${n} is not a non-negative safe integer`);
+    this.ensure(8);
+    // Division instead of shifts above 2^31: bit operators truncate to 32 bits.
+    while (n >= TWO_POW_31) {
+      this.buf[this.pos++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    while (n >= 0x80) {
+      this.buf[this.pos++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    this.buf[this.pos++] = n;
+  }
+
+  /** Writes a safe integer of either sign (zigzag: 0, -1, 1, -2 … → 0, 1, 2, 3 …). */
+  int(n: number): void {
+    if (!Number.isSafeInteger(n) || Math.abs(n) > 2 ** 51) throw new Error(`snapshot encoder: ${n} is not an integer in ±2^51`);
+    this.uint(n >= 0 ? n * 2 : -n * 2 - 1);
+  }
+
+  /** Writes any number (fractions, NaN, infinities) as 8 bytes. */
+  float(n: number): void {
+    this.ensure(8);
+    this.view.setFloat64(this.pos, n, true);
+    this.pos += 8;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  /** The bytes written so far (a view; copy before writing more if you keep it). */
+  result(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+}
+
+/** Reads what a {@link ByteWriter} wrote, throwing {@link CorruptInput} instead of reading past the end. */
+export class ByteReader {
+  private readonly view: DataView;
+  pos: number;
+
+  constructor(private readonly buf: Uint8Array, start = 0, readonly end = buf.length) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.pos = start;
+  }
+
+  uint(): number {
+    const buf = this.buf;
+    if (this.pos >= this.end) throw new CorruptInput("unexpected end of data");
+    let b = buf[this.pos++];
+    if (b < 0x80) return b;
+    let result = b & 0x7f;
+    let scale = 0x80;
+    for (let i = 1; i < 8; i++) {
+      if (this.pos >= this.end) throw new CorruptInput("unexpected end of data");
+      b = buf[this.pos++];
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) return result;
+      scale *= 0x80;
+    }
+    throw new CorruptInput("a number is longer than 8 bytes");
+  }
+
+  int(): number {
+    const z = this.uint();
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  }
+
+  float(): number {
+    if (this.pos + 8 > this.end) throw new CorruptInput("unexpected end of data");
+    const n = this.view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return n;
+  }
+
+  /** A count of items that each take at least one byte: never more than what is left. */
+  count(): number {
+    const n = this.uint();
+    if (n > this.end - this.pos) throw new CorruptInput(`a list claims ${n} items but only ${this.end - this.pos} bytes are left`);
+    return n;
+  }
+
+  bytes(n: number): Uint8Array {
+    if (n > this.end - this.pos) throw new CorruptInput("unexpected end of data");
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+}
+
+/**
+ * A 32-bit checksum (MurmurHash3's mixing over little-endian words) of `bytes`: cheap enough to verify
+ * a whole snapshot on every load, and any flipped byte changes it.
+ * @example checksum32(new Uint8Array([1, 2, 3])) // a number in [0, 2^32)
+ */
+export function checksum32(bytes: Uint8Array): number {
+  let h = 0x9747b28c;
+  const words = bytes.length >>> 2;
+  const aligned = bytes.byteOffset % 4 === 0;
+  // Unaligned input (a pooled Buffer) is read through a DataView: slower, but only ever small inputs.
+  const w32 = aligned ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : null;
+  const dv = aligned ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+  for (let i = 0; i < words; i++) {
+    let k = w32 ? (littleEndian ? w32[i] : swap32(w32[i])) : dv!.getUint32(i * 4, true);
+    k = Math.imul(k, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  const rest = bytes.length & 3;
+  if (rest > 0) {
+    const tail = words * 4;
+    let k = bytes[tail];
+    if (rest > 1) k ^= bytes[tail + 1] << 8;
+    if (rest > 2) k ^= bytes[tail + 2] << 16;
+    k = Math.imul(k, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+  }
+  h ^= bytes.length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function swap32(v: number): number {
+  return (((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) >>> 0;
+}

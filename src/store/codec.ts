@@ -1,0 +1,317 @@
+/**
+ * The private snapshot file: every file record with its stamp, so a warm start re-parses only the files
+ * whose stamp changed. Layout (all integers little-endian):
+ *
+ * ```
+ * 0   8  magic "RA3SNAP\0"         — stable forever, so foreign files are rejected before any decoding
+ * 8   4  u32 SNAPSHOT_SCHEMA_VERSION — stable forever; everything after it may change with the version
+ * 12  4  u32 header length H
+ * 16  4  u32 body length B
+ * 20  4  u32 checksum32 of bytes [24, 24+H+B)
+ * 24  H  header: one msgpack map (tool version, project, SDK, schema key, build facts, stats, file
+ *          count, record layout fingerprint)
+ * …   B  body: varint count + UTF-16 lengths of the string table, the table as one UTF-8 blob, then the
+ *          files (path, stamp, record) as varints over table indexes (see record-codec.ts)
+ * ```
+ *
+ * The string table holds each distinct string once, and decoding it is one UTF-8 decode plus slicing.
+ * Decoding never throws: every failure is a {@link DecodeFailure} with a reason and one sentence.
+ */
+import { Packr } from "msgpackr";
+import { pathKey } from "../project/paths.ts";
+import type { FileStamp } from "../index/core.ts";
+import type { FileRecord } from "../index/records.ts";
+import { ByteReader, ByteWriter, CorruptInput, checksum32 } from "./bytes.ts";
+import { FILE_RECORD_SPEC, StringTable, compileSpec, readObject, writeObject } from "./record-codec.ts";
+
+/** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
+export const SNAPSHOT_SCHEMA_VERSION = 1;
+
+/** The first 8 bytes of every snapshot. */
+export const SNAPSHOT_MAGIC: Uint8Array = new Uint8Array([0x52, 0x41, 0x33, 0x53, 0x4e, 0x41, 0x50, 0x00]); // "RA3SNAP\0"
+
+const PREFIX = 24;
+
+export interface SnapshotFile {
+  /** Absolute path as the index core stores it (real casing). */
+  readonly path: string;
+  /** Size and mtime when the record was made; null when unknown (the file is re-validated on load). */
+  readonly stamp: FileStamp | null;
+  readonly record: FileRecord;
+}
+
+export type SnapshotPhase = "xml" | "art";
+
+/** Everything in a snapshot except the files: small, and readable without decoding the body. */
+export interface SnapshotHeader {
+  readonly schemaVersion: number;
+  readonly toolVersion: string;
+  readonly projectDir: string;
+  readonly sdkDir: string | null;
+  /** Identifies the schema the records were extracted with (computed by the caller). */
+  readonly schemaKey: string;
+  readonly generatedAt: string;
+  readonly buildId: number;
+  readonly phase: SnapshotPhase;
+  readonly complete: boolean;
+  readonly stale: boolean;
+  readonly stats: Readonly<Record<string, number>>;
+}
+
+export interface Snapshot extends SnapshotHeader {
+  readonly files: readonly SnapshotFile[];
+}
+
+/** What the header says about the body, beyond {@link SnapshotHeader}. */
+export interface SnapshotHeaderInfo extends SnapshotHeader {
+  /** Number of files in the body. */
+  readonly fileCount: number;
+  /** Total size of the snapshot in bytes. */
+  readonly size: number;
+}
+
+export type DecodeFailureReason =
+  /** zero bytes */
+  | "empty"
+  /** not a snapshot at all (no magic) */
+  | "foreign"
+  /** shorter than its header says */
+  | "truncated"
+  /** the checksum, header or body does not hold together */
+  | "corrupt"
+  /** written in another snapshot format version */
+  | "version"
+  /** written by another ra3 version */
+  | "tool"
+  /** belongs to another project folder */
+  | "project"
+  /** records were extracted with another schema */
+  | "schema";
+
+export interface DecodeFailure {
+  readonly ok: false;
+  readonly reason: DecodeFailureReason;
+  /** One sentence saying what is wrong with the snapshot. */
+  readonly message: string;
+}
+
+export type DecodeResult = { readonly ok: true; readonly snapshot: Snapshot } | DecodeFailure;
+export type HeaderResult = { readonly ok: true; readonly header: SnapshotHeaderInfo } | DecodeFailure;
+
+/** What the reader requires of a snapshot. */
+export interface SnapshotExpectation {
+  readonly projectDir: string;
+  readonly toolVersion: string;
+  /** When given, a snapshot made with another schema is rejected (reason "schema"). */
+  readonly schemaKey?: string;
+}
+
+const RECORD_FIELDS = compileSpec(FILE_RECORD_SPEC);
+
+/**
+ * A fingerprint of the record specs (field names, kinds, order). Stored in the header: a spec changed
+ * without bumping {@link SNAPSHOT_SCHEMA_VERSION} (easy to forget during development) still invalidates
+ * old snapshots instead of misreading them.
+ */
+export const RECORD_LAYOUT: string = checksum32(new TextEncoder().encode(JSON.stringify(RECORD_FIELDS))).toString(16).padStart(8, "0");
+
+// Plain maps (no msgpackr records extension), so any msgpack library can read the header.
+let headerPackr: Packr | null = null;
+function packr(): Packr {
+  headerPackr ??= new Packr({ useRecords: false, moreTypes: false, bundleStrings: false });
+  return headerPackr;
+}
+
+/**
+ * The bytes of `s`. Throws only on a bug: a snapshot of another `schemaVersion`, or a record field
+ * holding a value its spec cannot represent (e.g. a fractional line number).
+ * @example writeFileAtomic(path, encodeSnapshot(snapshot))
+ */
+export function encodeSnapshot(s: Snapshot): Uint8Array {
+  if (s.schemaVersion !== SNAPSHOT_SCHEMA_VERSION) {
+    throw new Error(`encodeSnapshot: this build writes snapshot version ${SNAPSHOT_SCHEMA_VERSION}, not ${s.schemaVersion}`);
+  }
+  const table = new StringTable();
+  const data = new ByteWriter(1 << 20);
+  data.uint(s.files.length);
+  for (const f of s.files) {
+    data.uint(table.intern(f.path));
+    if (f.stamp === null) data.uint(0);
+    else {
+      data.uint(1);
+      data.float(f.stamp.size);
+      data.float(f.stamp.mtimeMs);
+    }
+    writeObject(data, table, RECORD_FIELDS, f.record);
+  }
+  const blob = new TextEncoder().encode(table.strings.join(""));
+  const lengths = new ByteWriter(table.strings.length * 2 + 16);
+  lengths.uint(table.strings.length);
+  for (const str of table.strings) lengths.uint(str.length);
+  lengths.uint(blob.length);
+
+  const header = packr().pack({
+    toolVersion: s.toolVersion,
+    projectDir: s.projectDir,
+    sdkDir: s.sdkDir,
+    schemaKey: s.schemaKey,
+    generatedAt: s.generatedAt,
+    buildId: s.buildId,
+    phase: s.phase,
+    complete: s.complete,
+    stale: s.stale,
+    stats: s.stats,
+    fileCount: s.files.length,
+    recordLayout: RECORD_LAYOUT,
+  });
+  const bodyLength = lengths.length + blob.length + data.length;
+  const out = new Uint8Array(PREFIX + header.length + bodyLength);
+  out.set(SNAPSHOT_MAGIC, 0);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(8, SNAPSHOT_SCHEMA_VERSION, true);
+  dv.setUint32(12, header.length, true);
+  dv.setUint32(16, bodyLength, true);
+  let at = PREFIX;
+  out.set(header, at);
+  at += header.length;
+  out.set(lengths.result(), at);
+  at += lengths.length;
+  out.set(blob, at);
+  at += blob.length;
+  out.set(data.result(), at);
+  dv.setUint32(20, checksum32(out.subarray(PREFIX)), true);
+  return out;
+}
+
+/**
+ * Checks the prefix, checksum and header of a snapshot (not the body) against `expect`.
+ * @example readSnapshotHeader(bytes, { projectDir, toolVersion: TOOL_VERSION })
+ */
+export function readSnapshotHeader(bytes: Uint8Array, expect: SnapshotExpectation): HeaderResult {
+  if (bytes.length === 0) return fail("empty", "the snapshot file is empty");
+  const magicPart = Math.min(bytes.length, SNAPSHOT_MAGIC.length);
+  for (let i = 0; i < magicPart; i++) {
+    if (bytes[i] !== SNAPSHOT_MAGIC[i]) return fail("foreign", "the file is not an ra3 snapshot (it does not start with RA3SNAP)");
+  }
+  if (bytes.length < PREFIX) return fail("truncated", `the snapshot is truncated: ${bytes.length} bytes, shorter than its ${PREFIX}-byte prefix`);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = dv.getUint32(8, true);
+  if (version !== SNAPSHOT_SCHEMA_VERSION) {
+    return fail("version", `the snapshot has format version ${version}; this ra3 reads version ${SNAPSHOT_SCHEMA_VERSION}`);
+  }
+  const headerLength = dv.getUint32(12, true);
+  const bodyLength = dv.getUint32(16, true);
+  const expected = PREFIX + headerLength + bodyLength;
+  if (bytes.length < expected) return fail("truncated", `the snapshot is truncated: ${bytes.length} of ${expected} bytes`);
+  if (bytes.length > expected) {
+    const extra = bytes.length - expected;
+    return fail("corrupt", `the snapshot is corrupt: ${extra} unexpected byte${extra === 1 ? "" : "s"} after its end`);
+  }
+  if (checksum32(bytes.subarray(PREFIX)) !== dv.getUint32(20, true)) return fail("corrupt", "the snapshot is corrupt: checksum mismatch");
+
+  let raw: unknown;
+  try {
+    raw = packr().unpack(bytes.subarray(PREFIX, PREFIX + headerLength));
+  } catch (e) {
+    return fail("corrupt", `the snapshot is corrupt: its header does not decode (${(e as Error).message})`);
+  }
+  const header = checkHeader(raw, bytes.length);
+  if (typeof header === "string") return fail("corrupt", `the snapshot is corrupt: header field ${header} is missing or has the wrong type`);
+  const layout = (raw as { recordLayout?: unknown }).recordLayout;
+  if (layout !== RECORD_LAYOUT) {
+    return fail("version", `the snapshot's record layout (${String(layout)}) differs from this build's (${RECORD_LAYOUT})`);
+  }
+  if (header.toolVersion !== expect.toolVersion) {
+    return fail("tool", `the snapshot was written by ra3 ${header.toolVersion}; this is ra3 ${expect.toolVersion}`);
+  }
+  if (pathKey(header.projectDir) !== pathKey(expect.projectDir)) {
+    return fail("project", `the snapshot belongs to another project (${header.projectDir}), not ${expect.projectDir}`);
+  }
+  if (expect.schemaKey !== undefined && header.schemaKey !== expect.schemaKey) {
+    return fail("schema", `the snapshot was made with another schema (${header.schemaKey}); this run uses ${expect.schemaKey}`);
+  }
+  return { ok: true, header };
+}
+
+/**
+ * The snapshot in `bytes` if it is intact and matches `expect`; otherwise why not. Never throws.
+ * @example const r = decodeSnapshot(bytes, { projectDir, toolVersion }); if (!r.ok) log(r.message)
+ */
+export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): DecodeResult {
+  const head = readSnapshotHeader(bytes, expect);
+  if (!head.ok) return head;
+  const h = head.header;
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
+  try {
+    const r = new ByteReader(bytes, PREFIX + headerLength);
+    const count = r.count();
+    const lengths = new Array<number>(count);
+    for (let i = 0; i < count; i++) lengths[i] = r.uint();
+    const blobLength = r.uint();
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(r.bytes(blobLength));
+    const table = new Array<string>(count);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      table[i] = text.slice(at, at + lengths[i]);
+      at += lengths[i];
+    }
+    if (at !== text.length) throw new CorruptInput("the string table lengths do not add up");
+    const fileCount = r.count();
+    if (fileCount !== h.fileCount) throw new CorruptInput(`the body holds ${fileCount} files, the header says ${h.fileCount}`);
+    const files = new Array<SnapshotFile>(fileCount);
+    for (let i = 0; i < fileCount; i++) {
+      const path = table[r.uint()];
+      if (path === undefined) throw new CorruptInput("a file path is outside the string table");
+      const hasStamp = r.uint();
+      const stamp = hasStamp === 1 ? { size: r.float(), mtimeMs: r.float() } : hasStamp === 0 ? null : badStamp();
+      files[i] = { path, stamp, record: readObject(r, table, RECORD_FIELDS) as unknown as FileRecord };
+    }
+    if (r.pos !== r.end) throw new CorruptInput(`${r.end - r.pos} bytes are left after the last file`);
+    const { fileCount: _count, size: _size, ...meta } = h;
+    return { ok: true, snapshot: { ...meta, files } };
+  } catch (e) {
+    // The checksum matched, so this is an encoder from another build writing the same version: still corrupt.
+    if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {
+      return fail("corrupt", `the snapshot is corrupt: ${e.message}`);
+    }
+    return fail("corrupt", `the snapshot is corrupt: ${String(e)}`);
+  }
+}
+
+function badStamp(): never {
+  throw new CorruptInput("a file stamp marker is neither 0 nor 1");
+}
+
+function fail(reason: DecodeFailureReason, message: string): DecodeFailure {
+  return { ok: false, reason, message };
+}
+
+/** The header as a typed value, or the name of the first field that is missing or mistyped. */
+function checkHeader(raw: unknown, size: number): SnapshotHeaderInfo | string {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "(the header itself)";
+  const o = raw as Record<string, unknown>;
+  const strings = ["toolVersion", "projectDir", "schemaKey", "generatedAt"] as const;
+  for (const k of strings) if (typeof o[k] !== "string") return k;
+  if (o.sdkDir !== null && typeof o.sdkDir !== "string") return "sdkDir";
+  for (const k of ["buildId", "fileCount"] as const) if (!Number.isSafeInteger(o[k]) || (o[k] as number) < 0) return k;
+  if (o.phase !== "xml" && o.phase !== "art") return "phase";
+  for (const k of ["complete", "stale"] as const) if (typeof o[k] !== "boolean") return k;
+  const stats = o.stats;
+  if (typeof stats !== "object" || stats === null || Array.isArray(stats)) return "stats";
+  for (const v of Object.values(stats)) if (typeof v !== "number") return "stats";
+  return {
+    schemaVersion: SNAPSHOT_SCHEMA_VERSION,
+    toolVersion: o.toolVersion as string,
+    projectDir: o.projectDir as string,
+    sdkDir: o.sdkDir as string | null,
+    schemaKey: o.schemaKey as string,
+    generatedAt: o.generatedAt as string,
+    buildId: o.buildId as number,
+    phase: o.phase as SnapshotPhase,
+    complete: o.complete as boolean,
+    stale: o.stale as boolean,
+    stats: { ...(stats as Record<string, number>) },
+    fileCount: o.fileCount as number,
+    size,
+  };
+}

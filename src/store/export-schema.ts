@@ -1,0 +1,134 @@
+/**
+ * The public export format (`ra3 export`) as a zod schema: the one definition that types the exporter,
+ * validates exports in tests, and generates `docs/snapshot.schema.json`. Objects are loose (extra fields
+ * allowed) because the format only grows within a `schemaVersion`: a consumer validating with an older
+ * copy of the JSON Schema keeps accepting newer exports.
+ */
+import { z } from "zod";
+import type { ReferenceKind } from "../index/records.ts";
+
+/** The public format's version: bump it only for a change that is not purely additive. */
+export const EXPORT_SCHEMA_VERSION = 1;
+
+const REFERENCE_KINDS = ["attribute", "content", "inheritFrom", "heuristic", "manifest"] as const satisfies readonly ReferenceKind[];
+// Fails to compile when records.ts gains a reference kind this list lacks.
+const _allKinds: Record<ReferenceKind, true> = { attribute: true, content: true, inheritFrom: true, heuristic: true, manifest: true };
+void _allKinds;
+
+const line = z.int().min(0).describe("1-based line (0 when the position is unknown, e.g. manifest assets)");
+const column = z.int().min(0).describe("1-based column (0 when unknown)");
+const relPath = z
+  .string()
+  .describe("path relative to the project root (project files) or the SDK root (SDK and manifest files), with `/`; absolute with `/` for files outside both");
+const stream = z.string().nullable().describe("the first stream whose include walk reaches the file; null when the file is inactive");
+const streams = z.array(z.string()).describe("every stream that reaches the file (empty when inactive)");
+const origin = z.enum(["project", "sdk", "manifest"]).describe("which layer defines it: the mod, the SDK's vanilla XML, or a compiled .manifest");
+
+const fileDiagnostic = z.looseObject({
+  code: z.string().describe("stable machine-readable code, e.g. `xml-syntax`, `include-not-found`"),
+  severity: z.enum(["error", "warning", "information"]),
+  message: z.string(),
+  line,
+  column,
+});
+
+const assetRef = z.looseObject({ type: z.string(), id: z.string() });
+
+/** One row of `files`. */
+export const PublicFile = z.looseObject({
+  path: relPath,
+  kind: z
+    .enum(["xml", "art", "binary", "str", "babproj", "manifest", "missing"])
+    .describe("xml: parsed XML; art: shallow-scanned .w3x; str: string table; missing: an include target that does not exist"),
+  root: z
+    .enum(["project", "sdk"])
+    .nullable()
+    .describe("the root `path` is relative to: the project, the SDK, or null when the file lies outside both (then `path` is absolute)"),
+  stream,
+  streams,
+  active: z.boolean().describe("reachable from an entry point"),
+  size: z.number().nullable().describe("bytes on disk when indexed; null when unknown"),
+  mtimeMs: z.number().nullable().describe("modification time (ms since the Unix epoch) when indexed; null when unknown"),
+  diagnostics: z.array(fileDiagnostic),
+});
+
+/** One row of `assets`. */
+export const PublicAsset = z.looseObject({
+  type: z.string().describe("asset type (schema spelling when known)"),
+  id: z.string(),
+  file: relPath,
+  line,
+  column,
+  origin,
+  stream,
+  streams,
+  active: z.boolean(),
+});
+
+/** One row of `defines`. */
+export const PublicDefine = z.looseObject({ name: z.string().describe("without the `$`"), value: z.string(), file: relPath, line });
+
+/** One row of `references`: one reference site. */
+export const PublicReference = z.looseObject({
+  from: assetRef.nullable().describe("the asset the site belongs to (for a fragment spliced by xi:include: the asset that splices it in); null outside any asset"),
+  to: assetRef.nullable().describe("the best matching definition; null when unresolved"),
+  status: z.enum(["resolved", "wrong_type", "not_found"]).describe("wrong_type: the id exists, but only with types the reference does not accept"),
+  value: z.string().describe("the token as written, possibly `Type:Id`"),
+  kind: z.enum(REFERENCE_KINDS).describe("attribute, element content, inheritFrom, heuristic (no schema), or manifest (compiled reference)"),
+  element: z.string(),
+  parent: z.string().nullable(),
+  attribute: z.string().nullable(),
+  file: relPath,
+  line,
+  column,
+});
+
+/** One row of `includes`. */
+export const PublicInclude = z.looseObject({
+  from: relPath,
+  to: relPath.nullable().describe("the resolved target; null when it could not be resolved"),
+  source: z.string().describe("the `source` (or `href` for xi) as written"),
+  type: z.enum(["all", "instance", "reference", "xi"]),
+  line,
+});
+
+/** One row of `strings`. */
+export const PublicString = z.looseObject({ key: z.string(), text: z.string(), file: relPath, line });
+
+/** The whole public export. */
+export const PublicSnapshot = z
+  .looseObject({
+    schemaVersion: z.literal(EXPORT_SCHEMA_VERSION),
+    tool: z.looseObject({ name: z.literal("ra3"), version: z.string() }),
+    project: z.string().describe("absolute path of the project root"),
+    sdk: z.string().nullable().describe("absolute path of the SDK root; null in project-only mode"),
+    generatedAt: z.iso.datetime().describe("when the index was built (ISO-8601, UTC)"),
+    buildId: z.int().min(0),
+    phase: z.enum(["xml", "art"]).describe("xml: the art (.w3x) scan had not finished; art: everything was indexed"),
+    complete: z.boolean(),
+    stale: z.boolean().describe("files changed after this index was built"),
+    stats: z.record(z.string(), z.number()).describe("counts (files, assets, references …) and timings"),
+    files: z.array(PublicFile),
+    assets: z.array(PublicAsset),
+    defines: z.array(PublicDefine),
+    references: z.array(PublicReference),
+    includes: z.array(PublicInclude),
+    strings: z.array(PublicString),
+    diagnostics: z
+      .array(fileDiagnostic.extend({ file: relPath.nullable() }))
+      .describe("index-wide diagnostics (file null) and any whose file has no row in `files`"),
+  })
+  .meta({ title: "ra3 snapshot export", description: "The public snapshot format written by `ra3 export` (docs/snapshot-format.md)." });
+
+export type PublicSnapshot = z.infer<typeof PublicSnapshot>;
+export type PublicFile = z.infer<typeof PublicFile>;
+export type PublicAsset = z.infer<typeof PublicAsset>;
+export type PublicReference = z.infer<typeof PublicReference>;
+
+/**
+ * The JSON Schema of the public format, as committed in `docs/snapshot.schema.json`.
+ * @example writeFileSync("docs/snapshot.schema.json", snapshotJsonSchemaText())
+ */
+export function snapshotJsonSchemaText(): string {
+  return JSON.stringify(z.toJSONSchema(PublicSnapshot), null, 2) + "\n";
+}

@@ -1,0 +1,168 @@
+/**
+ * The snapshot of one project on disk: `<home>/snapshots/<slug>-<hash>.msgpack`, a `.meta.json` beside it
+ * (readable without decoding the snapshot) and a `.lock` while a writer is at work. Loading never throws
+ * and says why a snapshot is unusable; saving takes the lock, writes both files atomically, and skips
+ * (reporting "busy") when another process is writing.
+ */
+import { readFileSync } from "node:fs";
+import { snapshotPathFor } from "../project/home.ts";
+import { writeFileAtomic } from "./atomic.ts";
+import {
+  type DecodeResult,
+  type Snapshot,
+  type SnapshotExpectation,
+  type SnapshotPhase,
+  decodeSnapshot,
+  encodeSnapshot,
+} from "./codec.ts";
+import { type LockBusy, acquireLock, isLockBusy } from "./lock.ts";
+
+/** The `.meta.json` beside a snapshot. */
+export interface SnapshotMeta {
+  readonly schemaVersion: number;
+  readonly toolVersion: string;
+  readonly projectDir: string;
+  readonly sdkDir: string | null;
+  readonly schemaKey: string;
+  readonly generatedAt: string;
+  readonly buildId: number;
+  readonly phase: SnapshotPhase;
+  readonly complete: boolean;
+  readonly stale: boolean;
+  /** Size of the snapshot file in bytes. */
+  readonly size: number;
+  /** Number of file records in the snapshot. */
+  readonly files: number;
+  readonly stats: Readonly<Record<string, number>>;
+}
+
+export type LoadFailureReason = "missing" | "unreadable";
+
+export type LoadResult = DecodeResult | { readonly ok: false; readonly reason: LoadFailureReason; readonly message: string };
+
+export type SaveResult =
+  | { readonly saved: true; readonly path: string; readonly size: number; readonly meta: SnapshotMeta }
+  | { readonly saved: false; readonly reason: "busy"; readonly message: string; readonly busy: LockBusy["busy"] }
+  | { readonly saved: false; readonly reason: "error"; readonly message: string };
+
+export interface SnapshotStoreOptions {
+  /** A writer's lock older than this is taken over (default 60 s; a save takes well under a second). */
+  readonly staleLockMs?: number;
+}
+
+export class SnapshotStore {
+  readonly path: string;
+  readonly metaPath: string;
+  readonly lockPath: string;
+
+  constructor(
+    readonly home: string,
+    readonly projectDir: string,
+    private readonly options: SnapshotStoreOptions = {},
+  ) {
+    this.path = snapshotPathFor(home, projectDir);
+    this.metaPath = this.path.replace(/\.msgpack$/, "") + ".meta.json";
+    this.lockPath = this.path + ".lock";
+  }
+
+  /**
+   * The stored snapshot if it exists, is intact and matches `expect`; otherwise the reason ("missing"
+   * on a first run, or a {@link DecodeResult} failure). Never throws; the caller reports a failure once
+   * and rebuilds.
+   */
+  load(expect: SnapshotExpectation): LoadResult {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(this.path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return { ok: false, reason: "missing", message: `no snapshot yet at ${this.path}` };
+      return { ok: false, reason: "unreadable", message: `the snapshot ${this.path} could not be read (${code ?? String(e)})` };
+    }
+    return decodeSnapshot(bytes, expect);
+  }
+
+  /**
+   * Writes `snapshot` and its meta file under the writers' lock. Returns what happened; an I/O failure
+   * is a value ("error"), not an exception, since a failed save must not stop the index.
+   */
+  save(snapshot: Snapshot): SaveResult {
+    // Encode before taking the lock: the lock is held only for the file writes.
+    const bytes = encodeSnapshot(snapshot);
+    let lock;
+    try {
+      lock = acquireLock(this.lockPath, { staleMs: this.options.staleLockMs });
+    } catch (e) {
+      return { saved: false, reason: "error", message: `could not lock ${this.lockPath} (${errText(e)})` };
+    }
+    if (isLockBusy(lock)) {
+      const b = lock.busy;
+      const who = b.pid ? `process ${b.pid}${b.hostname ? ` on ${b.hostname}` : ""}` : "another process";
+      return { saved: false, reason: "busy", message: `${who} has been writing the snapshot since ${b.since}; this save was skipped`, busy: b };
+    }
+    try {
+      const meta = metaOf(snapshot, bytes.length);
+      writeFileAtomic(this.path, bytes);
+      writeFileAtomic(this.metaPath, new TextEncoder().encode(JSON.stringify(meta, null, 2) + "\n"));
+      return { saved: true, path: this.path, size: bytes.length, meta };
+    } catch (e) {
+      return { saved: false, reason: "error", message: `could not write the snapshot ${this.path} (${errText(e)})` };
+    } finally {
+      try {
+        lock.release();
+      } catch {
+        // An unremovable lock goes stale and is taken over by the next writer.
+      }
+    }
+  }
+
+  /** The meta file's content, or null when it is missing or not a meta file of this format. */
+  meta(): SnapshotMeta | null {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(this.metaPath, "utf8"));
+    } catch {
+      return null;
+    }
+    return checkMeta(raw);
+  }
+}
+
+function metaOf(s: Snapshot, size: number): SnapshotMeta {
+  return {
+    schemaVersion: s.schemaVersion,
+    toolVersion: s.toolVersion,
+    projectDir: s.projectDir,
+    sdkDir: s.sdkDir,
+    schemaKey: s.schemaKey,
+    generatedAt: s.generatedAt,
+    buildId: s.buildId,
+    phase: s.phase,
+    complete: s.complete,
+    stale: s.stale,
+    size,
+    files: s.files.length,
+    stats: s.stats,
+  };
+}
+
+function checkMeta(raw: unknown): SnapshotMeta | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const o = raw as Record<string, unknown>;
+  const isStr = (k: string) => typeof o[k] === "string";
+  const isNat = (k: string) => Number.isSafeInteger(o[k]) && (o[k] as number) >= 0;
+  if (!["toolVersion", "projectDir", "schemaKey", "generatedAt"].every(isStr)) return null;
+  if (!["schemaVersion", "buildId", "size", "files"].every(isNat)) return null;
+  if (o.sdkDir !== null && !isStr("sdkDir")) return null;
+  if (o.phase !== "xml" && o.phase !== "art") return null;
+  if (typeof o.complete !== "boolean" || typeof o.stale !== "boolean") return null;
+  const stats = o.stats;
+  if (typeof stats !== "object" || stats === null || Array.isArray(stats)) return null;
+  if (!Object.values(stats).every((v) => typeof v === "number")) return null;
+  return raw as SnapshotMeta;
+}
+
+function errText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code ? `${err.code}: ${err.message}` : String(e);
+}

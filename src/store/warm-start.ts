@@ -1,0 +1,45 @@
+/**
+ * The two ends of a warm start, as pure functions: collecting the core's records into snapshot files,
+ * and sorting a loaded snapshot's files into those whose stamp still matches the disk (install them with
+ * `IndexCore.setRecord`) and those to read again.
+ */
+import type { FileStamp } from "../index/core.ts";
+import type { FileRecord } from "../index/records.ts";
+import type { SnapshotFile } from "./codec.ts";
+
+/** What a warm start does with a loaded snapshot. */
+export interface WarmStartPlan {
+  /** Unchanged files: install these records as they are. */
+  readonly reuse: readonly SnapshotFile[];
+  /** Files whose size or mtime differ, or whose stamp was unknown: read and parse them again. */
+  readonly changed: readonly string[];
+  /** Files that no longer exist: forget them. */
+  readonly vanished: readonly string[];
+}
+
+/**
+ * The snapshot files of every record in `core` (`IndexCore` fits), in its order.
+ * @example encodeSnapshot({ ...header, files: snapshotFiles(workspace.core) })
+ */
+export function snapshotFiles(core: { values(): Iterable<{ readonly path: string; readonly record: FileRecord; readonly stamp: FileStamp | null }> }): SnapshotFile[] {
+  const out: SnapshotFile[] = [];
+  for (const f of core.values()) out.push({ path: f.path, stamp: f.stamp, record: f.record });
+  return out;
+}
+
+/**
+ * Compares each file's stored stamp with `stat(path)` (null when the file is gone).
+ * @example planWarmStart(snapshot.files, (p) => { try { const s = statSync(p); return { size: s.size, mtimeMs: s.mtimeMs } } catch { return null } })
+ */
+export function planWarmStart(files: readonly SnapshotFile[], stat: (path: string) => FileStamp | null): WarmStartPlan {
+  const reuse: SnapshotFile[] = [];
+  const changed: string[] = [];
+  const vanished: string[] = [];
+  for (const f of files) {
+    const now = stat(f.path);
+    if (now === null) vanished.push(f.path);
+    else if (f.stamp !== null && f.stamp.size === now.size && f.stamp.mtimeMs === now.mtimeMs) reuse.push(f);
+    else changed.push(f.path);
+  }
+  return { reuse, changed, vanished };
+}

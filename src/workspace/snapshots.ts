@@ -1,0 +1,170 @@
+/**
+ * Connects a workspace to the snapshot store: warm start (install the stored records whose stamps still
+ * match, re-read the rest), saving (the core's records + stamps), and the quiet-period port the live
+ * service uses so a burst of edits causes one write, not one per edit.
+ */
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
+import { type Snapshot, SNAPSHOT_SCHEMA_VERSION } from "../store/codec.ts";
+import { QuietPeriodWriter } from "../store/scheduler.ts";
+import { type SaveResult, SnapshotStore } from "../store/snapshot-store.ts";
+import { planWarmStart, snapshotFiles } from "../store/warm-start.ts";
+import type { FileStamp } from "../index/core.ts";
+import { pathKey } from "../project/paths.ts";
+import { TOOL_VERSION } from "../version.ts";
+import type { LoadedSchema } from "./schema.ts";
+import type { SnapshotPort } from "./service.ts";
+import type { UpdateReport, Workspace } from "./workspace.ts";
+
+/**
+ * Identifies the schema records were extracted with: a snapshot made with another XSD set (or none) is
+ * stale as a whole.
+ */
+export function schemaKeyOf(schema: LoadedSchema): string {
+  if (!schema.queries) return "none";
+  return createHash("sha1").update(JSON.stringify(schema.queries.model)).digest("hex").slice(0, 16);
+}
+
+/** The snapshot of a workspace's current records. */
+export function snapshotOf(ws: Workspace, schemaKey: string): Snapshot {
+  const view = ws.view();
+  const stats: Record<string, number> = {};
+  if (ws.linked) for (const [k, v] of Object.entries(ws.linked.stats)) stats[k] = v;
+  return {
+    schemaVersion: SNAPSHOT_SCHEMA_VERSION,
+    toolVersion: TOOL_VERSION,
+    projectDir: ws.config.projectDir,
+    sdkDir: ws.config.sdk?.dir ?? null,
+    schemaKey,
+    generatedAt: view.builtAt ?? new Date().toISOString(),
+    buildId: view.buildId,
+    phase: view.lifecycle.complete ? "art" : "xml",
+    complete: view.lifecycle.complete,
+    stale: view.lifecycle.state === "stale",
+    stats,
+    files: snapshotFiles(ws.core),
+  };
+}
+
+export type WarmStartResult =
+  | { readonly warm: true; readonly reused: number; readonly update: UpdateReport; readonly loadMs: number }
+  | { readonly warm: false; readonly reason: string; readonly quiet: boolean };
+
+/**
+ * Starts `ws` from its stored snapshot: installs the records whose stamp still matches, then re-reads
+ * changed, added and deleted files and links. Returns why not when there is no usable snapshot (`quiet`
+ * when that is simply the first run).
+ */
+export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: string): Promise<WarmStartResult> {
+  const t = performance.now();
+  const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
+  if (!loaded.ok) return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
+  const snapshot = loaded.snapshot;
+  const plan = planWarmStart(snapshot.files, statStamp);
+  ws.installRecords(plan.reuse);
+  ws.continueFrom(snapshot.buildId);
+  const loadMs = performance.now() - t;
+  ws.event("build_started");
+  const update = await ws.refresh();
+  ws.event("build_done");
+  return { warm: true, reused: plan.reuse.length, update, loadMs: Math.round(loadMs * 10) / 10 };
+}
+
+/** Saves the workspace's snapshot; a failure is a value (the index keeps working). */
+export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: string): SaveResult {
+  return store.save(snapshotOf(ws, schemaKey));
+}
+
+/** The snapshot port of the live service: warm start on restore, quiet-period merged saves. */
+export class StoreSnapshotPort implements SnapshotPort {
+  readonly store: SnapshotStore;
+  private readonly writer: QuietPeriodWriter;
+  private ws: Workspace | null = null;
+  private warm: Promise<WarmStartResult> | null = null;
+
+  constructor(
+    home: string,
+    projectDir: string,
+    private readonly schemaKey: string,
+    private readonly log: (line: string) => void = () => {},
+    quietMs = 3000,
+  ) {
+    this.store = new SnapshotStore(home, projectDir);
+    this.writer = new QuietPeriodWriter(
+      () => {
+        if (!this.ws) return;
+        const r = saveSnapshot(this.ws, this.store, this.schemaKey);
+        if (!r.saved) this.log(`snapshot not saved: ${r.message}`);
+      },
+      quietMs,
+      undefined,
+      (e) => this.log(`snapshot not saved: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+
+  async restore(ws: Workspace): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }> {
+    this.ws = ws;
+    this.warm = warmStart(ws, this.store, this.schemaKey);
+    const r = await this.warm;
+    if (r.warm) return { restored: true, update: r.update };
+    return { restored: false, reason: r.quiet ? null : r.reason };
+  }
+
+  changed(ws: Workspace): void {
+    this.ws = ws;
+    this.writer.changed();
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  dispose(): void {
+    this.writer.dispose();
+  }
+}
+
+function statStamp(path: string): FileStamp | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface SnapshotInspection {
+  readonly path: string;
+  /** Null when there is no usable snapshot; `reason` says why. */
+  readonly meta: { readonly generatedAt: string; readonly buildId: number; readonly size: number; readonly files: number; readonly complete: boolean } | null;
+  readonly reason: string | null;
+  /** Files whose stamp differs from the snapshot's, files on disk it does not have, files it has that are gone. */
+  readonly changed: readonly string[];
+  readonly added: readonly string[];
+  readonly deleted: readonly string[];
+}
+
+/**
+ * Loads the snapshot into `ws` without re-reading anything (the index is linked from the stored records
+ * as they are) and lists what on disk no longer matches it. For `ra3 status`: cheap and read-only.
+ */
+export function inspectSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: string, scanned: readonly { path: string; size: number; mtimeMs: number }[]): SnapshotInspection {
+  const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
+  if (!loaded.ok) return { path: store.path, meta: null, reason: loaded.message, changed: [], added: [], deleted: [] };
+  const s = loaded.snapshot;
+  const plan = planWarmStart(s.files, statStamp);
+  ws.installRecords(s.files);
+  ws.continueFrom(s.buildId);
+  const known = new Set(s.files.map((f) => pathKey(f.path)));
+  const added = scanned.filter((f) => !known.has(pathKey(f.path))).map((f) => f.path);
+  ws.restoreLinked(s.complete, plan.changed.length + plan.vanished.length + added.length > 0, s.generatedAt);
+  const meta = store.meta();
+  return {
+    path: store.path,
+    meta: { generatedAt: s.generatedAt, buildId: s.buildId, size: meta?.size ?? 0, files: s.files.length, complete: s.complete },
+    reason: null,
+    changed: plan.changed,
+    added,
+    deleted: plan.vanished,
+  };
+}

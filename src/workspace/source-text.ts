@@ -1,0 +1,29 @@
+/**
+ * Reads a mod file's text for showing it (`get_definition`, the `ra3://file/` resource). The one place
+ * outside the index driver that reads mod files; queries get the text passed in and stay I/O-free.
+ * Decoding is the indexer's own (BOM, UTF-16, windows-1252 fallback), so line numbers agree with the index.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { decodeXml } from "../xml/decode.ts";
+
+/** Files larger than this are not read for display (a multi-megabyte `.w3x` mesh is never worth it). */
+export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+
+export type SourceText = { readonly text: string } | { readonly error: string };
+
+/**
+ * The decoded text of `path`, or a one-sentence reason it could not be read.
+ * @example readSourceText("/mods/x/Data/Mod.xml") // { text: "<?xml version=…" }
+ */
+export function readSourceText(path: string): SourceText {
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return { error: `${path} is not a file` };
+    if (st.size > MAX_SOURCE_BYTES) return { error: `${path} is ${Math.round(st.size / 1048576)} MB, too large to show` };
+    return { text: decodeXml(readFileSync(path)).text };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "it no longer exists" : code === "EACCES" || code === "EPERM" ? "permission denied" : (e as Error).message;
+    return { error: `could not read ${path}: ${why}` };
+  }
+}

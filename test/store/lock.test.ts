@@ -1,0 +1,119 @@
+// The writers' lock: exclusive, recovers from dead and stale owners, never removes someone else's lock.
+import { afterAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Lock, type LockBusy, acquireLock, isLockBusy, pidIsAlive } from "../../src/store/lock.ts";
+
+const root = mkdtempSync(join(tmpdir(), "ra3-lock-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => join(root, `l${++n}`, "snap.msgpack.lock");
+const NOW = Date.parse("2026-03-01T12:00:00.000Z");
+
+function held(r: Lock | LockBusy): Lock {
+  if (isLockBusy(r)) throw new Error(`expected the lock, got busy ${JSON.stringify(r.busy)}`);
+  return r;
+}
+
+function writeLock(path: string, owner: object): void {
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, JSON.stringify(owner));
+}
+
+/** A pid that certainly existed and has exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(r.stdout);
+}
+
+describe("acquireLock", () => {
+  test("creates the lock file (and its folder) with pid, host and time; release removes it", () => {
+    const path = fresh();
+    const lock = held(acquireLock(path, { now: () => NOW }));
+    const content = JSON.parse(readFileSync(path, "utf8"));
+    expect({ ...content, token: typeof content.token }).toEqual({ pid: process.pid, hostname: hostname(), createdAt: "2026-03-01T12:00:00.000Z", token: "string" });
+    expect(lock.recovered).toBe(false);
+    expect(lock.release()).toBe(true);
+    expect(existsSync(path)).toBe(false);
+    expect(lock.release()).toBe(false);
+  });
+
+  test("a second acquirer is told who holds it and since when", () => {
+    const path = fresh();
+    const first = held(acquireLock(path, { now: () => NOW }));
+    const second = acquireLock(path, { now: () => NOW + 1000 });
+    expect(second).toEqual({ busy: { pid: process.pid, hostname: hostname(), since: "2026-03-01T12:00:00.000Z" } });
+    first.release();
+    held(acquireLock(path)).release();
+  });
+
+  test("a lock whose process died on this host is taken over", () => {
+    const path = fresh();
+    const pid = deadPid();
+    expect(pidIsAlive(pid)).toBe(false);
+    writeLock(path, { pid, hostname: hostname(), createdAt: new Date(NOW).toISOString(), token: "dead" });
+    const lock = held(acquireLock(path, { now: () => NOW + 10 }));
+    expect(lock.recovered).toBe(true);
+    expect(JSON.parse(readFileSync(path, "utf8")).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  test("a live owner on this host keeps its lock until it is older than staleMs", () => {
+    const path = fresh();
+    writeLock(path, { pid: process.pid, hostname: hostname(), createdAt: new Date(NOW).toISOString(), token: "alive" });
+    expect(acquireLock(path, { staleMs: 5000, now: () => NOW + 5000 })).toEqual({
+      busy: { pid: process.pid, hostname: hostname(), since: "2026-03-01T12:00:00.000Z" },
+    });
+    const lock = held(acquireLock(path, { staleMs: 5000, now: () => NOW + 5001 }));
+    expect(lock.recovered).toBe(true);
+    lock.release();
+  });
+
+  test("another host's pid cannot be checked: only age makes its lock stale", () => {
+    const path = fresh();
+    const isAlive = () => false; // would say dead, but must not be asked about another host
+    writeLock(path, { pid: 4242, hostname: "other-machine", createdAt: new Date(NOW).toISOString(), token: "remote" });
+    expect(acquireLock(path, { staleMs: 60_000, now: () => NOW + 1000, isAlive })).toEqual({
+      busy: { pid: 4242, hostname: "other-machine", since: "2026-03-01T12:00:00.000Z" },
+    });
+    held(acquireLock(path, { staleMs: 60_000, now: () => NOW + 60_001, isAlive })).release();
+  });
+
+  test("an unreadable (half-written) lock is judged by its file age", () => {
+    const path = fresh();
+    writeLock(path, {});
+    writeFileSync(path, ""); // created with wx, content not written yet
+    const mtime = new Date(NOW);
+    utimesSync(path, mtime, mtime);
+    expect(acquireLock(path, { staleMs: 1000, now: () => NOW + 500 })).toEqual({ busy: { pid: 0, hostname: "", since: "2026-03-01T12:00:00.000Z" } });
+    held(acquireLock(path, { staleMs: 1000, now: () => NOW + 1001 })).release();
+  });
+
+  test("release never deletes a lock that another process took over", () => {
+    const path = fresh();
+    const mine = held(acquireLock(path));
+    // Judged stale by someone else, who replaced it with theirs.
+    const theirs = JSON.stringify({ pid: 999_999, hostname: "elsewhere", createdAt: new Date().toISOString(), token: "theirs" });
+    writeFileSync(path, theirs);
+    expect(mine.release()).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe(theirs);
+  });
+
+  test("a busy acquirer leaves the holder's file untouched", () => {
+    const path = fresh();
+    writeLock(path, { pid: process.pid, hostname: hostname(), createdAt: new Date(NOW).toISOString(), token: "keep" });
+    const before = readFileSync(path, "utf8");
+    expect(isLockBusy(acquireLock(path, { now: () => NOW }))).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe(before);
+  });
+});
+
+describe("pidIsAlive", () => {
+  test("this process is alive, an exited one and nonsense pids are not", () => {
+    expect(pidIsAlive(process.pid)).toBe(true);
+    expect(pidIsAlive(deadPid())).toBe(false);
+    expect([pidIsAlive(0), pidIsAlive(-5), pidIsAlive(1.5)]).toEqual([false, false, false]);
+  });
+});

@@ -1,0 +1,138 @@
+// The per-project snapshot on disk: save/load/meta, and snapshots that must be ignored, with the reason.
+import { afterAll, describe, expect, test } from "bun:test";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { snapshotPathFor } from "../../src/project/home.ts";
+import { acquireLock, isLockBusy } from "../../src/store/lock.ts";
+import { SnapshotStore } from "../../src/store/snapshot-store.ts";
+import { SAMPLE, recordsOf, snapshotOf } from "./records.ts";
+
+const root = mkdtempSync(join(tmpdir(), "ra3-store-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const files = recordsOf(SAMPLE, join(SAMPLE, "Schemas", "xsd"));
+const EXPECT = { projectDir: SAMPLE, toolVersion: "9.9.9" };
+let n = 0;
+const freshHome = () => join(root, `home${++n}`);
+
+describe("SnapshotStore", () => {
+  test("paths: the snapshot, its meta file and its lock", () => {
+    const home = freshHome();
+    const store = new SnapshotStore(home, SAMPLE);
+    expect(store.path).toBe(snapshotPathFor(home, SAMPLE));
+    expect(store.path.endsWith(".msgpack")).toBe(true);
+    expect(store.metaPath).toBe(store.path.slice(0, -".msgpack".length) + ".meta.json");
+    expect(store.lockPath).toBe(store.path + ".lock");
+  });
+
+  test("nothing saved yet: load says missing, meta is null", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "missing", message: `no snapshot yet at ${store.path}` });
+    expect(store.meta()).toBeNull();
+  });
+
+  test("save, then load and meta round-trip; only the snapshot and meta files remain", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    const s = snapshotOf(SAMPLE, files, { sdkDir: "/sdk", buildId: 3, phase: "xml", complete: false });
+    const saved = store.save(s);
+    if (!saved.saved) throw new Error(saved.message);
+    expect(saved.size).toBe(statSync(store.path).size);
+    const loaded = store.load(EXPECT);
+    expect(loaded.ok && loaded.snapshot).toEqual(s);
+    expect(store.meta()).toEqual({
+      schemaVersion: 1,
+      toolVersion: "9.9.9",
+      projectDir: SAMPLE,
+      sdkDir: "/sdk",
+      schemaKey: "schema-abc",
+      generatedAt: "2026-01-02T03:04:05.000Z",
+      buildId: 3,
+      phase: "xml",
+      complete: false,
+      stale: false,
+      size: saved.size,
+      files: 16,
+      stats: { files: 16, assets: 28, linkMs: 1.5 },
+    });
+    expect(saved.meta).toEqual(store.meta()!);
+    expect(readdirSync(join(store.home, "snapshots")).length).toBe(2);
+  });
+
+  test("a snapshot of another project found at this path is ignored, with the reason", () => {
+    const home = freshHome();
+    const other = new SnapshotStore(home, "/mods/Other");
+    other.save(snapshotOf("/mods/Other", files));
+    const store = new SnapshotStore(home, SAMPLE);
+    mkdirSync(join(home, "snapshots"), { recursive: true });
+    copyFileSync(other.path, store.path);
+    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "project", message: `the snapshot belongs to another project (/mods/Other), not ${SAMPLE}` });
+  });
+
+  test("a snapshot written by another ra3 version is ignored, with the reason", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    store.save(snapshotOf(SAMPLE, files, { toolVersion: "0.0.1" }));
+    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "tool", message: "the snapshot was written by ra3 0.0.1; this is ra3 9.9.9" });
+  });
+
+  test("a snapshot in another format version is ignored, with the reason", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    store.save(snapshotOf(SAMPLE, files));
+    const b = readFileSync(store.path);
+    b.writeUInt32LE(0, 8);
+    writeFileSync(store.path, b);
+    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "version", message: "the snapshot has format version 0; this ra3 reads version 1" });
+  });
+
+  test("a damaged snapshot is reported as corrupt", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    store.save(snapshotOf(SAMPLE, files));
+    const b = readFileSync(store.path);
+    b[b.length - 10] ^= 0xff;
+    writeFileSync(store.path, b);
+    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "corrupt", message: "the snapshot is corrupt: checksum mismatch" });
+  });
+
+  test("an unreadable snapshot path is reported, not thrown", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    mkdirSync(store.path, { recursive: true });
+    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "unreadable", message: `the snapshot ${store.path} could not be read (EISDIR)` });
+  });
+
+  test("while another writer holds the lock, save is skipped and says who holds it", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    store.save(snapshotOf(SAMPLE, files, { buildId: 1 }));
+    const lock = acquireLock(store.lockPath);
+    if (isLockBusy(lock)) throw new Error("lock unexpectedly busy");
+    const r = store.save(snapshotOf(SAMPLE, files, { buildId: 2 }));
+    expect(r).toEqual({
+      saved: false,
+      reason: "busy",
+      message: `process ${process.pid} on ${hostname()} has been writing the snapshot since ${lock.owner.createdAt}; this save was skipped`,
+      busy: { pid: process.pid, hostname: hostname(), since: lock.owner.createdAt },
+    });
+    lock.release();
+    const loaded = store.load(EXPECT);
+    expect(loaded.ok && loaded.snapshot.buildId).toBe(1);
+    expect(store.meta()?.buildId).toBe(1);
+    expect(store.save(snapshotOf(SAMPLE, files, { buildId: 2 })).saved).toBe(true);
+  });
+
+  test("a home folder that cannot be created gives an error value", () => {
+    const blocker = join(root, "a-file");
+    writeFileSync(blocker, "x");
+    const store = new SnapshotStore(blocker, SAMPLE);
+    const r = store.save(snapshotOf(SAMPLE, files));
+    expect(r.saved).toBe(false);
+    expect(!r.saved && r.reason).toBe("error");
+    expect(!r.saved && r.message).toMatch(new RegExp(`^could not lock ${store.lockPath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\((ENOTDIR|EEXIST): `));
+  });
+
+  test("meta is null when the meta file is not valid JSON or lacks fields", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    store.save(snapshotOf(SAMPLE, files));
+    writeFileSync(store.metaPath, "{ not json");
+    expect(store.meta()).toBeNull();
+    writeFileSync(store.metaPath, JSON.stringify({ schemaVersion: 1, toolVersion: "9.9.9" }));
+    expect(store.meta()).toBeNull();
+  });
+});

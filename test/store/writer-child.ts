@@ -1,0 +1,29 @@
+// A child process for the concurrency test: writes `count` big snapshots of the sample mod to the same
+// place, each with buildId = tag * 1000 + i, either raw (atomic write only) or through the store (lock).
+// Usage: <runtime> writer-child.ts raw|store <target-or-home> <projectDir> <tag> <count>
+import { writeFileAtomic } from "../../src/store/atomic.ts";
+import { encodeSnapshot } from "../../src/store/codec.ts";
+import { SnapshotStore } from "../../src/store/snapshot-store.ts";
+import { SAMPLE, recordsOf, snapshotOf } from "./records.ts";
+
+const [mode, target, projectDir, tagText, countText] = process.argv.slice(2);
+const tag = Number(tagText);
+const count = Number(countText);
+const base = recordsOf(SAMPLE, null);
+// ~200 copies under distinct paths: a snapshot of a few MB, so a write takes a while.
+const files = Array.from({ length: 200 }, (_, k) => base.map((f) => ({ ...f, path: `${f.path}.${k}` }))).flat();
+let written = 0;
+let busy = 0;
+for (let i = 0; i < count; i++) {
+  const s = snapshotOf(projectDir, files, { buildId: tag * 1000 + i });
+  if (mode === "raw") {
+    writeFileAtomic(target, encodeSnapshot(s));
+    written++;
+  } else {
+    const r = new SnapshotStore(target, projectDir).save(s);
+    if (r.saved) written++;
+    else if (r.reason === "busy") busy++;
+    else throw new Error(r.message);
+  }
+}
+process.stdout.write(JSON.stringify({ written, busy }) + "\n");
