@@ -51,7 +51,9 @@ interface Frame {
   textStart: number;
   textEnd: number;
   rangeIndex: number;
-  idChildren: { type: string; id: string; line: number; column: number; offset: number }[] | null;
+  idChildren: { type: string; id: string; line: number; column: number; offset: number; start: number; end: number }[] | null;
+  /** Index of this element in its parent's `idChildren` (to set its end), or -1. */
+  idChildIndex: number;
 }
 
 interface ContentMode {
@@ -231,7 +233,8 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       const id = findAttr(tag, "id");
       if (id && id.value.trim()) {
         const p = pos(id.valueStart);
-        parent!.idChildren.push({ type: local, id: id.value.trim(), line: p.line, column: p.column, offset: id.valueStart });
+        frame.idChildIndex = parent!.idChildren.length;
+        parent!.idChildren.push({ type: local, id: id.value.trim(), line: p.line, column: p.column, offset: id.valueStart, start: tag.start, end: tag.end });
       }
     }
     stack.push(frame);
@@ -241,6 +244,10 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
   const onEnd = (tag: XmlEndTag): void => {
     const frame = stack.pop();
     if (!frame) return;
+    if (frame.idChildIndex >= 0) {
+      const siblings = stack[stack.length - 1]?.idChildren;
+      if (siblings) siblings[frame.idChildIndex] = { ...siblings[frame.idChildIndex], end: tag.end };
+    }
     if (frame.rangeIndex >= 0) {
       const r = ranges[frame.rangeIndex];
       ranges[frame.rangeIndex] = { ...r, end: tag.start, idChildren: frame.idChildren ?? [] };
@@ -279,7 +286,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     content: ContentMode | null,
     region: Frame["region"],
   ): Frame {
-    return { local, type, owner, depth, parentLocal, content, region, hasChild: false, text: "", textStart: -1, textEnd: -1, rangeIndex: -1, idChildren: null };
+    return { local, type, owner, depth, parentLocal, content, region, hasChild: false, text: "", textStart: -1, textEnd: -1, rangeIndex: -1, idChildren: null, idChildIndex: -1 };
   }
 
   function pushRange(frame: Frame, tag: XmlStartTag): void {
@@ -307,9 +314,11 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     const value = frame.text;
     if (!value.trim() || value.indexOf("<") >= 0) return;
     const raw = text.slice(frame.textStart, frame.textEnd);
-    const exact = raw === value;
+    // Without entity references or CDATA the raw text differs from the value only by line-break
+    // normalisation, so tokens taken from the raw text have exact offsets.
+    const exact = raw.indexOf("&") < 0 && raw.indexOf("<") < 0;
     const mode = frame.content!;
-    eachToken(value, frame.textStart, mode.isList, (token, offset) => {
+    eachToken(exact ? raw : value, frame.textStart, mode.isList, (token, offset) => {
       if (isExpressionValue(token)) return;
       const at = exact ? offset : frame.textStart;
       if (mode.kind === "heuristic") {
@@ -463,8 +472,10 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         continue;
       }
       const raw = text.slice(attr.valueStart, attr.valueEnd);
-      const exact = raw === value;
-      eachToken(value, attr.valueStart, info.isList, (token, offset) => {
+      // Attribute-value normalisation turns tabs and line breaks into spaces: tokens of the raw value
+      // (when it has no entity references) are the same, at their exact offsets.
+      const exact = raw.indexOf("&") < 0;
+      eachToken(exact ? raw : value, attr.valueStart, info.isList, (token, offset) => {
         if (isExpressionValue(token)) return;
         addRef(owner, "attribute", token, info.refType, null, tag.local, parentLocal, name, exact ? offset : attr.valueStart);
       });

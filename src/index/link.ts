@@ -10,6 +10,7 @@ import type { SchemaQueries } from "../schema/model.ts";
 import type {
   AssetDef,
   DefineDef,
+  PoidSite,
   StringDef,
   StringUse,
   Diagnostic,
@@ -117,6 +118,8 @@ export class LinkedIndex {
   readonly defineUses: ReadonlyMap<string, number>;
   /** String-table entries of the project's `.str` files. */
   readonly strings: readonly StringDef[];
+  /** Poid (pipeline-local) references, resolved within their own object; never global references. */
+  readonly poidSites: readonly PoidSite[];
   /** Lower-cased string key → the assets whose display fields use it. */
   readonly stringUses: ReadonlyMap<string, readonly StringUse[]>;
 
@@ -136,6 +139,7 @@ export class LinkedIndex {
     defineUses: Map<string, number>;
     strings: StringDef[];
     stringUses: Map<string, StringUse[]>;
+    poidSites: PoidSite[];
   }) {
     this.files = parts.files;
     this.assets = parts.assets;
@@ -151,6 +155,7 @@ export class LinkedIndex {
     this.sdkDir = parts.sdkDir;
     this.defineUses = parts.defineUses;
     this.strings = parts.strings;
+    this.poidSites = parts.poidSites;
     this.stringUses = parts.stringUses;
     // One global best-first order (origin, active, file, line) gives every list its order by a number.
     const n = parts.assets.length;
@@ -512,6 +517,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
   }
   // Root-level xi:include containers: their children with ids are top-level assets of the fragment file.
   const xiAssetSeen = new Set<string>();
+  const xiChildOwners = new Map<string, { start: number; end: number; asset: number }[]>();
   for (const { loaded, key } of all) {
     const info = files.get(key);
     if (!info || !info.active) continue;
@@ -524,11 +530,13 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
       const container = xpointerContainer(xi.xpointer) ?? target.record.rootName;
       const range = target.record.ranges.find((r) => r.local === container);
       if (!range) continue;
-      const tinfo = files.get(pathKey(target.path));
+      const tkey = pathKey(target.path);
+      const tinfo = files.get(tkey);
       for (const c of range.idChildren) {
-        const k = `${pathKey(target.path)}\u0000${c.offset}`;
+        const k = `${tkey}\u0000${c.offset}`;
         if (xiAssetSeen.has(k)) continue;
         xiAssetSeen.add(k);
+        push(xiChildOwners, tkey, { start: c.start, end: c.end, asset: assets.length });
         assets.push({
           index: assets.length,
           type: canonical(c.type),
@@ -658,6 +666,8 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     });
   };
 
+  // Module ids an asset gets from fragments it splices (for Poid resolution), per asset index.
+  const splicedModules = new Map<number, { id: string; element: string; file: string; line: number }[]>();
   const splice = (owner: number, includer: string, xi: { href: string; xpointer: string | null }, layer: "project" | "sdk", active: boolean, depth: number, chain: string[]): void => {
     if (depth > 16) return;
     const res = inputs.resolve(xi.href, includer, layer);
@@ -675,6 +685,9 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     for (const r of target.record.refs) {
       if (r.offset >= lo && r.offset < hi) addSite(r, owner, target.path, active, xi.href);
     }
+    for (const m of target.record.localIds) {
+      if (m.offset >= lo && m.offset < hi) push(splicedModules, owner, { id: m.id, element: m.element, file: target.path, line: m.line });
+    }
     for (const inner of target.record.xincludes) {
       if (inner.offset >= lo && inner.offset < hi) splice(owner, target.path, inner, layer, active, depth + 1, [...chain, tk]);
     }
@@ -691,6 +704,23 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
       splice(indexes[xi.owner], loaded.path, xi, info.origin === "sdk" ? "sdk" : "project", info.active, 0, [key]);
     }
   }
+  // Poid references name modules of their own object (its own ids, and those spliced in by xi:include).
+  const poidSites: PoidSite[] = [];
+  for (const { loaded, key } of all) {
+    const rec = loaded.record;
+    if (rec.poidRefs.length === 0 || rec.fragment) continue;
+    const indexes = recordAssetIndex.get(key) ?? [];
+    for (const r of rec.poidRefs) {
+      if (r.owner < 0) continue;
+      const asset = indexes[r.owner];
+      const want = r.value.toLowerCase();
+      const own = rec.localIds.find((m) => m.owner === r.owner && m.id.toLowerCase() === want);
+      const spliced = own ? undefined : splicedModules.get(asset)?.find((m) => m.id.toLowerCase() === want);
+      const target = own ? { element: own.element, file: loaded.path, line: own.line } : spliced ? { element: spliced.element, file: spliced.file, line: spliced.line } : null;
+      poidSites.push({ from: asset, value: r.value, element: r.element, attribute: r.attribute, file: loaded.path, line: r.line, column: r.column, target });
+    }
+  }
+
   // The compiler's own dependency pairs stored in the manifests: vanilla asset → vanilla asset (and overrides).
   const manifestTargets = new Map<number, number[]>();
   for (const { loaded, indexes } of manifestOwners) {
@@ -728,11 +758,19 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
       });
     }
   }
-  // Fragments spliced nowhere still show their sites (owned by no asset).
+  // Fragments: the references inside a root-level container's children belong to the assets those
+  // children became; the rest of a fragment spliced nowhere still shows, owned by no asset.
   for (const { loaded, key } of all) {
     const info = files.get(key);
-    if (!info || !info.fragment || splicedFragments.has(key)) continue;
-    for (const r of loaded.record.refs) addSite(r, -1, loaded.path, info.active, null);
+    if (!info || !info.fragment) continue;
+    const owners = xiChildOwners.get(key);
+    const spliced = splicedFragments.has(key);
+    if (!owners && spliced) continue;
+    for (const r of loaded.record.refs) {
+      const owner = owners?.find((o) => r.offset >= o.start && r.offset < o.end);
+      if (owner) addSite(r, owner.asset, loaded.path, info.active, null);
+      else if (!spliced) addSite(r, -1, loaded.path, info.active, null);
+    }
   }
 
   // String tables and the display fields that use their keys.
@@ -924,6 +962,7 @@ export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
     defineUses,
     strings,
     stringUses,
+    poidSites,
   });
 }
 

@@ -153,3 +153,16 @@ export interface StringUse {
   readonly attribute: string | null;
   readonly line: number;
 }
+
+/** A Poid attribute (e.g. `UpdateModuleId`) and the module of its own object it names, if found. */
+export interface PoidSite {
+  readonly from: number;
+  readonly value: string;
+  readonly element: string;
+  readonly attribute: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** The module element carrying that id (possibly in a spliced fragment), or null (no diagnostic: modules may come from elsewhere). */
+  readonly target: { readonly element: string; readonly file: string; readonly line: number } | null;
+}

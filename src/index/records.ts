@@ -146,7 +146,16 @@ export interface ElementRange {
   readonly end: number;
   readonly line: number;
   /** Direct children of this element that carry an `id` (root-level xi:include assets). */
-  readonly idChildren: readonly { readonly type: string; readonly id: string; readonly line: number; readonly column: number; readonly offset: number }[];
+  readonly idChildren: readonly {
+    readonly type: string;
+    readonly id: string;
+    readonly line: number;
+    readonly column: number;
+    readonly offset: number;
+    /** The child element's own range (its references belong to the asset it becomes). */
+    readonly start: number;
+    readonly end: number;
+  }[];
 }
 
 export interface StringEntry {

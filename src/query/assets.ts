@@ -122,3 +122,16 @@ export function countsByType(linked: LinkedIndex, origin?: "project" | "sdk" | "
   }
   return out.sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1));
 }
+
+/**
+ * The canonical name of an asset type (a type present in the index, or a schema type deriving from
+ * BaseAssetType such as BaseRenderAssetType), or null — element names like `Weapon` are not asset types.
+ */
+export function assetTypeName(linked: LinkedIndex, name: string): string | null {
+  const present = canonicalPresentType(linked, name);
+  if (present) return present;
+  const schema = linked.schema;
+  if (!schema) return null;
+  const c = schema.canonicalType(name);
+  return c !== null && schema.isAssetType(c) ? c : null;
+}

@@ -15,6 +15,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: "encoding", severity: "warning", description: "The file's bytes do not match its encoding (e.g. invalid UTF-8 decoded as windows-1252)." },
   { code: "empty-file", severity: "error", description: "An .xml file with no content." },
   { code: "not-xml", severity: "error", description: "A file named .xml that holds binary data." },
+  { code: "unreadable-file", severity: "error", description: "A file that exists but could not be read (permissions, locks)." },
   { code: "missing-id", severity: "error", description: "A top-level asset without an id." },
   { code: "duplicate-id", severity: "error", description: "The same type and id defined twice in one file or in two files of one stream." },
   { code: "unknown-element", severity: "warning", description: "An element the schema does not declare." },

@@ -5,7 +5,7 @@
 import { isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { AssetDef } from "../index/linked.ts";
-import { clampLimit } from "./assets.ts";
+import { assetTypeName, clampLimit } from "./assets.ts";
 import { decodeCursor, displayPath, encodeCursor, suggest } from "./present.ts";
 import { type QueryResult, queryError } from "./envelope.ts";
 
@@ -35,7 +35,7 @@ export function unreferenced(
   let onlyType: string | null = null;
   if (options.type?.trim()) {
     const t = options.type.trim();
-    onlyType = schema?.canonicalType(t) ?? [...linked.byType.keys()].find((k) => k.toLowerCase() === t.toLowerCase()) ?? null;
+    onlyType = assetTypeName(linked, t);
     if (!onlyType) return queryError("bad_argument", `"${t}" is not an asset type of this index`, { suggestions: suggest(t, linked.byType.keys()) });
   }
   const referencedTypes = new Set<string>();

@@ -4,6 +4,7 @@
  * carry `definedIn`), target-type filtering keeps `inheritFrom` edges, and the edge count is capped.
  */
 import type { LinkedIndex } from "../index/link.ts";
+import { assetTypeName } from "./assets.ts";
 import type { AssetDef, ReferenceSite } from "../index/linked.ts";
 import { displayPath } from "./present.ts";
 import { type QueryResult, isQueryError, queryError } from "./envelope.ts";
@@ -69,7 +70,7 @@ export function uses(linked: LinkedIndex, id: string, options: UsesOptions = {})
   for (const t of options.targetTypes ?? []) {
     const trimmed = t.trim();
     if (!trimmed) continue;
-    const known = linked.schema?.canonicalType(trimmed) ?? [...linked.byType.keys()].find((k) => k.toLowerCase() === trimmed.toLowerCase());
+    const known = assetTypeName(linked, trimmed);
     if (!known) return queryError("bad_argument", `"${trimmed}" is not a known asset type; use a type name such as WeaponTemplate or GameObject`);
     targetTypes.push(known);
   }

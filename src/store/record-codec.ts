@@ -51,7 +51,7 @@ type KindFor<V> = [V] extends [string]
  */
 export type Spec<T> = { readonly [K in keyof T]-?: KindFor<T[K]> };
 
-const ID_CHILD: Spec<ElementRange["idChildren"][number]> = { type: "str", id: "str", line: "uint", column: "uint", offset: "uint" };
+const ID_CHILD: Spec<ElementRange["idChildren"][number]> = { type: "str", id: "str", line: "uint", column: "uint", offset: "uint", start: "uint", end: "uint" };
 
 const ASSET: Spec<AssetDecl> = {
   type: "str",

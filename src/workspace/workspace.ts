@@ -12,7 +12,7 @@ import { type ScannedFile, scanProjectFiles } from "../project/scan.ts";
 import type { GameId, SchemaQueries } from "../schema/model.ts";
 import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
 import type { LinkedIndex } from "../index/link.ts";
-import type { FileRecord } from "../index/records.ts";
+import { type FileRecord, emptyRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
@@ -71,7 +71,7 @@ export class Workspace {
   private published: LinkedIndex | null = null;
   private buildCounter = 0;
   private builtAtIso: string | null = null;
-  private readonly unreadable = new Map<string, string>();
+  private readonly unreadable = new Map<string, { path: string; error: string }>();
   /** Roots whose files the index covers (project, then the SDK's vanilla folder). */
   private readonly roots: string[];
   private current: { phase: BuildPhase; done: number; total: number } | null = null;
@@ -207,7 +207,7 @@ export class Workspace {
         parsedFiles: xml.length,
         artFiles: art.length + moreArt,
         sdkFiles,
-        unreadable: [...this.unreadable].map(([path, error]) => ({ path, error })),
+        unreadable: [...this.unreadable.values()],
       };
     } catch (e) {
       this.event("build_failed");
@@ -351,8 +351,14 @@ export class Workspace {
         if (!stamp) stamp = statStamp(path) ?? undefined;
         bytes = readFileSync(path);
       } catch (e) {
-        this.unreadable.set(pathKey(path), (e as NodeJS.ErrnoException).code ?? String(e));
-        this.core.applyChanges([{ path, deleted: true }]);
+        const code = (e as NodeJS.ErrnoException).code ?? String(e);
+        this.unreadable.set(pathKey(path), { path, error: code });
+        if (code === "ENOENT") {
+          this.core.applyChanges([{ path, deleted: true }]);
+        } else {
+          // Kept in the index as a file with an error, so `check` reports it; no stamp: re-read next time.
+          this.core.setRecord(path, unreadableRecord(code), null);
+        }
         continue;
       }
       this.unreadable.delete(pathKey(path));
@@ -368,6 +374,12 @@ export class Workspace {
     progress?.(n);
     return n;
   }
+}
+
+/** The record of a file that exists but could not be read. */
+function unreadableRecord(code: string): FileRecord {
+  const why = code === "EACCES" || code === "EPERM" ? "permission denied; check the file's permissions" : `${code}; check the file`;
+  return { ...emptyRecord("binary"), diagnostics: [{ code: "unreadable-file", severity: "error", message: `could not read the file: ${why}`, line: 1, column: 1 }] };
 }
 
 function isIndexedExtension(p: string): boolean {

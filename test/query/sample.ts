@@ -1,0 +1,33 @@
+/**
+ * The embedded sample mod indexed once through the real driver (its own XSD set, project-only), shared
+ * by the query tests.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LinkedIndex } from "../../src/index/link.ts";
+import { type QueryResult, isQueryError } from "../../src/query/envelope.ts";
+import { resolveConfig } from "../../src/workspace/config.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
+
+export const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
+
+let built: Promise<LinkedIndex> | null = null;
+
+/** The sample mod's linked index (built on first use, then shared). */
+export function sampleIndex(): Promise<LinkedIndex> {
+  built ??= (async () => {
+    const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-query-home-")) });
+    if ("envError" in cfg) throw new Error(cfg.envError);
+    const ws = new Workspace(cfg);
+    await ws.build();
+    return ws.linked!;
+  })();
+  return built;
+}
+
+/** The value of a successful query (a failed one throws with its message, failing the test). */
+export function ok<R>(r: QueryResult<R>): R {
+  if (isQueryError(r)) throw new Error(`unexpected query error: ${r.error.code}: ${r.error.message}`);
+  return r;
+}
