@@ -170,7 +170,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         xincludes.push({
           href: href.value.trim(),
           xpointer: findAttr(tag, "xpointer")?.value ?? null,
-          rootLevel: depth === 1,
+          rootLevel: depth === 1 && !fragment,
           owner,
           offset: tag.start,
           line: p.line,

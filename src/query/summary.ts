@@ -2,7 +2,7 @@
  * The build summary (`ra3 index`, `reindex`) and the status facts (`ra3 status`, `get_status`):
  * entry points and streams, counts by type, timings, diagnostics in summary, unresolved includes.
  */
-import { isInside } from "../project/paths.ts";
+import { extensionOf, isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import { countsByType } from "./assets.ts";
 import { displayPath } from "./present.ts";
@@ -51,7 +51,8 @@ export function summarize(
   let art = 0;
   let fragments = 0;
   for (const f of linked.files.values()) {
-    if (f.kind === "missing" || !isInside(f.path, linked.projectDir)) continue;
+    const ext = extensionOf(f.path);
+    if (f.kind === "missing" || !isInside(f.path, linked.projectDir) || (ext !== ".xml" && ext !== ".w3x")) continue;
     total++;
     if (f.active) active++;
     if (f.kind === "art") art++;
