@@ -22,7 +22,8 @@ function newestMtime(dir: string): number {
 }
 
 function build(target: string | null, outfile: string): void {
-  const cmd = [...common, ...(target ? [`--target=${target}`] : []), "--outfile", outfile, "src/main.ts"];
+  // The parse worker is a second entry point: workers are embedded by their path under src/.
+  const cmd = [...common, ...(target ? [`--target=${target}`] : []), "--outfile", outfile, "src/main.ts", "src/workspace/parse-worker.ts"];
   const started = performance.now();
   const r = spawnSync(process.execPath, cmd, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   if (r.status !== 0) {

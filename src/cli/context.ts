@@ -59,7 +59,7 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { always
     }
     const bar = progressBar(process.stderr, cfg.progress && !cfg.quiet && io.errIsTTY);
     try {
-      report = await ws.build((phase, done, total) => bar.update(phase, done, total));
+      report = await ws.build((phase, done, total) => bar.update(phase, done, total), undefined, { publishXmlPhase: false });
     } finally {
       bar.finish();
     }

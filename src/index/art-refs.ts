@@ -4,6 +4,7 @@
  * every art asset (`Hierarchy="…"`) and the whole of each `W3DContainer` (small: `SubObject` →
  * `RenderObject` → `Mesh` / `CollisionBox`). Mesh internals (vertex data, shader constants) are not read.
  */
+import * as nodeBuffer from "node:buffer";
 import type { SchemaQueries } from "../schema/model.ts";
 import type { ShallowScan } from "../xml/types.ts";
 import { extractXmlRecord } from "./extract-xml.ts";
@@ -21,7 +22,8 @@ export interface TextSource {
   readonly length: number;
 }
 
-const nativeIsAscii = (Buffer as unknown as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
+// `isAscii` lives on the node:buffer module (not on Buffer) in Node, Bun and Deno; fall back when absent.
+const nativeIsAscii = (nodeBuffer as unknown as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
 
 /** True when every byte is below 0x80 (native when the runtime has `Buffer.isAscii`). */
 export function isAscii(bytes: Uint8Array): boolean {

@@ -5,7 +5,7 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import { type LinkInputs, type LoadedFile, type RecordLookup, LinkedIndex, link, walkStreams } from "./link.ts";
+import { type LinkInputs, type LoadedFile, type RecordLookup, type WalkResult, LinkedIndex, link, walkStreams } from "./link.ts";
 import { parseFile } from "./parse-file.ts";
 import type { FileRecord } from "./records.ts";
 
@@ -27,6 +27,7 @@ export class IndexCore implements RecordLookup {
   private readonly files = new Map<string, StoredFile>();
   /** Bumped on every change; a link remembers the version it saw. */
   private version = 0;
+  private walkCache: { version: number; inputs: LinkInputs; result: WalkResult } | null = null;
 
   constructor(readonly schema: SchemaQueries | null) {}
 
@@ -79,11 +80,23 @@ export class IndexCore implements RecordLookup {
 
   /** Files the include walk reaches that have no record yet. */
   wanted(inputs: LinkInputs): string[] {
-    return [...walkStreams(this, inputs).wanted];
+    return [...this.walk(inputs).wanted];
   }
 
   /** Links every record into an immutable index. */
   link(inputs: LinkInputs): LinkedIndex {
-    return link(this, inputs);
+    return link(this, inputs, this.walk(inputs));
+  }
+
+  /**
+   * The include walk, reused while no record changed (the driver asks for `wanted` and then links;
+   * the walk is the same). Resolution caches are the ports' business: they are invalidated on
+   * file creation and deletion, which also changes the records.
+   */
+  private walk(inputs: LinkInputs): WalkResult {
+    if (this.walkCache && this.walkCache.version === this.version && this.walkCache.inputs === inputs) return this.walkCache.result;
+    const result = walkStreams(this, inputs);
+    this.walkCache = { version: this.version, inputs, result };
+    return result;
   }
 }

@@ -36,6 +36,17 @@ const NOT_IDS = new Set(["true", "false", "yes", "no", "none", "null"]);
 const STRING_KEY = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z0-9_.\-]+$/;
 /** Elements and attributes whose values are display texts (string-table keys). */
 const TEXT_NAME = /name|desc|text|label|tooltip|title|caption|message/i;
+const textNames = new Map<string, boolean>();
+
+/** `name` looks like a display-text field (memoised: the same few names repeat millions of times). */
+function isTextName(name: string): boolean {
+  let v = textNames.get(name);
+  if (v === undefined) {
+    v = TEXT_NAME.test(name);
+    if (textNames.size < 50_000) textNames.set(name, v);
+  }
+  return v;
+}
 
 interface Frame {
   readonly local: string;
@@ -264,7 +275,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
   const onText = (value: string, start: number, end: number): void => {
     const top = stack[stack.length - 1];
     if (!top) return;
-    if (top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") && TEXT_NAME.test(top.local)) {
+    if (top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") && isTextName(top.local)) {
       const t = value.trim();
       if (t && STRING_KEY.test(t)) {
         stringKeys.push({ owner: top.owner, key: t, element: top.local, attribute: null, line: pos(start).line });
@@ -420,7 +431,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       const name = attr.local;
       const value = attr.value;
       if (value.indexOf("$") >= 0) recordDefineUses(value, owner, tag.local, name, attr.valueStart);
-      if (owner >= 0 && TEXT_NAME.test(name) && value.indexOf(":") > 0 && STRING_KEY.test(value)) {
+      if (owner >= 0 && value.indexOf(":") > 0 && isTextName(name) && STRING_KEY.test(value)) {
         stringKeys.push({ owner, key: value, element: tag.local, attribute: name, line: pos(attr.valueStart).line });
         if (!schema) continue; // heuristic mode: a display-text key is not an asset reference
       }
@@ -440,7 +451,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         }
         continue;
       }
-      if (name.toLowerCase() === "inheritfrom") {
+      if (name.length === 11 && name.toLowerCase() === "inheritfrom") {
         const isAsset = topLevel || (schema !== null && type !== null && schema.isAssetType(type));
         const trimmed = value.trim();
         if (isAsset && trimmed && !isExpressionValue(trimmed)) {

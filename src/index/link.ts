@@ -426,15 +426,16 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
   return { fileStates, includes, diagnostics, wanted, streams, manifestsUsed, suppressedPrefixed };
 }
 
-export function link(records: RecordLookup, inputs: LinkInputs): LinkedIndex {
+export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: WalkResult): LinkedIndex {
   const started = performance.now();
   const schema = inputs.schema;
   // Every record once, with its map key (pathKey is not free at this scale).
   const all: { loaded: LoadedFile; key: string }[] = [];
   for (const loaded of records.values()) all.push({ loaded, key: pathKey(loaded.path) });
-  const walked = walkStreams(records, inputs);
+  const walked = walkedAlready ?? walkStreams(records, inputs);
   const { fileStates, includes, wanted, streams, manifestsUsed, suppressedPrefixed } = walked;
-  const diagnostics = walked.diagnostics;
+  // The walk result may be cached and reused: never add to its arrays.
+  const diagnostics = [...walked.diagnostics];
   // Files: every record under the project root, plus everything a walk reached.
   const files = new Map<string, FileInfo>();
   const originOf = (path: string): Origin => {

@@ -21,14 +21,34 @@ function fits(e: DirEntry, kind: EntryKind): boolean {
  * (folders differing only by case can coexist on Linux), then the rest in listing order.
  */
 export function matchingEntries(entries: readonly DirEntry[], name: string, kind: EntryKind = "any"): DirEntry[] {
-  const lower = name.toLowerCase();
+  const same = byLowerName(entries).get(name.toLowerCase());
+  if (!same) return [];
   const out: DirEntry[] = [];
-  for (const e of entries) {
-    if (e.name.length !== name.length || !fits(e, kind)) continue;
+  for (const e of same) {
+    if (!fits(e, kind)) continue;
     if (e.name === name) out.unshift(e);
-    else if (e.name.toLowerCase() === lower) out.push(e);
+    else out.push(e);
   }
   return out;
+}
+
+// One case-folded index per listing (listings are cached by the lister, so their identity is stable):
+// big art folders hold thousands of entries and every include looks one up.
+const lowerIndexes = new WeakMap<readonly DirEntry[], Map<string, DirEntry[]>>();
+
+function byLowerName(entries: readonly DirEntry[]): Map<string, DirEntry[]> {
+  let index = lowerIndexes.get(entries);
+  if (!index) {
+    index = new Map();
+    for (const e of entries) {
+      const k = e.name.toLowerCase();
+      const list = index.get(k);
+      if (list) list.push(e);
+      else index.set(k, [e]);
+    }
+    lowerIndexes.set(entries, index);
+  }
+  return index;
 }
 
 function splitRelative(relative: string): string[] {

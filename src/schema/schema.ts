@@ -60,6 +60,7 @@ function toMap<T>(rec: Readonly<Record<string, T>>): Map<string, T> {
 export class Schema implements SchemaQueries {
   /** Complex types by exact (canonical) name: the per-element/attribute hot path. */
   private readonly complexIndex = new Map<string, IndexedType>();
+  private readonly resolvedIndex = new Map<string, IndexedType | null>();
   /** Lower-cased type name → canonical (complex and simple types). */
   private readonly typeNames = new Map<string, string>();
   /** Lower-cased element name → canonical (asset kinds and every declared element name). */
@@ -106,7 +107,15 @@ export class Schema implements SchemaQueries {
 
   /** Exact name first (what the indexer passes), then case-insensitively. */
   private indexed(name: string): IndexedType | undefined {
-    return this.complexIndex.get(name) ?? this.complexIndex.get(this.typeNames.get(name.toLowerCase()) ?? "");
+    const hit = this.complexIndex.get(name);
+    if (hit !== undefined) return hit;
+    // Simple types and other spellings miss the exact lookup: remember the answer (misses too).
+    let resolved = this.resolvedIndex.get(name);
+    if (resolved === undefined) {
+      resolved = this.complexIndex.get(this.typeNames.get(name.toLowerCase()) ?? "") ?? null;
+      this.resolvedIndex.set(name, resolved);
+    }
+    return resolved ?? undefined;
   }
 
   private simpleType(name: string): SimpleTypeInfo | undefined {

@@ -18,6 +18,7 @@ import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import { type LinkPorts, makeLinkPorts } from "./link-inputs.ts";
 import { type LoadedSchema, loadWorkspaceSchema } from "./schema.ts";
+import { ParsePool } from "./parse-pool.ts";
 
 export type BuildPhase = "scan" | "xml" | "sdk" | "link" | "art";
 
@@ -160,7 +161,9 @@ export class Workspace {
   }
 
   /** Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`). */
-  async build(progress: BuildProgress = () => {}, signal?: AbortSignal): Promise<BuildReport> {
+  async build(progress: BuildProgress = () => {}, signal?: AbortSignal, options: { publishXmlPhase?: boolean } = {}): Promise<BuildReport> {
+    // A one-shot CLI run has no one to show the XML-only index to: it skips that link.
+    const twoPhase = options.publishXmlPhase ?? true;
     const t0 = performance.now();
     this.event("build_started");
     this.buildCounter++;
@@ -190,10 +193,12 @@ export class Workspace {
       timings.sdkMs = performance.now() - t;
 
       t = performance.now();
-      report("link", 0, 1);
-      this.relink();
+      if (twoPhase) {
+        report("link", 0, 1);
+        this.relink();
+        this.event("xml_done");
+      }
       timings.linkMs = performance.now() - t;
-      this.event("xml_done");
 
       t = performance.now();
       await this.loadScanned(art, "art", report, signal);
@@ -332,12 +337,44 @@ export class Workspace {
   }
 
   private async loadScanned(files: readonly ScannedFile[], phase: BuildPhase, report: BuildProgress, signal?: AbortSignal): Promise<number> {
-    return this.loadPaths(
-      files.map((f) => f.path),
-      signal,
-      (n) => report(phase, n, files.length),
-      new Map(files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }])),
-    );
+    const stampsOf = (list: readonly ScannedFile[]) => new Map(list.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }]));
+    const pool = this.parsePool();
+    let bytes = 0;
+    for (const f of files) bytes += f.size;
+    if (!pool || files.length < 32 || bytes < 2_000_000) {
+      return this.loadPaths(files.map((f) => f.path), signal, (n) => report(phase, n, files.length), stampsOf(files));
+    }
+    // Two cores: the worker takes about half the bytes, this thread the rest, at the same time.
+    const [mine, theirs] = splitByBytes(files);
+    const remote = pool.parse(theirs).catch(() => null);
+    let n = await this.loadPaths(mine.map((f) => f.path), signal, (k) => report(phase, k, files.length), stampsOf(mine));
+    const batch = await remote;
+    if (!batch) {
+      n += await this.loadPaths(theirs.map((f) => f.path), signal, (k) => report(phase, n + k, files.length), stampsOf(theirs));
+      return n;
+    }
+    for (const f of batch.files) this.core.setRecord(f.path, f.record, f.stamp);
+    for (const u of batch.unreadable) {
+      this.unreadable.set(pathKey(u.path), u);
+      if (u.error !== "ENOENT") this.core.setRecord(u.path, unreadableRecord(u.error), null);
+    }
+    n += batch.files.length;
+    report(phase, n, files.length);
+    return n;
+  }
+
+  private pool: ParsePool | null | undefined;
+
+  /** The worker pool, created on first use (null when workers are disabled). */
+  private parsePool(): ParsePool | null {
+    if (this.pool === undefined) this.pool = ParsePool.enabled() ? new ParsePool(this.schema.queries?.model ?? null) : null;
+    return this.pool;
+  }
+
+  /** Stops the parse worker, if one was started. */
+  close(): void {
+    this.pool?.close();
+    this.pool = null;
   }
 
   /** Reads and parses `paths` in batches, yielding between them; unreadable files are remembered. */
@@ -380,6 +417,24 @@ export class Workspace {
 function unreadableRecord(code: string): FileRecord {
   const why = code === "EACCES" || code === "EPERM" ? "permission denied; check the file's permissions" : `${code}; check the file`;
   return { ...emptyRecord("binary"), diagnostics: [{ code: "unreadable-file", severity: "error", message: `could not read the file: ${why}`, line: 1, column: 1 }] };
+}
+
+/** Two lists of about equal total size (largest first, each to the lighter side). */
+function splitByBytes(files: readonly ScannedFile[]): [ScannedFile[], ScannedFile[]] {
+  const a: ScannedFile[] = [];
+  const b: ScannedFile[] = [];
+  let sa = 0;
+  let sb = 0;
+  for (const f of [...files].sort((x, y) => y.size - x.size)) {
+    if (sa <= sb) {
+      a.push(f);
+      sa += f.size;
+    } else {
+      b.push(f);
+      sb += f.size;
+    }
+  }
+  return [a, b];
 }
 
 function isIndexedExtension(p: string): boolean {
