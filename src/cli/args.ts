@@ -222,7 +222,8 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
     const v = values[k] as string | undefined;
     return v === undefined ? null : v;
   };
-  for (const k of ["project", "sdk", "home", "schema", "type", "prefix", "from", "out"]) {
+  // (`--sdk ""` is allowed: it forces project-only mode.)
+  for (const k of ["project", "home", "schema", "type", "prefix", "from", "out"]) {
     const v = str(k);
     if (v !== null && v.trim() === "") return { usageError: `--${k} needs a value` };
   }

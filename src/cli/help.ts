@@ -25,7 +25,7 @@ export const COMMAND_HELP: Partial<Record<CommandName, string>> = {
   check: "ra3 check [PATH...] [--format text|json|sarif]\n  Diagnostics; exit status 1 when errors are found.",
   strings: "ra3 strings TEXT [--limit N]\n  Search the string table: display text → string key → assets using it.",
   export: "ra3 export [--out FILE] [--format msgpack|json]\n  Write the public snapshot format.",
-  mcp: "ra3 mcp\n  Serve the index to AI agents over MCP on stdio (also: ra3 --mcp).",
+  mcp: "ra3 mcp [--project DIR] [--sdk DIR] [--schema DIR] [--home DIR]\n  Serve the index to AI agents over MCP on stdio (also: ra3 --mcp). Started on a folder holding several mods, it answers for each (tool argument project).",
   "install-skill": "ra3 install-skill [--target agents|claude|project-agents|project-claude|codex|DIR]... [--uninstall] [--sync]\n  Install the ra3-mod-xml Agent Skill.",
   setup: "ra3 setup [--client NAME]... [--yes] [--dry-run] [--print]\n  Zero-install agent setup: stable binary, client configs, skill, index, verification.",
   doctor: "ra3 doctor\n  Check every configured client, the skill copies and the snapshot as a client would.",

@@ -19,6 +19,9 @@ import { runStrings } from "./commands/strings.ts";
 import { runMcp } from "./commands/mcp.ts";
 import { runInstallSkill } from "./commands/install-skill.ts";
 import { runExport } from "./commands/export.ts";
+import { runSetupCommand } from "./commands/setup.ts";
+import { runDoctorCommand } from "./commands/doctor.ts";
+import { runUninstallCommand } from "./commands/uninstall.ts";
 import { TOOL_VERSION } from "../version.ts";
 
 type Command = (cfg: CliConfig, io: CliIo) => number | Promise<number>;
@@ -39,6 +42,9 @@ const COMMANDS: Partial<Record<CommandName, Command>> = {
   mcp: runMcp,
   "install-skill": runInstallSkill,
   export: runExport,
+  setup: runSetupCommand,
+  doctor: runDoctorCommand,
+  uninstall: runUninstallCommand,
 };
 
 /** Runs one command line; returns the exit status. */

@@ -27,7 +27,8 @@ export interface SnapshotPort {
 }
 
 export interface ServiceOptions {
-  readonly snapshots?: SnapshotPort | null;
+  /** A snapshot port, or a factory given the workspace (the port needs its schema key). */
+  readonly snapshots?: SnapshotPort | ((ws: Workspace) => SnapshotPort | null) | null;
   readonly watch?: boolean;
   /** Debounce for watcher events (ms). */
   readonly debounceMs?: number;
@@ -55,13 +56,18 @@ export class IndexService {
     this.ws = new Workspace(config);
     this.log = options.log ?? (() => {});
     this.debounceMs = options.debounceMs ?? 50;
-    this.snapshots = options.snapshots ?? null;
+    this.snapshots = typeof options.snapshots === "function" ? options.snapshots(this.ws) : (options.snapshots ?? null);
     if (options.watch) this.startWatching();
   }
 
   /** Starts the warm start or the first build in the background (idempotent). */
   start(): Promise<void> {
-    if (!this.startPromise) this.startPromise = this.exclusive(() => this.initialBuild());
+    if (!this.startPromise) {
+      // Say "building" at once: until the job runs the envelope would say no_index, which tells an
+      // agent to stop using the tools.
+      if (!this.ws.linked) this.ws.event("build_started");
+      this.startPromise = this.exclusive(() => this.initialBuild());
+    }
     return this.startPromise;
   }
 
@@ -91,10 +97,10 @@ export class IndexService {
    */
   async strict(timeoutMs: number, signal?: AbortSignal): Promise<UpdateReport | null> {
     const deadline = Date.now() + timeoutMs;
-    await this.start().catch(() => {});
+    const started = await within(this.start().then(() => true, () => true), timeoutMs);
+    if (!started || signal?.aborted) return null;
     if (this.running) {
-      const left = deadline - Date.now();
-      const done = await Promise.race([this.running.then(() => true), sleep(Math.max(0, left)).then(() => false)]);
+      const done = await within(this.running.then(() => true), Math.max(0, deadline - Date.now()));
       if (!done || signal?.aborted) return null;
     }
     return this.exclusive(() => this.ws.refresh());
@@ -118,6 +124,7 @@ export class IndexService {
     await this.running?.catch(() => {});
     await this.snapshots?.flush();
     this.snapshots?.dispose();
+    this.ws.close();
   }
 
   private async initialBuild(): Promise<void> {
@@ -199,6 +206,15 @@ export class IndexService {
       }).catch(() => {});
     }, this.debounceMs);
   }
+}
+
+/** `p`'s value, or false when `ms` pass first; the timer never outlives the race (it would keep the process alive). */
+function within(p: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 function sleep(ms: number): Promise<void> {

@@ -253,6 +253,8 @@ export class Workspace {
     }
     const hadIndex = this.published !== null;
     if (changed.length === 0 && deleted.length === 0 && hadIndex) {
+      // Nothing to apply: the published index is current (clears stale or a failed update's error).
+      this.event("update_applied");
       return { changed, deleted, linkMs: 0, totalMs: round(performance.now() - t0) };
     }
     const structural = deleted.length > 0 || changed.some((p) => !this.core.file(p));

@@ -3,7 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { isUsageError, parseCli } from "../args.ts";
 import { type CliIo, EXIT_OK } from "../io.ts";
 import { captureProcessStdin } from "../../mcp/stdin.ts";
-import { startStdioSession } from "../../mcp/server.ts";
+import { type StdioSession, startStdioSession } from "../../mcp/server.ts";
 
 /**
  * Starts buffering stdin when argv asks for the MCP server. `main.ts` calls this before its first
@@ -18,19 +18,25 @@ export function captureMcpStdin(argv: readonly string[]): void {
 export async function runMcp(cfg: CliConfig, io: CliIo): Promise<number> {
   const input = captureProcessStdin();
   const log = (line: string) => io.err(`ra3 mcp: ${line}\n`);
-  const session = await startStdioSession({
-    request: { project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env },
-    input,
-    output: process.stdout,
-    log,
-  });
+  // Signal handlers first: a client may stop us as soon as it has its initialize answer.
+  let session: StdioSession | null = null;
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     log("stopping");
-    void session.stop();
+    void session?.stop();
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
+    session = await startStdioSession({
+      request: { project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env },
+      input,
+      output: process.stdout,
+      log,
+    });
+    if (stopping) void session.stop();
     await session.done;
   } finally {
     process.off("SIGINT", stop);

@@ -1,0 +1,182 @@
+/**
+ * What every tool call goes through: picking the project, getting an index that may answer (waiting
+ * for it with `consistency: "strict"`, else a clear "still building" error), and turning a query result
+ * or error into an MCP result: `structuredContent` = the envelope, a short text, the size bound, and
+ * `isError` results whose one sentence says what to do next.
+ */
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { LinkedIndex } from "../index/link.ts";
+import { type IndexEnvelope, type QueryError, envelopeOf, isQueryError, queryError } from "../query/envelope.ts";
+import { displayPath } from "../query/present.ts";
+import type { IndexService } from "../workspace/service.ts";
+import { MAX_ANSWER_CHARS, answerSize, shrinkLists } from "./bound.ts";
+import { indexNote, boundNote } from "./render.ts";
+import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
+
+export type ErrorCode = QueryError["error"]["code"] | "too_large" | "cancelled";
+
+export interface Failure {
+  readonly index: IndexEnvelope | null;
+  readonly error: { readonly code: ErrorCode; readonly message: string; readonly details?: Readonly<Record<string, unknown>> };
+}
+
+export interface Success<R> {
+  readonly index: IndexEnvelope | null;
+  readonly result: R;
+}
+
+export type Outcome<R> = Success<R> | Failure;
+
+/** True when `o` is a {@link Failure}. */
+export function isFailure<R>(o: Outcome<R>): o is Failure {
+  return "error" in o && !("result" in o);
+}
+
+/** A failure from a query error value, with the envelope when there is one. */
+export function failure(index: IndexEnvelope | null, e: QueryError | Failure["error"]): Failure {
+  return { index, error: "error" in e ? e.error : e };
+}
+
+export interface Acquired {
+  readonly handle: ProjectHandle;
+  readonly linked: LinkedIndex;
+}
+
+/** How long `consistency: "strict"` waits for a running build before giving up. */
+export const DEFAULT_STRICT_TIMEOUT_MS = 30_000;
+
+/** The running build's progress as a short parenthesis: "(120 files of 444)". */
+export function progressText(service: IndexService): string {
+  const p = service.ws.progress;
+  if (!p) return "(starting)";
+  if (p.phase === "scan") return "(listing the project's files)";
+  if (p.phase === "link") return "(linking)";
+  return `(${p.done} files of ${p.total})`;
+}
+
+/**
+ * With `strict`: waits (bounded) until the running work is done and every file stamp is re-checked.
+ * Returns null when it finished, or the failure to report (timeout, cancelled).
+ */
+export async function makeStrict(handle: ProjectHandle, timeoutMs: number, signal: AbortSignal): Promise<Failure | null> {
+  const svc = handle.service;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  const cancelled = new Promise<"cancelled">((resolve) => {
+    if (signal.aborted) resolve("cancelled");
+    signal.addEventListener("abort", () => resolve("cancelled"), { once: true });
+  });
+  const work = svc.strict(timeoutMs, signal).then(
+    (r) => (r === null ? ("timeout" as const) : ("done" as const)),
+    () => "failed" as const,
+  );
+  const r = await Promise.race([work, timeout, cancelled]);
+  if (timer) clearTimeout(timer);
+  const index = envelopeOf(svc.view());
+  if (r === "done") return null;
+  if (r === "cancelled") return failure(index, { code: "cancelled", message: "the request was cancelled" });
+  if (r === "failed") {
+    if (svc.linked) return null; // the refresh failed but an index is served; the envelope says so
+    return failure(index, { code: "no_index", message: `the index could not be built: ${svc.error ?? "unknown error"}; fix the cause, then call reindex` });
+  }
+  return failure(index, {
+    code: "timeout",
+    message: `the index did not finish updating within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} ${progressText(svc)}; retry, or call get_status to watch the progress`,
+  });
+}
+
+/**
+ * The project and the index a query tool answers from, or why there is none yet. Eventual: the
+ * published index as it is (the envelope flags staleness); strict: re-validated first.
+ */
+export async function acquireIndex(
+  registry: ProjectRegistry,
+  args: { project?: string; consistency?: "eventual" | "strict" },
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Acquired | Failure> {
+  const h = registry.pick(args.project);
+  if (isQueryError(h)) return failure(null, h);
+  if (args.consistency === "strict") {
+    const f = await makeStrict(h, timeoutMs, signal);
+    if (f) return f;
+  }
+  const linked = h.service.linked;
+  if (linked) return { handle: h, linked };
+  const index = envelopeOf(h.service.view());
+  if (h.service.ws.lifecycle.state === "error") {
+    return failure(index, { code: "no_index", message: `the index could not be built: ${h.service.error ?? "unknown error"}; fix the cause, then call reindex` });
+  }
+  return failure(index, {
+    code: "building",
+    message: `the index is still building ${progressText(h.service)}; retry in a moment or pass consistency: "strict" to wait`,
+  });
+}
+
+export interface Presentation<R> {
+  render(result: R, index: IndexEnvelope | null): string;
+  /** A smaller answer to the same question (a re-run with a smaller page), or null when there is none. */
+  refit?(result: R, factor: number): R | null;
+}
+
+function withNotes(text: string, index: IndexEnvelope | null, result: unknown): string {
+  const notes = [indexNote(index), typeof result === "object" && result !== null ? boundNote(result as object) : ""].filter(Boolean);
+  return notes.length ? `${text}\n${notes.join("\n")}` : text;
+}
+
+/**
+ * The MCP result of an outcome: success → `structuredContent: {index, result}` + text, kept under
+ * {@link MAX_ANSWER_CHARS}; failure → `isError: true`, the sentence as text, and (when a project is
+ * involved) `structuredContent: {index, result: null, error}`, the same shape as `ra3 … --json`.
+ */
+export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChars = MAX_ANSWER_CHARS): CallToolResult {
+  if (isFailure(outcome)) return errorResult(outcome);
+  let result = outcome.result;
+  const index = outcome.index;
+  for (let round = 0; round < 40; round++) {
+    const text = withNotes(p.render(result, index), index, result);
+    const structured = { index, result };
+    const size = answerSize(structured, text);
+    if (size <= maxChars) {
+      return { content: [{ type: "text", text }], structuredContent: structured as unknown as Record<string, unknown> };
+    }
+    const factor = maxChars / size;
+    const viaRefit = p.refit ? p.refit(result, factor) : null;
+    const smaller = viaRefit ?? shrinkLists(result as object, factor);
+    if (smaller === null) break;
+    result = smaller as R;
+  }
+  return errorResult(
+    failure(index, {
+      code: "too_large",
+      message: `the answer is larger than ${maxChars} characters even after shortening its lists; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)`,
+    }),
+  );
+}
+
+/** An `isError` result. */
+export function errorResult(f: Failure): CallToolResult {
+  const base: CallToolResult = { content: [{ type: "text", text: f.error.message }], isError: true };
+  if (!f.index) return base;
+  const error = f.error.details ? { code: f.error.code, message: f.error.message, details: f.error.details } : { code: f.error.code, message: f.error.message };
+  return { ...base, structuredContent: { index: f.index, result: null, error } };
+}
+
+/** Makes a not-found error actionable in project-only mode: the id may be a vanilla asset. */
+export function explainMissing(linked: LinkedIndex, id: string, e: QueryError): QueryError {
+  if (e.error.code !== "not_found" || linked.sdkDir !== null) return e;
+  if (linked.findAssets(id.trim()).length > 0) return e; // exists with another type: the message says so
+  const key = id.trim().toLowerCase();
+  const sites = linked.sites.filter((s) => s.status !== "resolved" && s.id.toLowerCase() === key);
+  const details = e.error.details as Record<string, unknown> | undefined;
+  if (sites.length === 0) return queryError("not_found", `${e.error.message} (project-only mode: vanilla assets are not indexed)`, details);
+  const examples = sites.slice(0, 3).map((s) => `${displayPath(linked, s.file)}:${s.line}`).join(", ");
+  return queryError(
+    "no_sdk",
+    `${e.error.message}; the project references it ${sites.length} time${sites.length === 1 ? "" : "s"} (${examples}), so it is probably a vanilla asset: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to index vanilla assets`,
+    details,
+  );
+}

@@ -1,0 +1,656 @@
+/**
+ * The 15 tools of the MCP server, in {@link TOOL_NAMES} order: each a declaration (title, a description
+ * written for a model, bounded argument schema, output schema, annotations) and a thin handler over
+ * one query-layer function. All logic lives in `src/query/`; nothing here computes an answer itself.
+ */
+// @ts-types="@modelcontextprotocol/sdk/shared/protocol"
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
+import type { LinkedIndex } from "../index/link.ts";
+import { findAsset, listAssets } from "../query/assets.ts";
+import { checkFiles } from "../query/check.ts";
+import { definitionOf, definitionTarget } from "../query/definition.ts";
+import { findDefine } from "../query/defines.ts";
+import { type IndexEnvelope, type QueryResult, envelopeOf, isQueryError, queryError } from "../query/envelope.ts";
+import { fileQuery } from "../query/files.ts";
+import { resolveIncludeQuery } from "../query/includes.ts";
+import { findReferences } from "../query/references.ts";
+import { statusOf } from "../query/status.ts";
+import { searchStrings } from "../query/strings.ts";
+import { summarize } from "../query/summary.ts";
+import { unreferenced } from "../query/unreferenced.ts";
+import { DEFAULT_MAX_EDGES, uses } from "../query/uses.ts";
+import { type GuideSection, usageGuide } from "../skill/embedded.ts";
+import type { SourceText } from "../workspace/source-text.ts";
+import { BuildCancelled, type BuildPhase } from "../workspace/workspace.ts";
+import { type ToolName, TOOL_NAMES } from "./tool-names.ts";
+import { CURSOR, ID, LIMIT, MCP_HARD_LIMIT, TYPE, argumentsOf, count, optionalText, text, textList } from "./inputs.ts";
+import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
+import * as R from "./render.ts";
+import { type Failure, type Outcome, type Presentation, acquireIndex, errorResult, explainMissing, failure, makeStrict, toToolResult } from "./respond.ts";
+import * as S from "./schemas.ts";
+
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface ToolEnv {
+  readonly registry: ProjectRegistry;
+  readonly strictTimeoutMs: number;
+  /** Reads a file's text for `get_definition` (the workspace's reader; tests may inject). */
+  readonly readSource: (path: string) => SourceText;
+  readonly log: (line: string) => void;
+}
+
+export interface ToolDeclaration {
+  readonly name: ToolName;
+  readonly title: string;
+  readonly description: string;
+  readonly input: z.ZodObject;
+  readonly output: z.ZodObject;
+  readonly annotations: ToolAnnotations;
+  readonly handler: (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>;
+}
+
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+/** The source excerpt of get_definition: it appears twice (structured and text), so about 8,000 characters. */
+const DEFINITION_CHARS = 8_000;
+const DEFINITION_LINES = 200;
+/** The guide's text appears twice too. */
+const GUIDE_CHARS = 9_000;
+
+const clampLimit = (n: number | undefined): number | undefined => (n === undefined ? undefined : Math.min(n, MCP_HARD_LIMIT));
+const smallerCount = (current: number, factor: number): number | null => {
+  const next = Math.min(current - 1, Math.floor(current * factor * 0.9));
+  return next >= 1 ? next : null;
+};
+
+interface QuerySpec<I, Rz> {
+  readonly name: ToolName;
+  readonly title: string;
+  readonly description: string;
+  readonly input: z.ZodObject;
+  readonly result: z.ZodType;
+  run(linked: LinkedIndex, args: I, handle: ProjectHandle): QueryResult<Rz>;
+  render(r: Rz): string;
+  /** Arguments for a smaller answer when this one is too large (null: cannot get smaller). */
+  refit?(args: I, r: Rz, factor: number): I | null;
+}
+
+/** A tool answered by a query over the project's index. */
+function queryTool<I extends { project?: string; consistency?: "eventual" | "strict" }, Rz>(spec: QuerySpec<I, Rz>, env: ToolEnv): ToolDeclaration {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input: spec.input,
+    output: S.envelopeSchema(spec.result),
+    annotations: READ_ONLY,
+    handler: guarded(env, spec.name, async (raw, extra) => {
+      const args = raw as unknown as I;
+      const got = await acquireIndex(env.registry, args, env.strictTimeoutMs, extra.signal);
+      if (!("linked" in got)) return errorResult(got);
+      const index = envelopeOf(got.handle.service.view());
+      const first = spec.run(got.linked, args, got.handle);
+      if (isQueryError(first)) return errorResult(failure(index, first));
+      let current = args;
+      const refit = spec.refit;
+      const presentation: Presentation<Rz> = {
+        render: (r) => spec.render(r),
+        refit: refit
+          ? (r, factor) => {
+              const next = refit(current, r, factor);
+              if (next === null) return null;
+              current = next;
+              const again = spec.run(got.linked, next, got.handle);
+              return isQueryError(again) ? null : again;
+            }
+          : undefined,
+      };
+      return toToolResult({ index, result: first }, presentation);
+    }),
+  };
+}
+
+/** Catches a bug in a handler: logged to stderr, reported as an isError result rather than a crash. */
+function guarded(env: ToolEnv, name: string, fn: (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>) {
+  return async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+    try {
+      return await fn(args, extra);
+    } catch (e) {
+      env.log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return errorResult({ index: null, error: { code: "internal", message: `ra3 failed to answer ${name}: ${e instanceof Error ? e.message : String(e)} (a bug; details are on the server's stderr)` } });
+    }
+  };
+}
+
+// ---- argument schemas ----
+
+const FIND_ASSET = argumentsOf("find_asset", { id: ID, type: TYPE });
+const GET_DEFINITION = argumentsOf("get_definition", { id: ID, type: TYPE });
+const FIND_REFERENCES = argumentsOf("find_references", { id: ID, type: TYPE, limit: LIMIT, cursor: CURSOR });
+const GET_ASSET_REFERENCES = argumentsOf("get_asset_references", {
+  id: ID,
+  type: TYPE,
+  depth: count("depth", 1, 3, "How far to follow references: 1 (default) lists the asset's own, 2 and 3 also what those reference. inheritFrom hops do not count."),
+  targetTypes: textList("targetTypes", "asset type names", 10, 128, 'Keep only edges whose target is one of these types (or a subtype), e.g. ["WeaponTemplate"]; the inheritFrom edges leading to them are kept.'),
+  maxEdges: count("maxEdges", 1, 1000, "Cap on returned edges (default 100); when reached, truncated is true."),
+});
+const LIST_ASSETS = argumentsOf("list_assets_by_type", {
+  type: text("type", 'an asset type such as "WeaponTemplate"', 128, "The asset type (XML element name), e.g. WeaponTemplate, GameObject. get_status lists the types present."),
+  prefix: optionalText("prefix", "the start of the ids wanted", 256, "Only ids starting with this (case-insensitive)."),
+  limit: LIMIT,
+  cursor: CURSOR,
+});
+const RESOLVE_INCLUDE = argumentsOf("resolve_include", {
+  source: text("source", 'the source attribute of an <Include>, e.g. "DATA:Units/MyTank.xml"', 1024, 'Exactly as written in <Include source="…"> or xi:include href, e.g. DATA:Units/MyTank.xml or ../Shared/Armor.xml.'),
+  from: optionalText("from", "a file path relative to the project root", 1024, "The including file, relative to the project root (default Data/Mod.xml); needed for relative sources."),
+});
+const IS_FILE_ACTIVE = argumentsOf("is_file_active", {
+  path: text("path", 'a file path relative to the project root, e.g. "Data/Mod.xml"', 1024, "The file, relative to the project root (or absolute inside the project or SDK)."),
+});
+const FIND_DEFINE = argumentsOf("find_define", {
+  name: text("name", 'a define name such as "MY_TANK_DAMAGE"', 128, "The define's name, with or without the leading $ (case-insensitive)."),
+});
+const FIND_UNREFERENCED = argumentsOf("find_unreferenced", {
+  type: optionalText("type", 'an asset type such as "WeaponTemplate"', 128, "Only assets of this type."),
+  limit: LIMIT,
+  cursor: CURSOR,
+});
+const CHECK_FILES = argumentsOf("check_files", {
+  paths: textList("paths", "file paths relative to the project root", 100, 1024, "Files to check, relative to the project root; omit for the whole project."),
+  limit: LIMIT,
+  cursor: CURSOR,
+});
+const SEARCH_STRINGS = argumentsOf("search_strings", {
+  text: text("text", 'part of an in-game text, e.g. "Heavy Tank"', 200, "Text to look for in the string table (case-insensitive): a display name or part of it, or a string key."),
+  limit: count("limit", 1, 10_000, `Matches to return (default 20, at most ${MCP_HARD_LIMIT}).`),
+});
+const GET_STATUS = argumentsOf("get_status", {});
+const LIST_PROJECTS = argumentsOf("list_projects", {});
+const GET_USAGE_GUIDE = argumentsOf("get_usage_guide", {
+  topic: optionalText("topic", 'a topic such as "workflows" or a tool name', 128, "A tool name (find_asset), a guide heading (workflows, rules) or a primer subject (includes, inheritFrom, defines). Omit for the list of topics."),
+});
+const REINDEX = argumentsOf("reindex", {});
+
+type In<T extends z.ZodType> = z.infer<T>;
+
+// ---- the tools ----
+
+/** Every tool, in the order of {@link TOOL_NAMES}. */
+export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
+  const byName = new Map<ToolName, ToolDeclaration>();
+  const add = (d: ToolDeclaration) => byName.set(d.name, d);
+
+  add(getStatusTool(env));
+  add(listProjectsTool(env));
+
+  add(
+    queryTool<In<typeof FIND_ASSET>, ReturnType<typeof findAsset> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "find_asset",
+        title: "Find where an asset is defined",
+        description:
+          "Where is an asset defined? Given an id (case-insensitive), returns every definition: type, file, line, origin (project, sdk or manifest), streams and whether the file is active (compiled into the mod). A project definition with the same type and id overrides the vanilla one. For a Type:Id value pass the id after the last colon and the type. An unknown id is an error listing similar ids. Next: get_definition for the XML, find_references for who uses it, get_asset_references for what it uses.",
+        input: FIND_ASSET,
+        result: S.FindAssetSchema,
+        run: (linked, a) => {
+          const r = findAsset(linked, a.id, a.type);
+          return isQueryError(r) ? explainMissing(linked, a.id, r) : r;
+        },
+        render: R.renderFindAsset,
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof GET_DEFINITION> & { maxChars?: number }, ReturnType<typeof definitionOf>>(
+      {
+        name: "get_definition",
+        title: "Show an asset's XML",
+        description:
+          "The XML source of one asset definition (up to 200 lines), with its file and line range, origin and the other definitions of the same type and id. Pass type when the id names assets of several types (the error lists them). Assets known only from a compiled manifest have no XML: the answer names the manifest. Next: get_asset_references resolves everything the definition references; find_asset on its inheritFrom parent.",
+        input: GET_DEFINITION,
+        result: S.DefinitionSchema,
+        run: (linked, a) => {
+          const target = definitionTarget(linked, a.id, a.type);
+          if (isQueryError(target)) return explainMissing(linked, a.id, target);
+          const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file);
+          return definitionOf(linked, target, source, { maxLines: DEFINITION_LINES, maxChars: a.maxChars ?? DEFINITION_CHARS });
+        },
+        render: R.renderDefinition,
+        refit: (a, r, f) => {
+          const now = a.maxChars ?? DEFINITION_CHARS;
+          if (!r.text) return null;
+          const next = Math.floor(now * f * 0.9);
+          return next >= 200 ? { ...a, maxChars: next } : null;
+        },
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof FIND_REFERENCES>, ReturnType<typeof findReferences> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "find_references",
+        title: "Find who references an asset",
+        description:
+          "Who references an asset: every reference site that resolves to it (file, line, the asset it is written in, element, attribute, kind: attribute, content or inheritFrom), project files first. The definition itself is not listed. Pass type when the id names several types. Paged: pass nextCursor back as cursor. The children of an asset are the sites of kind inheritFrom. Next: get_definition on a referencing asset, is_file_active on a site's file.",
+        input: FIND_REFERENCES,
+        result: S.FindReferencesSchema,
+        run: (linked, a) => {
+          const r = findReferences(linked, a.id, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor });
+          return isQueryError(r) ? explainMissing(linked, a.id, r) : r;
+        },
+        render: R.renderFindReferences,
+        refit: (a, r, f) => {
+          const n = smallerCount(r.references.length, f);
+          return n === null ? null : { ...a, limit: n };
+        },
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof GET_ASSET_REFERENCES>, ReturnType<typeof uses> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "get_asset_references",
+        title: "What an asset references, with provenance",
+        description:
+          'What an asset references: edges {from, to, via, source, definedIn?}. to is the target (type, id, file, line); via the element and attribute holding the reference; source its file and line; definedIn is set when the edge is inherited from an inheritFrom ancestor. depth 1-3 follows references further (inheritFrom hops are free). targetTypes keeps only edges to those types, e.g. ["WeaponTemplate"] for a unit\'s weapons, ["LocomotorTemplate"], ["ArmorTemplate"], ["FXList"]. maxEdges caps the answer: truncated and omittedByTargetType say what was left out.',
+        input: GET_ASSET_REFERENCES,
+        result: S.UsesSchema,
+        run: (linked, a) => {
+          const r = uses(linked, a.id, { type: a.type, depth: a.depth, targetTypes: a.targetTypes, maxEdges: a.maxEdges });
+          return isQueryError(r) ? explainMissing(linked, a.id, r) : r;
+        },
+        render: R.renderUses,
+        refit: (a, r, f) => {
+          const n = smallerCount(Math.min(r.edges.length, a.maxEdges ?? DEFAULT_MAX_EDGES), f);
+          return n === null ? null : { ...a, maxEdges: n };
+        },
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof LIST_ASSETS>, ReturnType<typeof listAssets> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "list_assets_by_type",
+        title: "List the assets of a type",
+        description:
+          "The ids of one asset type (e.g. WeaponTemplate, GameObject), optionally only those starting with prefix, with file and line, one page at a time (limit, cursor; pass nextCursor back as cursor). get_status lists the types present. Next: find_asset or get_definition on an id.",
+        input: LIST_ASSETS,
+        result: S.ListAssetsSchema,
+        run: (linked, a) => listAssets(linked, a.type, { prefix: a.prefix, limit: clampLimit(a.limit), cursor: a.cursor }),
+        render: R.renderListAssets,
+        refit: (a, r, f) => {
+          const n = smallerCount(r.items.length, f);
+          return n === null ? null : { ...a, limit: n };
+        },
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof RESOLVE_INCLUDE>, ReturnType<typeof resolveIncludeQuery> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "resolve_include",
+        title: "Resolve an Include source",
+        description:
+          'How an <Include source="…"> (or xi:include href) string resolves: every candidate path tried in search order, the hit, letter-case fixes, and whether the target is active and in which streams. from is the including file (default Data/Mod.xml); relative sources depend on it. Next: is_file_active on the hit, check_files on the including file.',
+        input: RESOLVE_INCLUDE,
+        result: S.ResolveIncludeSchema,
+        run: (linked, a, h) => resolveIncludeQuery(linked, h.service.ws.ports, h.service.ws.config.layout, a.source, a.from),
+        render: R.renderResolveInclude,
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof IS_FILE_ACTIVE>, ReturnType<typeof fileQuery> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "is_file_active",
+        title: "Is a file compiled into the mod?",
+        description:
+          "Whether a file is active (reachable from an entry point such as Data/Mod.xml, so the game compiles it), in which streams, which files include it and what it includes. An edit to an inactive file changes nothing in game until an active file includes it. path is relative to the project root. Next: resolve_include to test an include line, check_files on the file.",
+        input: IS_FILE_ACTIVE,
+        result: S.FileSchema,
+        run: (linked, a) => fileQuery(linked, a.path),
+        render: R.renderFile,
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof FIND_DEFINE>, ReturnType<typeof findDefine> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "find_define",
+        title: "Look up a $DEFINE",
+        description:
+          "The value and location of a $DEFINE: every declaration (several mean duplicates) with file and line, and how many times active files use it. name may include the leading $. A $NAME used but never declared is reported by check_files.",
+        input: FIND_DEFINE,
+        result: S.FindDefineSchema,
+        run: (linked, a) => {
+          const r = findDefine(linked, a.name);
+          if (!isQueryError(r) || r.error.code !== "not_found" || linked.sdkDir !== null) return r;
+          const n = linked.defineUses.get(a.name.trim().replace(/^\$/, "").toLowerCase()) ?? 0;
+          if (n === 0) return r;
+          return queryError(
+            "no_sdk",
+            `${r.error.message}; the project uses it ${n} time${n === 1 ? "" : "s"}, so it is probably a vanilla define: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to include vanilla defines`,
+          );
+        },
+        render: R.renderFindDefine,
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof FIND_UNREFERENCED>, ReturnType<typeof unreferenced> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "find_unreferenced",
+        title: "Find unused project assets",
+        description:
+          "Project assets that no active file references, among the types designed to be referenced (weapons, objects, FX, sounds, …), grouped by type and sorted by id, paged (limit, cursor). Leads, not proof: maps, scripts and the game's code also look ids up. Next: find_references to confirm one.",
+        input: FIND_UNREFERENCED,
+        result: S.UnreferencedSchema,
+        run: (linked, a) => unreferenced(linked, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
+        render: R.renderUnreferenced,
+        refit: (a, r, f) => {
+          const n = smallerCount(r.items.length, f);
+          return n === null ? null : { ...a, limit: n };
+        },
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof CHECK_FILES>, ReturnType<typeof checkFiles> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "check_files",
+        title: "Check files for problems",
+        description:
+          'Diagnostics for the given files, or for the whole project without paths: XML syntax errors, unresolved references, missing include targets, duplicate ids, undefined $DEFINEs, include cycles…, each with file, line, severity, code and message; counts by severity and code; paged (limit, cursor). After editing files pass consistency: "strict" so the answer reflects the edits.',
+        input: CHECK_FILES,
+        result: S.CheckSchema,
+        run: (linked, a) => checkFiles(linked, a.paths && a.paths.length ? a.paths : null, { limit: clampLimit(a.limit), cursor: a.cursor }),
+        render: R.renderCheck,
+        refit: (a, r, f) => {
+          const n = smallerCount(r.diagnostics.length, f);
+          return n === null ? null : { ...a, limit: n };
+        },
+      },
+      env,
+    ),
+  );
+
+  add(
+    queryTool<In<typeof SEARCH_STRINGS>, ReturnType<typeof searchStrings> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "search_strings",
+        title: "Search in-game text",
+        description:
+          "Search the mod's string table (.str) for in-game text: matching entries (key such as NAME:MyTank, text, file, line), exact and whole-word matches first, and the assets whose display fields use each key. Use it when you have a display name rather than an id. Next: find_asset on an asset id.",
+        input: SEARCH_STRINGS,
+        result: S.SearchStringsSchema,
+        run: (linked, a) => searchStrings(linked, a.text, clampLimit(a.limit)),
+        render: R.renderSearchStrings,
+        refit: (a, r, f) => {
+          const n = smallerCount(r.matches.length, f);
+          return n === null ? null : { ...a, limit: n };
+        },
+      },
+      env,
+    ),
+  );
+
+  add(usageGuideTool(env));
+  add(reindexTool(env));
+
+  return TOOL_NAMES.map((name) => {
+    const d = byName.get(name);
+    if (!d) throw new Error(`tool ${name} is not declared`);
+    return d;
+  });
+}
+
+// ---- tools that do not answer from a query over the index ----
+
+function getStatusTool(env: ToolEnv): ToolDeclaration {
+  return {
+    name: "get_status",
+    title: "Index status",
+    description:
+      "Is there an index for this mod, how complete and fresh is it, and what does it hold? Returns the index envelope (state, counts, complete, stale), the project, its SDK (or project-only mode), schema, streams and the asset types present, with build progress while building. Cheap: call it first. If state is no_index, or index.projectDir is not the folder you work in, do not use these tools for that folder.",
+    input: GET_STATUS,
+    output: S.envelopeSchema(S.StatusSchema),
+    annotations: READ_ONLY,
+    handler: guarded(env, "get_status", async (raw, extra) => {
+      const args = raw as In<typeof GET_STATUS>;
+      const reg = env.registry;
+      if (reg.mode === "none") return toToolResult(noProjectStatus(reg), { render: R.renderStatus });
+      const h = reg.pick(args.project);
+      if (isQueryError(h)) return errorResult(failure(null, h));
+      if (args.consistency === "strict") {
+        const f = await makeStrict(h, env.strictTimeoutMs, extra.signal);
+        if (f) return errorResult(f);
+      }
+      const svc = h.service;
+      const p = svc.ws.progress;
+      const result: R.StatusAnswer = {
+        ...statusOf(svc.ws),
+        progress: p ? { phase: p.phase, done: p.done, total: p.total } : null,
+        lastError: svc.error,
+        note: null,
+      };
+      return toToolResult({ index: envelopeOf(svc.view()), result }, { render: R.renderStatus });
+    }),
+  };
+}
+
+function noProjectStatus(reg: ProjectRegistry): Outcome<R.StatusAnswer> {
+  const index: IndexEnvelope = {
+    projectDir: reg.root,
+    sdkDir: null,
+    game: null,
+    state: "no_index",
+    buildId: 0,
+    builtAt: null,
+    complete: false,
+    stale: false,
+    counts: { files: 0, assets: 0, sdkAssets: 0, references: 0, defines: 0, diagnostics: 0 },
+  };
+  const result: R.StatusAnswer = {
+    project: reg.root,
+    marker: null,
+    game: null,
+    mode: "project-only",
+    sdk: null,
+    sdkCandidates: [],
+    schema: { dir: null, source: null, files: 0, heuristic: true },
+    state: "no_index",
+    buildId: 0,
+    builtAt: null,
+    complete: false,
+    stale: false,
+    streams: [],
+    types: [],
+    progress: null,
+    lastError: null,
+    note: `${reg.note}; this folder has no index: do not use the ra3 tools for it`,
+  };
+  return { index, result };
+}
+
+function listProjectsTool(env: ToolEnv): ToolDeclaration {
+  return {
+    name: "list_projects",
+    title: "Projects this server answers for",
+    description:
+      "The mod projects this server can answer for, each with its folder, marker and index state. A server started on a folder holding several mods serves each of them: pass an entry's name (or dir) as project to any other tool. With one project, project is optional.",
+    input: LIST_PROJECTS,
+    output: S.envelopeSchema(S.ListProjectsSchema, true),
+    annotations: READ_ONLY,
+    handler: guarded(env, "list_projects", async () => {
+      const reg = env.registry;
+      const projects = reg.projects.map((p) => {
+        const svc = reg.opened(p);
+        const view = svc?.view();
+        return { name: p.name, dir: p.dir, marker: p.marker, opened: svc !== null, state: view?.lifecycle.state ?? null, game: view?.game ?? null };
+      });
+      const single = reg.single;
+      const svc = single ? reg.opened(single) : null;
+      const result: R.ProjectListing = { mode: reg.mode, root: reg.root, projects, note: reg.note };
+      return toToolResult({ index: svc ? envelopeOf(svc.view()) : null, result }, { render: R.renderProjects });
+    }),
+  };
+}
+
+function usageGuideTool(env: ToolEnv): ToolDeclaration {
+  return {
+    name: "get_usage_guide",
+    title: "How to use these tools",
+    description:
+      "Sections of the ra3 usage guide: workflows, rules, each tool's arguments and results, and a primer on SAGE mod XML (includes, streams, inheritFrom, $DEFINEs, Type:Id, manifests). Without topic: the list of topics. topic may be a tool name (find_asset), a heading (workflows, rules) or a primer subject (includes, inheritFrom).",
+    input: GET_USAGE_GUIDE,
+    output: S.envelopeSchema(S.UsageGuideSchema, true),
+    annotations: READ_ONLY,
+    handler: guarded(env, "get_usage_guide", async (raw) => {
+      const args = raw as In<typeof GET_USAGE_GUIDE>;
+      let index: IndexEnvelope | null = null;
+      if (args.project !== undefined || env.registry.mode === "single") {
+        const h = env.registry.pick(args.project);
+        if (isQueryError(h)) return errorResult(failure(null, h));
+        index = envelopeOf(h.service.view());
+      }
+      return toToolResult({ index, result: guideAnswer(args.topic) }, { render: R.renderGuide });
+    }),
+  };
+}
+
+/** The guide sections for `topic`, whole sections while they fit {@link GUIDE_CHARS}, the first one cut if alone too long. */
+export function guideAnswer(topic: string | undefined): R.GuideAnswer & { truncated?: boolean; omitted?: Record<string, number> } {
+  const g = usageGuide(topic);
+  const meta = (s: { id: string; title: string; source: string }) => ({ id: s.id, title: s.title, source: s.source });
+  if (g.sections.length === 0) return { topic: g.topic, sections: [], topics: g.topics.map(meta), text: g.text };
+  const kept: GuideSection[] = [];
+  let text = "";
+  for (const s of g.sections) {
+    const piece = `<!-- ${s.source} -->\n${s.text}`;
+    const next = text ? `${text}\n\n${piece}` : piece;
+    if (next.length > GUIDE_CHARS) {
+      if (kept.length === 0) {
+        const cut = piece.slice(0, GUIDE_CHARS).replace(/\n[^\n]*$/, "");
+        kept.push(s);
+        text = `${cut}\n\n(cut here: ask for one of its subsections for the rest)`;
+      }
+      break;
+    }
+    kept.push(s);
+    text = next;
+  }
+  const left = g.sections.length - kept.length;
+  const base = { topic: g.topic, sections: kept.map(meta), topics: [], text };
+  if (left === 0 && !text.endsWith("subsections for the rest)")) return base;
+  const more = g.sections.slice(kept.length).map((s) => s.id);
+  return {
+    ...base,
+    text: left ? `${text}\n\n(${left} more matching section${left === 1 ? "" : "s"}: ${more.join(", ")}; ask for one by its id)` : text,
+    truncated: true,
+    ...(left ? { omitted: { sections: left } } : {}),
+  };
+}
+
+function reindexTool(env: ToolEnv): ToolDeclaration {
+  return {
+    name: "reindex",
+    title: "Rebuild the index",
+    description:
+      'Rebuild the project\'s index from disk now and return the new envelope with a build summary (files, assets by type, references, diagnostics, timings). Changes no mod file. Costs a full build: after a few edits prefer consistency: "strict" on the next question; use reindex when state is error or stale does not clear. Sends progress notifications when the request has a progress token; can be cancelled.',
+    input: REINDEX,
+    output: S.envelopeSchema(S.ReindexSchema),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: guarded(env, "reindex", async (raw, extra) => {
+      const args = raw as In<typeof REINDEX>;
+      const h = env.registry.pick(args.project);
+      if (isQueryError(h)) return errorResult(failure(null, h));
+      const svc = h.service;
+      const progress = progressReporter(extra);
+      let report;
+      try {
+        report = await svc.reindex(progress?.step, extra.signal);
+      } catch (e) {
+        const index = envelopeOf(svc.view());
+        if (e instanceof BuildCancelled || extra.signal.aborted) {
+          // The previous index is still published and nothing was relinked. Re-validate the stamps; a
+          // refresh that finds nothing to apply records no event, so say "update applied" ourselves to
+          // leave the "error" state the cancelled build left behind.
+          void svc.strict(env.strictTimeoutMs).then(
+            (r) => {
+              if (r) svc.ws.event("update_applied");
+            },
+            () => {},
+          );
+          return errorResult(failure(index, { code: "cancelled", message: "the rebuild was cancelled; the previous index is still served" }));
+        }
+        return errorResult(failure(index, { code: "internal", message: `the rebuild failed: ${(e as Error).message}; the previous index (if any) is still served` }));
+      }
+      await progress?.finish();
+      const ws = svc.ws;
+      const linked = ws.linked;
+      if (!linked) return errorResult(failure(envelopeOf(svc.view()), { code: "no_index", message: "the rebuild published no index; call get_status" }));
+      const s = ws.schema;
+      const result: R.ReindexAnswer = {
+        ...summarize(linked, { dir: s.dir, source: s.source, files: s.fileCount, loaded: s.queries !== null }),
+        timings: report.timings,
+        parsedFiles: report.parsedFiles,
+        artFiles: report.artFiles,
+        sdkFiles: report.sdkFiles,
+      };
+      return toToolResult({ index: envelopeOf(svc.view()), result }, { render: R.renderReindex });
+    }),
+  };
+}
+
+const PHASES: readonly BuildPhase[] = ["scan", "xml", "sdk", "link", "art"];
+const PHASE_UNITS = 1000;
+
+/**
+ * `notifications/progress` for a request that carries a progress token: monotonically increasing over
+ * the build's phases (each worth {@link PHASE_UNITS}), at most one every 50 ms. Null without a token.
+ */
+function progressReporter(extra: Extra): { step: (phase: BuildPhase, done: number, total: number) => void; finish: () => Promise<void> } | null {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return null;
+  const total = PHASES.length * PHASE_UNITS;
+  let last = -1;
+  let sentAt = 0;
+  const send = (progress: number, message: string) =>
+    extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => {});
+  return {
+    step: (phase, done, n) => {
+      const i = PHASES.indexOf(phase);
+      const p = Math.max(0, i) * PHASE_UNITS + (n > 0 ? Math.min(PHASE_UNITS - 1, Math.floor((PHASE_UNITS * done) / n)) : 0);
+      const now = Date.now();
+      if (p <= last || now - sentAt < 50) return;
+      last = p;
+      sentAt = now;
+      void send(p, `${phase} ${done}/${n}`);
+    },
+    finish: async () => {
+      if (last < total) await send(total, "done");
+    },
+  };
+}
+
+export type { Failure };

@@ -1,0 +1,128 @@
+// The 20,000-character bound: the generic list shortening, the refit-by-smaller-page path, the
+// "too large" error, and every tool with huge arguments on the Upheaval corpus.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_ANSWER_CHARS, answerSize, shrinkLists } from "../../src/mcp/bound.ts";
+import { toToolResult } from "../../src/mcp/respond.ts";
+import { CORPORA, type Harness, type Json, connect, resultOf, textOf } from "./harness.ts";
+
+describe("shrinkLists", () => {
+  test("cuts the largest list and counts what it left out", () => {
+    const r = shrinkLists({ small: [1], big: ["aaaa", "bbbb", "cccc", "dddd"], nested: { list: [1, 2] } }, 0.5);
+    expect(r).toEqual({ small: [1], big: ["aaaa"], nested: { list: [1, 2] }, truncated: true, omitted: { big: 3 } });
+    const again = shrinkLists(shrinkLists({ a: { b: [1, 2, 3] } }, 0.5)!, 0.1);
+    expect(again).toEqual({ a: { b: [] }, truncated: true, omitted: { "a.b": 3 } });
+  });
+
+  test("null when no list is left to cut", () => {
+    expect(shrinkLists({ text: "x".repeat(100), list: [] }, 0.5)).toBeNull();
+  });
+});
+
+describe("toToolResult", () => {
+  const index = null;
+  test("a small answer passes untouched", () => {
+    const r = toToolResult({ index, result: { items: [1, 2] } }, { render: (x) => `${x.items.length} items` });
+    expect(r).toEqual({ content: [{ type: "text", text: "2 items" }], structuredContent: { index: null, result: { items: [1, 2] } } });
+  });
+
+  test("too large: a refit (smaller page) is preferred over cutting lists", () => {
+    const big = { items: Array.from({ length: 100 }, (_, i) => `item-${i}`), nextCursor: null as string | null };
+    const r = toToolResult({ index, result: big }, { render: () => "", refit: (x, f) => ({ items: x.items.slice(0, Math.floor(x.items.length * f)), nextCursor: "next" }) }, 500);
+    const sc = r.structuredContent as Json;
+    expect([sc.result.nextCursor, sc.result.truncated, JSON.stringify(sc).length <= 500]).toEqual(["next", undefined, true]);
+  });
+
+  test("without a refit the lists are cut and the text says so", () => {
+    const big = { items: Array.from({ length: 100 }, (_, i) => `item-${i}`) };
+    const r = toToolResult({ index, result: big }, { render: (x) => `${x.items.length} items` }, 500);
+    const sc = r.structuredContent as Json;
+    expect(sc.result.truncated).toBe(true);
+    expect(sc.result.items.length + sc.result.omitted.items).toBe(100);
+    expect(textOf(r)).toBe(`${sc.result.items.length} items\n(answer shortened to stay under the size limit: ${sc.result.omitted.items} items left out; narrow the question)`);
+    expect(answerSize(sc, textOf(r))).toBeLessThanOrEqual(500);
+  });
+
+  test("an answer that cannot be shortened enough is an error, never cut JSON", () => {
+    const r = toToolResult({ index, result: { text: "x".repeat(1000) } }, { render: () => "" }, 500);
+    expect([r.isError, textOf(r)]).toEqual([
+      true,
+      "the answer is larger than 500 characters even after shortening its lists; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)",
+    ]);
+  });
+});
+
+const UPHEAVAL = join(CORPORA, "upheaval");
+
+describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characters (Upheaval)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await connect(UPHEAVAL);
+    await h.call("get_status", { consistency: "strict" });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  function size(r: CallToolResult): number {
+    return answerSize(r.structuredContent ?? null, textOf(r));
+  }
+
+  const calls: [string, Record<string, unknown>][] = [
+    ["get_status", {}],
+    ["list_projects", {}],
+    ["list_assets_by_type", { type: "AudioFile", limit: 10_000 }],
+    ["list_assets_by_type", { type: "GameScriptList", limit: 10_000 }],
+    ["find_unreferenced", { limit: 10_000 }],
+    ["check_files", { limit: 10_000 }],
+    ["search_strings", { text: "a", limit: 10_000 }],
+    ["get_usage_guide", {}],
+    ["get_usage_guide", { topic: "a" }],
+    ["get_usage_guide", { topic: "query-guide" }],
+    ["get_usage_guide", { topic: "mod-xml-primer" }],
+    ["reindex", {}],
+  ];
+
+  test.each(calls)("%s %j", async (name, args) => {
+    const r = await h.call(name, args);
+    expect(r.isError ?? false).toBe(false);
+    expect(size(r)).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+  });
+
+  test("the lists that would overflow come back as shorter pages with a cursor", async () => {
+    for (const [name, args, list] of [
+      ["find_unreferenced", { limit: 10_000 }, "items"],
+      ["search_strings", { text: "a", limit: 10_000 }, "matches"],
+      ["list_assets_by_type", { type: "AudioFile", limit: 10_000 }, "items"],
+    ] as const) {
+      const r = resultOf(await h.call(name, args));
+      expect(`${name} ${r[list].length < r.total}`).toBe(`${name} true`);
+      expect(r[list].length).toBeGreaterThan(10);
+    }
+  });
+
+  test("the busiest assets: references both ways at full depth", async () => {
+    const objects = resultOf(await h.call("list_assets_by_type", { type: "GameObject", limit: 200 })).items.map((i: Json) => i.id) as string[];
+    let cut = 0;
+    for (const id of objects) {
+      const fwd = await h.call("get_asset_references", { id, type: "GameObject", depth: 3, maxEdges: 1000 });
+      expect(size(fwd)).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+      if (!fwd.isError && resultOf(fwd).truncated) cut++;
+      const def = await h.call("get_definition", { id, type: "GameObject" });
+      expect(size(def)).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+    }
+    // Some of these walks exceed the bound and come back shortened (truncated), not oversized.
+    expect(cut).toBeGreaterThan(0);
+  });
+
+  test("a shortened page still pages exactly: the next page starts right after it", async () => {
+    const first = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: 10_000 }));
+    expect(first.items.length).toBeLessThan(200);
+    expect(first.total).toBeGreaterThan(first.items.length);
+    const second = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: 10_000, cursor: first.nextCursor }));
+    const plain = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: first.items.length + 3 }));
+    expect(plain.items.slice(first.items.length).map((i: Json) => i.id)).toEqual(second.items.slice(0, 3).map((i: Json) => i.id));
+  });
+});

@@ -1,0 +1,468 @@
+// The MCP server in process (SDK Client ⇄ InMemoryTransport ⇄ McpServer) on the sample mod: the tool
+// list, every tool with good and bad arguments, exact answers, and every structuredContent validated
+// against the tool's advertised outputSchema (JSON Schema, ajv) and its declared zod schema.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
+import { toolDeclarations } from "../../src/mcp/tools.ts";
+import { readSourceText } from "../../src/workspace/source-text.ts";
+import { SAMPLE, type Harness, type Json, connect, resultOf, textOf } from "./harness.ts";
+
+let h: Harness;
+let tools: Tool[];
+const ajv = new AjvJsonSchemaValidator();
+
+beforeAll(async () => {
+  h = await connect();
+  tools = (await h.client.listTools()).tools;
+  await h.call("get_status", { consistency: "strict" });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Calls a tool and checks its structuredContent against both schemas of the tool. */
+async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  const r = await h.call(name, args);
+  if (r.structuredContent !== undefined) {
+    const tool = tools.find((t) => t.name === name)!;
+    const check = ajv.getValidator(tool.outputSchema as never)(r.structuredContent);
+    expect(check.errorMessage).toBeUndefined();
+    const declared = toolDeclarations({ registry: h.registry, strictTimeoutMs: 1000, readSource: readSourceText, log: () => {} }).find((d) => d.name === name)!;
+    expect(declared.output.safeParse(r.structuredContent).success).toBe(true);
+  }
+  return r;
+}
+
+async function ok(name: string, args: Record<string, unknown> = {}): Promise<{ result: Json; text: string; index: Json }> {
+  const r = await call(name, args);
+  expect(r.isError ?? false).toBe(false);
+  return { result: resultOf(r), text: textOf(r), index: (r.structuredContent as Json).index };
+}
+
+async function fails(name: string, args: Record<string, unknown> = {}): Promise<{ message: string; code: string | null }> {
+  const r = await call(name, args);
+  expect(r.isError).toBe(true);
+  const sc = r.structuredContent as Json;
+  if (sc) expect(sc.result).toBeNull();
+  return { message: textOf(r), code: sc?.error?.code ?? null };
+}
+
+describe("tools/list", () => {
+  test("the 15 tools, in the fixed order", () => {
+    expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+  });
+
+  test("annotations: read-only, idempotent, closed world; reindex writes only the index", () => {
+    for (const t of tools) {
+      if (t.name === "reindex") {
+        expect(t.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      } else {
+        expect(t.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      }
+      expect(t.title?.length).toBeGreaterThan(5);
+      expect(t.description!.length).toBeGreaterThan(150);
+    }
+  });
+
+  test("input schemas: every field described and bounded, unknown fields refused, project and consistency everywhere", () => {
+    for (const t of tools) {
+      const s = t.inputSchema as Json;
+      expect(s.additionalProperties).toBe(false);
+      expect(Object.keys(s.properties).slice(-2)).toEqual(["project", "consistency"]);
+      for (const [name, p] of Object.entries<Json>(s.properties)) {
+        expect(`${t.name}.${name}: ${typeof p.description}`).toBe(`${t.name}.${name}: string`);
+        if (p.type === "string" && !p.enum) expect(p.maxLength).toBeLessThanOrEqual(1024);
+        if (p.type === "integer") expect(p.maximum).toBeLessThanOrEqual(10_000);
+        if (p.type === "array") expect([p.maxItems <= 100, p.items.maxLength <= 1024]).toEqual([true, true]);
+      }
+    }
+    const props = (name: string) => (tools.find((t) => t.name === name)!.inputSchema as Json).properties;
+    expect(props("get_asset_references").depth).toMatchObject({ type: "integer", minimum: 1, maximum: 3 });
+    expect(props("get_asset_references").maxEdges).toMatchObject({ type: "integer", minimum: 1, maximum: 1000 });
+    expect(props("get_asset_references").targetTypes).toMatchObject({ type: "array", maxItems: 10 });
+    expect(props("find_references").limit).toMatchObject({ type: "integer", minimum: 1, maximum: 10000 });
+    expect(props("find_asset").consistency.enum).toEqual(["eventual", "strict"]);
+    expect((tools.find((t) => t.name === "find_asset")!.inputSchema as Json).required).toEqual(["id"]);
+    expect((tools.find((t) => t.name === "get_status")!.inputSchema as Json).required).toBeUndefined();
+  });
+
+  test("output schemas: the envelope {index, result, error?}", () => {
+    for (const t of tools) {
+      const s = t.outputSchema as Json;
+      expect(Object.keys(s.properties)).toEqual(["index", "result", "error"]);
+      expect(s.required).toEqual(["index", "result"]);
+    }
+    const status = (tools[0].outputSchema as Json).properties.index;
+    expect(Object.keys(status.properties)).toEqual(["projectDir", "sdkDir", "game", "state", "buildId", "builtAt", "complete", "stale", "counts"]);
+  });
+});
+
+describe("initialize", () => {
+  test("server info, capabilities and instructions", () => {
+    expect(h.client.getServerVersion()).toMatchObject({ name: "ra3", title: "ra3: Red Alert 3 mod index" });
+    const caps = h.client.getServerCapabilities()!;
+    expect(Object.keys(caps).sort()).toEqual(["completions", "resources", "tools"]);
+    const ins = h.client.getInstructions()!;
+    expect(ins.length).toBeLessThan(2500);
+    expect(ins).toContain(`Project: ${SAMPLE}.`);
+    expect(ins).toContain("No SDK: project-only mode.");
+    expect(ins).toContain("## Rules");
+    expect(ins).toContain("Call get_status first");
+  });
+});
+
+describe("get_status and list_projects", () => {
+  test("get_status: the envelope and the project's facts", async () => {
+    const { result, index, text } = await ok("get_status");
+    expect(index).toMatchObject({ projectDir: SAMPLE, sdkDir: null, game: "ra3", state: "ready", complete: true, stale: false });
+    expect(index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 });
+    expect(result).toMatchObject({ project: SAMPLE, marker: "mod", game: "ra3", mode: "project-only", sdk: null, state: "ready", progress: null, lastError: null, note: null });
+    expect(result.streams).toEqual([
+      { name: "static", entry: "Data/Mod.xml", files: 12 },
+      { name: "global:MapMetaData_Global", entry: "Data/AdditionalMaps/MapMetaData_Global.xml", files: 2 },
+    ]);
+    expect(result.types).toContain("WeaponTemplate");
+    expect(text.split("\n").slice(0, 2)).toEqual([`project ${SAMPLE} (ra3)`, "no SDK: project-only mode (vanilla assets are not indexed)"]);
+  });
+
+  test("list_projects: the one project", async () => {
+    const { result, index } = await ok("list_projects");
+    expect(result).toEqual({ mode: "single", root: SAMPLE, projects: [{ name: "sample-mod", dir: SAMPLE, marker: "mod", opened: true, state: "ready", game: "ra3" }], note: null });
+    expect(index.projectDir).toBe(SAMPLE);
+  });
+
+  test("project: its own name and path are accepted, another folder is refused", async () => {
+    expect((await ok("get_status", { project: "sample-mod" })).result.project).toBe(SAMPLE);
+    expect((await ok("find_asset", { id: "AthenaSplash", project: SAMPLE })).result.definitions.length).toBe(1);
+    expect(await fails("find_asset", { id: "AthenaSplash", project: "/elsewhere/OtherMod" })).toEqual({
+      code: null,
+      message: `this server answers only for sample-mod (${SAMPLE}); "/elsewhere/OtherMod" is another folder: start a server for it with ra3 mcp --project "/elsewhere/OtherMod"`,
+    });
+  });
+});
+
+describe("asset tools", () => {
+  test("find_asset: definitions with file, line, origin, streams", async () => {
+    const { result, text } = await ok("find_asset", { id: "alliedathenacannon" });
+    expect(result).toEqual({
+      id: "alliedathenacannon",
+      type: null,
+      types: ["GameObject"],
+      definitions: [
+        {
+          type: "GameObject",
+          id: "AlliedAthenaCannon",
+          file: "Data/Includes/Allied Units/AthenaCannon.xml",
+          line: 11,
+          column: 7,
+          endLine: 40,
+          origin: "project",
+          streams: ["static"],
+          active: true,
+          viaInstance: false,
+          inheritFrom: "BaseVehicle",
+        },
+      ],
+    });
+    expect(text).toBe('1 definition of "alliedathenacannon":\n- GameObject AlliedAthenaCannon  Data/Includes/Allied Units/AthenaCannon.xml:11  [project, static]  inheritFrom BaseVehicle');
+  });
+
+  test("find_asset: an id of two types lists both and says to pass type", async () => {
+    const { result, text } = await ok("find_asset", { id: "SharedThing" });
+    expect(result.types).toEqual(["GameObject", "WeaponTemplate"]);
+    expect(text.split("\n").at(-1)).toBe("several types: pass type (GameObject, WeaponTemplate) to the next call");
+    expect((await ok("find_asset", { id: "SharedThing", type: "WeaponTemplate" })).result.definitions.map((d: Json) => `${d.file}:${d.line}`)).toEqual(["Data/Includes/Weapons.xml:33"]);
+  });
+
+  test("find_asset errors: unknown id with suggestions, wrong type, unknown type", async () => {
+    expect(await fails("find_asset", { id: "AthenaCanon" })).toEqual({
+      code: "not_found",
+      message: 'no asset has the id "AthenaCanon"; similar ids: AthenaCannonBeam (project-only mode: vanilla assets are not indexed)',
+    });
+    expect(await fails("find_asset", { id: "SharedThing", type: "AudioEvent" })).toEqual({
+      code: "not_found",
+      message: '"SharedThing" exists only as GameObject, WeaponTemplate, not as AudioEvent; retry with one of those types',
+    });
+    expect((await fails("find_asset", { id: "SharedThing", type: "Tank" })).code).toBe("bad_argument");
+    expect((await fails("find_asset", { id: "   " })).message).toBe("the asset id is empty; pass the id attribute value of the asset");
+  });
+
+
+  test("project-only mode: an id the project references but does not define is probably vanilla", async () => {
+    const message =
+      'no asset has the id "Allies"; similar ids: AlliedAthenaCannon, AlliedAthenaCommandSet; the project references it 2 times (Data/Includes/Allied Units/AthenaCannon.xml:14, Data/Includes/BaseObjects.xml:6), so it is probably a vanilla asset: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to index vanilla assets';
+    expect(await fails("find_asset", { id: "Allies" })).toEqual({ code: "no_sdk", message });
+    expect(await fails("find_references", { id: "Allies" })).toEqual({ code: "no_sdk", message });
+  });
+
+  test("get_definition: the XML with its line range", async () => {
+    const { result, text } = await ok("get_definition", { id: "AthenaCannonBeam" });
+    expect(result).toMatchObject({ type: "WeaponTemplate", file: "Data/Includes/Weapons.xml", startLine: 3, endLine: 11, shown: { from: 3, to: 11 }, truncated: false, note: null, origin: "project" });
+    expect(result.text.split("\n")).toEqual([
+      "\t<WeaponTemplate",
+      '\t\tid="AthenaCannonBeam"',
+      '\t\tAttackRange="$ATHENA_RANGE"',
+      '\t\tFireSound="AudioEvent:AthenaFire">',
+      "\t\t<Nuggets>",
+      '\t\t\t<DamageNugget Damage="=$ATHENA_DAMAGE * 2" DamageType="SNIPER" />',
+      '\t\t\t<FireWeaponNugget WeaponName="AthenaSplash" />',
+      "\t\t</Nuggets>",
+      "\t</WeaponTemplate>",
+    ]);
+    expect(text.split("\n").slice(0, 3)).toEqual(["WeaponTemplate AthenaCannonBeam  Data/Includes/Weapons.xml lines 3-11  [project]", "```xml", "\t<WeaponTemplate"]);
+  });
+
+  test("get_definition: an art asset inside a .w3x file (the end tag is found)", async () => {
+    const { result } = await ok("get_definition", { id: "AUAthena_SKL" });
+    expect([result.file, result.startLine, result.endLine, result.text.split("\n").at(-1)]).toEqual(["Art/AU/AUAthena_SKN.w3x", 3, 6, "\t</W3DHierarchy>"]);
+  });
+
+  test("get_definition errors: ambiguous id names the types", async () => {
+    expect(await fails("get_definition", { id: "SharedThing" })).toEqual({
+      code: "ambiguous",
+      message: '"SharedThing" names assets of 2 types (GameObject, WeaponTemplate); pass type to choose one',
+    });
+  });
+
+  test("find_references: sites with element, attribute, kind", async () => {
+    const { result, text } = await ok("find_references", { id: "BaseVehicle", type: "GameObject" });
+    expect(result.total).toBe(2);
+    expect(result.references.map((s: Json) => `${s.file}:${s.line} ${s.from.id} ${s.kind} ${s.active}`)).toEqual([
+      "Data/Includes/Allied Units/AthenaCannon.xml:12 AlliedAthenaCannon inheritFrom true",
+      "Data/Standalone.xml:8 ExperimentalTank inheritFrom false",
+    ]);
+    expect(text).toBe(
+      "GameObject BaseVehicle: 2 references\n- Data/Includes/Allied Units/AthenaCannon.xml:12  GameObject AlliedAthenaCannon  inheritFrom\n- Data/Standalone.xml:8  GameObject ExperimentalTank  inheritFrom  (inactive file)",
+    );
+  });
+
+  test("find_references pages with cursor; a bad cursor is an error", async () => {
+    const first = (await ok("find_references", { id: "BaseVehicle", limit: 1 })).result;
+    expect([first.references.length, typeof first.nextCursor]).toEqual([1, "string"]);
+    const second = (await ok("find_references", { id: "BaseVehicle", limit: 1, cursor: first.nextCursor })).result;
+    expect([second.references[0].from.id, second.nextCursor]).toEqual(["ExperimentalTank", null]);
+    expect(await fails("find_references", { id: "BaseVehicle", cursor: "garbage" })).toEqual({
+      code: "bad_argument",
+      message: "the cursor is not valid; pass the nextCursor of a previous answer or omit it",
+    });
+  });
+
+  test("get_asset_references: a unit's weapons with provenance", async () => {
+    const { result } = await ok("get_asset_references", { id: "AlliedAthenaCannon", depth: 3, targetTypes: ["WeaponTemplate"] });
+    expect(result.edges.map((e: Json) => `${e.depth} ${e.from.id} → ${e.to.type}:${e.to.id} via ${e.via.kind}${e.definedIn ? ` (from ${e.definedIn.id})` : ""}`)).toEqual([
+      "1 AlliedAthenaCannon → GameObject:BaseVehicle via inheritFrom",
+      "1 AlliedAthenaCannon → WeaponTemplate:AthenaCannonBeam via attribute",
+      "1 AlliedAthenaCannon → WeaponTemplate:VehicleDeathExplosion via attribute (from BaseVehicle)",
+      "2 AthenaCannonBeam → WeaponTemplate:AthenaSplash via attribute",
+      "3 AthenaWreckHelper → WeaponTemplate:AthenaWreckBurn via attribute",
+    ]);
+    expect([result.truncated, result.omittedByTargetType, result.inheritChain]).toEqual([false, 16, [{ type: "GameObject", id: "BaseVehicle" }]]);
+  });
+
+  test("get_asset_references: maxEdges truncates; a bad target type is an error", async () => {
+    const { result, text } = await ok("get_asset_references", { id: "AlliedAthenaCannon", maxEdges: 2 });
+    expect([result.edges.length, result.truncated]).toEqual([2, true]);
+    expect(text.split("\n").at(-1)).toBe("truncated at 2 edges: raise maxEdges or narrow targetTypes");
+    expect(await fails("get_asset_references", { id: "AlliedAthenaCannon", targetTypes: ["Tank"] })).toEqual({
+      code: "bad_argument",
+      message: '"Tank" is not a known asset type; use a type name such as WeaponTemplate or GameObject',
+    });
+  });
+
+  test("list_assets_by_type: sorted ids, paged", async () => {
+    const first = (await ok("list_assets_by_type", { type: "weapontemplate", limit: 4 })).result;
+    expect([first.type, first.total, first.items.map((i: Json) => i.id)]).toEqual(["WeaponTemplate", 6, ["AthenaCannonBeam", "AthenaSplash", "AthenaWreckBurn", "SharedThing"]]);
+    const second = await ok("list_assets_by_type", { type: "WeaponTemplate", limit: 4, cursor: first.nextCursor });
+    expect(second.result.items.map((i: Json) => i.id)).toEqual(["UnusedTestWeapon", "VehicleDeathExplosion"]);
+    expect(second.text).toBe("2 of 6 WeaponTemplate:\n- UnusedTestWeapon  Data/Includes/Weapons.xml:32\n- VehicleDeathExplosion  Data/Includes/Weapons.xml:25");
+    expect((await ok("list_assets_by_type", { type: "WeaponTemplate", prefix: "athena" })).result.items.map((i: Json) => i.id)).toEqual([
+      "AthenaCannonBeam",
+      "AthenaSplash",
+      "AthenaWreckBurn",
+    ]);
+    expect(await fails("list_assets_by_type", { type: "Weapons" })).toEqual({
+      code: "bad_argument",
+      message: 'no asset of type "Weapons" is indexed; check the type name (e.g. GameObject, WeaponTemplate)',
+    });
+  });
+});
+
+describe("file, include and define tools", () => {
+  test("resolve_include: case fix-up and the candidates tried", async () => {
+    const { result, text } = await ok("resolve_include", { source: "includes/defines.xml" });
+    expect(result).toMatchObject({ from: "Data/Mod.xml", resolved: "Data/Includes/Defines.xml", caseFixed: true, active: true, streams: ["static", "global:MapMetaData_Global"] });
+    expect(text).toBe("includes/defines.xml → Data/Includes/Defines.xml (letter case fixed); active in static, global:MapMetaData_Global\nfrom Data/Mod.xml\n- hit  Data/includes/defines.xml");
+    const art = (await ok("resolve_include", { source: "ART:AUAthena_SKN.w3x" })).result;
+    expect([art.resolved, art.twoLetterRule, art.tried.at(-1)]).toEqual(["Art/AU/AUAthena_SKN.w3x", true, { candidate: "Art/au/AUAthena_SKN.w3x", hit: true }]);
+  });
+
+  test("resolve_include: from outside the project is refused", async () => {
+    expect(await fails("resolve_include", { source: "x.xml", from: "/etc/passwd" })).toEqual({
+      code: "outside_project",
+      message: `--from /etc/passwd is outside the project (${SAMPLE}); pass a file inside it`,
+    });
+  });
+
+  test("is_file_active: active in two streams, included by two files", async () => {
+    const { result } = await ok("is_file_active", { path: "Data\\includes\\DEFINES.xml" });
+    expect(result).toMatchObject({ file: "Data/Includes/Defines.xml", active: true, streams: ["static", "global:MapMetaData_Global"] });
+    expect(result.includedBy.map((e: Json) => `${e.file}:${e.line} ${e.type}`)).toEqual(["Data/Mod.xml:12 all", "Data/AdditionalMaps/MapMetaData_Global.xml:5 all"]);
+  });
+
+  test("is_file_active: an inactive file; a path outside the project; an unknown file", async () => {
+    const { text } = await ok("is_file_active", { path: "Data/Standalone.xml" });
+    expect(text.split("\n")[0]).toBe("Data/Standalone.xml is inactive: no entry point includes it");
+    expect(await fails("is_file_active", { path: "/etc/passwd" })).toEqual({
+      code: "outside_project",
+      message: `/etc/passwd is outside the project (${SAMPLE}); pass a path inside it`,
+    });
+    expect(await fails("is_file_active", { path: "../../README.md" })).toMatchObject({ code: "outside_project" });
+    expect(await fails("is_file_active", { path: "Data/Nope.xml" })).toEqual({
+      code: "not_found",
+      message: "Data/Nope.xml is not an indexed file (not XML/.w3x/.str under the project, and no include reaches it)",
+    });
+  });
+
+  test("find_define: value, location, uses; unknown define", async () => {
+    const { result, text } = await ok("find_define", { name: "$athena_damage" });
+    expect(result).toEqual({
+      name: "ATHENA_DAMAGE",
+      definitions: [{ name: "ATHENA_DAMAGE", value: "120", file: "Data/Includes/Defines.xml", line: 5, column: 17, origin: "project" }],
+      uses: 2,
+    });
+    expect(text).toBe('$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in active files');
+    expect(await fails("find_define", { name: "ATHENA_DAMAGES" })).toEqual({ code: "not_found", message: 'no <Define name="ATHENA_DAMAGES"> in the active files; similar: ATHENA_DAMAGE' });
+    expect(await fails("find_define", { name: "not a name" })).toEqual({
+      code: "bad_argument",
+      message: '"not a name" is not a define name; names look like ATHENA_RANGE (letters, digits, _)',
+    });
+  });
+});
+
+describe("project-wide tools", () => {
+  test("find_unreferenced by type", async () => {
+    const { result } = await ok("find_unreferenced", { type: "WeaponTemplate" });
+    expect(result.items.map((i: Json) => `${i.id} ${i.file}:${i.line}`)).toEqual(["SharedThing Data/Includes/Weapons.xml:33", "UnusedTestWeapon Data/Includes/Weapons.xml:32"]);
+    expect(result.rule).toBe("schema");
+  });
+
+  test("check_files: the whole project, one file, a file outside", async () => {
+    const all = (await ok("check_files")).result;
+    expect([all.errors, all.warnings, all.information, all.files]).toEqual([0, 2, 2, null]);
+    const one = await ok("check_files", { paths: ["Data/Standalone.xml"] });
+    expect(one.text).toBe(
+      '0 errors, 1 warning, 0 notes in Data/Standalone.xml\n- Data/Standalone.xml:6:31 warning include-not-found: include "Includes/NotWrittenYet.xml" was not found',
+    );
+    expect(await fails("check_files", { paths: ["/etc/passwd"] })).toEqual({
+      code: "outside_project",
+      message: `/etc/passwd is outside the project (${SAMPLE}); pass paths inside it`,
+    });
+  });
+
+  test("search_strings: display text to key to asset", async () => {
+    const { result, text } = await ok("search_strings", { text: "athena cannon" });
+    expect(result.matches).toEqual([
+      {
+        key: "Name:AlliedAthenaCannon",
+        text: "Athena Cannon",
+        file: "Misc/Data/Mod.str",
+        line: 3,
+        match: "text-exact",
+        assets: [{ type: "GameObject", id: "AlliedAthenaCannon", file: "Data/Includes/Allied Units/AthenaCannon.xml", line: 16, field: "DisplayName" }],
+      },
+    ]);
+    expect(text).toBe(
+      '1 of 1 match for "athena cannon":\n- Name:AlliedAthenaCannon "Athena Cannon"  Misc/Data/Mod.str:3\n    used by GameObject AlliedAthenaCannon (DisplayName) Data/Includes/Allied Units/AthenaCannon.xml:16',
+    );
+  });
+
+  test("get_usage_guide: topics, a tool's section, no match", async () => {
+    const index = (await ok("get_usage_guide")).result;
+    expect(index.topic).toBeNull();
+    expect(index.topics.map((t: Json) => t.id)).toContain("find_asset");
+    const one = await ok("get_usage_guide", { topic: "find_asset" });
+    expect(one.result.sections).toEqual([{ id: "find_asset", title: "find_asset", source: "references/query-guide.md" }]);
+    expect(one.text.split("\n").slice(0, 2)).toEqual(["<!-- references/query-guide.md -->", "### `find_asset`"]);
+    const none = (await ok("get_usage_guide", { topic: "zeppelins" })).result;
+    expect([none.sections, none.text.split("\n")[0]]).toEqual([[], 'No guide section matches "zeppelins".']);
+  });
+
+  test("reindex: a new build id and the summary; progress notifications with a token", async () => {
+    const before = (await ok("get_status")).index.buildId;
+    const seen: number[] = [];
+    const r = (await h.client.callTool({ name: "reindex", arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) })) as CallToolResult;
+    expect(r.isError ?? false).toBe(false);
+    const sc = r.structuredContent as Json;
+    expect(sc.index.buildId).toBe(before + 1);
+    expect([sc.result.files.total, sc.result.references.total, sc.result.mode]).toEqual([15, 23, "project-only"]);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBe(5000);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+});
+
+describe("argument validation (the SDK's isError results, with our sentences)", () => {
+  const prefix = (tool: string) => `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: `;
+  test.each([
+    ["find_asset", {}, 'id is required: the asset id, e.g. "AlliedAthenaCannon" at id'],
+    ["find_asset", { id: 3 }, 'id must be the asset id, e.g. "AlliedAthenaCannon", got 3 at id'],
+    ["find_asset", { id: "" }, 'id is empty: the asset id, e.g. "AlliedAthenaCannon" at id'],
+    ["find_asset", { id: "x".repeat(300) }, "id is longer than 256 characters at id"],
+    ["find_asset", { id: "X", bogus: 1 }, 'unknown argument "bogus"; find_asset takes id, type, project, consistency'],
+    ["find_asset", { id: "X", consistency: "fast" }, 'consistency must be "eventual" or "strict", got "fast" at consistency'],
+    ["list_assets_by_type", { type: "WeaponTemplate", limit: 0 }, "limit must be a whole number from 1 to 10000, got 0 at limit"],
+    ["list_assets_by_type", { type: "WeaponTemplate", limit: 2.5 }, "limit must be a whole number from 1 to 10000, got 2.5 at limit"],
+    ["get_asset_references", { id: "X", depth: 4 }, "depth must be a whole number from 1 to 3, got 4 at depth"],
+    ["get_asset_references", { id: "X", maxEdges: 5000 }, "maxEdges must be a whole number from 1 to 1000, got 5000 at maxEdges"],
+    ["get_asset_references", { id: "X", targetTypes: Array(11).fill("A") }, "targetTypes has more than 10 items at targetTypes"],
+    ["get_asset_references", { id: "X", targetTypes: "WeaponTemplate" }, 'targetTypes must be a list of asset type names, got "WeaponTemplate" at targetTypes'],
+    ["check_files", { paths: [""] }, "each item of paths is empty: file paths relative to the project root at paths[0]"],
+    ["search_strings", { text: "x".repeat(201) }, "text is longer than 200 characters at text"],
+    ["get_status", { verbose: true }, 'unknown argument "verbose"; get_status takes project, consistency'],
+  ])("%s %j", async (tool, args, message) => {
+    expect(await fails(tool as string, args as Record<string, unknown>)).toEqual({ code: null, message: prefix(tool as string) + message });
+  });
+
+  test("an unknown tool is a protocol-level refusal", async () => {
+    const r = (await h.client.callTool({ name: "find_assets", arguments: {} })) as CallToolResult;
+    expect([r.isError, textOf(r)]).toEqual([true, "MCP error -32602: Tool find_assets not found"]);
+  });
+});
+
+describe("resources", () => {
+  test("templates and completions", async () => {
+    const t = await h.client.listResourceTemplates();
+    expect(t.resourceTemplates.map((r) => r.uriTemplate)).toEqual(["ra3://asset/{type}/{id}", "ra3://file/{+path}"]);
+    const ids = await h.client.complete({ ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" }, argument: { name: "id", value: "athena" } });
+    expect(ids.completion.values).toEqual(["AthenaFire", "AthenaSplash", "AthenaFireFile", "AthenaWreckBurn", "AthenaCannonBeam", "AthenaWreckHelper"]);
+    const typed = await h.client.complete({
+      ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" },
+      argument: { name: "id", value: "athena" },
+      context: { arguments: { type: "WeaponTemplate" } },
+    });
+    expect(typed.completion.values).toEqual(["AthenaSplash", "AthenaWreckBurn", "AthenaCannonBeam"]);
+    const types = await h.client.complete({ ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" }, argument: { name: "type", value: "w3d" } });
+    expect(types.completion.values).toEqual(["W3DMesh", "W3DContainer", "W3DHierarchy"]);
+    const paths = await h.client.complete({ ref: { type: "ref/resource", uri: "ra3://file/{+path}" }, argument: { name: "path", value: "data/includes/w" } });
+    expect(paths.completion.values).toEqual(["Data/Includes/Weapons.xml"]);
+  });
+
+  test("read an asset and a file", async () => {
+    const a = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" });
+    const text = (a.contents[0] as Json).text as string;
+    expect(text.split("\n").slice(0, 3)).toEqual(["WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]", "```xml", '\t<WeaponTemplate id="AthenaSplash" AttackRange="40">']);
+    const f = await h.client.readResource({ uri: "ra3://file/Data/Includes/Allied%20Units/AthenaCannon.xml" });
+    const ftext = (f.contents[0] as Json).text as string;
+    expect(ftext.split("\n")[0]).toBe("Data/Includes/Allied Units/AthenaCannon.xml is active in static");
+    expect(ftext).toContain('<?xml version="1.0" encoding="utf-8"?>');
+  });
+
+  test("reading something that does not exist is a JSON-RPC error", async () => {
+    await expect(h.client.readResource({ uri: "ra3://asset/WeaponTemplate/Nope" })).rejects.toThrow(
+      'MCP error -32002: no asset has the id "Nope"; check the spelling or search display names with search_strings (project-only mode: vanilla assets are not indexed)',
+    );
+    await expect(h.client.readResource({ uri: "ra3://file/%2Fetc%2Fpasswd" })).rejects.toThrow(`MCP error -32602: /etc/passwd is outside the project (${SAMPLE}); pass a path inside it`);
+  });
+});

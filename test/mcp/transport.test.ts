@@ -1,0 +1,147 @@
+// The stdin capture (bytes written before anyone listens are kept) and the line transport (one JSON
+// message per line, errors for malformed lines, requests finish after the input ends).
+import { describe, expect, test } from "bun:test";
+import { EventEmitter } from "node:events";
+import { PassThrough } from "node:stream";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { StdinCapture } from "../../src/mcp/stdin.ts";
+import { LineTransport } from "../../src/mcp/transport.ts";
+
+function sink() {
+  const got: string[] = [];
+  let ended = false;
+  return {
+    got,
+    ended: () => ended,
+    data: (c: Uint8Array) => got.push(Buffer.from(c).toString("utf8")),
+    end: () => {
+      ended = true;
+    },
+    error: (e: Error) => got.push(`error: ${e.message}`),
+  };
+}
+
+class Output {
+  lines: string[] = [];
+  private buf = "";
+  write(chunk: string): boolean {
+    this.buf += chunk;
+    const parts = this.buf.split("\n");
+    this.buf = parts.pop()!;
+    this.lines.push(...parts);
+    return true;
+  }
+  once(): void {}
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe("StdinCapture", () => {
+  test("bytes and the end that arrive before attach are replayed, later bytes stream on", async () => {
+    const stream = new PassThrough();
+    const cap = new StdinCapture(stream);
+    stream.write("first\n");
+    stream.write("second\n");
+    await tick();
+    expect(cap.buffered).toBe(13);
+    const s = sink();
+    cap.attach(s);
+    stream.write("third\n");
+    stream.end();
+    await tick();
+    expect([s.got.join(""), s.ended()]).toEqual(["first\nsecond\nthird\n", true]);
+    expect(() => cap.attach(sink())).toThrow("stdin is already attached to a consumer");
+  });
+
+  test("EPERM from the stream before any byte switches to reading fd 0 (here: a second stream)", async () => {
+    const broken = new EventEmitter() as EventEmitter & { pause?: () => void };
+    const fallback = new PassThrough();
+    const cap = new StdinCapture(broken as never, () => fallback);
+    const s = sink();
+    cap.attach(s);
+    broken.emit("error", Object.assign(new Error("EPERM: operation not permitted, read"), { code: "EPERM" }));
+    fallback.end('{"jsonrpc":"2.0"}\n');
+    await tick();
+    expect([s.got, s.ended()]).toEqual([['{"jsonrpc":"2.0"}\n'], true]);
+  });
+
+  test("other stream errors reach the consumer", () => {
+    const stream = new PassThrough();
+    const cap = new StdinCapture(stream, () => new PassThrough());
+    const s = sink();
+    cap.attach(s);
+    stream.emit("error", Object.assign(new Error("boom"), { code: "EIO" }));
+    expect(s.got).toEqual(["error: boom"]);
+  });
+});
+
+function transportOn(stream: PassThrough, drainTimeoutMs = 1000) {
+  const out = new Output();
+  const t = new LineTransport(new StdinCapture(stream), out, { maxLineBytes: 200, drainTimeoutMs });
+  const received: JSONRPCMessage[] = [];
+  let closed = 0;
+  t.onmessage = (m) => received.push(m);
+  t.onclose = () => closed++;
+  return { t, out, received, closed: () => closed };
+}
+
+describe("LineTransport", () => {
+  test("messages split across chunks, CRLF, BOM and blank lines", async () => {
+    const stream = new PassThrough();
+    const { t, received } = transportOn(stream);
+    await t.start();
+    stream.write('\uFEFF{"jsonrpc":"2.0","method":"a"}\r\n\n  \n{"jsonrpc":"2.0",');
+    stream.write('"method":"b"}\n{"jsonrpc":"2.0","method":"c"}');
+    await tick();
+    expect(received.map((m) => (m as { method: string }).method)).toEqual(["a", "b"]);
+    stream.end();
+    await tick();
+    // A last line without a newline still counts when the input ends.
+    expect(received.map((m) => (m as { method: string }).method)).toEqual(["a", "b", "c"]);
+  });
+
+  test("malformed input gets JSON-RPC errors, one line each, and reading goes on", async () => {
+    const stream = new PassThrough();
+    const { t, out, received } = transportOn(stream);
+    await t.start();
+    stream.write('garbage\n{"id":7,"hello":1}\n' + "x".repeat(300) + '\n{"jsonrpc":"2.0","method":"ok"}\n');
+    await tick();
+    expect(out.lines.map((l) => JSON.parse(l))).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: 'Parse error: the line is not JSON ("garbage"); send one JSON-RPC message per line' } },
+      { jsonrpc: "2.0", id: 7, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the message is longer than 200 bytes" } },
+    ]);
+    expect(received.length).toBe(1);
+  });
+
+  test("after the input ends, requests already received are answered before closing", async () => {
+    const stream = new PassThrough();
+    const { t, out, closed } = transportOn(stream);
+    await t.start();
+    stream.end('{"jsonrpc":"2.0","id":1,"method":"slow"}\n');
+    await tick();
+    expect(closed()).toBe(0);
+    await t.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await tick();
+    expect([closed(), out.lines]).toEqual([1, ['{"jsonrpc":"2.0","id":1,"result":{}}']]);
+  });
+
+  test("a request that never gets an answer is dropped after the drain timeout", async () => {
+    const stream = new PassThrough();
+    const { t, closed } = transportOn(stream, 20);
+    await t.start();
+    stream.end('{"jsonrpc":"2.0","id":1,"method":"stuck"}\n');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(closed()).toBe(1);
+  });
+
+  test("closing twice reports one close; nothing is written after close", async () => {
+    const stream = new PassThrough();
+    const { t, out, closed } = transportOn(stream);
+    await t.start();
+    await t.close();
+    await t.close();
+    await t.send({ jsonrpc: "2.0", method: "late" });
+    expect([closed(), out.lines]).toEqual([1, []]);
+  });
+});
