@@ -1,5 +1,6 @@
-// Builds the single binary dist/ra3 (and, with --windows or RA3_BUILD_WINDOWS=1, dist/ra3-windows-x64.exe).
-// Usage: bun scripts/build.ts [--windows] [--if-stale]
+// Builds the single binary dist/ra3 and the Windows cross-compile dist/ra3-windows-x64.exe (baseline x64
+// CPU target; about 2.5 s and 120 MB; bun takes the Windows runtime from its cache or the npm registry).
+// RA3_BUILD_WINDOWS=0 skips the Windows build. Usage: bun scripts/build.ts [--if-stale]
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -34,13 +35,12 @@ function build(target: string | null, outfile: string): void {
 }
 
 mkdirSync(join(root, "dist"), { recursive: true });
-const out = join(root, "dist", "ra3");
 const sourcesNewest = Math.max(newestMtime(join(root, "src")), newestMtime(join(root, "skills")));
-if (args.has("--if-stale") && existsSync(out) && statSync(out).mtimeMs > sourcesNewest) {
-  console.error("dist/ra3 is up to date");
-} else {
-  build(null, out);
+const outputs: [string | null, string][] = [[null, join(root, "dist", "ra3")]];
+if (process.env.RA3_BUILD_WINDOWS !== "0" || args.has("--windows")) {
+  outputs.push(["bun-windows-x64-baseline", join(root, "dist", "ra3-windows-x64.exe")]);
 }
-if (args.has("--windows") || process.env.RA3_BUILD_WINDOWS === "1") {
-  build("bun-windows-x64-baseline", join(root, "dist", "ra3-windows-x64.exe"));
+for (const [target, out] of outputs) {
+  if (args.has("--if-stale") && existsSync(out) && statSync(out).mtimeMs > sourcesNewest) console.error(`${out} is up to date`);
+  else build(target, out);
 }

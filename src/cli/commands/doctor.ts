@@ -13,6 +13,7 @@ import { liveCheck } from "../../setup/live-check.ts";
 import { nodeFileSystem } from "../../setup/platform.ts";
 import { TOOL_VERSION } from "../../version.ts";
 
+/** Runs `ra3 doctor`; returns 0 only when every check passed, else 1. */
 export async function runDoctorCommand(cfg: CliConfig, io: CliIo): Promise<number> {
   const platform = platformFromEnv(io.env);
   const home = resolveHome({ flag: cfg.home, env: io.env, homedir: platform.home, cwd: io.cwd });

@@ -13,6 +13,7 @@ import { type IndexOutcome, type ProjectDetection, runSetup } from "../../setup/
 import { DEFAULT_SKILL_TARGETS, installSkill, resolveSkillTarget } from "../../setup/skill-install.ts";
 import { TOOL_VERSION } from "../../version.ts";
 
+/** Runs `ra3 setup`; returns 0 when no step failed, 1 when one did (or the question was answered no), 2 for an unknown client, 3 for an unreadable receipt. */
 export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number> {
   const unknown = cfg.clients.find((c) => writerFor(c) === null);
   if (unknown !== undefined) {

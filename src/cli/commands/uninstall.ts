@@ -9,6 +9,7 @@ import { installSkill, listSkillInstalls } from "../../setup/skill-install.ts";
 import { runUninstall } from "../../setup/uninstall.ts";
 import { TOOL_VERSION } from "../../version.ts";
 
+/** Runs `ra3 uninstall`; returns 0 when everything recorded was removed, 1 when something failed, 3 for an unreadable receipt. */
 export async function runUninstallCommand(cfg: CliConfig, io: CliIo): Promise<number> {
   const platform = platformFromEnv(io.env);
   const home = resolveHome({ flag: cfg.home, env: io.env, homedir: platform.home, cwd: io.cwd });

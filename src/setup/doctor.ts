@@ -1,0 +1,389 @@
+/**
+ * `ra3 doctor`: checks the installation the way a client meets it. For every configured client (the
+ * receipt's, plus installed clients whose file already has an `ra3` entry): does the file parse, does
+ * the entry run the current stable binary on an existing mod, and does that exact command answer
+ * `initialize` → `tools/list` → `get_status` (spawned like the client, timed). Then the skill copies
+ * recorded in `skills.json` and the snapshot of every configured project. The result is a checklist;
+ * every ✗ says what to do. All effects are injected, so tests run it on an in-memory file system.
+ */
+import { parse as parseJsonc } from "jsonc-parser";
+import { parse as parseToml } from "smol-toml";
+import { SKILL_FILES, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
+import { pathKey, samePath } from "../project/paths.ts";
+import { SERVER_NAME, allWriters, writerFor, type ClientConfigWriter, type ClientId } from "./clients/index.ts";
+import { LOG_UNINSTALL } from "./footprint.ts";
+import { commandLine, describeLiveCheck, LIVE_CHECK_TIMEOUT_MS, type LiveChecker, type LiveCheckResult } from "./live-check.ts";
+import { describeFsError, type FileSystemPort, type Platform } from "./platform.ts";
+import { readReceipt, receiptPath, type InstallReceipt } from "./receipt.ts";
+import { installedBinaryPath } from "./self-install.ts";
+import { formatBytes, homeArgs } from "./setup.ts";
+import { SKILL_MARKER_FILE, SKILL_RECORDS_FILE } from "./skill-install.ts";
+import { createHash } from "node:crypto";
+
+/** What doctor needs to know about a snapshot (a subset of the store's `.meta.json`). */
+export interface SnapshotFacts {
+  readonly path: string;
+  readonly meta: { readonly generatedAt: string; readonly size: number; readonly toolVersion: string; readonly files: number; readonly complete: boolean } | null;
+}
+
+export interface DoctorDeps {
+  readonly platform: Platform;
+  readonly fs: FileSystemPort;
+  readonly home: string;
+  readonly version: string;
+  readonly now: () => Date;
+  readonly liveCheck: LiveChecker;
+  /** True when `dir` is a mod project folder (Data/Mod.xml, a .babproj, map metadata). */
+  isProject(dir: string): boolean | Promise<boolean>;
+  /** The snapshot of `projectDir` in `home` (`SnapshotStore(home, projectDir).meta()`). */
+  snapshot(projectDir: string): SnapshotFacts | Promise<SnapshotFacts>;
+  readonly liveCheckTimeoutMs?: number;
+  readonly skillFiles?: readonly SkillFile[];
+  readonly skillVersion?: string;
+}
+
+export interface DoctorRequest {
+  /** The project the entries should point at (`--project`), or null to accept any mod folder. */
+  readonly project: string | null;
+}
+
+export interface DoctorCheck {
+  /** The heading the check is listed under: "install", "<Client>: <file>", "skill", "snapshot". */
+  readonly group: string;
+  readonly ok: boolean;
+  readonly label: string;
+  /** What is wrong (✗ only). */
+  readonly problem: string | null;
+  /** What to do about it (✗ only). */
+  readonly todo: string | null;
+}
+
+export interface DoctorClient {
+  readonly client: ClientId | string;
+  readonly displayName: string;
+  readonly file: string;
+  /** `receipt`: setup wrote it; `detected`: found in an installed client's file. */
+  readonly source: "receipt" | "detected";
+  readonly command: string | null;
+  readonly args: readonly string[] | null;
+  readonly live: LiveCheckResult | null;
+}
+
+export interface DoctorReport {
+  readonly ok: boolean;
+  readonly home: string;
+  readonly version: string;
+  readonly binary: string;
+  readonly checks: readonly DoctorCheck[];
+  readonly clients: readonly DoctorClient[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The command and arguments stored under the servers key for `name`, in any dialect (opencode keeps
+ * them in one `command` array), or null when there is no such entry.
+ * @example extractEntry(cursorWriter, '{"mcpServers":{"ra3":{"command":"/b/ra3","args":["mcp"]}}}') // { command: "/b/ra3", args: ["mcp"] }
+ */
+export function extractEntry(writer: ClientConfigWriter, text: string, name: string = SERVER_NAME): { command: string; args: string[] } | null {
+  let root: unknown;
+  try {
+    root = writer.syntax === "toml" ? parseToml(text) : parseJsonc(text, [], { allowTrailingComma: true });
+  } catch {
+    return null;
+  }
+  const servers = isObject(root) ? root[writer.serversKey] : undefined;
+  const entry = isObject(servers) ? servers[name] : undefined;
+  if (!isObject(entry)) return null;
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  if (Array.isArray(entry.command)) {
+    const [command, ...args] = strings(entry.command);
+    return command === undefined ? null : { command, args };
+  }
+  if (typeof entry.command !== "string") return null;
+  return { command: entry.command, args: strings(entry.args) };
+}
+
+/** The value after `flag` in `args`, or null. */
+function argValue(args: readonly string[], flag: string): string | null {
+  const i = args.indexOf(flag);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : null;
+}
+
+/** `3 s`, `5 min`, `2 h`, `4 days`. */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 90) return `${s} s`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min`;
+  if (s < 36 * 3600) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+interface Target {
+  readonly client: string;
+  readonly writer: ClientConfigWriter | null;
+  readonly file: string;
+  readonly source: "receipt" | "detected";
+}
+
+async function detectedTargets(deps: DoctorDeps, known: Set<string>): Promise<Target[]> {
+  const out: Target[] = [];
+  for (const w of allWriters) {
+    if ((await w.presence(deps.platform, deps.fs)) === null) continue;
+    const loc = await w.locate(deps.platform, "user", deps.fs);
+    if (loc.file === null || known.has(pathKey(loc.file))) continue;
+    const bytes = await deps.fs.readFile(loc.file).catch(() => null);
+    if (bytes === null) continue;
+    const read = w.read(bytes);
+    if (!read.ok || extractEntry(w, read.doc.text) === null) continue;
+    known.add(pathKey(loc.file));
+    out.push({ client: w.id, writer: w, file: loc.file, source: "detected" });
+  }
+  return out;
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+interface SkillRecordLite {
+  readonly target: string;
+  readonly dir: string;
+}
+
+async function skillRecords(deps: DoctorDeps, receipt: InstallReceipt | null): Promise<{ records: SkillRecordLite[]; error: string | null }> {
+  const file = deps.fs.path.join(deps.home, SKILL_RECORDS_FILE);
+  const records: SkillRecordLite[] = [];
+  let error: string | null = null;
+  const bytes = await deps.fs.readFile(file).catch(() => null);
+  if (bytes !== null) {
+    try {
+      const raw = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, "")) as { installs?: unknown };
+      if (!Array.isArray(raw.installs)) throw new Error(`no "installs" list`);
+      for (const r of raw.installs) if (isObject(r) && typeof r.dir === "string" && typeof r.target === "string") records.push({ target: r.target, dir: r.dir });
+    } catch (e) {
+      error = `${file} is not a valid skill ledger (${(e as Error).message})`;
+    }
+  }
+  for (const s of receipt?.skills ?? []) if (!records.some((r) => samePath(r.dir, s.dir))) records.push({ target: s.target, dir: s.dir });
+  return { records, error };
+}
+
+async function checkSkill(deps: DoctorDeps, r: SkillRecordLite): Promise<DoctorCheck> {
+  const { fs } = deps;
+  const group = "skill";
+  const want = deps.skillVersion ?? SKILL_VERSION;
+  const fix = `run ra3 install-skill --target ${/\s/.test(r.target) ? `"${r.target}"` : r.target}`;
+  if ((await fs.stat(r.dir))?.kind !== "directory") return { group, ok: false, label: r.dir, problem: "the skill folder is missing", todo: fix };
+  const markerBytes = await fs.readFile(fs.path.join(r.dir, SKILL_MARKER_FILE));
+  let marker: { version: string; files: Record<string, string> } | null = null;
+  try {
+    const raw = markerBytes ? (JSON.parse(new TextDecoder().decode(markerBytes)) as Record<string, unknown>) : null;
+    if (raw && raw.tool === "ra3" && isObject(raw.files)) {
+      const files: Record<string, string> = {};
+      for (const [k, v] of Object.entries(raw.files)) if (typeof v === "string") files[k] = v;
+      marker = { version: typeof raw.version === "string" ? raw.version : "", files };
+    }
+  } catch {
+    marker = null;
+  }
+  if (!marker) return { group, ok: false, label: r.dir, problem: `there is no valid ${SKILL_MARKER_FILE}, so ra3 does not manage this copy`, todo: `move the folder aside and ${fix}` };
+  const modified: string[] = [];
+  const missing: string[] = [];
+  for (const [rel, hash] of Object.entries(marker.files).sort()) {
+    const bytes = await fs.readFile(fs.path.join(r.dir, ...rel.split("/")));
+    if (bytes === null) missing.push(rel);
+    else if (sha256(bytes) !== hash) modified.push(rel);
+  }
+  const expected = (deps.skillFiles ?? SKILL_FILES).map((f) => f.path).filter((p) => !(p in marker!.files));
+  if (marker.version !== want || expected.length > 0) {
+    return { group, ok: false, label: r.dir, problem: `version ${marker.version || "unknown"} is installed; this ra3 carries ${want}`, todo: "run ra3 install-skill --sync (your own changes are kept)" };
+  }
+  if (missing.length) return { group, ok: false, label: r.dir, problem: `files are missing: ${missing.join(", ")}`, todo: "run ra3 install-skill --sync to restore them" };
+  const note = modified.length ? `; you changed ${modified.join(", ")} (ra3 keeps your changes)` : "";
+  return { group, ok: true, label: `${r.dir}: version ${marker.version}${note}`, problem: null, todo: null };
+}
+
+/**
+ * Runs every check and returns the report (`ok` only when there is no ✗). Never throws for
+ * environment problems: they are failed checks.
+ */
+export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promise<DoctorReport> {
+  const { fs, platform, home } = deps;
+  const checks: DoctorCheck[] = [];
+  const clientsOut: DoctorClient[] = [];
+  const binary = installedBinaryPath(fs, home, platform.os);
+  const install = "install";
+
+  // The receipt.
+  const read = await readReceipt(fs, home, deps.version);
+  let receipt: InstallReceipt | null = null;
+  const receiptFile = receiptPath(fs, home);
+  if (!read.ok) checks.push({ group: install, ok: false, label: `install receipt ${receiptFile}`, problem: read.error, todo: "move it aside and run ra3 setup again" });
+  else if (!read.existed) checks.push({ group: install, ok: false, label: `install receipt ${receiptFile}`, problem: "there is none: ra3 setup has not run with this home", todo: "run ra3 setup" });
+  else {
+    receipt = read.receipt;
+    const last = receipt.log[receipt.log.length - 1];
+    if (last?.action === LOG_UNINSTALL && receipt.binary === null && receipt.configs.length === 0) {
+      checks.push({ group: install, ok: false, label: `install receipt ${receiptFile}`, problem: `ra3 was uninstalled (${last.at})`, todo: "run ra3 setup" });
+    } else {
+      checks.push({
+        group: install,
+        ok: true,
+        label: `install receipt ${receiptFile}: ${receipt.configs.length} client config${receipt.configs.length === 1 ? "" : "s"}, ${receipt.skills.length} skill cop${receipt.skills.length === 1 ? "y" : "ies"}`,
+        problem: null,
+        todo: null,
+      });
+    }
+  }
+
+  // The stable binary.
+  const stat = await fs.stat(binary).catch(() => null);
+  if (stat?.kind !== "file") {
+    checks.push({ group: install, ok: false, label: `stable binary ${binary}`, problem: "it is missing", todo: "run ra3 setup with a compiled ra3 (it installs itself there)" });
+  } else {
+    const recorded = receipt?.binary?.sha256;
+    const actual = recorded ? await fs.sha256(binary) : null;
+    if (recorded && actual !== recorded) {
+      checks.push({ group: install, ok: false, label: `stable binary ${binary}`, problem: "it differs from the binary setup installed (the receipt's checksum does not match)", todo: "run ra3 setup again to reinstall it" });
+    } else {
+      checks.push({ group: install, ok: true, label: `stable binary ${binary}${recorded ? " (matches the receipt)" : ""}`, problem: null, todo: null });
+    }
+  }
+
+  // The clients.
+  const known = new Set<string>();
+  const targets: Target[] = [];
+  for (const c of receipt?.configs ?? []) {
+    if (known.has(pathKey(c.file))) continue;
+    known.add(pathKey(c.file));
+    targets.push({ client: c.client, writer: writerFor(c.client), file: c.file, source: "receipt" });
+  }
+  targets.push(...(await detectedTargets(deps, known)));
+  if (targets.length === 0) {
+    checks.push({ group: "clients", ok: false, label: "configured clients", problem: "no MCP client has an ra3 entry", todo: "run ra3 setup --client NAME" });
+  }
+  const projects: string[] = [];
+  let liveVersion: string | null = null;
+  for (const t of targets) {
+    const name = t.writer?.displayName ?? t.client;
+    const group = `${name}: ${t.file}`;
+    const fixCmd = `run ra3 setup --client ${t.client}`;
+    const out = (ok: boolean, label: string, problem: string | null = null, todo: string | null = null) => checks.push({ group, ok, label, problem, todo });
+    const client: { command: string | null; args: string[] | null; live: LiveCheckResult | null } = { command: null, args: null, live: null };
+    const done = () => clientsOut.push({ client: t.client, displayName: name, file: t.file, source: t.source, ...client });
+    if (!t.writer) {
+      out(false, "the client", `the install receipt names an unknown client "${t.client}"`, `remove the ra3 entry from ${t.file} by hand`);
+      done();
+      continue;
+    }
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await fs.readFile(t.file);
+    } catch (err) {
+      out(false, "the file", `cannot be read: ${describeFsError(err)}`, "check its permissions");
+      done();
+      continue;
+    }
+    if (bytes === null) {
+      out(false, "the file", "it is missing", fixCmd);
+      done();
+      continue;
+    }
+    const parsed = t.writer.read(bytes);
+    if (!parsed.ok) {
+      const p = parsed.problem;
+      const where = p.line !== null ? `${t.file}:${p.line}:${p.column ?? 1}` : t.file;
+      out(false, "the file parses", `${where}: ${p.message}`, `fix the file (${name} ignores its servers until then), then ${fixCmd}`);
+      done();
+      continue;
+    }
+    out(true, "the file parses");
+    const entry = extractEntry(t.writer, parsed.doc.text);
+    if (!entry) {
+      out(false, "the ra3 entry", `there is no "${SERVER_NAME}" entry under "${t.writer.serversKey}"`, fixCmd);
+      done();
+      continue;
+    }
+    client.command = entry.command;
+    client.args = entry.args;
+    if (samePath(entry.command, binary)) out(true, `the ra3 entry runs the stable binary`);
+    else out(false, "the ra3 entry", `it runs ${entry.command}, not the stable binary ${binary}`, fixCmd);
+    const project = argValue(entry.args, "--project");
+    if (project === null) out(false, "the project", "the entry passes no --project, and clients start servers in unrelated folders", fixCmd);
+    else {
+      if (!projects.some((p) => samePath(p, project))) projects.push(project);
+      if (request.project !== null && !samePath(project, request.project)) {
+        out(false, `the project ${project}`, `it is not ${request.project}`, `run ra3 setup --client ${t.client} --project "${request.project}"`);
+      } else if (!(await deps.isProject(project))) {
+        out(false, `the project ${project}`, "it is not a mod folder (no Data/Mod.xml, .babproj or map metadata) or does not exist", `run ra3 setup --client ${t.client} --project DIR with the mod's folder`);
+      } else out(true, `the project ${project}`);
+    }
+    const entryHome = argValue(entry.args, "--home");
+    const expectHome = homeArgs(platform, home)[1] ?? null;
+    if (!(entryHome === null ? expectHome === null : expectHome !== null && samePath(entryHome, expectHome))) {
+      out(false, "the state folder", `the server would use ${entryHome ?? "the default home"}, not ${home}`, fixCmd);
+    }
+    const live = await deps.liveCheck({ command: entry.command, args: entry.args, cwd: platform.home, timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS });
+    client.live = live;
+    if (live.ok) {
+      liveVersion ??= samePath(entry.command, binary) ? live.serverVersion : null;
+      out(true, `live check: ${describeLiveCheck(live)}`);
+    } else {
+      out(false, "live check", describeLiveCheck(live), `run the entry by hand to see what ${name} sees: ${commandLine(entry.command, entry.args)}`);
+    }
+    done();
+  }
+  if (liveVersion !== null && liveVersion !== deps.version) {
+    checks.push({ group: install, ok: false, label: "installed version", problem: `the stable binary is ra3 ${liveVersion}; this is ra3 ${deps.version}`, todo: "run ra3 setup with the newer binary to update the stable copy" });
+  }
+
+  // The skill copies.
+  const skills = await skillRecords(deps, receipt);
+  if (skills.error) checks.push({ group: "skill", ok: false, label: "skill ledger", problem: skills.error, todo: "move it aside and run ra3 install-skill" });
+  if (skills.records.length === 0 && !skills.error) checks.push({ group: "skill", ok: false, label: "skill copies", problem: "the ra3-mod-xml skill is not installed anywhere", todo: "run ra3 install-skill (or ra3 setup)" });
+  for (const r of skills.records) checks.push(await checkSkill(deps, r));
+
+  // The snapshots.
+  if (request.project !== null && !projects.some((p) => samePath(p, request.project!))) projects.push(request.project);
+  const now = deps.now().getTime();
+  for (const p of projects) {
+    const snap = await deps.snapshot(p);
+    if (!snap.meta) {
+      checks.push({ group: "snapshot", ok: false, label: p, problem: `there is no snapshot (${snap.path}), so the server indexes from scratch on its first start`, todo: `run ra3 index --project "${p}"` });
+      continue;
+    }
+    const age = formatAge(now - Date.parse(snap.meta.generatedAt));
+    const older = snap.meta.toolVersion !== deps.version ? `; written by ra3 ${snap.meta.toolVersion}, rebuilt on next start` : "";
+    checks.push({ group: "snapshot", ok: true, label: `${p}: ${snap.path}, ${formatBytes(snap.meta.size)}, ${snap.meta.files} files, ${age} old${older}`, problem: null, todo: null });
+  }
+
+  return { ok: checks.every((c) => c.ok), home, version: deps.version, binary, checks: orderChecks(checks), clients: clientsOut };
+}
+
+// The install group first (the version check is added after the live checks), then the rest in order.
+function orderChecks(checks: readonly DoctorCheck[]): DoctorCheck[] {
+  return [...checks.filter((c) => c.group === "install"), ...checks.filter((c) => c.group !== "install")];
+}
+
+/** The checklist as text: a heading per group, `✓ label` or `✗ label: problem` + `what to do: …`, and a verdict. */
+export function renderDoctor(report: DoctorReport): string {
+  const lines = [`ra3 doctor ${report.version}: home ${report.home}`];
+  let group: string | null = null;
+  for (const c of report.checks) {
+    if (c.group !== group) {
+      group = c.group;
+      lines.push(group);
+    }
+    if (c.ok) lines.push(`  ✓ ${c.label}`);
+    else {
+      lines.push(`  ✗ ${c.label}: ${c.problem}`);
+      if (c.todo) lines.push(`      what to do: ${c.todo}`);
+    }
+  }
+  const bad = report.checks.filter((c) => !c.ok).length;
+  lines.push(bad === 0 ? "all is well" : `${bad} problem${bad === 1 ? "" : "s"} found`);
+  return lines.join("\n") + "\n";
+}
