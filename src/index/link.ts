@@ -624,26 +624,40 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
   // Reference sites.
   const sites: ReferenceSite[] = [];
   const splicedFragments = new Set<string>();
-  const addSite = (r: RefRecord, from: number, file: string, active: boolean, via: string | null): void => {
+  // Resolution depends only on (value, refType, selfType) except when the candidates include the site's
+  // own asset (self-references are skipped): memoise the common case, and share the target arrays.
+  const resolutions = new Map<string, { id: string; targets: number[]; status: ReferenceSite["status"] }>();
+  const NO_TARGETS: number[] = [];
+  const resolve = (r: RefRecord, from: number): { id: string; targets: number[]; status: ReferenceSite["status"] } => {
+    const memoKey = `${r.value}\u0000${r.refType ?? ""}\u0000${r.selfType ?? ""}`;
+    const hit = resolutions.get(memoKey);
+    if (hit && !hit.targets.includes(from)) return hit;
     const id = normaliseRefValue(r.value);
     const candidates = byId.get(id.toLowerCase());
-    const targets: number[] = [];
-    let status: ReferenceSite["status"] = "not_found";
-    if (candidates) {
-      status = "wrong_type";
-      for (const c of candidates) {
-        if (c === from && r.kind === "inheritFrom") continue;
-        const t = assets[c].type;
-        if (r.refType && !(schema ? schema.isAssignable(t, r.refType) : t === r.refType)) continue;
-        if (r.selfType && !(schema ? schema.isAssignable(t, r.selfType) : t === r.selfType)) continue;
-        if (r.kind === "heuristic" && c === from) continue;
-        targets.push(c);
-      }
-      if (targets.length) {
-        status = "resolved";
-        targets.sort((x, y) => rankCompare(assets[x], assets[y]));
-      }
+    if (!candidates) {
+      const miss = { id, targets: NO_TARGETS, status: "not_found" as const };
+      resolutions.set(memoKey, miss);
+      return miss;
     }
+    const targets: number[] = [];
+    let selfSkipped = false;
+    for (const c of candidates) {
+      const t = assets[c].type;
+      if (r.refType && !(schema ? schema.isAssignable(t, r.refType) : t === r.refType)) continue;
+      if (r.selfType && !(schema ? schema.isAssignable(t, r.selfType) : t === r.selfType)) continue;
+      if (c === from && (r.kind === "inheritFrom" || r.kind === "heuristic")) {
+        selfSkipped = true;
+        continue;
+      }
+      targets.push(c);
+    }
+    if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
+    const answer = { id, targets: targets.length ? targets : NO_TARGETS, status: targets.length ? ("resolved" as const) : ("wrong_type" as const) };
+    if (!selfSkipped) resolutions.set(memoKey, answer);
+    return answer;
+  };
+  const addSite = (r: RefRecord, from: number, file: string, active: boolean, via: string | null): void => {
+    const { id, targets, status } = resolve(r, from);
     // A guess that matched nothing is not a reference; guesses in inactive files (maps, drafts) are noise.
     if (r.kind === "heuristic" && (status !== "resolved" || !active)) return;
     sites.push({
