@@ -27,6 +27,8 @@ export class IndexCore implements RecordLookup {
   private readonly files = new Map<string, StoredFile>();
   /** Bumped on every change; a link remembers the version it saw. */
   private version = 0;
+  /** Bumped only when a change can alter the include walk (files appear or go, includes change). */
+  private structureVersion = 0;
   private walkCache: { version: number; inputs: LinkInputs; result: WalkResult } | null = null;
 
   constructor(readonly schema: SchemaQueries | null) {}
@@ -40,21 +42,29 @@ export class IndexCore implements RecordLookup {
     for (const c of changes) {
       const key = pathKey(c.path);
       if ("deleted" in c) {
-        if (this.files.delete(key)) this.version++;
+        if (this.files.delete(key)) {
+          this.version++;
+          this.structureVersion++;
+        }
         continue;
       }
-      const record = parseFile(c.path, c.bytes, this.schema);
-      this.files.set(key, { path: c.path, record, stamp: c.stamp ?? null });
+      this.store(key, c.path, parseFile(c.path, c.bytes, this.schema), c.stamp ?? null);
       parsed++;
-      this.version++;
     }
     return parsed;
   }
 
   /** Installs an already-extracted record (warm start from a snapshot). */
   setRecord(path: string, record: FileRecord, stamp: FileStamp | null): void {
-    this.files.set(pathKey(path), { path, record, stamp });
+    this.store(pathKey(path), path, record, stamp);
+  }
+
+  private store(key: string, path: string, record: FileRecord, stamp: FileStamp | null): void {
+    const old = this.files.get(key);
+    this.files.set(key, { path, record, stamp });
     this.version++;
+    // Editing values leaves the include graph as it was: the walk can be reused.
+    if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
   }
 
   get(key: string): StoredFile | undefined {
@@ -94,9 +104,17 @@ export class IndexCore implements RecordLookup {
    * file creation and deletion, which also changes the records.
    */
   private walk(inputs: LinkInputs): WalkResult {
-    if (this.walkCache && this.walkCache.version === this.version && this.walkCache.inputs === inputs) return this.walkCache.result;
+    if (this.walkCache && this.walkCache.version === this.structureVersion && this.walkCache.inputs === inputs) return this.walkCache.result;
     const result = walkStreams(this, inputs);
-    this.walkCache = { version: this.version, inputs, result };
+    this.walkCache = { version: this.structureVersion, inputs, result };
     return result;
   }
+}
+
+/**
+ * Everything of a record the include walk reads (with positions, which the walk's edges and
+ * diagnostics carry): two records with the same structure walk the same.
+ */
+function structureOf(r: FileRecord): string {
+  return JSON.stringify([r.kind, r.fragment, r.rootName, r.includes, r.xincludes, r.streamSources, r.diagnostics.length > 0 && r.kind === "manifest"]);
 }
