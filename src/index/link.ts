@@ -103,9 +103,9 @@ export class LinkedIndex {
   /** Lower-cased id → asset indexes (all types), best first. */
   readonly byId: ReadonlyMap<string, readonly number[]>;
   /** Asset index → reference sites that resolve to it. */
-  readonly referencedBy: ReadonlyMap<number, readonly number[]>;
+  readonly referencedBy: IndexedLists;
   /** Asset index → reference sites written inside it. */
-  readonly referencesFrom: ReadonlyMap<number, readonly number[]>;
+  readonly referencesFrom: IndexedLists;
   /** File key → include edges out of / into it. */
   readonly includesFrom: ReadonlyMap<string, readonly number[]>;
   readonly includesTo: ReadonlyMap<string, readonly number[]>;
@@ -184,11 +184,11 @@ export class LinkedIndex {
     }
     this.byId = byId;
     this.byType = byType;
-    const referencedBy = new Map<number, number[]>();
-    const referencesFrom = new Map<number, number[]>();
+    const referencedBy = new IndexedLists(n);
+    const referencesFrom = new IndexedLists(n);
     for (const s of parts.sites) {
-      for (const t of s.targets) push(referencedBy, t, s.index);
-      if (s.from >= 0) push(referencesFrom, s.from, s.index);
+      for (const t of s.targets) referencedBy.add(t, s.index);
+      if (s.from >= 0) referencesFrom.add(s.from, s.index);
     }
     this.referencedBy = referencedBy;
     this.referencesFrom = referencesFrom;
@@ -429,6 +429,9 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
 export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: WalkResult): LinkedIndex {
   const started = performance.now();
   const schema = inputs.schema;
+  // Containment answers per path string (the same few thousand file paths are asked about many times).
+  const insideProject = memo((p: string) => isInside(p, inputs.projectDir));
+  const insideSdk = memo((p: string) => inputs.sdkDir !== null && isInside(p, inputs.sdkDir));
   // Every record once, with its map key (pathKey is not free at this scale).
   const all: { loaded: LoadedFile; key: string }[] = [];
   for (const loaded of records.values()) all.push({ loaded, key: pathKey(loaded.path) });
@@ -439,13 +442,13 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
   // Files: every record under the project root, plus everything a walk reached.
   const files = new Map<string, FileInfo>();
   const originOf = (path: string): Origin => {
-    if (isInside(path, inputs.projectDir)) return "project";
-    if (inputs.sdkDir && isInside(path, inputs.sdkDir)) return "sdk";
+    if (insideProject(path)) return "project";
+    if (insideSdk(path)) return "sdk";
     return "project";
   };
   for (const { loaded, key } of all) {
     const st = fileStates.get(key);
-    const underRoots = isInside(loaded.path, inputs.projectDir) || (inputs.sdkDir !== null && isInside(loaded.path, inputs.sdkDir));
+    const underRoots = insideProject(loaded.path) || insideSdk(loaded.path);
     if (!underRoots && !st?.reached) continue;
     const rec = loaded.record;
     files.set(key, {
@@ -626,17 +629,24 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
   const splicedFragments = new Set<string>();
   // Resolution depends only on (value, refType, selfType) except when the candidates include the site's
   // own asset (self-references are skipped): memoise the common case, and share the target arrays.
-  const resolutions = new Map<string, { id: string; targets: number[]; status: ReferenceSite["status"] }>();
+  type Resolution = { id: string; targets: number[]; status: ReferenceSite["status"] };
+  // value → (refType or "=" + selfType) → resolution; nested maps avoid building a key string per site.
+  const resolutions = new Map<string, Map<string, Resolution>>();
   const NO_TARGETS: number[] = [];
-  const resolve = (r: RefRecord, from: number): { id: string; targets: number[]; status: ReferenceSite["status"] } => {
-    const memoKey = `${r.value}\u0000${r.refType ?? ""}\u0000${r.selfType ?? ""}`;
-    const hit = resolutions.get(memoKey);
+  const resolve = (r: RefRecord, from: number): Resolution => {
+    let byType = resolutions.get(r.value);
+    if (byType === undefined) {
+      byType = new Map();
+      resolutions.set(r.value, byType);
+    }
+    const typeKey = r.refType ?? (r.selfType === null ? "" : `=${r.selfType}`);
+    const hit = byType.get(typeKey);
     if (hit && !hit.targets.includes(from)) return hit;
     const id = normaliseRefValue(r.value);
     const candidates = byId.get(id.toLowerCase());
     if (!candidates) {
       const miss = { id, targets: NO_TARGETS, status: "not_found" as const };
-      resolutions.set(memoKey, miss);
+      byType.set(typeKey, miss);
       return miss;
     }
     const targets: number[] = [];
@@ -653,7 +663,7 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
     }
     if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
     const answer = { id, targets: targets.length ? targets : NO_TARGETS, status: targets.length ? ("resolved" as const) : ("wrong_type" as const) };
-    if (!selfSkipped) resolutions.set(memoKey, answer);
+    if (!selfSkipped) byType.set(typeKey, answer);
     return answer;
   };
   const addSite = (r: RefRecord, from: number, file: string, active: boolean, via: string | null): void => {
@@ -794,7 +804,7 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
   for (const { loaded, key } of all) {
     const info = files.get(key);
     if (!info) continue;
-    if (loaded.record.kind === "str" && isInside(loaded.path, inputs.projectDir)) {
+    if (loaded.record.kind === "str" && insideProject(loaded.path)) {
       for (const e of loaded.record.strings) strings.push({ key: e.key, text: e.text, file: loaded.path, line: e.line });
     }
     if (loaded.record.stringKeys.length === 0) continue;
@@ -875,7 +885,7 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
       resolved++;
       continue;
     }
-    if (!isInside(s.file, inputs.projectDir)) continue;
+    if (!insideProject(s.file)) continue;
     if (!inputs.sdkUsable) {
       if (s.active) external++;
       else externalInactive++;
@@ -940,12 +950,12 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
   for (const f of files.values()) {
     // counts.files covers the XML and .w3x files under the project root (not string tables, babproj, manifests).
     const ext = extensionOf(f.path);
-    if (f.kind === "missing" || !isInside(f.path, inputs.projectDir) || (ext !== ".xml" && ext !== ".w3x")) continue;
+    if (f.kind === "missing" || !insideProject(f.path) || (ext !== ".xml" && ext !== ".w3x")) continue;
     projectFiles++;
     if (f.active) activeFiles++;
   }
   let projectAssets = 0;
-  for (const a of assets) if (a.origin === "project" && isInside(a.file, inputs.projectDir)) projectAssets++;
+  for (const a of assets) if (a.origin === "project" && insideProject(a.file)) projectAssets++;
   let defineCount = 0;
   for (const list of defines.values()) defineCount += list.length;
   const stats: LinkStats = {
@@ -1010,6 +1020,36 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   const fa = a.file ?? "";
   const fb = b.file ?? "";
   return (fa < fb ? -1 : fa > fb ? 1 : 0) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+}
+
+/** `fn` with its answers remembered per argument. */
+function memo(fn: (p: string) => boolean): (p: string) => boolean {
+  const cache = new Map<string, boolean>();
+  return (p) => {
+    let v = cache.get(p);
+    if (v === undefined) {
+      v = fn(p);
+      cache.set(p, v);
+    }
+    return v;
+  };
+}
+
+/** Lists of numbers indexed by a small integer (asset index): arrays, not a Map, on this hot path. */
+export class IndexedLists {
+  private readonly lists: (number[] | undefined)[];
+  constructor(size: number) {
+    this.lists = new Array(size);
+  }
+  add(i: number, value: number): void {
+    const l = this.lists[i];
+    if (l) l.push(value);
+    else this.lists[i] = [value];
+  }
+  /** The list at `i`, or undefined. */
+  get(i: number): readonly number[] | undefined {
+    return this.lists[i];
+  }
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
