@@ -22,6 +22,7 @@ import {
   type RefRecord,
   type StringKeyUse,
   type XIncludeDecl,
+  EMPTY,
   emptyRecord,
 } from "./records.ts";
 
@@ -71,6 +72,18 @@ interface ContentMode {
   readonly kind: "typed" | "heuristic";
   readonly refType: string | null;
   readonly isList: boolean;
+}
+
+// Element, attribute and type names repeat hundreds of thousands of times across a mod; the parser hands
+// out a fresh substring each time. One shared copy each keeps the records (and the heap) small.
+const interned = new Map<string, string>();
+
+/** The shared copy of a name. */
+export function intern(s: string): string {
+  const hit = interned.get(s);
+  if (hit !== undefined) return hit;
+  if (interned.size < 200_000) interned.set(s, s);
+  return s;
 }
 
 /** True when `value` is an expression or define use, never an asset reference. */
@@ -129,7 +142,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     offset: number,
   ): void => {
     const p = pos(offset);
-    refs.push({ owner, kind, value, refType, selfType, element, parent, attribute, offset, line: p.line, column: p.column });
+    refs.push({ owner, kind, value, refType, selfType, element: intern(element), parent: parent === null ? null : intern(parent), attribute: attribute === null ? null : intern(attribute), offset, line: p.line, column: p.column });
   };
 
   /** Splits a whitespace-separated value into tokens with their offsets (relative to `base`). */
@@ -445,9 +458,9 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
           }
         } else if (info && info.refType && type && info.isPoid && !schema!.isAssignable(type, info.refType)) {
           // A Poid-typed id naming another kind of object is still pipeline-local.
-          localIds.push({ owner, element: tag.local, id: trimmed, offset: attr.valueStart, line: pos(attr.valueStart).line });
+          localIds.push({ owner, element: intern(tag.local), id: trimmed, offset: attr.valueStart, line: pos(attr.valueStart).line });
         } else if (trimmed) {
-          localIds.push({ owner, element: tag.local, id: trimmed, offset: attr.valueStart, line: pos(attr.valueStart).line });
+          localIds.push({ owner, element: intern(tag.local), id: trimmed, offset: attr.valueStart, line: pos(attr.valueStart).line });
         }
         continue;
       }
@@ -478,7 +491,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         const trimmed = value.trim();
         if (trimmed && !isExpressionValue(trimmed)) {
           const p = pos(attr.valueStart);
-          poidRefs.push({ owner, value: trimmed, element: tag.local, attribute: name, offset: attr.valueStart, line: p.line, column: p.column });
+          poidRefs.push({ owner, value: trimmed, element: intern(tag.local), attribute: intern(name), offset: attr.valueStart, line: p.line, column: p.column });
         }
         continue;
       }
@@ -514,21 +527,22 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     }
   }
 
+  const shared = <T,>(list: T[]): readonly T[] => (list.length === 0 ? EMPTY : list);
   return {
     ...emptyRecord("xml"),
     rootName,
     fragment,
-    assets,
-    defines,
-    includes,
-    xincludes,
-    refs,
-    poidRefs,
-    localIds,
-    defineUses,
-    stringKeys,
+    assets: shared(assets),
+    defines: shared(defines),
+    includes: shared(includes),
+    xincludes: shared(xincludes),
+    refs: shared(refs),
+    poidRefs: shared(poidRefs),
+    localIds: shared(localIds),
+    defineUses: shared(defineUses),
+    stringKeys: shared(stringKeys),
     ranges,
-    diagnostics,
+    diagnostics: shared(diagnostics),
     lineCount: lines.lineCount,
   };
 }

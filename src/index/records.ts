@@ -202,27 +202,30 @@ export interface FileRecord {
   readonly lineCount: number;
 }
 
+/** The one empty list every record shares (records are never mutated). */
+export const EMPTY: readonly never[] = Object.freeze([]);
+
 /** An empty record of `kind`, to be filled by the extractors. */
 export function emptyRecord(kind: FileKind): FileRecord {
   return {
     kind,
     rootName: null,
     fragment: false,
-    assets: [],
-    defines: [],
-    includes: [],
-    xincludes: [],
-    refs: [],
-    poidRefs: [],
-    localIds: [],
-    defineUses: [],
-    stringKeys: [],
-    ranges: [],
-    diagnostics: [],
-    strings: [],
-    manifestAssets: [],
-    manifestRefs: [],
-    streamSources: [],
+    assets: EMPTY,
+    defines: EMPTY,
+    includes: EMPTY,
+    xincludes: EMPTY,
+    refs: EMPTY,
+    poidRefs: EMPTY,
+    localIds: EMPTY,
+    defineUses: EMPTY,
+    stringKeys: EMPTY,
+    ranges: EMPTY,
+    diagnostics: EMPTY,
+    strings: EMPTY,
+    manifestAssets: EMPTY,
+    manifestRefs: EMPTY,
+    streamSources: EMPTY,
     lineCount: 0,
   };
 }

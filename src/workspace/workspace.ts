@@ -6,7 +6,7 @@
  * `ready_xml`), then `.w3x` art. Later changes are applied incrementally: only changed, added or deleted
  * files are re-read, then everything is re-linked (linking is the cheap part).
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { extensionOf, isInside, pathKey } from "../project/paths.ts";
 import { type ScannedFile, scanProjectFiles } from "../project/scan.ts";
 import type { GameId, SchemaQueries } from "../schema/model.ts";
@@ -373,6 +373,26 @@ export class Workspace {
     return this.pool;
   }
 
+  private artBuffer: Buffer = Buffer.alloc(0);
+
+  /** The file's bytes in a buffer reused across calls (valid until the next call). */
+  private readReusing(path: string): Uint8Array {
+    const fd = openSync(path, "r");
+    try {
+      const size = fstatSync(fd).size;
+      if (this.artBuffer.length < size) this.artBuffer = Buffer.allocUnsafe(Math.max(size, this.artBuffer.length * 2, 1 << 20));
+      let n = 0;
+      while (n < size) {
+        const got = readSync(fd, this.artBuffer, n, size - n, n);
+        if (got === 0) break;
+        n += got;
+      }
+      return this.artBuffer.subarray(0, n);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   /** Stops the parse worker, if one was started. */
   close(): void {
     this.pool?.close();
@@ -388,7 +408,9 @@ export class Workspace {
       let stamp = stamps?.get(path);
       try {
         if (!stamp) stamp = statStamp(path) ?? undefined;
-        bytes = readFileSync(path);
+        // Art files are big and only scanned: read them into one reused buffer instead of a new one
+        // each (hundreds of MB of garbage otherwise; records never keep the bytes).
+        bytes = extensionOf(path) === ".w3x" ? this.readReusing(path) : readFileSync(path);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? String(e);
         this.unreadable.set(pathKey(path), { path, error: code });
@@ -402,6 +424,10 @@ export class Workspace {
       }
       this.unreadable.delete(pathKey(path));
       batch.push({ path, bytes, stamp });
+      // A reused art buffer is overwritten by the next read: parse it now, not with the batch.
+      if (bytes.buffer === this.artBuffer.buffer) {
+        n += this.core.applyChanges(batch.splice(0));
+      }
       if (batch.length >= BATCH) {
         n += this.core.applyChanges(batch.splice(0));
         progress?.(n);
