@@ -62,6 +62,7 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { always
       report = await ws.build((phase, done, total) => bar.update(phase, done, total), undefined, { publishXmlPhase: false });
     } finally {
       bar.finish();
+      ws.close(); // the parse worker's heap is not needed after the build
     }
   }
   const ms = Math.round((performance.now() - t) * 10) / 10;
