@@ -5,7 +5,7 @@
 import type { CliConfig } from "./args.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK } from "./io.ts";
 import { progressBar } from "./progress.ts";
-import { isEnvError, resolveConfig } from "../workspace/config.ts";
+import { type WorkspaceConfig, isEnvError, resolveConfig } from "../workspace/config.ts";
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
@@ -25,13 +25,18 @@ export interface OpenedWorkspace {
  * files), else a full build; then saves the snapshot if anything changed. Prints why not and returns the
  * exit status when there is no project.
  */
-export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { alwaysSave?: boolean } = {}): Promise<OpenedWorkspace | number> {
+/** The run's configuration, or (after printing why, with the mods found in a container folder) EXIT_ENV. */
+export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | number {
   const config = resolveConfig({ project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env });
-  if (isEnvError(config)) {
-    io.err(`ra3: ${config.envError}\n`);
-    if (config.projects) for (const p of config.projects) io.err(`  ${p.dir}\n`);
-    return EXIT_ENV;
-  }
+  if (!isEnvError(config)) return config;
+  io.err(`ra3: ${config.envError}\n`);
+  if (config.projects) for (const p of config.projects) io.err(`  ${p.dir}\n`);
+  return EXIT_ENV;
+}
+
+export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { alwaysSave?: boolean } = {}): Promise<OpenedWorkspace | number> {
+  const config = configOrExplain(cfg, io);
+  if (typeof config === "number") return config;
   const ws = new Workspace(config);
   if (config.schemaDir && !ws.schema.queries) {
     const why = ws.schema.diagnostics[0]?.message ?? "unknown error";

@@ -4,17 +4,15 @@
  * service uses so a burst of edits causes one write, not one per edit.
  */
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import { type Snapshot, SNAPSHOT_SCHEMA_VERSION } from "../store/codec.ts";
 import { QuietPeriodWriter } from "../store/scheduler.ts";
 import { type SaveResult, SnapshotStore } from "../store/snapshot-store.ts";
 import { planWarmStart, snapshotFiles } from "../store/warm-start.ts";
-import type { FileStamp } from "../index/core.ts";
 import { pathKey } from "../project/paths.ts";
 import { TOOL_VERSION } from "../version.ts";
 import type { LoadedSchema } from "./schema.ts";
 import type { SnapshotPort } from "./service.ts";
-import type { UpdateReport, Workspace } from "./workspace.ts";
+import { type UpdateReport, type Workspace, statStamp } from "./workspace.ts";
 
 /**
  * Identifies the schema records were extracted with: a snapshot made with another XSD set (or none) is
@@ -121,15 +119,6 @@ export class StoreSnapshotPort implements SnapshotPort {
 
   dispose(): void {
     this.writer.dispose();
-  }
-}
-
-function statStamp(path: string): FileStamp | null {
-  try {
-    const st = statSync(path);
-    return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : null;
-  } catch {
-    return null;
   }
 }
 

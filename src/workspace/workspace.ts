@@ -476,7 +476,8 @@ function isIndexedExtension(p: string): boolean {
   return ext === ".xml" || ext === ".w3x" || ext === ".str" || ext === ".babproj" || ext === ".manifest";
 }
 
-function statStamp(path: string): FileStamp | null {
+/** The file's stamp (size, mtime), or null when it is missing or not a file. */
+export function statStamp(path: string): FileStamp | null {
   try {
     const st = statSync(path);
     return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : null;

@@ -1,25 +1,20 @@
 /** `ra3 status`: project, SDK, schema, game, and the stored index: state, build, age, snapshot, what is stale. */
 import type { CliConfig } from "../args.ts";
-import { emit } from "../context.ts";
-import { type CliIo, EXIT_ENV } from "../io.ts";
+import { configOrExplain, emit } from "../context.ts";
+import type { CliIo } from "../io.ts";
 import { formatBytes } from "./index.ts";
 import { scanProjectFiles } from "../../project/scan.ts";
 import { SnapshotStore } from "../../store/snapshot-store.ts";
 import { displayPath } from "../../query/present.ts";
 import { type SnapshotStatus, statusOf } from "../../query/status.ts";
-import { isEnvError, resolveConfig } from "../../workspace/config.ts";
 import { inspectSnapshot, schemaKeyOf } from "../../workspace/snapshots.ts";
 import { Workspace } from "../../workspace/workspace.ts";
 
 const SHOWN = 20;
 
 export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
-  const config = resolveConfig({ project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env });
-  if (isEnvError(config)) {
-    io.err(`ra3: ${config.envError}\n`);
-    if (config.projects) for (const p of config.projects) io.err(`  ${p.dir}\n`);
-    return EXIT_ENV;
-  }
+  const config = configOrExplain(cfg, io);
+  if (typeof config === "number") return config;
   const ws = new Workspace(config);
   const store = new SnapshotStore(config.home, config.projectDir);
   // Read-only: the snapshot is linked as stored; nothing is re-read or rebuilt.
