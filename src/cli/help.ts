@@ -28,8 +28,8 @@ export const COMMAND_HELP: Partial<Record<CommandName, string>> = {
   mcp: "ra3 mcp [--project DIR] [--sdk DIR] [--schema DIR] [--home DIR]\n  Serve the index to AI agents over MCP on stdio (also: ra3 --mcp). Started on a folder holding several mods, it answers for each (tool argument project).",
   "install-skill": "ra3 install-skill [--target agents|claude|project-agents|project-claude|codex|DIR]... [--uninstall] [--sync]\n  Install the ra3-mod-xml Agent Skill.",
   setup: "ra3 setup [--client NAME]... [--yes] [--dry-run] [--print]\n  Zero-install agent setup: stable binary, client configs, skill, index, verification.",
-  doctor: "ra3 doctor\n  Check every configured client, the skill copies and the snapshot as a client would.",
-  uninstall: "ra3 uninstall [--yes]\n  Revert what setup and install-skill wrote (from the install receipt).",
+  doctor: "ra3 doctor [--project DIR] [--json]\n  Check every configured client (file, entry, a live spawn of its command), the skill copies and the snapshot; exit 0 only when all is well.",
+  uninstall: "ra3 uninstall [--yes] [--all]\n  Revert what setup and install-skill wrote (from the install receipt); --all also deletes every snapshot and cache in the home.",
 };
 
 /** The help text for `command`, or the overview. */
