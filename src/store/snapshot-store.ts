@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { snapshotPathFor } from "../project/home.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import {
+  type SnapshotHeader,
   type DecodeResult,
   type Snapshot,
   type SnapshotExpectation,
@@ -17,23 +18,12 @@ import {
 } from "./codec.ts";
 import { type LockBusy, acquireLock, isLockBusy } from "./lock.ts";
 
-/** The `.meta.json` beside a snapshot. */
-export interface SnapshotMeta {
-  readonly schemaVersion: number;
-  readonly toolVersion: string;
-  readonly projectDir: string;
-  readonly sdkDir: string | null;
-  readonly schemaKey: string;
-  readonly generatedAt: string;
-  readonly buildId: number;
-  readonly phase: SnapshotPhase;
-  readonly complete: boolean;
-  readonly stale: boolean;
+/** The `.meta.json` beside a snapshot: its header plus the file's size and record count. */
+export interface SnapshotMeta extends SnapshotHeader {
   /** Size of the snapshot file in bytes. */
   readonly size: number;
   /** Number of file records in the snapshot. */
   readonly files: number;
-  readonly stats: Readonly<Record<string, number>>;
 }
 
 export type LoadFailureReason = "missing" | "unreadable";
