@@ -25,8 +25,6 @@ export interface StoredFile extends LoadedFile {
 
 export class IndexCore implements RecordLookup {
   private readonly files = new Map<string, StoredFile>();
-  /** Bumped on every change; a link remembers the version it saw. */
-  private version = 0;
   /** Bumped only when a change can alter the include walk (files appear or go, includes change). */
   private structureVersion = 0;
   private walkCache: { version: number; inputs: LinkInputs; result: WalkResult } | null = null;
@@ -43,7 +41,6 @@ export class IndexCore implements RecordLookup {
       const key = pathKey(c.path);
       if ("deleted" in c) {
         if (this.files.delete(key)) {
-          this.version++;
           this.structureVersion++;
         }
         continue;
@@ -62,7 +59,6 @@ export class IndexCore implements RecordLookup {
   private store(key: string, path: string, record: FileRecord, stamp: FileStamp | null): void {
     const old = this.files.get(key);
     this.files.set(key, { path, record, stamp });
-    this.version++;
     // Editing values leaves the include graph as it was: the walk can be reused.
     if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
   }
@@ -78,14 +74,6 @@ export class IndexCore implements RecordLookup {
 
   values(): IterableIterator<StoredFile> {
     return this.files.values();
-  }
-
-  get size(): number {
-    return this.files.size;
-  }
-
-  get changeVersion(): number {
-    return this.version;
   }
 
   /** Files the include walk reaches that have no record yet. */

@@ -172,7 +172,6 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     if (parent) parent.hasChild = true;
     const depth = tag.depth;
     const local = tag.local;
-    const attrs = tag.attributes;
 
     if (depth === 0) {
       rootName = local;

@@ -5,7 +5,7 @@
  * that splice them), resolves references by id and schema type, and produces link-level diagnostics.
  * Pure: all file-system questions go through the `LinkInputs` ports.
  */
-import { extensionOf, isInside, pathKey } from "../project/paths.ts";
+import { extensionOf, isInside, pathKey, relativePosix, toPosix } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import type {
   AssetDef,
@@ -21,7 +21,7 @@ import type {
   ReferenceSite,
   StreamInfo,
 } from "./linked.ts";
-import type { FileRecord, IncludeType, RefRecord } from "./records.ts";
+import type { FileRecord, RefRecord } from "./records.ts";
 
 export interface EntryPoint {
   readonly stream: string;
@@ -996,15 +996,9 @@ function baseStreamName(path: string): string {
   return b.replace(/\.xml$/i, "").toLowerCase();
 }
 
+/** `p` relative to the project (or SDK) root with `/`, for messages. */
 function displayPath(p: string, inputs: LinkInputs): string {
-  const s = p.replace(/\\/g, "/");
-  for (const root of [inputs.projectDir, inputs.sdkDir]) {
-    if (root && isInside(p, root)) {
-      const r = root.replace(/\\/g, "/").replace(/\/+$/, "");
-      return s.slice(r.length + 1);
-    }
-  }
-  return s;
+  return relativePosix(inputs.projectDir, p) ?? (inputs.sdkDir ? relativePosix(inputs.sdkDir, p) : null) ?? toPosix(p);
 }
 
 function rankCompare(a: AssetDef, b: AssetDef): number {
@@ -1058,4 +1052,3 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-export type { IncludeType };

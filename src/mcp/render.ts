@@ -77,10 +77,6 @@ export function boundNote(r: Bounded): string {
   return `(answer shortened to stay under the size limit: ${parts.join(", ")} left out; narrow the question${"nextCursor" in r ? " or follow nextCursor" : ""})`;
 }
 
-function where(file: string | null, line: number | null): string {
-  return file ? (line ? `${file}:${line}` : file) : "(not found)";
-}
-
 function pageHint(nextCursor: string | null): string {
   return nextCursor ? `next page: pass cursor "${nextCursor}"` : "";
 }

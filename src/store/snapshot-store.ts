@@ -12,7 +12,6 @@ import {
   type DecodeResult,
   type Snapshot,
   type SnapshotExpectation,
-  type SnapshotPhase,
   decodeSnapshot,
   encodeSnapshot,
 } from "./codec.ts";
@@ -119,21 +118,8 @@ export class SnapshotStore {
 }
 
 function metaOf(s: Snapshot, size: number): SnapshotMeta {
-  return {
-    schemaVersion: s.schemaVersion,
-    toolVersion: s.toolVersion,
-    projectDir: s.projectDir,
-    sdkDir: s.sdkDir,
-    schemaKey: s.schemaKey,
-    generatedAt: s.generatedAt,
-    buildId: s.buildId,
-    phase: s.phase,
-    complete: s.complete,
-    stale: s.stale,
-    size,
-    files: s.files.length,
-    stats: s.stats,
-  };
+  const { files, ...header } = s;
+  return { ...header, size, files: files.length };
 }
 
 function checkMeta(raw: unknown): SnapshotMeta | null {

@@ -9,7 +9,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { extensionOf, isInside, pathKey } from "../project/paths.ts";
 import { type ScannedFile, scanProjectFiles } from "../project/scan.ts";
-import type { GameId, SchemaQueries } from "../schema/model.ts";
+import type { GameId } from "../schema/model.ts";
 import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import { type FileRecord, emptyRecord } from "../index/records.ts";
@@ -76,7 +76,6 @@ export class Workspace {
   /** Roots whose files the index covers (project, then the SDK's vanilla folder). */
   private readonly roots: string[];
   private current: { phase: BuildPhase; done: number; total: number } | null = null;
-  private readonly listeners = new Set<(linked: LinkedIndex) => void>();
 
   constructor(readonly config: WorkspaceConfig, schema?: LoadedSchema) {
     this.schema = schema ?? loadWorkspaceSchema(config);
@@ -124,12 +123,6 @@ export class Workspace {
     if (buildId > this.buildCounter) this.buildCounter = buildId;
   }
 
-  /** Calls `fn` with every newly published index. */
-  onPublish(fn: (linked: LinkedIndex) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-
   /** What queries and the envelope see right now. */
   view(): IndexView {
     return {
@@ -151,7 +144,6 @@ export class Workspace {
   private publish(linked: LinkedIndex): void {
     this.published = linked;
     this.builtAtIso = new Date().toISOString();
-    for (const fn of this.listeners) fn(linked);
   }
 
   private relink(): LinkedIndex {
@@ -510,4 +502,3 @@ function roundTimings(t: BuildTimings): BuildTimings {
   };
 }
 
-export type { SchemaQueries };
