@@ -2,7 +2,7 @@
 // Usage: bun scripts/bench-manifest.ts [rounds=20]
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { indexManifestAssets, learnTypeNames, parseManifest, type Manifest } from "../src/formats/manifest.ts";
+import { indexManifestAssets, learnTypeNames, type Manifest, parseManifest } from "../src/formats/manifest.ts";
 
 const dir = join(import.meta.dirname, "..", "..", "shared", "corpora", "tw-sdk", "BuiltMods", "CnC3Xml");
 if (!existsSync(dir)) {
@@ -10,7 +10,10 @@ if (!existsSync(dir)) {
   process.exit(3);
 }
 const rounds = Math.max(1, Number(process.argv[2] ?? 20));
-const files = ["global", "static", "worldbuilder"].map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(dir, `${name}.manifest`))) }));
+const files = ["global", "static", "worldbuilder"].map((name) => ({
+  name,
+  bytes: new Uint8Array(readFileSync(join(dir, `${name}.manifest`))),
+}));
 
 function time(fn: () => void): { first: number; median: number; min: number } {
   const t: number[] = [];
@@ -35,10 +38,26 @@ for (const { name, bytes } of files) {
   });
   manifests.push(m!);
   const mbps = bytes.length / 1e6 / (r.median / 1e3);
-  rows.push([`parse ${name}.manifest`, String(bytes.length), String(m!.assets.length), r.first.toFixed(2), r.median.toFixed(2), r.min.toFixed(2), mbps.toFixed(0)]);
+  rows.push([
+    `parse ${name}.manifest`,
+    String(bytes.length),
+    String(m!.assets.length),
+    r.first.toFixed(2),
+    r.median.toFixed(2),
+    r.min.toFixed(2),
+    mbps.toFixed(0),
+  ]);
 }
 const idx = time(() => void indexManifestAssets(manifests));
-rows.push(["indexManifestAssets (3)", "", String(manifests.reduce((n, m) => n + m.assets.length, 0)), idx.first.toFixed(2), idx.median.toFixed(2), idx.min.toFixed(2), ""]);
+rows.push([
+  "indexManifestAssets (3)",
+  "",
+  String(manifests.reduce((n, m) => n + m.assets.length, 0)),
+  idx.first.toFixed(2),
+  idx.median.toFixed(2),
+  idx.min.toFixed(2),
+  "",
+]);
 const learn = time(() => void learnTypeNames(manifests));
 rows.push(["learnTypeNames (3)", "", "", learn.first.toFixed(2), learn.median.toFixed(2), learn.min.toFixed(2), ""]);
 

@@ -34,14 +34,22 @@ function pct(sorted: number[], p: number): number {
 function row(label: string, ms: number[]): string {
   const s = [...ms].sort((a, b) => a - b);
   const f = (x: number) => x.toFixed(2).padStart(8);
-  return `${label.padEnd(24)} ${String(s.length).padStart(6)} ${f(pct(s, 50))} ${f(pct(s, 90))} ${f(pct(s, 99))} ${f(s[s.length - 1])}`;
+  return `${label.padEnd(24)} ${String(s.length).padStart(6)} ${f(pct(s, 50))} ${f(pct(s, 90))} ${f(pct(s, 99))} ${
+    f(s[s.length - 1])
+  }`;
 }
 
-const header = `${"".padEnd(24)} ${"calls".padStart(6)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`;
+const header = `${"".padEnd(24)} ${"calls".padStart(6)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${
+  "p99 ms".padStart(8)
+} ${"max ms".padStart(8)}`;
 
 // ---- cold start ----
 const t0 = performance.now();
-const transport = new StdioClientTransport({ command: bin, args: ["mcp", "--project", project, "--home", home], stderr: "ignore" });
+const transport = new StdioClientTransport({
+  command: bin,
+  args: ["mcp", "--project", project, "--home", home],
+  stderr: "ignore",
+});
 const client = new Client({ name: "bench", version: "1" });
 await client.connect(transport);
 const initMs = performance.now() - t0;
@@ -53,14 +61,20 @@ async function ids(type: string): Promise<string[]> {
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const r = (await client.callTool({ name: "list_assets_by_type", arguments: { type, limit: 200, ...(cursor ? { cursor } : {}) } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: "list_assets_by_type",
+      arguments: { type, limit: 200, ...(cursor ? { cursor } : {}) },
+    })) as CallToolResult;
     const page = (r.structuredContent as { result: { items: { id: string }[]; nextCursor: string | null } }).result;
     out.push(...page.items.map((i) => i.id));
     cursor = page.nextCursor;
   } while (cursor);
   return out;
 }
-const targets = [...(await ids("GameObject")).map((id) => ({ id, type: "GameObject" })), ...(await ids("WeaponTemplate")).map((id) => ({ id, type: "WeaponTemplate" }))];
+const targets = [
+  ...(await ids("GameObject")).map((id) => ({ id, type: "GameObject" })),
+  ...(await ids("WeaponTemplate")).map((id) => ({ id, type: "WeaponTemplate" })),
+];
 const TOOLS = ["find_asset", "find_references", "get_asset_references"] as const;
 const workload: Call[] = [];
 for (let i = 0; i < CALLS + WARMUP; i++) {
@@ -104,7 +118,11 @@ const raw: Record<string, number[]> = {};
       waiting = resolve;
       child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) + "\n");
     });
-  await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+  await request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  });
   child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
   await request("tools/call", { name: "get_status", arguments: { consistency: "strict" } });
   for (let i = 0; i < workload.length; i++) {
@@ -117,8 +135,14 @@ const raw: Record<string, number[]> = {};
 }
 
 const all = (m: Record<string, number[]>) => Object.values(m).flat();
-console.log(`ra3 MCP round trips: ${CALLS} calls (after ${WARMUP} warm-up) on ${project}, ${targets.length} assets, ${errors} error results`);
-console.log(`cold start: initialize answered ${initMs.toFixed(0)} ms after spawn; index ready (get_status strict) at ${readyMs.toFixed(0)} ms\n`);
+console.log(
+  `ra3 MCP round trips: ${CALLS} calls (after ${WARMUP} warm-up) on ${project}, ${targets.length} assets, ${errors} error results`,
+);
+console.log(
+  `cold start: initialize answered ${initMs.toFixed(0)} ms after spawn; index ready (get_status strict) at ${
+    readyMs.toFixed(0)
+  } ms\n`,
+);
 console.log(`SDK client (StdioClientTransport, validates outputSchema)\n${header}`);
 for (const t of TOOLS) console.log(row(t, sdk[t]));
 console.log(row("all", all(sdk)));

@@ -5,10 +5,10 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Packr, isNativeAccelerationEnabled } from "msgpackr";
+import { isNativeAccelerationEnabled, Packr } from "msgpackr";
 import { resolveConfig } from "../src/workspace/config.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
-import { SNAPSHOT_SCHEMA_VERSION, type Snapshot, decodeSnapshot, encodeSnapshot } from "../src/store/codec.ts";
+import { decodeSnapshot, encodeSnapshot, type Snapshot, SNAPSHOT_SCHEMA_VERSION } from "../src/store/codec.ts";
 import { exportSnapshot } from "../src/store/export.ts";
 
 const rounds = Math.max(1, Number(process.argv[2] ?? 5));
@@ -17,7 +17,12 @@ const corpora = join(repo, "..", "shared", "corpora");
 const cases: { name: string; project: string; schema: string | null; sdk: string }[] = [
   { name: "sample-mod", project: join(repo, "examples", "sample-mod"), schema: null, sdk: "" },
   { name: "upheaval + ra3-xsd", project: join(corpora, "upheaval"), schema: join(corpora, "ra3-xsd"), sdk: "" },
-  { name: "tw Commander + SDK", project: join(corpora, "tw-sdk", "Mods", "Commander"), schema: null, sdk: join(corpora, "tw-sdk") },
+  {
+    name: "tw Commander + SDK",
+    project: join(corpora, "tw-sdk", "Mods", "Commander"),
+    schema: null,
+    sdk: join(corpora, "tw-sdk"),
+  },
 ];
 
 /** The first run (cold JIT: what one warm start pays) and the best of `rounds` more. */
@@ -70,19 +75,42 @@ try {
     const enc = time(() => encodeSnapshot(snapshot));
     const dec = time(() => decodeSnapshot(enc.value, expect));
     if (!dec.value.ok) throw new Error(dec.value.message);
-    rows.push([label, "ra3 snapshot (string table + varints)", mb(enc.value.length), ms(enc.first), ms(enc.best), ms(dec.first), ms(dec.best)]);
+    rows.push([
+      label,
+      "ra3 snapshot (string table + varints)",
+      mb(enc.value.length),
+      ms(enc.first),
+      ms(enc.best),
+      ms(dec.first),
+      ms(dec.best),
+    ]);
 
     const packr = new Packr({ useRecords: true, bundleStrings: true });
     const penc = time(() => packr.pack(snapshot));
     const pdec = time(() => packr.unpack(penc.value));
-    rows.push(["", "msgpackr records + bundleStrings", mb(penc.value.length), ms(penc.first), ms(penc.best), ms(pdec.first), ms(pdec.best)]);
+    rows.push([
+      "",
+      "msgpackr records + bundleStrings",
+      mb(penc.value.length),
+      ms(penc.first),
+      ms(penc.best),
+      ms(pdec.first),
+      ms(pdec.best),
+    ]);
 
     const jenc = time(() => new TextEncoder().encode(JSON.stringify(snapshot)));
     const jdec = time(() => JSON.parse(new TextDecoder().decode(jenc.value)));
     rows.push(["", "JSON", mb(jenc.value.length), ms(jenc.first), ms(jenc.best), ms(jdec.first), ms(jdec.best)]);
 
     const linked = ws.linked!;
-    const meta = { toolVersion: "bench", generatedAt: snapshot.generatedAt, buildId: 1, phase: "art" as const, complete: true, stale: false };
+    const meta = {
+      toolVersion: "bench",
+      generatedAt: snapshot.generatedAt,
+      buildId: 1,
+      phase: "art" as const,
+      complete: true,
+      stale: false,
+    };
     const ej = time(() => exportSnapshot(linked, ws.core, meta, "json"));
     const em = time(() => exportSnapshot(linked, ws.core, meta, "msgpack"));
     rows.push(["", "public export, JSON", mb(ej.value.length), ms(ej.first), ms(ej.best), "", ""]);
@@ -94,8 +122,13 @@ try {
 
 const header = ["index", "format", "size", "encode 1st ms", "encode best ms", "decode 1st ms", "decode best ms"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r: string[]) => `| ${r.map((v, i) => (i < 2 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(" | ")} |`;
-console.log(`msgpackr native add-on: ${isNativeAccelerationEnabled ? "loaded" : "not loaded (as in the compiled binary)"}; best of ${rounds}`);
+const line = (r: string[]) =>
+  `| ${r.map((v, i) => (i < 2 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(" | ")} |`;
+console.log(
+  `msgpackr native add-on: ${
+    isNativeAccelerationEnabled ? "loaded" : "not loaded (as in the compiled binary)"
+  }; best of ${rounds}`,
+);
 console.log(line(header));
 console.log(`|${widths.map((w, i) => (i < 2 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|")}|`);
 for (const r of rows) console.log(line(r));

@@ -62,7 +62,7 @@ function oursFull(c: Corpus): number {
     parseXml(text, {
       startElement(t) {
         n += t.attributes.length;
-        if (t.depth === 1) for (const a of t.attributes) if (a.qname === "id") n += a.valueStart;
+        if (t.depth === 1) { for (const a of t.attributes) if (a.qname === "id") n += a.valueStart; }
       },
     });
   }
@@ -135,7 +135,15 @@ for (const [label, fn, n] of rows) {
 }
 const widths = header.map((_, i) => Math.max(...table.map((r) => r[i].length)));
 for (const [i, r] of table.entries()) {
-  console.log("| " + r.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]) : cell.padStart(widths[k]))).join(" | ") + " |");
-  if (i === 0) console.log("|" + widths.map((w, k) => (k === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|");
+  console.log(
+    "| " + r.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]) : cell.padStart(widths[k]))).join(" | ") + " |",
+  );
+  if (i === 0) {
+    console.log("|" + widths.map((w, k) => (k === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|");
+  }
 }
-console.log(`best of ${runs} (saxes: ${Math.max(1, Math.min(runs, 3))}; sets under 10 MB: 4x as many), after a warm-up; ${process.versions.bun ? "bun " + process.versions.bun : "node " + process.versions.node}`);
+console.log(
+  `best of ${runs} (saxes: ${Math.max(1, Math.min(runs, 3))}; sets under 10 MB: 4x as many), after a warm-up; ${
+    process.versions.bun ? "bun " + process.versions.bun : "node " + process.versions.node
+  }`,
+);

@@ -7,7 +7,16 @@
 // Usage: bun scripts/bench.ts [--scales 1,0.5] [--runs 3] [--keep]
 // Prints a markdown table per scale (the numbers in docs/performance.md come from here).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,7 +30,13 @@ import { uses } from "../src/query/uses.ts";
 
 const root = join(import.meta.dirname, "..");
 const binary = join(root, "dist", "ra3");
-const { values } = parseArgs({ options: { scales: { type: "string", default: "1,0.5" }, runs: { type: "string", default: "3" }, keep: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    scales: { type: "string", default: "1,0.5" },
+    runs: { type: "string", default: "3" },
+    keep: { type: "boolean" },
+  },
+});
 const scales = values.scales!.split(",").map(Number);
 const runs = Number(values.runs);
 
@@ -38,7 +53,10 @@ interface Proc {
 
 function ra3(args: string[], env: Record<string, string> = {}): Proc {
   const t = performance.now();
-  const r = spawnSync(binary, [...args, "--json", "--no-progress"], { env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  const r = spawnSync(binary, [...args, "--json", "--no-progress"], {
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 28,
+  });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`ra3 ${args.join(" ")} failed: ${r.stderr}`);
   // GNU time is not everywhere; read peak RSS from /usr/bin/time when present, else from a second run.
@@ -47,18 +65,25 @@ function ra3(args: string[], env: Record<string, string> = {}): Proc {
 
 function peakRssMb(args: string[], env: Record<string, string> = {}): number {
   if (!existsSync("/usr/bin/time")) return NaN;
-  const r = spawnSync("/usr/bin/time", ["-f", "%M", binary, ...args, "--no-progress", "--quiet"], { env: { ...process.env, ...env } });
+  const r = spawnSync("/usr/bin/time", ["-f", "%M", binary, ...args, "--no-progress", "--quiet"], {
+    env: { ...process.env, ...env },
+  });
   const kb = Number(r.stderr.toString().trim().split("\n").pop());
   return kb / 1024;
 }
 
 const best = (xs: number[]) => Math.min(...xs);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
-const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(2)} ms`);
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const fmt = (
+  ms: number,
+) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(2)} ms`);
 
 function walk(dir: string, ext: string): string[] {
-  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.toLowerCase().endsWith(ext)).map((f) => join(dir, f));
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.toLowerCase().endsWith(ext)).map((f) =>
+    join(dir, f)
+  );
 }
 
 function touch(files: string[]): void {
@@ -70,7 +95,13 @@ async function measure(scale: number): Promise<void> {
   const mod = join(tmpdir(), `ra3-bench-s${scale}`);
   if (!existsSync(join(mod, "Data", "Mod.xml"))) {
     console.error(`bench: generating scale ${scale} into ${mod}`);
-    const g = spawnSync(process.execPath, [join(root, "scripts", "gen-corpus.ts"), "--out", mod, "--scale", String(scale)], { stdio: ["ignore", "ignore", "inherit"] });
+    const g = spawnSync(process.execPath, [
+      join(root, "scripts", "gen-corpus.ts"),
+      "--out",
+      mod,
+      "--scale",
+      String(scale),
+    ], { stdio: ["ignore", "ignore", "inherit"] });
     if (g.status !== 0) throw new Error("corpus generation failed");
   }
   const xml = walk(join(mod, "Data"), ".xml");
@@ -105,7 +136,10 @@ async function measure(scale: number): Promise<void> {
     touch100.push(ra3(["index", "--project", mod, "--home", home]).ms);
   }
   const snapDir = join(home, "snapshots");
-  const snapMb = readdirSync(snapDir).filter((f) => f.endsWith(".msgpack")).reduce((a, f) => a + statSync(join(snapDir, f)).size, 0) / 1e6;
+  const snapMb = readdirSync(snapDir).filter((f) => f.endsWith(".msgpack")).reduce(
+    (a, f) => a + statSync(join(snapDir, f)).size,
+    0,
+  ) / 1e6;
 
   // In process: query latency and edit → answer latency.
   const cfg = resolveConfig({ project: mod, sdk: "", schema: null, home });
@@ -168,18 +202,31 @@ async function measure(scale: number): Promise<void> {
 
   rows.push(["cold full index (no snapshot), whole process", fmt(median(cold)), "≤ 1.5 s"]);
   rows.push(["  same, parse worker off (RA3_WORKERS=0)", fmt(median(coldNoWorker)), ""]);
-  if (phases) rows.push(["  phases of the last cold run", Object.entries(phases).filter(([k]) => k !== "totalMs").map(([k, v]) => `${k.replace("Ms", "")} ${Math.round(v)}`).join(", "), ""]);
+  if (phases) {
+    rows.push([
+      "  phases of the last cold run",
+      Object.entries(phases).filter(([k]) => k !== "totalMs").map(([k, v]) => `${k.replace("Ms", "")} ${Math.round(v)}`)
+        .join(", "),
+      "",
+    ]);
+  }
   rows.push(["warm start, nothing changed", fmt(median(warm)), "≤ 0.3 s"]);
   rows.push(["warm start after touching 1 file", fmt(median(touch1)), ""]);
   rows.push(["warm start after touching 100 files", fmt(median(touch100)), ""]);
   rows.push(["one edit → answer (watcher, 20 ms debounce)", fmt(median(editWatch)), "≤ 0.1 s"]);
   rows.push(["one edit → answer (consistency strict)", fmt(median(editStrict)), "≤ 0.1 s"]);
-  for (const k of ["find", "refs", "uses"]) rows.push([`${k} in process, p50 / p99`, `${fmt(pct(lat[k], 50))} / ${fmt(pct(lat[k], 99))}`, "p99 ≤ 1 ms"]);
+  for (const k of ["find", "refs", "uses"]) {
+    rows.push([`${k} in process, p50 / p99`, `${fmt(pct(lat[k], 50))} / ${fmt(pct(lat[k], 99))}`, "p99 ≤ 1 ms"]);
+  }
   rows.push(["peak RSS, cold / warm", `${Math.round(coldRss)} MB / ${Math.round(warmRss)} MB`, "≤ 400 MB"]);
   rows.push(["snapshot size", `${snapMb.toFixed(2)} MB`, "≤ 15 MB"]);
   rows.push([".w3x shallow scan throughput (in memory)", `${gbps.toFixed(2)} GB/s`, "≥ 1 GB/s"]);
 
-  console.log(`\n### scale ${scale}: ${xml.length} XML (${xmlMb.toFixed(1)} MB), ${w3x.length} .w3x (${w3xMb.toFixed(0)} MB), ${linked.stats.assets} assets, ${linked.stats.references} references\n`);
+  console.log(
+    `\n### scale ${scale}: ${xml.length} XML (${xmlMb.toFixed(1)} MB), ${w3x.length} .w3x (${
+      w3xMb.toFixed(0)
+    } MB), ${linked.stats.assets} assets, ${linked.stats.references} references\n`,
+  );
   console.log("| figure | measured (median of " + runs + ") | target |");
   console.log("|---|---|---|");
   for (const [a, b, c] of rows) console.log(`| ${a} | ${b} | ${c} |`);

@@ -8,8 +8,13 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 const args = new Set(process.argv.slice(2));
 const common = [
-  "build", "--compile", "--minify", "--bytecode", "--format=esm",
-  "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+  "build",
+  "--compile",
+  "--minify",
+  "--bytecode",
+  "--format=esm",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
 ];
 
 function newestMtime(dir: string): number {
@@ -24,7 +29,14 @@ function newestMtime(dir: string): number {
 
 function build(target: string | null, outfile: string): void {
   // The parse worker is a second entry point: workers are embedded by their path under src/.
-  const cmd = [...common, ...(target ? [`--target=${target}`] : []), "--outfile", outfile, "src/main.ts", "src/workspace/parse-worker.ts"];
+  const cmd = [
+    ...common,
+    ...(target ? [`--target=${target}`] : []),
+    "--outfile",
+    outfile,
+    "src/main.ts",
+    "src/workspace/parse-worker.ts",
+  ];
   const started = performance.now();
   const r = spawnSync(process.execPath, cmd, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   if (r.status !== 0) {
@@ -41,6 +53,7 @@ if (process.env.RA3_BUILD_WINDOWS !== "0" || args.has("--windows")) {
   outputs.push(["bun-windows-x64-baseline", join(root, "dist", "ra3-windows-x64.exe")]);
 }
 for (const [target, out] of outputs) {
-  if (args.has("--if-stale") && existsSync(out) && statSync(out).mtimeMs > sourcesNewest) console.error(`${out} is up to date`);
-  else build(target, out);
+  if (args.has("--if-stale") && existsSync(out) && statSync(out).mtimeMs > sourcesNewest) {
+    console.error(`${out} is up to date`);
+  } else build(target, out);
 }

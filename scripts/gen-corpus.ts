@@ -9,7 +9,7 @@
 //   --art-mb N    total size of the .w3x files in MB (10^6 bytes); default 300 × scale
 // Prints a summary table (files, MB, assets by type, reference sites by kind, defines, xi:includes, time).
 import { parseArgs } from "node:util";
-import { GenerateError, generateCorpus, renderSummary } from "./gen-corpus/generate.ts";
+import { generateCorpus, GenerateError, renderSummary } from "./gen-corpus/generate.ts";
 
 const USAGE = "usage: bun scripts/gen-corpus.ts --out DIR [--scale 1] [--seed 1] [--art-mb N]";
 
@@ -18,7 +18,13 @@ function main(argv: string[]): number {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { out: { type: "string" }, scale: { type: "string" }, seed: { type: "string" }, "art-mb": { type: "string" }, help: { type: "boolean" } },
+      options: {
+        out: { type: "string" },
+        scale: { type: "string" },
+        seed: { type: "string" },
+        "art-mb": { type: "string" },
+        help: { type: "boolean" },
+      },
       strict: true,
     }));
   } catch (e) {

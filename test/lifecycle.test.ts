@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test";
 import {
   INDEX_STATES,
   INITIAL_LIFECYCLE,
-  LIFECYCLE_EVENTS,
-  type Lifecycle,
-  type LifecycleEvent,
   isStale,
+  type Lifecycle,
+  LIFECYCLE_EVENTS,
+  type LifecycleEvent,
   nextState,
 } from "../src/lifecycle.ts";
 

@@ -54,8 +54,16 @@ class PayloadCache {
     const uv: string[] = [];
     const t: string[] = [];
     for (let i = 0; i < n; i++) {
-      v.push(`\t\t\t<V X="${fmt6(hash(i, k, 6_500_000) - 3_250_000)}" Y="${fmt6(hash(i, k + 31, 3_000_000) - 1_500_000)}" Z="${fmt6(hash(i, k + 67, 2_000_000))}" />\n`);
-      nr.push(`\t\t\t<V X="${fmt6(hash(i, k + 101, 2_000_000) - 1_000_000)}" Y="${fmt6(hash(i, k + 137, 2_000_000) - 1_000_000)}" Z="${fmt6(hash(i, k + 173, 1_000_000))}" />\n`);
+      v.push(
+        `\t\t\t<V X="${fmt6(hash(i, k, 6_500_000) - 3_250_000)}" Y="${
+          fmt6(hash(i, k + 31, 3_000_000) - 1_500_000)
+        }" Z="${fmt6(hash(i, k + 67, 2_000_000))}" />\n`,
+      );
+      nr.push(
+        `\t\t\t<V X="${fmt6(hash(i, k + 101, 2_000_000) - 1_000_000)}" Y="${
+          fmt6(hash(i, k + 137, 2_000_000) - 1_000_000)
+        }" Z="${fmt6(hash(i, k + 173, 1_000_000))}" />\n`,
+      );
       uv.push(`\t\t\t<T X="${fmt6(hash(i, k + 211, 1_000_000))}" Y="${fmt6(hash(i, k + 257, 1_000_000))}" />\n`);
       // Indices below the smallest block's vertex count: valid whatever blocks a mesh is made of.
       const a = i % MESH_BASE_VERTICES;
@@ -76,7 +84,11 @@ class PayloadCache {
     const n = ANIM_BASE_FRAMES << k;
     const f: string[] = [];
     for (let i = 0; i < n; i++) {
-      f.push(`\t\t\t\t<Frame X="${fmt6(hash(i, k + 7, 2_000_000) - 1_000_000)}" Y="${fmt6(hash(i, k + 11, 2_000_000) - 1_000_000)}" Z="${fmt6(hash(i, k + 13, 2_000_000) - 1_000_000)}" W="${fmt6(hash(i, k + 17, 1_000_000))}" />\n`);
+      f.push(
+        `\t\t\t\t<Frame X="${fmt6(hash(i, k + 7, 2_000_000) - 1_000_000)}" Y="${
+          fmt6(hash(i, k + 11, 2_000_000) - 1_000_000)
+        }" Z="${fmt6(hash(i, k + 13, 2_000_000) - 1_000_000)}" W="${fmt6(hash(i, k + 17, 1_000_000))}" />\n`,
+      );
     }
     b = Buffer.from(f.join(""));
     this.anim.set(k, b);
@@ -156,7 +168,9 @@ export function writeArt(ctx: GenContext, plan: ModPlan, totalBytes: number): vo
   const files: ArtFile[] = [...plan.common.art, ...plan.objects.flatMap((o) => o.art.files), ...plan.inactiveArt];
   // Real art sizes spread over orders of magnitude (Corona: 3,788 files, 163 over 4 MB, the largest
   // 22.8 MB): weight × a random factor between ~0.2 and ~4.5, and a few "hero" models 60 times larger.
-  const weights = files.map((f) => f.weight * Math.exp((rng.next() - 0.5) * 3) * ((f.kind === "skn" || f.kind === "dmg") && rng.chance(0.02) ? 60 : 1));
+  const weights = files.map((f) =>
+    f.weight * Math.exp((rng.next() - 0.5) * 3) * ((f.kind === "skn" || f.kind === "dmg") && rng.chance(0.02) ? 60 : 1)
+  );
   const sum = weights.reduce((a, b) => a + b, 0);
   let carry = 0;
   files.forEach((f, i) => {
@@ -168,7 +182,9 @@ export function writeArt(ctx: GenContext, plan: ModPlan, totalBytes: number): vo
 
 function writeOne(ctx: GenContext, cache: PayloadCache, f: ArtFile, target: number, bom: boolean): number {
   const out = new ArtFileWriter(ctx.path(`Art/${f.dir}/${f.name}.w3x`));
-  out.text(`${bom ? "\uFEFF" : ""}<?xml version="1.0" encoding="utf-8"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n`);
+  out.text(
+    `${bom ? "\uFEFF" : ""}<?xml version="1.0" encoding="utf-8"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n`,
+  );
   const assets: string[] = [];
   // Hierarchy attributes and <Mesh> names: reference sites the indexer reads from art start tags and containers.
   const refs = emptyRefCounts();
@@ -179,8 +195,12 @@ function writeOne(ctx: GenContext, cache: PayloadCache, f: ArtFile, target: numb
       out.text(`\t<W3DHierarchy id="${id}">\n`);
       for (let p = 0; p < pivots; p++) {
         out.text(
-          `\t\t<Pivot Name="${p === 0 ? "ROOTTRANSFORM" : `BONE_${String(p).padStart(3, "0")}`}" Parent="${p === 0 ? -1 : hash(p, 3, p)}">\n` +
-            `\t\t\t<Translation X="${fmt6(hash(p, 5, 4_000_000) - 2_000_000)}" Y="${fmt6(hash(p, 9, 4_000_000) - 2_000_000)}" Z="${fmt6(hash(p, 12, 3_000_000))}" />\n` +
+          `\t\t<Pivot Name="${p === 0 ? "ROOTTRANSFORM" : `BONE_${String(p).padStart(3, "0")}`}" Parent="${
+            p === 0 ? -1 : hash(p, 3, p)
+          }">\n` +
+            `\t\t\t<Translation X="${fmt6(hash(p, 5, 4_000_000) - 2_000_000)}" Y="${
+              fmt6(hash(p, 9, 4_000_000) - 2_000_000)
+            }" Z="${fmt6(hash(p, 12, 3_000_000))}" />\n` +
             `\t\t\t<Rotation X="0.000000" Y="0.000000" Z="${fmt6(hash(p, 14, 1_000_000))}" W="1.000000" />\n` +
             `\t\t</Pivot>\n`,
         );
@@ -192,7 +212,9 @@ function writeOne(ctx: GenContext, cache: PayloadCache, f: ArtFile, target: numb
     case "anim": {
       const channels = 4 + (hash(id.length, 21, 9) | 0);
       const frames = ANIM_BASE_FRAMES * 4;
-      out.text(`\t<W3DAnimation id="${id}" Hierarchy="${f.hierarchy}" NumFrames="${frames}" FrameRate="30">\n\t\t<Channels>\n`);
+      out.text(
+        `\t<W3DAnimation id="${id}" Hierarchy="${f.hierarchy}" NumFrames="${frames}" FrameRate="30">\n\t\t<Channels>\n`,
+      );
       refs.attribute.internal++;
       const per = Math.max(0, target - 400) / channels;
       for (let c = 0; c < channels; c++) {
@@ -227,7 +249,9 @@ function writeOne(ctx: GenContext, cache: PayloadCache, f: ArtFile, target: numb
       out.text(`\t<W3DContainer id="${id}"${f.hierarchy ? ` Hierarchy="${f.hierarchy}"` : ""}>\n`);
       if (f.hierarchy) refs.attribute.internal++;
       f.meshes.forEach((m, i) => {
-        out.text(`\t\t<SubObject SubObjectID="${m}" BoneIndex="${i}">\n\t\t\t<RenderObject>\n\t\t\t\t<Mesh>${id}.${m}</Mesh>\n\t\t\t</RenderObject>\n\t\t</SubObject>\n`);
+        out.text(
+          `\t\t<SubObject SubObjectID="${m}" BoneIndex="${i}">\n\t\t\t<RenderObject>\n\t\t\t\t<Mesh>${id}.${m}</Mesh>\n\t\t\t</RenderObject>\n\t\t</SubObject>\n`,
+        );
         refs.content.internal++;
       });
       out.text(`\t</W3DContainer>\n`);

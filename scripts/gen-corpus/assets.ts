@@ -25,7 +25,9 @@ export class AssetWriter {
     const names = this.plan.definesByCategory.get(category);
     if (!names || !this.rng.chance(p)) return literal;
     const name = this.rng.pick(names);
-    return this.rng.chance(0.7) ? doc.def(name) : doc.expr(name, this.rng.pick(["* 2", "+ 5", "- 10", "* 0.5", "/ 2", "* 1.25"]));
+    return this.rng.chance(0.7)
+      ? doc.def(name)
+      : doc.expr(name, this.rng.pick(["* 2", "+ 5", "- 10", "* 0.5", "/ 2", "* 1.25"]));
   }
 
   flags(values: readonly string[], lo: number, hi: number): string {
@@ -73,7 +75,12 @@ export class AssetWriter {
     doc.close("Default");
     doc.close("Physics");
     doc.open("Draw");
-    doc.leaf("Gpu", [["Shader", r.pick(["gpuparticle.fx", "gpuparticledistort.fx", "gpuparticleadditive.fx"])], ["SpeedMultiplier", r.real(0.5, 2, 2)], ["MiscValue1", r.real(0, 1, 2)], ["MiscValue2", r.real(0, 1, 2)]]);
+    doc.leaf("Gpu", [
+      ["Shader", r.pick(["gpuparticle.fx", "gpuparticledistort.fx", "gpuparticleadditive.fx"])],
+      ["SpeedMultiplier", r.real(0.5, 2, 2)],
+      ["MiscValue1", r.real(0, 1, 2)],
+      ["MiscValue2", r.real(0, 1, 2)],
+    ]);
     doc.close("Draw");
     doc.open("Volume");
     doc.leaf("Sphere", [["IsHollow", r.pick(["true", "false"])], ["Radius", r.real(0, 20, 1)]]);
@@ -100,7 +107,11 @@ export class AssetWriter {
     doc.blank();
   }
 
-  fxList(doc: XmlDoc, t: Target, parts: { sound: Target | null; particles: readonly Target[]; inherit?: Target | null }): void {
+  fxList(
+    doc: XmlDoc,
+    t: Target,
+    parts: { sound: Target | null; particles: readonly Target[]; inherit?: Target | null },
+  ): void {
     const r = this.rng;
     doc.asset("FXList");
     doc.open("FXList", [["id", t.id], parts.inherit && ["inheritFrom", doc.inherit(parts.inherit)]]);
@@ -127,7 +138,10 @@ export class AssetWriter {
       }
     }
     if (r.chance(0.5)) {
-      doc.open("LightPulse", [["Radius", r.real(10, 80)], ["IncreaseTime", `${r.int(0, 200)}ms`], ["DecreaseTime", `${r.int(100, 900)}ms`]]);
+      doc.open("LightPulse", [["Radius", r.real(10, 80)], ["IncreaseTime", `${r.int(0, 200)}ms`], [
+        "DecreaseTime",
+        `${r.int(100, 900)}ms`,
+      ]]);
       doc.leaf("Color", [["r", String(r.int(128, 255))], ["g", String(r.int(64, 255))], ["b", String(r.int(0, 200))]]);
       doc.close("LightPulse");
     }
@@ -187,10 +201,15 @@ export class AssetWriter {
       w.preAttackFx && ["PreAttackFX", doc.a(w.preAttackFx)],
     ], true);
     doc.leaf("FiringDuration", [["MinSeconds", `${r.real(0, 1)}s`], ["MaxSeconds", `${r.real(1, 2)}s`]]);
-    if (r.chance(0.6)) doc.leaf("ClipReloadTime", [["MinSeconds", `${r.real(1, 5)}s`], ["MaxSeconds", `${r.real(5, 8)}s`]]);
+    if (r.chance(0.6)) {
+      doc.leaf("ClipReloadTime", [["MinSeconds", `${r.real(1, 5)}s`], ["MaxSeconds", `${r.real(5, 8)}s`]]);
+    }
     doc.open("Nuggets");
     if (w.projectile || w.warhead) {
-      doc.leaf("ProjectileNugget", [w.projectile && ["ProjectileTemplate", doc.a(w.projectile)], w.warhead && ["WarheadTemplate", doc.a(w.warhead)]]);
+      doc.leaf("ProjectileNugget", [
+        w.projectile && ["ProjectileTemplate", doc.a(w.projectile)],
+        w.warhead && ["WarheadTemplate", doc.a(w.warhead)],
+      ]);
     } else {
       const dmg: (readonly [string, string])[] = [
         ["Damage", this.num(doc, `DAMAGE:${w.weaponClass}`, r.real(10, 400))],
@@ -207,13 +226,19 @@ export class AssetWriter {
       }
     }
     if (w.fireWeapon) doc.leaf("FireWeaponNugget", [["WeaponName", doc.a(w.fireWeapon)]]);
-    if (w.attachModule) doc.leaf("AttachNugget", [["AttachModuleId", doc.poid(w.attachModule)], ["Radius", r.real(5, 20)]]);
+    if (w.attachModule) {
+      doc.leaf("AttachNugget", [["AttachModuleId", doc.poid(w.attachModule)], ["Radius", r.real(5, 20)]]);
+    }
     doc.close("Nuggets");
     doc.close("WeaponTemplate");
     doc.blank();
   }
 
-  audioEvent(doc: XmlDoc, t: Target, e: { readonly inherit: Target | null; readonly files: readonly Target[]; readonly voice: boolean }): void {
+  audioEvent(
+    doc: XmlDoc,
+    t: Target,
+    e: { readonly inherit: Target | null; readonly files: readonly Target[]; readonly voice: boolean },
+  ): void {
     const r = this.rng;
     doc.asset("AudioEvent");
     doc.open("AudioEvent", [
@@ -230,7 +255,11 @@ export class AssetWriter {
     for (const f of e.files) doc.text("Sound", doc.c(f), r.chance(0.4) ? [["Weight", String(r.int(1, 10) * 100)]] : []);
     if (r.chance(0.4)) doc.leaf("PitchShift", [["Low", String(r.int(-10, 0))], ["High", String(r.int(0, 10))]]);
     if (r.chance(0.3)) doc.leaf("VolumeShift", [["Low", String(r.int(-20, 0))], ["High", "0"]]);
-    for (const slider of e.voice ? ["VOICE", ...r.sample(["SOUNDFX", "MUSIC", "AMBIENT"], r.int(0, 2))] : r.sample(["SOUNDFX", "AMBIENT", "MOVIE"], r.int(1, 2))) {
+    for (
+      const slider of e.voice
+        ? ["VOICE", ...r.sample(["SOUNDFX", "MUSIC", "AMBIENT"], r.int(0, 2))]
+        : r.sample(["SOUNDFX", "AMBIENT", "MOVIE"], r.int(1, 2))
+    ) {
       doc.leaf("VolumeSliderMultiplier", [["Slider", slider], ["Multiplier", r.real(0.3, 1, 2)]]);
     }
     doc.close("AudioEvent");
@@ -282,16 +311,33 @@ export class AssetWriter {
   armor(doc: XmlDoc, t: Target, inherit: Target | null): void {
     const r = this.rng;
     doc.asset("ArmorTemplate");
-    doc.open("ArmorTemplate", [["id", t.id], inherit && ["inheritFrom", doc.inherit(inherit)], ["SideDamageScalar", `${r.int(90, 120)}%`], ["RearDamageScalar", `${r.int(100, 150)}%`]], true);
-    for (const d of r.sample(ENUMS.DamageType, r.int(10, 18))) doc.leaf("Armor", [["Damage", d], ["Percent", `${r.int(0, 20) * 10}%`]], true);
+    doc.open("ArmorTemplate", [["id", t.id], inherit && ["inheritFrom", doc.inherit(inherit)], [
+      "SideDamageScalar",
+      `${r.int(90, 120)}%`,
+    ], ["RearDamageScalar", `${r.int(100, 150)}%`]], true);
+    for (const d of r.sample(ENUMS.DamageType, r.int(10, 18))) {
+      doc.leaf("Armor", [["Damage", d], ["Percent", `${r.int(0, 20) * 10}%`]], true);
+    }
     doc.close("ArmorTemplate");
     doc.blank();
   }
 
   locomotor(doc: XmlDoc, t: Target, kind: string, inherit: Target | null): void {
     const r = this.rng;
-    const surfaces = kind === "aircraft" || kind === "projectile" ? "AIR" : kind === "ship" ? "WATER DEEP_WATER" : kind === "infantry" ? "GROUND RUBBLE" : "GROUND";
-    const appearance = kind === "infantry" ? "TWO_LEGS" : kind === "aircraft" || kind === "projectile" ? r.pick(["THRUST", "WINGS"]) : kind === "ship" ? r.pick(["BOAT", "HOVER"]) : r.pick(["TREADS", "FOUR_WHEELS", "HOVER"]);
+    const surfaces = kind === "aircraft" || kind === "projectile"
+      ? "AIR"
+      : kind === "ship"
+      ? "WATER DEEP_WATER"
+      : kind === "infantry"
+      ? "GROUND RUBBLE"
+      : "GROUND";
+    const appearance = kind === "infantry"
+      ? "TWO_LEGS"
+      : kind === "aircraft" || kind === "projectile"
+      ? r.pick(["THRUST", "WINGS"])
+      : kind === "ship"
+      ? r.pick(["BOAT", "HOVER"])
+      : r.pick(["TREADS", "FOUR_WHEELS", "HOVER"]);
     doc.asset("LocomotorTemplate");
     doc.leaf("LocomotorTemplate", [
       ["id", t.id],

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Rng } from "./random.ts";
 import { type DeclaredNames, declaredNames } from "./schema-table.ts";
-import { type RefCounts, type Tally, type Target, XmlDoc, addRefCounts, emptyRefCounts } from "./xml.ts";
+import { addRefCounts, emptyRefCounts, type RefCounts, type Tally, type Target, XmlDoc } from "./xml.ts";
 
 export interface WriteOptions {
   /** Reachable from an entry point (else an inactive draft). */
@@ -68,7 +68,9 @@ export class GenContext {
 
   /** A vanilla asset (not defined by the mod). Throws when the mod defines that id after all (a bug). */
   vanilla(type: string, id: string): Target {
-    if (this.ids.has(`${type}\u0000${id.toLowerCase()}`)) throw new Error(`generator bug: vanilla id ${id} is also a mod ${type}`);
+    if (this.ids.has(`${type}\u0000${id.toLowerCase()}`)) {
+      throw new Error(`generator bug: vanilla id ${id} is also a mod ${type}`);
+    }
     return { type, id, vanilla: true };
   }
 

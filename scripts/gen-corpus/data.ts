@@ -60,9 +60,15 @@ class DataWriter extends DataDocuments {
     const settings = "Data/AdditionalMaps/Global/Global Settings.xml";
     const s = this.begin();
     s.asset("CameraSettings");
-    s.leaf("CameraSettings", [["id", "TheCameraSettings"], ["MaxCameraHeight", "320"], ["MinCameraHeight", "120"], ["PitchAngle", "37.5d"]]);
+    s.leaf("CameraSettings", [["id", "TheCameraSettings"], ["MaxCameraHeight", "320"], ["MinCameraHeight", "120"], [
+      "PitchAngle",
+      "37.5d",
+    ]]);
     s.asset("MultiplayerSettings");
-    s.leaf("MultiplayerSettings", [["id", "TheMultiplayerSettings"], ["StartCountdownTimer", "5"], ["MaxBeaconsPerPlayer", "3"]]);
+    s.leaf("MultiplayerSettings", [["id", "TheMultiplayerSettings"], ["StartCountdownTimer", "5"], [
+      "MaxBeaconsPerPlayer",
+      "3",
+    ]]);
     this.finish(s, settings);
     const rel = "Data/AdditionalMaps/MapMetaData_Global.xml";
     const doc = this.begin();
@@ -107,7 +113,9 @@ class DataWriter extends DataDocuments {
     for (const b of bases.objects) {
       const rel = `Data/BaseObjects/${b.file}`;
       const doc = this.begin();
-      if (b.parent) this.includes(doc, [["instance", r.chance(0.3) ? `DATA:BaseObjects/${b.parent.file}` : b.parent.file]]);
+      if (b.parent) {
+        this.includes(doc, [["instance", r.chance(0.3) ? `DATA:BaseObjects/${b.parent.file}` : b.parent.file]]);
+      }
       doc.asset("GameObject");
       const kind = b.kind;
       doc.open("GameObject", [
@@ -115,7 +123,13 @@ class DataWriter extends DataDocuments {
         b.parent && ["inheritFrom", doc.inherit(b.parent.target, r.chance(0.2))],
         b.faction && ["Side", doc.a(this.v.side(b.faction), r.chance(0.3))],
         b.faction && ["CommandSet", doc.a(bases.commandSets.get(kind === "structure" ? "structure" : "unit")!)],
-        kind && ["KindOf", kind === "structure" ? "STRUCTURE IMMOBILE SELECTABLE SCORE" : `SELECTABLE CAN_ATTACK SCORE ${kind.toUpperCase()}`],
+        kind &&
+        [
+          "KindOf",
+          kind === "structure"
+            ? "STRUCTURE IMMOBILE SELECTABLE SCORE"
+            : `SELECTABLE CAN_ATTACK SCORE ${kind.toUpperCase()}`,
+        ],
         ["EditorSorting", kind === "structure" ? "STRUCTURE" : kind ? "UNIT" : "SYSTEM"],
         kind && ["VisionRange", this.w.num(doc, `VISION:${kind}`, r.real(100, 400), 0.5)],
         kind && ["ShroudClearingRange", r.real(100, 400)],
@@ -123,10 +137,18 @@ class DataWriter extends DataDocuments {
       if (kind && !b.faction) {
         doc.leaf("ArmorSet", [["Armor", doc.a(bases.armor.get(kind)!)], ["DamageFX", doc.a(this.v.damageFx(kind))]]);
         const loco = bases.locomotors.get(kind);
-        if (loco) doc.leaf("LocomotorSet", [["id", "ModuleTag_Locomotor_Normal"], ["Locomotor", doc.a(loco)], ["Condition", "NORMAL"], ["Speed", r.real(20, 80)]]);
+        if (loco) {
+          doc.leaf("LocomotorSet", [["id", "ModuleTag_Locomotor_Normal"], ["Locomotor", doc.a(loco)], [
+            "Condition",
+            "NORMAL",
+          ], ["Speed", r.real(20, 80)]]);
+        }
       }
       doc.open("Body");
-      doc.leaf("ActiveBody", [["id", "ModuleTag_Body"], ["MaxHealth", kind ? this.w.num(doc, `HEALTH:${kind}`, String(r.int(2, 40) * 50), 0.5) : "100"]]);
+      doc.leaf("ActiveBody", [["id", "ModuleTag_Body"], [
+        "MaxHealth",
+        kind ? this.w.num(doc, `HEALTH:${kind}`, String(r.int(2, 40) * 50), 0.5) : "100",
+      ]]);
       doc.close("Body");
       doc.open("Behaviors");
       if (kind) {
@@ -150,12 +172,26 @@ class DataWriter extends DataDocuments {
     let doc = this.begin();
     const baseWeapon = bases.weapons.get("")!;
     this.w.weapon(doc, baseWeapon, { weaponClass: "GUN" });
-    for (const [cls, t] of bases.weapons) if (cls) this.w.weapon(doc, t, { weaponClass: cls, inherit: baseWeapon, fireFx: r.chance(0.5) ? r.skewed(common.fx) : null });
+    for (const [cls, t] of bases.weapons) {
+      if (cls) {
+        this.w.weapon(doc, t, {
+          weaponClass: cls,
+          inherit: baseWeapon,
+          fireFx: r.chance(0.5) ? r.skewed(common.fx) : null,
+        });
+      }
+    }
     this.finish(doc, "Data/BaseObjects/BaseWeapons.xml");
 
     doc = this.begin();
     const modSound = bases.audio.get("BaseModSound")!;
-    for (const [name, t] of bases.audio) this.w.audioEvent(doc, t, { inherit: name === "BaseModSound" ? this.v.audioBase : modSound, files: [], voice: name === "BaseUnitVoice" });
+    for (const [name, t] of bases.audio) {
+      this.w.audioEvent(doc, t, {
+        inherit: name === "BaseModSound" ? this.v.audioBase : modSound,
+        files: [],
+        voice: name === "BaseUnitVoice",
+      });
+    }
     this.finish(doc, "Data/BaseObjects/BaseAudio.xml");
 
     doc = this.begin();
@@ -205,11 +241,18 @@ class DataWriter extends DataDocuments {
 
     doc = this.begin();
     this.includes(doc, [["instance", this.baseInclude("Data/Mod/Common/CommonParticles.xml", "BaseParticles.xml")]]);
-    for (const p of common.particles) this.w.particleSystem(doc, p, this.texture(), r.chance(0.4) ? r.pick(bases.particles) : null, null);
+    for (const p of common.particles) {
+      this.w.particleSystem(doc, p, this.texture(), r.chance(0.4) ? r.pick(bases.particles) : null, null);
+    }
     write("CommonParticles", doc);
 
     doc = this.begin();
-    for (const f of common.fx) this.w.fxList(doc, f, { sound: r.chance(0.6) ? r.skewed(common.audioEvents) : null, particles: r.sample(common.particles, r.int(1, 3)) });
+    for (const f of common.fx) {
+      this.w.fxList(doc, f, {
+        sound: r.chance(0.6) ? r.skewed(common.audioEvents) : null,
+        particles: r.sample(common.particles, r.int(1, 3)),
+      });
+    }
     write("CommonFX", doc);
 
     doc = this.begin();
@@ -217,7 +260,10 @@ class DataWriter extends DataDocuments {
     common.debris.forEach((d, i) => {
       const art = common.art[i];
       doc.asset("GameObject");
-      doc.open("GameObject", [["id", d.id], ["inheritFrom", doc.inherit(bases.byKey.get("BaseObject")!.target)], ["KindOf", "INERT NO_COLLIDE"], ["EditorSorting", "MISC"]], true);
+      doc.open("GameObject", [["id", d.id], ["inheritFrom", doc.inherit(bases.byKey.get("BaseObject")!.target)], [
+        "KindOf",
+        "INERT NO_COLLIDE",
+      ], ["EditorSorting", "MISC"]], true);
       doc.open("Draws");
       doc.open("ScriptedModelDraw", [["id", "ModuleTag_Draw"]]);
       doc.open("ModelConditionState", [["ParseCondStateType", "PARSE_DEFAULT"]]);
@@ -245,7 +291,13 @@ class DataWriter extends DataDocuments {
 
     doc = this.begin();
     this.includes(doc, [["instance", this.baseInclude("Data/Mod/Common/CommonWeapons.xml", "BaseWeapons.xml")]]);
-    for (const t of common.weapons) this.w.weapon(doc, t, { weaponClass: "CANNON", inherit: bases.weapons.get("CANNON")!, fireFx: r.skewed(common.fx) });
+    for (const t of common.weapons) {
+      this.w.weapon(doc, t, {
+        weaponClass: "CANNON",
+        inherit: bases.weapons.get("CANNON")!,
+        fireFx: r.skewed(common.fx),
+      });
+    }
     write("CommonWeapons", doc);
 
     doc = this.begin();
@@ -278,13 +330,17 @@ class DataWriter extends DataDocuments {
     const r = this.rng;
     const byRoot = new Map(this.plan.fragments.map((f) => [f.root, f]));
     // CommonDeathBehaviors first: the death fragments splice it, so its count must be known.
-    const order = ["CommonDeathBehaviors", ...this.plan.fragments.map((f) => f.root).filter((n) => n !== "CommonDeathBehaviors")];
+    const order = [
+      "CommonDeathBehaviors",
+      ...this.plan.fragments.map((f) => f.root).filter((n) => n !== "CommonDeathBehaviors"),
+    ];
     for (const root of order) {
       const f = byRoot.get(root)!;
       const doc = this.ctx.doc();
       doc.raw(`<?xml version="1.0" encoding="utf-8"?>`);
       doc.comment("A fragment: spliced into objects with xi:include + xpointer; not a document of its own.");
-      const nested = root === "VehicleDeathBehaviors" || root === "InfantryDeathBehaviors" || root === "StructureDeathBehaviors";
+      const nested = root === "VehicleDeathBehaviors" || root === "InfantryDeathBehaviors" ||
+        root === "StructureDeathBehaviors";
       doc.open(root, [["xmlns", ASSET_NS], nested && ["xmlns:xi", XI_NS]]);
       const id = f.modules[0];
       switch (root) {
@@ -295,14 +351,20 @@ class DataWriter extends DataDocuments {
           doc.open("ModelConditionState", [["ParseCondStateType", "PARSE_DEFAULT"]]);
           doc.leaf("Model", [["Name", doc.a(model)]]);
           doc.close("ModelConditionState");
-          doc.open("ModelConditionState", [["ParseCondStateType", "PARSE_NORMAL"], ["ConditionsYes", root === "HeadlightDraws" ? "USER_1" : "FIRING_OR_PREATTACK_A"]]);
+          doc.open("ModelConditionState", [["ParseCondStateType", "PARSE_NORMAL"], [
+            "ConditionsYes",
+            root === "HeadlightDraws" ? "USER_1" : "FIRING_OR_PREATTACK_A",
+          ]]);
           doc.leaf("Model", [["Name", doc.a(model)]]);
           doc.close("ModelConditionState");
           doc.close("ScriptedModelDraw");
           break;
         }
         case "CommonDeathBehaviors":
-          doc.open("FireWeaponWhenDead", [["id", id], ["DeathWeapon", doc.a(common.weapons[0])], ["InitiallyActive", "true"]], true);
+          doc.open("FireWeaponWhenDead", [["id", id], ["DeathWeapon", doc.a(common.weapons[0])], [
+            "InitiallyActive",
+            "true",
+          ]], true);
           doc.leaf("DieMuxData", [["DeathTypes", "ALL"], ["DeathTypesForbidden", "SUPERNATURAL"]]);
           doc.close("FireWeaponWhenDead");
           doc.open("FXListBehavior", [["id", `${id}FX`]]);
@@ -324,7 +386,11 @@ class DataWriter extends DataDocuments {
           this.xinclude(doc, f.file, byRoot.get("CommonDeathBehaviors")!);
           break;
         case "StructureDeathBehaviors":
-          doc.open("SlowDeath", [["id", id], ["DestructionDelay", "3s"], ["SinkDelay", "1s"], ["SinkRate", "2.5"]], true);
+          doc.open(
+            "SlowDeath",
+            [["id", id], ["DestructionDelay", "3s"], ["SinkDelay", "1s"], ["SinkRate", "2.5"]],
+            true,
+          );
           doc.leaf("FX", [["Type", "INITIAL"], ["List", doc.a(r.skewed(common.fx))]]);
           doc.leaf("FX", [["Type", "FINAL"], ["List", doc.a(r.skewed(common.fx))]]);
           doc.leaf("OCL", [["Type", "FINAL"], ["List", doc.a(r.pick(common.ocls))]]);
@@ -364,7 +430,10 @@ class DataWriter extends DataDocuments {
       if (i % 2 === 0) {
         // A modder's backup copy beside the real file: same assets, never included.
         const doc = this.folders.gameObjects.get(o.index)!;
-        this.ctx.writeXml(`${o.folder}/GameObject - Copy${round > 1 ? ` (${round})` : ""}.xml`, doc, { active: false, crlf: true });
+        this.ctx.writeXml(`${o.folder}/GameObject - Copy${round > 1 ? ` (${round})` : ""}.xml`, doc, {
+          active: false,
+          crlf: true,
+        });
         continue;
       }
       const t = this.ctx.define("GameObject", `${o.id}Old${round > 1 ? round : ""}`);
@@ -372,7 +441,12 @@ class DataWriter extends DataDocuments {
       const doc = this.begin();
       this.includes(doc, [["instance", this.baseInclude(rel, o.base.file)]]);
       doc.asset("GameObject");
-      doc.open("GameObject", [["id", t.id], ["inheritFrom", doc.inherit(o.object)], ["CommandSet", doc.a(o.commandSet)], ["Side", doc.a(this.v.side(o.faction))]], true);
+      doc.open("GameObject", [
+        ["id", t.id],
+        ["inheritFrom", doc.inherit(o.object)],
+        ["CommandSet", doc.a(o.commandSet)],
+        ["Side", doc.a(this.v.side(o.faction))],
+      ], true);
       doc.open("Draws");
       doc.open("ScriptedModelDraw", [["id", "ModuleTag_Draw"]]);
       doc.open("ModelConditionState", [["ParseCondStateType", "PARSE_DEFAULT"]]);

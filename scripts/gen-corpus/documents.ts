@@ -33,7 +33,11 @@ export class DataDocuments {
     const doc = this.ctx.doc();
     const r = this.rng.next();
     doc.raw(`<?xml version="1.0" encoding="${r < 0.7 ? "utf-8" : r < 0.9 ? "UTF-8" : "us-ascii"}"?>`);
-    doc.open("AssetDeclaration", [["xmlns", ASSET_NS], opts.xi && ["xmlns:xi", XI_NS], opts.xai && ["xmlns:xai", XAI_NS]]);
+    doc.open("AssetDeclaration", [
+      ["xmlns", ASSET_NS],
+      opts.xi && ["xmlns:xi", XI_NS],
+      opts.xai && ["xmlns:xai", XAI_NS],
+    ]);
     return doc;
   }
 
@@ -43,7 +47,12 @@ export class DataDocuments {
     const r = this.rng.next();
     // A UTF-8 BOM before a us-ascii declaration would contradict it; real files never combine them.
     const ascii = doc.firstLine().includes("us-ascii");
-    this.ctx.writeXml(rel, doc, { active: opts.active ?? true, bom: !ascii && (opts.bom ?? r < 0.12), crlf: opts.crlf ?? (r > 0.1 && r < 0.45), fragment: opts.fragment });
+    this.ctx.writeXml(rel, doc, {
+      active: opts.active ?? true,
+      bom: !ascii && (opts.bom ?? r < 0.12),
+      crlf: opts.crlf ?? (r > 0.1 && r < 0.45),
+      fragment: opts.fragment,
+    });
   }
 
   /** An include source as modders write it: sometimes lower-cased, sometimes with `\`. */
@@ -60,7 +69,10 @@ export class DataDocuments {
   }
 
   /** An `<Includes>` block (counted by include type in the document's tally). */
-  protected includes(doc: XmlDoc, list: readonly (readonly [type: "all" | "instance" | "reference", source: string])[]): void {
+  protected includes(
+    doc: XmlDoc,
+    list: readonly (readonly [type: "all" | "instance" | "reference", source: string])[],
+  ): void {
     if (list.length === 0) return;
     doc.open("Includes");
     for (const [type, source] of list) {
@@ -73,13 +85,19 @@ export class DataDocuments {
 
   /** An include of a base file from `from`: relative, or through `DATA:`. */
   protected baseInclude(from: string, baseFile: string): string {
-    return this.rng.chance(0.3) ? `DATA:BaseObjects/${baseFile}` : this.variant(this.relative(from, `Data/BaseObjects/${baseFile}`));
+    return this.rng.chance(0.3)
+      ? `DATA:BaseObjects/${baseFile}`
+      : this.variant(this.relative(from, `Data/BaseObjects/${baseFile}`));
   }
 
   /** A nested xi:include splicing `f`'s modules into the current element. */
   protected xinclude(doc: XmlDoc, from: string, f: Fragment): void {
     const href = this.rng.chance(0.4) ? `DATA:Includes/${f.root}.xml` : this.variant(this.relative(from, f.file));
-    doc.leaf("xi:include", [["href", href], ["xpointer", `xmlns(n=${ASSET_NS}) xpointer(/n:${f.container}/child::*)`]], true);
+    doc.leaf(
+      "xi:include",
+      [["href", href], ["xpointer", `xmlns(n=${ASSET_NS}) xpointer(/n:${f.container}/child::*)`]],
+      true,
+    );
     doc.tally.splices.set(f.root, (doc.tally.splices.get(f.root) ?? 0) + 1);
   }
 

@@ -27,7 +27,13 @@ export interface GenerationSummary {
   readonly seed: number;
   readonly artMb: number;
   readonly objects: number;
-  readonly files: { readonly xml: number; readonly w3x: number; readonly other: number; readonly inactiveXml: number; readonly inactiveW3x: number };
+  readonly files: {
+    readonly xml: number;
+    readonly w3x: number;
+    readonly other: number;
+    readonly inactiveXml: number;
+    readonly inactiveW3x: number;
+  };
   readonly bytes: { readonly xml: number; readonly w3x: number; readonly other: number };
   /** Top-level assets by type (XML and .w3x, active and inactive), sorted by type. */
   readonly assets: Readonly<Record<string, number>>;
@@ -62,11 +68,17 @@ export class GenerateError extends Error {}
  */
 export function generateCorpus(opts: GenerateOptions): GenerationSummary {
   const started = performance.now();
-  if (!(opts.scale > 0) || !Number.isFinite(opts.scale)) throw new GenerateError(`--scale must be a positive number, not ${opts.scale}`);
+  if (!(opts.scale > 0) || !Number.isFinite(opts.scale)) {
+    throw new GenerateError(`--scale must be a positive number, not ${opts.scale}`);
+  }
   if (!Number.isInteger(opts.seed)) throw new GenerateError(`--seed must be an integer, not ${opts.seed}`);
   const artMb = opts.artMb ?? 300 * opts.scale;
-  if (!(artMb >= 0) || !Number.isFinite(artMb)) throw new GenerateError(`--art-mb must be a number ≥ 0, not ${opts.artMb}`);
-  if (existsSync(opts.out) && readdirSync(opts.out).length > 0) throw new GenerateError(`${opts.out} is not empty; give a new or empty folder with --out`);
+  if (!(artMb >= 0) || !Number.isFinite(artMb)) {
+    throw new GenerateError(`--art-mb must be a number ≥ 0, not ${opts.artMb}`);
+  }
+  if (existsSync(opts.out) && readdirSync(opts.out).length > 0) {
+    throw new GenerateError(`${opts.out} is not empty; give a new or empty folder with --out`);
+  }
 
   const ctx = new GenContext(opts.out, opts.seed);
   const plan = planMod(ctx, opts.scale);
@@ -87,7 +99,13 @@ export function generateCorpus(opts: GenerateOptions): GenerationSummary {
     seed: opts.seed,
     artMb,
     objects: plan.objects.length,
-    files: { xml: ctx.xml.count, w3x: ctx.w3x.count, other: ctx.other.count, inactiveXml: ctx.xml.inactive, inactiveW3x: ctx.w3x.inactive },
+    files: {
+      xml: ctx.xml.count,
+      w3x: ctx.w3x.count,
+      other: ctx.other.count,
+      inactiveXml: ctx.xml.inactive,
+      inactiveW3x: ctx.w3x.inactive,
+    },
     bytes: { xml: ctx.xml.bytes, w3x: ctx.w3x.bytes, other: ctx.other.bytes },
     assets,
     assetTotal: Object.values(assets).reduce((a, b) => a + b, 0),
@@ -120,12 +138,23 @@ export function renderSummary(s: GenerationSummary): string {
     ["files: other (xsd, babproj)", `${n(s.files.other)}, ${mb(s.bytes.other)} MB`],
     ["assets", `${n(s.assetTotal)} (${n(s.inactiveAssets)} in inactive files)`],
     ...Object.entries(s.assets).map(([t, c]): [string, string] => [`  ${t}`, n(c)]),
-    ["reference sites", `${n(s.referenceTotal)} (${n(s.internalReferences)} to the mod, ${n(s.vanillaReferences)} to vanilla)`],
-    ...REF_KINDS.map((k): [string, string] => [`  ${k}`, `${n(s.references[k].internal + s.references[k].vanilla)} (${n(s.references[k].vanilla)} vanilla)`]),
+    [
+      "reference sites",
+      `${n(s.referenceTotal)} (${n(s.internalReferences)} to the mod, ${n(s.vanillaReferences)} to vanilla)`,
+    ],
+    ...REF_KINDS.map((
+      k,
+    ): [string, string] => [
+      `  ${k}`,
+      `${n(s.references[k].internal + s.references[k].vanilla)} (${n(s.references[k].vanilla)} vanilla)`,
+    ]),
     ["  Poid module references (local)", n(s.poidReferences)],
     ["  of which inside .w3x", n(s.artReferences)],
     ["defines / $uses in active files", `${n(s.defines)} / ${n(s.defineUses)}`],
-    ["includes all / instance / reference", `${n(s.includes.all)} / ${n(s.includes.instance)} / ${n(s.includes.reference)}`],
+    [
+      "includes all / instance / reference",
+      `${n(s.includes.all)} / ${n(s.includes.instance)} / ${n(s.includes.reference)}`,
+    ],
     ["xi:includes (fragments)", `${n(s.xiIncludes)} (${s.fragments} fragment files)`],
     ["time", `${(s.ms / 1000).toFixed(2)} s`],
   ];

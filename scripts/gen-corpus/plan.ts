@@ -4,7 +4,19 @@
  * references from the plan, so a reference to the mod always names an asset that exists.
  */
 import type { GenContext } from "./context.ts";
-import { CODENAMES, FACTIONS, type Faction, FX_WORDS, KIND_WEIGHTS, NOUNS, type ObjectKind, TEXTURE_WORDS, VANILLA, VOLUME_CLASSES, WEAPON_CLASSES } from "./names.ts";
+import {
+  CODENAMES,
+  type Faction,
+  FACTIONS,
+  FX_WORDS,
+  KIND_WEIGHTS,
+  NOUNS,
+  type ObjectKind,
+  TEXTURE_WORDS,
+  VANILLA,
+  VOLUME_CLASSES,
+  WEAPON_CLASSES,
+} from "./names.ts";
 import { FRAGMENT_ROOTS } from "./schema-table.ts";
 import type { Target } from "./xml.ts";
 
@@ -84,9 +96,19 @@ export interface ObjectPlan {
     readonly death: Target;
   };
   readonly weaponClass: string;
-  readonly fx: { readonly muzzle: Target; readonly impact: Target; readonly death: Target; readonly damaged: Target; readonly vetMuzzle: Target | null };
+  readonly fx: {
+    readonly muzzle: Target;
+    readonly impact: Target;
+    readonly death: Target;
+    readonly damaged: Target;
+    readonly vetMuzzle: Target | null;
+  };
   readonly particles: readonly Target[];
-  readonly audio: { readonly events: ReadonlyMap<string, Target>; readonly files: ReadonlyMap<string, readonly Target[]>; readonly multisound: Target | null };
+  readonly audio: {
+    readonly events: ReadonlyMap<string, Target>;
+    readonly files: ReadonlyMap<string, readonly Target[]>;
+    readonly multisound: Target | null;
+  };
   readonly commands: { readonly construct: Target; readonly special: Target | null; readonly upgrade: Target | null };
   readonly commandSet: Target;
   readonly buttons: Target | null;
@@ -199,12 +221,25 @@ export function planMod(ctx: GenContext, scale: number): ModPlan {
     const o = objects[i % objects.length];
     const dir = artDir(o.faction, o.kind);
     const name = `${dir}${o.id.slice(o.faction.name.length)}_OLD${i > objects.length - 1 ? i : ""}`;
-    inactiveArt.push({ name, dir, kind: "prop", main: ctx.define("W3DContainer", name), meshes: ["MESH"], hierarchy: null, weight: 2, form: "direct", active: false });
+    inactiveArt.push({
+      name,
+      dir,
+      kind: "prop",
+      main: ctx.define("W3DContainer", name),
+      meshes: ["MESH"],
+      hierarchy: null,
+      weight: 2,
+      form: "direct",
+      active: false,
+    });
   }
   return { sizes, objects, bases, common, fragments, defines, definesByCategory, inactiveArt };
 }
 
-function planDefines(ctx: GenContext, count: number): { defines: DefinePlan[]; definesByCategory: Map<string, string[]> } {
+function planDefines(
+  ctx: GenContext,
+  count: number,
+): { defines: DefinePlan[]; definesByCategory: Map<string, string[]> } {
   const rng = ctx.rng;
   // Interleave categories so any prefix of the list still covers most of them.
   const pools: DefinePlan[][] = [];
@@ -212,7 +247,11 @@ function planDefines(ctx: GenContext, count: number): { defines: DefinePlan[]; d
     const round: DefinePlan[] = [];
     for (const c of WEAPON_CLASSES) {
       round.push({ name: `${c}_DAMAGE_T${tier}`, value: String(rng.int(10, 60) * tier * 5), category: `DAMAGE:${c}` });
-      round.push({ name: `${c}_RANGE_T${tier}`, value: String(rng.int(15, 45) * 10 + tier * 25), category: `RANGE:${c}` });
+      round.push({
+        name: `${c}_RANGE_T${tier}`,
+        value: String(rng.int(15, 45) * 10 + tier * 25),
+        category: `RANGE:${c}`,
+      });
     }
     for (const k of KINDS) {
       const K = k.toUpperCase();
@@ -221,7 +260,11 @@ function planDefines(ctx: GenContext, count: number): { defines: DefinePlan[]; d
       round.push({ name: `${K}_VISION_T${tier}`, value: String(rng.int(15, 40) * 10), category: `VISION:${k}` });
       round.push({ name: `${K}_SPEED_T${tier}`, value: String(rng.int(3, 20) * 5), category: `SPEED:${k}` });
     }
-    if (tier === 1) for (const v of VOLUME_CLASSES) round.push({ name: `VOLUME_${v}`, value: String(rng.int(50, 100)), category: "VOLUME" });
+    if (tier === 1) {
+      for (const v of VOLUME_CLASSES) {
+        round.push({ name: `VOLUME_${v}`, value: String(rng.int(50, 100)), category: "VOLUME" });
+      }
+    }
     pools.push(round);
   }
   const defines = pools.flat().slice(0, count);
@@ -239,24 +282,85 @@ function planCommon(ctx: GenContext, sizes: Sizes): CommonPlan {
   const textures: Target[] = [];
   for (let i = 0; i < sizes.textures; i++) {
     const word = TEXTURE_WORDS[i % TEXTURE_WORDS.length];
-    textures.push(ctx.define("Texture", `FX${word}_${String(Math.floor(i / TEXTURE_WORDS.length) + 1).padStart(2, "0")}`));
+    textures.push(
+      ctx.define("Texture", `FX${word}_${String(Math.floor(i / TEXTURE_WORDS.length) + 1).padStart(2, "0")}`),
+    );
   }
-  const particles = range(sizes.commonParticles).map((i) => ctx.define("FXParticleSystemTemplate", `Common_${FX_WORDS[i % FX_WORDS.length]}${String(Math.floor(i / FX_WORDS.length) + 1).padStart(2, "0")}`));
-  const audioEvents = range(sizes.commonAudio).map((i) => ctx.define("AudioEvent", `COM_${rng.pick(["Explosion", "Impact", "Debris", "Splash", "Crash", "Fire"])}${String(i + 1).padStart(2, "0")}`));
-  const audioFiles = range(sizes.commonAudio * 2).map((i) => ctx.define("AudioFile", `com_sfx_${String(i + 1).padStart(3, "0")}`));
-  const fx = range(sizes.commonFx).map((i) => ctx.define("FXList", `FX_Common_${rng.pick(["Explosion", "Smoke", "Sparks", "Splash", "Fire", "Dust"])}${rng.pick(["Small", "Medium", "Large", "Huge"])}${String(i + 1).padStart(2, "0")}`));
+  const particles = range(sizes.commonParticles).map((i) =>
+    ctx.define(
+      "FXParticleSystemTemplate",
+      `Common_${FX_WORDS[i % FX_WORDS.length]}${String(Math.floor(i / FX_WORDS.length) + 1).padStart(2, "0")}`,
+    )
+  );
+  const audioEvents = range(sizes.commonAudio).map((i) =>
+    ctx.define(
+      "AudioEvent",
+      `COM_${rng.pick(["Explosion", "Impact", "Debris", "Splash", "Crash", "Fire"])}${String(i + 1).padStart(2, "0")}`,
+    )
+  );
+  const audioFiles = range(sizes.commonAudio * 2).map((i) =>
+    ctx.define("AudioFile", `com_sfx_${String(i + 1).padStart(3, "0")}`)
+  );
+  const fx = range(sizes.commonFx).map((i) =>
+    ctx.define(
+      "FXList",
+      `FX_Common_${rng.pick(["Explosion", "Smoke", "Sparks", "Splash", "Fire", "Dust"])}${
+        rng.pick(["Small", "Medium", "Large", "Huge"])
+      }${String(i + 1).padStart(2, "0")}`,
+    )
+  );
   const art: ArtFile[] = [];
   const debris = range(sizes.debris).map((i) => {
     const name = `EXDebris${String(i + 1).padStart(2, "0")}`;
-    art.push({ name, dir: "EX", kind: "prop", main: ctx.define("W3DContainer", name), meshes: ["CHUNK"], hierarchy: null, weight: 1, form: rng.pick(["two-letter", "direct"] as const), active: true });
+    art.push({
+      name,
+      dir: "EX",
+      kind: "prop",
+      main: ctx.define("W3DContainer", name),
+      meshes: ["CHUNK"],
+      hierarchy: null,
+      weight: 1,
+      form: rng.pick(["two-letter", "direct"] as const),
+      active: true,
+    });
     return ctx.define("GameObject", `CommonDebris${String(i + 1).padStart(2, "0")}`);
   });
   const headlight = ctx.define("W3DContainer", "FXHeadlight01");
   const muzzleFlash = ctx.define("W3DContainer", "FXMuzzleFlash01");
-  art.push({ name: "FXHeadlight01", dir: "FX", kind: "prop", main: headlight, meshes: ["BEAM"], hierarchy: null, weight: 0.5, form: "two-letter", active: true });
-  art.push({ name: "FXMuzzleFlash01", dir: "FX", kind: "prop", main: muzzleFlash, meshes: ["FLASH"], hierarchy: null, weight: 0.5, form: "relative", active: true });
-  const ocls = range(sizes.commonOcl).map((i) => ctx.define("ObjectCreationList", `OCL_CommonDebris${rng.pick(["Small", "Medium", "Large"])}${String(i + 1).padStart(2, "0")}`));
-  const weapons = range(sizes.commonWeapons).map((i) => ctx.define("WeaponTemplate", `CommonDeathExplosion${rng.pick(["Small", "Medium", "Large"])}${String(i + 1).padStart(2, "0")}`));
+  art.push({
+    name: "FXHeadlight01",
+    dir: "FX",
+    kind: "prop",
+    main: headlight,
+    meshes: ["BEAM"],
+    hierarchy: null,
+    weight: 0.5,
+    form: "two-letter",
+    active: true,
+  });
+  art.push({
+    name: "FXMuzzleFlash01",
+    dir: "FX",
+    kind: "prop",
+    main: muzzleFlash,
+    meshes: ["FLASH"],
+    hierarchy: null,
+    weight: 0.5,
+    form: "relative",
+    active: true,
+  });
+  const ocls = range(sizes.commonOcl).map((i) =>
+    ctx.define(
+      "ObjectCreationList",
+      `OCL_CommonDebris${rng.pick(["Small", "Medium", "Large"])}${String(i + 1).padStart(2, "0")}`,
+    )
+  );
+  const weapons = range(sizes.commonWeapons).map((i) =>
+    ctx.define(
+      "WeaponTemplate",
+      `CommonDeathExplosion${rng.pick(["Small", "Medium", "Large"])}${String(i + 1).padStart(2, "0")}`,
+    )
+  );
   return { textures, particles, fx, audioEvents, audioFiles, debris, ocls, weapons, art, headlight, muzzleFlash };
 }
 
@@ -281,10 +385,18 @@ function planBases(ctx: GenContext): BasePlan {
   const weapons = new Map<string, Target>([["", ctx.define("WeaponTemplate", "BaseWeapon")]]);
   for (const c of WEAPON_CLASSES) weapons.set(c, ctx.define("WeaponTemplate", `Base${CAP(c.toLowerCase())}Weapon`));
   const audio = new Map<string, Target>();
-  for (const a of ["BaseModSound", "BaseUnitVoice", "BaseWeaponSound", "BaseExplosionSound", "BaseMoveLoop"]) audio.set(a, ctx.define("AudioEvent", a));
+  for (const a of ["BaseModSound", "BaseUnitVoice", "BaseWeaponSound", "BaseExplosionSound", "BaseMoveLoop"]) {
+    audio.set(a, ctx.define("AudioEvent", a));
+  }
   const armor = new Map<ObjectKind, Target>(KINDS.map((k) => [k, ctx.define("ArmorTemplate", `Base${CAP(k)}Armor`)]));
-  const locomotors = new Map<string, Target>([...KINDS.filter((k) => k !== "structure"), "projectile"].map((k) => [k, ctx.define("LocomotorTemplate", `Base${CAP(k)}Locomotor`)]));
-  const particles = ["BaseSmokeParticle", "BaseSparkParticle", "BaseFireParticle", "BaseDustParticle"].map((id) => ctx.define("FXParticleSystemTemplate", id));
+  const locomotors = new Map<string, Target>(
+    [...KINDS.filter((k) => k !== "structure"), "projectile"].map((
+      k,
+    ) => [k, ctx.define("LocomotorTemplate", `Base${CAP(k)}Locomotor`)]),
+  );
+  const particles = ["BaseSmokeParticle", "BaseSparkParticle", "BaseFireParticle", "BaseDustParticle"].map((id) =>
+    ctx.define("FXParticleSystemTemplate", id)
+  );
   const commandSets = new Map<string, Target>([
     ["unit", ctx.define("LogicCommandSet", "BaseUnitCommandSet")],
     ["structure", ctx.define("LogicCommandSet", "BaseStructureCommandSet")],
@@ -353,13 +465,28 @@ function planObjects(ctx: GenContext, sizes: Sizes, bases: BasePlan): ObjectPlan
     for (const e of eventNames) {
       events.set(e, def("AudioEvent", `${faction.audio}_${short}_${e}`));
       // Voices and weapon sounds come in variations; effects usually have one file.
-      const variations = e === "WeaponFire" ? rng.int(1, 2) : e.startsWith("Voice") ? (rng.chance(0.4) ? 2 : 1) : rng.chance(0.2) ? 2 : 1;
-      files.set(e, range(variations).map((i) => def("AudioFile", `${code.toLowerCase()}_${e.toLowerCase()}${String(i + 1).padStart(2, "0")}`)));
+      const variations = e === "WeaponFire"
+        ? rng.int(1, 2)
+        : e.startsWith("Voice")
+        ? (rng.chance(0.4) ? 2 : 1)
+        : rng.chance(0.2)
+        ? 2
+        : 1;
+      files.set(
+        e,
+        range(variations).map((i) =>
+          def("AudioFile", `${code.toLowerCase()}_${e.toLowerCase()}${String(i + 1).padStart(2, "0")}`)
+        ),
+      );
     }
-    const multisound = kind === "infantry" || rng.chance(0.3) ? def("Multisound", `${faction.audio}_${short}_VoiceSelectMS`) : null;
+    const multisound = kind === "infantry" || rng.chance(0.3)
+      ? def("Multisound", `${faction.audio}_${short}_VoiceSelectMS`)
+      : null;
     const specialPowers: Target[] = [];
     if (rng.chance(0.6)) specialPowers.push(def("SpecialPowerTemplate", `SpecialPower_${id}Ability`));
-    if (specialPowers.length && rng.chance(0.3)) specialPowers.push(def("SpecialPowerTemplate", `SpecialPower_${id}Toggle`));
+    if (specialPowers.length && rng.chance(0.3)) {
+      specialPowers.push(def("SpecialPowerTemplate", `SpecialPower_${id}Toggle`));
+    }
     const upgrades = {
       ability: rng.chance(0.5) ? def("UpgradeTemplate", `Upgrade_${id}Ability`) : null,
       research: rng.chance(0.3) ? def("UpgradeTemplate", `Upgrade_${id}Research`) : null,
@@ -374,7 +501,9 @@ function planObjects(ctx: GenContext, sizes: Sizes, bases: BasePlan): ObjectPlan
     const armor = def("ArmorTemplate", `${id}Armor`);
     const armorUpgraded = rng.chance(0.4) ? def("ArmorTemplate", `${id}ArmorUpgraded`) : null;
     const locomotor = kind !== "structure" ? def("LocomotorTemplate", `${id}Locomotor`) : null;
-    const projectileLocomotor = projectile && rng.chance(0.6) ? def("LocomotorTemplate", `${id}ProjectileLocomotor`) : null;
+    const projectileLocomotor = projectile && rng.chance(0.6)
+      ? def("LocomotorTemplate", `${id}ProjectileLocomotor`)
+      : null;
     const ocls = {
       death: rng.chance(0.85) ? def("ObjectCreationList", `OCL_${id}Death`) : null,
       spawn: rng.chance(0.2) ? def("ObjectCreationList", `OCL_${id}Spawn`) : null,
@@ -386,27 +515,121 @@ function planObjects(ctx: GenContext, sizes: Sizes, bases: BasePlan): ObjectPlan
       return r < 0.5 ? "two-letter" : r < 0.8 ? "direct" : "relative";
     };
     const skl = def("W3DHierarchy", `${code}_SKL`);
-    artFiles.push({ name: `${code}_SKL`, dir, kind: "skl", main: skl, meshes: [], hierarchy: null, weight: 0.4, form: form(), active: true });
-    const meshNames = kind === "infantry" ? ["BODY", "HEAD"] : kind === "structure" ? ["BASE", "TOP", "DETAIL"].slice(0, rng.int(2, 3)) : ["HULL", "TURRET", "BARREL"].slice(0, rng.int(2, 3));
+    artFiles.push({
+      name: `${code}_SKL`,
+      dir,
+      kind: "skl",
+      main: skl,
+      meshes: [],
+      hierarchy: null,
+      weight: 0.4,
+      form: form(),
+      active: true,
+    });
+    const meshNames = kind === "infantry"
+      ? ["BODY", "HEAD"]
+      : kind === "structure"
+      ? ["BASE", "TOP", "DETAIL"].slice(0, rng.int(2, 3))
+      : ["HULL", "TURRET", "BARREL"].slice(0, rng.int(2, 3));
     const skn = def("W3DContainer", `${code}_SKN`);
-    artFiles.push({ name: `${code}_SKN`, dir, kind: "skn", main: skn, meshes: meshNames, hierarchy: skl.id, weight: 10, form: form(), active: true });
+    artFiles.push({
+      name: `${code}_SKN`,
+      dir,
+      kind: "skn",
+      main: skn,
+      meshes: meshNames,
+      hierarchy: skl.id,
+      weight: 10,
+      form: form(),
+      active: true,
+    });
     const dmg = kind !== "infantry" ? def("W3DContainer", `${code}_D`) : null;
-    if (dmg) artFiles.push({ name: `${code}_D`, dir, kind: "dmg", main: dmg, meshes: meshNames.slice(0, rng.int(1, 2)), hierarchy: skl.id, weight: 6, form: form(), active: true });
-    const animNames = kind === "infantry" ? ["IDLA", "MOVA", "ATKA"] : kind === "structure" ? ["IDLA"] : rng.chance(0.5) ? ["ATKA", "MOVA"] : ["ATKA"];
+    if (dmg) {
+      artFiles.push({
+        name: `${code}_D`,
+        dir,
+        kind: "dmg",
+        main: dmg,
+        meshes: meshNames.slice(0, rng.int(1, 2)),
+        hierarchy: skl.id,
+        weight: 6,
+        form: form(),
+        active: true,
+      });
+    }
+    const animNames = kind === "infantry"
+      ? ["IDLA", "MOVA", "ATKA"]
+      : kind === "structure"
+      ? ["IDLA"]
+      : rng.chance(0.5)
+      ? ["ATKA", "MOVA"]
+      : ["ATKA"];
     const anims = animNames.map((a) => {
       const t = def("W3DAnimation", `${code}_${a}`);
-      artFiles.push({ name: `${code}_${a}`, dir, kind: "anim", main: t, meshes: [], hierarchy: skl.id, weight: 3, form: form(), active: true });
+      artFiles.push({
+        name: `${code}_${a}`,
+        dir,
+        kind: "anim",
+        main: t,
+        meshes: [],
+        hierarchy: skl.id,
+        weight: 3,
+        form: form(),
+        active: true,
+      });
       return t;
     });
     const prj = projectile ? def("W3DContainer", `${code}_PRJ`) : null;
-    if (prj) artFiles.push({ name: `${code}_PRJ`, dir, kind: "prj", main: prj, meshes: ["BODY"], hierarchy: null, weight: 1, form: form(), active: true });
-    const baseKey = rng.chance(0.85) ? `Base${faction.name}${CAP(kind)}` : kind === "structure" ? "BaseStructure" : `Base${CAP(kind)}`;
+    if (prj) {
+      artFiles.push({
+        name: `${code}_PRJ`,
+        dir,
+        kind: "prj",
+        main: prj,
+        meshes: ["BODY"],
+        hierarchy: null,
+        weight: 1,
+        form: form(),
+        active: true,
+      });
+    }
+    const baseKey = rng.chance(0.85)
+      ? `Base${faction.name}${CAP(kind)}`
+      : kind === "structure"
+      ? "BaseStructure"
+      : `Base${CAP(kind)}`;
     objects.push({
-      index, faction, kind, name, id, group, folder: `Data/Mod/${group}/${name}`, object, base: bases.byKey.get(baseKey)!,
-      projectile, hulk, weapons, weaponClass, fx, particles, audio: { events, files, multisound }, commands, commandSet, buttons,
-      armor, armorUpgraded, locomotor, projectileLocomotor, specialPowers, upgrades, ocls,
+      index,
+      faction,
+      kind,
+      name,
+      id,
+      group,
+      folder: `Data/Mod/${group}/${name}`,
+      object,
+      base: bases.byKey.get(baseKey)!,
+      projectile,
+      hulk,
+      weapons,
+      weaponClass,
+      fx,
+      particles,
+      audio: { events, files, multisound },
+      commands,
+      commandSet,
+      buttons,
+      armor,
+      armorUpgraded,
+      locomotor,
+      projectileLocomotor,
+      specialPowers,
+      upgrades,
+      ocls,
       art: { skn, skl, dmg, prj, anims, files: artFiles },
-      producer: null, builds: [], drawFragment: null, behaviorFragment: null,
+      producer: null,
+      builds: [],
+      drawFragment: null,
+      behaviorFragment: null,
     });
   }
   return objects;
@@ -433,9 +656,17 @@ function assignFragments(ctx: GenContext, objects: ObjectPlan[], fragments: read
     if (o.kind !== "infantry" && o.kind !== "structure" && rng.chance(0.35)) o.drawFragment = rng.pick(draws);
     const r = rng.next();
     if (r < 0.4) {
-      o.behaviorFragment = byRoot.get(o.kind === "infantry" ? "InfantryDeathBehaviors" : o.kind === "structure" ? "StructureDeathBehaviors" : "VehicleDeathBehaviors")!;
+      o.behaviorFragment = byRoot.get(
+        o.kind === "infantry"
+          ? "InfantryDeathBehaviors"
+          : o.kind === "structure"
+          ? "StructureDeathBehaviors"
+          : "VehicleDeathBehaviors",
+      )!;
     } else if (r < 0.55) {
-      o.behaviorFragment = byRoot.get(rng.pick(["CommonDeathBehaviors", "VeterancyBehaviors", "CrushRepairBehaviors"]))!;
+      o.behaviorFragment = byRoot.get(
+        rng.pick(["CommonDeathBehaviors", "VeterancyBehaviors", "CrushRepairBehaviors"]),
+      )!;
     }
   }
   // Every fragment is spliced at least once, so each is reached and its references are owned by an asset.

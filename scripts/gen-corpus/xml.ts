@@ -19,7 +19,11 @@ export interface Target {
 export type RefCounts = Record<RefKind, { internal: number; vanilla: number }>;
 
 export function emptyRefCounts(): RefCounts {
-  return { attribute: { internal: 0, vanilla: 0 }, content: { internal: 0, vanilla: 0 }, inheritFrom: { internal: 0, vanilla: 0 } };
+  return {
+    attribute: { internal: 0, vanilla: 0 },
+    content: { internal: 0, vanilla: 0 },
+    inheritFrom: { internal: 0, vanilla: 0 },
+  };
 }
 
 export function addRefCounts(into: RefCounts, from: RefCounts, times = 1): void {
@@ -165,7 +169,9 @@ export class XmlDoc {
 
   private checkAttribute(element: string, name: string): void {
     if (name.startsWith("xmlns") || name.includes(":") || element.startsWith("xi:")) return;
-    if (!this.names.attributes.has(name)) throw new Error(`generator bug: attribute ${name} of <${element}> is not declared in the schema table`);
+    if (!this.names.attributes.has(name)) {
+      throw new Error(`generator bug: attribute ${name} of <${element}> is not declared in the schema table`);
+    }
   }
 }
 

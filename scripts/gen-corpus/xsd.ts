@@ -2,7 +2,16 @@
  * Renders the schema table (`schema-table.ts`) as a `Schemas/xsd/` folder in the RA3 SDK's dialect:
  * `CnC3Types.xsd` includes every other file and declares `AssetDeclaration` and the fragment roots.
  */
-import { ASSET_ELEMENTS, ENUMS, FRAGMENT_ROOTS, type ComplexSpec, type SimpleSpec, XSD_FILES, parseAttr, parseChild } from "./schema-table.ts";
+import {
+  ASSET_ELEMENTS,
+  type ComplexSpec,
+  ENUMS,
+  FRAGMENT_ROOTS,
+  parseAttr,
+  parseChild,
+  type SimpleSpec,
+  XSD_FILES,
+} from "./schema-table.ts";
 
 const HEADER = `<?xml version="1.0" encoding="utf-8"?>`;
 const SCHEMA_OPEN = `<xs:schema
@@ -74,7 +83,11 @@ ${roots}
 }
 
 function complexType(t: ComplexSpec): string {
-  const ann = [t.isRef ? ` xas:isRef="true"` : "", t.refType ? ` xas:refType="${t.refType}"` : "", t.polymorphic ? ` xas:isPolymorphic="true"` : ""].join("");
+  const ann = [
+    t.isRef ? ` xas:isRef="true"` : "",
+    t.refType ? ` xas:refType="${t.refType}"` : "",
+    t.polymorphic ? ` xas:isPolymorphic="true"` : "",
+  ].join("");
   const abs = t.abstract ? ` abstract="true"` : "";
   const lines: string[] = [];
   if (t.doc) lines.push(`  <!-- ${escapeComment(t.doc)} -->`);
@@ -82,13 +95,25 @@ function complexType(t: ComplexSpec): string {
   const attrs = (t.attrs ?? []).map((a) => attribute(a));
   const group = particles(t);
   if (t.simpleContent) {
-    lines.push(`    <xs:simpleContent>`, `      <xs:extension base="${t.base}">`, ...attrs.map((a) => `        ${a}`), `      </xs:extension>`, `    </xs:simpleContent>`);
+    lines.push(
+      `    <xs:simpleContent>`,
+      `      <xs:extension base="${t.base}">`,
+      ...attrs.map((a) => `        ${a}`),
+      `      </xs:extension>`,
+      `    </xs:simpleContent>`,
+    );
   } else if (t.base) {
     const inner = [...group, ...attrs];
     if (inner.length === 0) {
       lines.push(`    <xs:complexContent>`, `      <xs:extension base="${t.base}" />`, `    </xs:complexContent>`);
     } else {
-      lines.push(`    <xs:complexContent>`, `      <xs:extension base="${t.base}">`, ...inner.map((a) => `        ${a}`), `      </xs:extension>`, `    </xs:complexContent>`);
+      lines.push(
+        `    <xs:complexContent>`,
+        `      <xs:extension base="${t.base}">`,
+        ...inner.map((a) => `        ${a}`),
+        `      </xs:extension>`,
+        `    </xs:complexContent>`,
+      );
     }
   } else {
     lines.push(...group.map((g) => `    ${g}`), ...attrs.map((a) => `    ${a}`));
@@ -101,7 +126,11 @@ function particles(t: ComplexSpec): string[] {
   const children = (t.children ?? []).map(parseChild);
   if (children.length === 0) return [];
   const el = children.map((c) => {
-    const occurs = t.choice ? "" : `${c.min !== 1 ? ` minOccurs="${c.min}"` : ""}${c.max !== 1 ? ` maxOccurs="${c.max < 0 ? "unbounded" : c.max}"` : ""}`;
+    const occurs = t.choice
+      ? ""
+      : `${c.min !== 1 ? ` minOccurs="${c.min}"` : ""}${
+        c.max !== 1 ? ` maxOccurs="${c.max < 0 ? "unbounded" : c.max}"` : ""
+      }`;
     const refType = c.refType ? ` xas:refType="${c.refType}"` : "";
     return `  <xs:element name="${c.name}" type="${c.type}"${occurs}${refType} />`;
   });
@@ -119,7 +148,11 @@ function attribute(spec: string): string {
 }
 
 function simpleType(t: SimpleSpec): string {
-  const ann = [t.isRef ? ` xas:isRef="true"` : "", t.isWeakRef ? ` xas:isWeakRef="true"` : "", t.refType ? ` xas:refType="${t.refType}"` : ""].join("");
+  const ann = [
+    t.isRef ? ` xas:isRef="true"` : "",
+    t.isWeakRef ? ` xas:isWeakRef="true"` : "",
+    t.refType ? ` xas:refType="${t.refType}"` : "",
+  ].join("");
   const lines: string[] = [];
   if (t.doc) lines.push(`  <!-- ${escapeComment(t.doc)} -->`);
   lines.push(`  <xs:simpleType name="${t.name}"${ann}>`);

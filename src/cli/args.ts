@@ -181,7 +181,9 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
   if (flagCommands.length > 1) return { usageError: `only one command at a time, got --${flagCommands.join(" --")}` };
   if (flagCommands.length === 1) command = flagCommands[0];
   if (positionals.length > 0 && isCommand(positionals[0])) {
-    if (command && command !== positionals[0]) return { usageError: `two commands given: ${command} and ${positionals[0]}` };
+    if (command && command !== positionals[0]) {
+      return { usageError: `two commands given: ${command} and ${positionals[0]}` };
+    }
     command = positionals.shift() as CommandName;
   }
   if (values.help) {
@@ -204,7 +206,11 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
   const [min, max, name] = POSITIONALS[command];
   if (positionals.length < min) return { usageError: `ra3 ${command} needs ${name}; see ra3 help ${command}` };
   if (positionals.length > max) {
-    return { usageError: `ra3 ${command} takes ${max === 0 ? "no arguments" : `at most ${max} argument`}, got "${positionals.join(" ")}"` };
+    return {
+      usageError: `ra3 ${command} takes ${max === 0 ? "no arguments" : `at most ${max} argument`}, got "${
+        positionals.join(" ")
+      }"`,
+    };
   }
 
   const limit = positiveInt(values.limit as string | undefined, "limit", 10_000);
@@ -216,7 +222,9 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
   const format = (values.format as string | undefined) ?? null;
   if (format !== null) {
     const formats = command === "export" ? ["msgpack", "json"] : ["text", "json", "sarif"];
-    if (!formats.includes(format)) return { usageError: `--format must be one of ${formats.join(", ")}, got "${format}"` };
+    if (!formats.includes(format)) {
+      return { usageError: `--format must be one of ${formats.join(", ")}, got "${format}"` };
+    }
   }
   const str = (k: string): string | null => {
     const v = values[k] as string | undefined;

@@ -5,19 +5,30 @@
 import type { CliConfig } from "./args.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK } from "./io.ts";
 import { progressBar } from "./progress.ts";
-import { type WorkspaceConfig, isEnvError, resolveConfig } from "../workspace/config.ts";
+import { isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
-import { type Envelope, type QueryResult, envelopeOf, isQueryError } from "../query/envelope.ts";
+import { type Envelope, envelopeOf, isQueryError, type QueryResult } from "../query/envelope.ts";
 
 export interface OpenedWorkspace {
   readonly ws: Workspace;
   /** A full build's report, or null after a warm start. */
   readonly report: BuildReport | null;
   /** How the index was obtained. */
-  readonly start: { readonly mode: "cold" | "warm"; readonly changed: number; readonly deleted: number; readonly ms: number; readonly note: string | null };
-  readonly snapshot: { readonly path: string; readonly saved: boolean; readonly size: number | null; readonly message: string | null };
+  readonly start: {
+    readonly mode: "cold" | "warm";
+    readonly changed: number;
+    readonly deleted: number;
+    readonly ms: number;
+    readonly note: string | null;
+  };
+  readonly snapshot: {
+    readonly path: string;
+    readonly saved: boolean;
+    readonly size: number | null;
+    readonly message: string | null;
+  };
 }
 
 /**
@@ -27,14 +38,25 @@ export interface OpenedWorkspace {
  */
 /** The run's configuration, or (after printing why, with the mods found in a container folder) EXIT_ENV. */
 export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | number {
-  const config = resolveConfig({ project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env });
+  const config = resolveConfig({
+    project: cfg.project,
+    sdk: cfg.sdk,
+    schema: cfg.schema,
+    home: cfg.home,
+    cwd: io.cwd,
+    env: io.env,
+  });
   if (!isEnvError(config)) return config;
   io.err(`ra3: ${config.envError}\n`);
-  if (config.projects) for (const p of config.projects) io.err(`  ${p.dir}\n`);
+  if (config.projects) { for (const p of config.projects) io.err(`  ${p.dir}\n`); }
   return EXIT_ENV;
 }
 
-export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { alwaysSave?: boolean } = {}): Promise<OpenedWorkspace | number> {
+export async function openWorkspace(
+  cfg: CliConfig,
+  io: CliIo,
+  options: { alwaysSave?: boolean } = {},
+): Promise<OpenedWorkspace | number> {
   const config = configOrExplain(cfg, io);
   if (typeof config === "number") return config;
   const ws = new Workspace(config);
@@ -44,7 +66,11 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { always
       io.err(`ra3: could not load the schema in ${config.schemaDir}: ${why}\n`);
       return EXIT_ENV;
     }
-    if (!cfg.quiet) io.err(`ra3: warning: could not load the schema in ${config.schemaDir} (${why}); references are matched heuristically\n`);
+    if (!cfg.quiet) {
+      io.err(
+        `ra3: warning: could not load the schema in ${config.schemaDir} (${why}); references are matched heuristically\n`,
+      );
+    }
   }
   const store = new SnapshotStore(config.home, config.projectDir);
   const schemaKey = schemaKeyOf(ws.schema);
@@ -64,14 +90,21 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { always
     }
     const bar = progressBar(process.stderr, cfg.progress && !cfg.quiet && io.errIsTTY);
     try {
-      report = await ws.build((phase, done, total) => bar.update(phase, done, total), undefined, { publishXmlPhase: false });
+      report = await ws.build((phase, done, total) => bar.update(phase, done, total), undefined, {
+        publishXmlPhase: false,
+      });
     } finally {
       bar.finish();
       ws.close(); // the parse worker's heap is not needed after the build
     }
   }
   const ms = Math.round((performance.now() - t) * 10) / 10;
-  let snapshot: OpenedWorkspace["snapshot"] = { path: store.path, saved: false, size: store.meta()?.size ?? null, message: null };
+  let snapshot: OpenedWorkspace["snapshot"] = {
+    path: store.path,
+    saved: false,
+    size: store.meta()?.size ?? null,
+    message: null,
+  };
   if (report || changed || deleted || options.alwaysSave) {
     const saved = saveSnapshot(ws, store, schemaKey);
     snapshot = saved.saved
@@ -86,7 +119,13 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo, options: { always
  * Prints a query answer: the envelope as one JSON document with `--json`, else `text(result)`.
  * Query errors go to stderr (or into the envelope with `--json`) and give exit status 1.
  */
-export function emit<R>(cfg: CliConfig, io: CliIo, ws: Workspace, result: QueryResult<R>, text: (r: R) => string): number {
+export function emit<R>(
+  cfg: CliConfig,
+  io: CliIo,
+  ws: Workspace,
+  result: QueryResult<R>,
+  text: (r: R) => string,
+): number {
   const index = envelopeOf(ws.view());
   if (isQueryError(result)) {
     if (cfg.json) io.out(JSON.stringify({ index, result: null, error: result.error }, null, 2) + "\n");

@@ -31,7 +31,10 @@ export function processIo(): CliIo {
 }
 
 /** An in-memory IO for tests: everything written is kept. */
-export function memoryIo(cwd: string, env: Record<string, string | undefined> = {}): CliIo & { stdout: string; stderr: string } {
+export function memoryIo(
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): CliIo & { stdout: string; stderr: string } {
   const io = {
     stdout: "",
     stderr: "",

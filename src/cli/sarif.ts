@@ -28,7 +28,11 @@ export function toSarif(projectDir: string, diagnostics: readonly DiagnosticView
             version: TOOL_VERSION,
             rules: codes.map((code) => {
               const c = describeCode(code);
-              return { id: code, shortDescription: { text: c.description }, defaultConfiguration: { level: LEVEL[c.severity] } };
+              return {
+                id: code,
+                shortDescription: { text: c.description },
+                defaultConfiguration: { level: LEVEL[c.severity] },
+              };
             }),
           },
         },

@@ -149,7 +149,9 @@ function parse(bytes: Uint8Array, options: ManifestParseOptions): ManifestParse 
   const { header, end } = layout;
   const warnings: ManifestProblem[] = [];
   if (end < bytes.length) {
-    const message = `${bytes.length - end} trailing bytes after the source-file-name buffer, which ends at offset ${end}`;
+    const message = `${
+      bytes.length - end
+    } trailing bytes after the source-file-name buffer, which ends at offset ${end}`;
     if (options.strict) return fail(message, end);
     warnings.push({ message, offset: end });
   }
@@ -167,7 +169,10 @@ function parse(bytes: Uint8Array, options: ManifestParseOptions): ManifestParse 
   const assets = readAssets(entries, layout, names, sources);
   if (assets instanceof Failure) return { ok: false, error: assets.problem };
 
-  return { ok: true, manifest: { header, assets, references, referencedManifests: manifests, bytesConsumed: end, warnings } };
+  return {
+    ok: true,
+    manifest: { header, assets, references, referencedManifests: manifests, bytesConsumed: end, warnings },
+  };
 }
 
 /** Reads the header and checks that every section fits in the file, in file order. */
@@ -178,7 +183,10 @@ function layoutOf(bytes: Uint8Array): Layout | Failure {
   const headerBytes = v7 ? V7_HEADER_BYTES : V56_HEADER_BYTES;
   if (length < headerBytes) {
     const which = v7 ? "version-7" : "version-5/6";
-    return new Failure({ message: `truncated header: the file has ${length} bytes, a ${which} header needs ${headerBytes}`, offset: length });
+    return new Failure({
+      message: `truncated header: the file has ${length} bytes, a ${which} header needs ${headerBytes}`,
+      offset: length,
+    });
   }
   const flagsAt = v7 ? 6 : 0;
   for (const [i, flag] of [[0, "IsBigEndian"], [1, "IsLinked"]] as const) {
@@ -190,10 +198,16 @@ function layoutOf(bytes: Uint8Array): Layout | Failure {
   const versionAt = v7 ? 4 : 2;
   const version = view.getUint16(versionAt, !isBigEndian);
   if (v7 && version !== 7) {
-    return new Failure({ message: `unsupported manifest version ${version} after a zero first word (expected 7)`, offset: versionAt });
+    return new Failure({
+      message: `unsupported manifest version ${version} after a zero first word (expected 7)`,
+      offset: versionAt,
+    });
   }
   if (!v7 && version !== 5 && version !== 6) {
-    return new Failure({ message: `unsupported manifest version ${version} (expected 5 or 6, or 7 after a zero first word)`, offset: versionAt });
+    return new Failure({
+      message: `unsupported manifest version ${version} (expected 5 or 6, or 7 after a zero first word)`,
+      offset: versionAt,
+    });
   }
   const fieldsAt = v7 ? 8 : 4;
   const u: number[] = [];
@@ -221,7 +235,9 @@ function layoutOf(bytes: Uint8Array): Layout | Failure {
   const fit = Math.floor((length - assetsStart) / entryBytes);
   if (header.assetCount > fit) {
     return new Failure({
-      message: `asset count ${header.assetCount} needs ${header.assetCount * entryBytes} bytes of ${entryBytes}-byte entries, but only ${length - assetsStart} bytes follow the header`,
+      message: `asset count ${header.assetCount} needs ${
+        header.assetCount * entryBytes
+      } bytes of ${entryBytes}-byte entries, but only ${length - assetsStart} bytes follow the header`,
       offset: assetsStart,
     });
   }
@@ -236,13 +252,19 @@ function layoutOf(bytes: Uint8Array): Layout | Failure {
   let at = refStart;
   for (const [what, size] of sections) {
     if (size > length - at) {
-      return new Failure({ message: `${what} of ${size} bytes at offset ${at} runs past the end of the file (${length} bytes)`, offset: at });
+      return new Failure({
+        message: `${what} of ${size} bytes at offset ${at} runs past the end of the file (${length} bytes)`,
+        offset: at,
+      });
     }
     starts.push(at);
     at += size;
   }
   if (header.assetReferenceBufferSize % 8 !== 0) {
-    return new Failure({ message: `asset reference buffer size ${header.assetReferenceBufferSize} is not a multiple of 8`, offset: refStart });
+    return new Failure({
+      message: `asset reference buffer size ${header.assetReferenceBufferSize} is not a multiple of 8`,
+      offset: refStart,
+    });
   }
   return {
     header,
@@ -256,7 +278,12 @@ function layoutOf(bytes: Uint8Array): Layout | Failure {
   };
 }
 
-function readReferencedManifests(bytes: Uint8Array, start: number, end: number, maxNameBytes: number): ReferencedManifest[] | Failure {
+function readReferencedManifests(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  maxNameBytes: number,
+): ReferencedManifest[] | Failure {
   const out: ReferencedManifest[] = [];
   const paths = new StringBuffer(bytes, start, end, "referenced-manifest", maxNameBytes, false);
   let p = start;
@@ -264,10 +291,17 @@ function readReferencedManifests(bytes: Uint8Array, start: number, end: number, 
   while (p < end) {
     const kind = bytes[p];
     if (kind !== 1 && kind !== 2) {
-      return new Failure({ message: `referenced-manifest entry at offset ${p} has kind ${kind} (expected 1 = reference or 2 = patch)`, offset: p });
+      return new Failure({
+        message: `referenced-manifest entry at offset ${p} has kind ${kind} (expected 1 = reference or 2 = patch)`,
+        offset: p,
+      });
     }
     if (p + 1 === end) {
-      return new Failure({ message: `referenced-manifest entry at offset ${p} has no path before the end of the referenced-manifest buffer (offset ${end})`, offset: end });
+      return new Failure({
+        message:
+          `referenced-manifest entry at offset ${p} has no path before the end of the referenced-manifest buffer (offset ${end})`,
+        offset: end,
+      });
     }
     const path = paths.stringAt(p + 1 - start, -1, "referenced-manifest path");
     if (path instanceof Failure) return path;
@@ -277,7 +311,12 @@ function readReferencedManifests(bytes: Uint8Array, start: number, end: number, 
   return out;
 }
 
-function readAssets(entries: Uint32Array, layout: Layout, names: StringBuffer, sources: StringBuffer): ManifestAsset[] | Failure {
+function readAssets(
+  entries: Uint32Array,
+  layout: Layout,
+  names: StringBuffer,
+  sources: StringBuffer,
+): ManifestAsset[] | Failure {
   const { header, entryBytes, assetsStart } = layout;
   const referencePairs = header.assetReferenceBufferSize / 8;
   const tokenized = header.version !== 5;
@@ -289,12 +328,16 @@ function readAssets(entries: Uint32Array, layout: Layout, names: StringBuffer, s
     const referenceOffset = entries[w + 4];
     const referenceCount = entries[w + 5];
     if (referenceOffset % 8 !== 0) {
-      return new Failure({ message: `asset ${i}: reference offset ${referenceOffset} is not a multiple of 8`, offset: at + 16 });
+      return new Failure({
+        message: `asset ${i}: reference offset ${referenceOffset} is not a multiple of 8`,
+        offset: at + 16,
+      });
     }
     const referenceStart = referenceOffset / 8;
     if (referenceStart > referencePairs || referenceCount > referencePairs - referenceStart) {
       return new Failure({
-        message: `asset ${i}: ${referenceCount} references at byte offset ${referenceOffset} run past the asset reference buffer (${header.assetReferenceBufferSize} bytes)`,
+        message:
+          `asset ${i}: ${referenceCount} references at byte offset ${referenceOffset} run past the asset reference buffer (${header.assetReferenceBufferSize} bytes)`,
         offset: at + 16,
       });
     }
@@ -389,13 +432,21 @@ class StringBuffer {
    * The string at `offset` (relative to the section) and the section-relative offset of its NUL.
    * `asset` (or -1) and `subject` only name the string in a failure message.
    */
-  stringAt(offset: number, asset: number, subject: string, fieldAt?: number): { readonly text: string; readonly nulAt: number } | Failure {
+  stringAt(
+    offset: number,
+    asset: number,
+    subject: string,
+    fieldAt?: number,
+  ): { readonly text: string; readonly nulAt: number } | Failure {
     const hit = this.cache?.get(offset);
     if (hit) return hit;
     const size = this.end - this.start;
     if (offset >= size) {
       const label = asset < 0 ? subject : `asset ${asset}: ${subject}`;
-      return new Failure({ message: `${label} offset ${offset} is outside the ${this.what} buffer (${size} bytes)`, offset: fieldAt ?? this.start + offset });
+      return new Failure({
+        message: `${label} offset ${offset} is outside the ${this.what} buffer (${size} bytes)`,
+        offset: fieldAt ?? this.start + offset,
+      });
     }
     const from = this.start + offset;
     // Look at most maxBytes + 1 bytes ahead, so a corrupt offset costs a bounded amount of work.
@@ -466,7 +517,7 @@ export function indexManifestAssets(manifests: readonly Manifest[]): ManifestAss
   manifests.forEach((m, manifest) => {
     for (const asset of m.assets) {
       let byInstance = byType.get(asset.typeId);
-      if (!byInstance) byType.set(asset.typeId, (byInstance = new Map()));
+      if (!byInstance) byType.set(asset.typeId, byInstance = new Map());
       const list = byInstance.get(asset.instanceId);
       if (list) list.push({ manifest, asset });
       else {
@@ -490,7 +541,10 @@ export function indexManifestAssets(manifests: readonly Manifest[]): ManifestAss
  * ordinal string order. Ids seen only with non-identifier prefixes are absent.
  * @example learnTypeNames([global]).get(0x942FFF2D) // "GameObject"
  */
-export function learnTypeNames(manifests: readonly Manifest[], knownTypeNames: Iterable<string> = []): Map<number, string> {
+export function learnTypeNames(
+  manifests: readonly Manifest[],
+  knownTypeNames: Iterable<string> = [],
+): Map<number, string> {
   const names = new Map<number, string>();
   for (const name of knownTypeNames) {
     const id = symbolHash(name);
@@ -501,7 +555,7 @@ export function learnTypeNames(manifests: readonly Manifest[], knownTypeNames: I
     for (const a of m.assets) {
       if (names.has(a.typeId) || a.typeName.startsWith("#")) continue;
       let c = counts.get(a.typeId);
-      if (!c) counts.set(a.typeId, (c = new Map()));
+      if (!c) counts.set(a.typeId, c = new Map());
       c.set(a.typeName, (c.get(a.typeName) ?? 0) + 1);
     }
   }

@@ -67,8 +67,9 @@ export function parseStringTable(text: string): StringTable {
     if (open.parts.length === 0) diag(`entry ${open.key} has no text`, open.line, open.column);
     const lower = open.key.toLowerCase();
     const first = firstLine.get(lower);
-    if (first !== undefined) diag(`duplicate label ${open.key} (first defined at line ${first})`, open.line, open.column);
-    else firstLine.set(lower, open.line);
+    if (first !== undefined) {
+      diag(`duplicate label ${open.key} (first defined at line ${first})`, open.line, open.column);
+    } else firstLine.set(lower, open.line);
     entries.push({ key: open.key, text: open.parts.join(""), line: open.line });
     open = undefined;
   };
@@ -86,7 +87,10 @@ export function parseStringTable(text: string): StringTable {
         close();
       }
       const start = pos;
-      while (pos < line.length && !isSpace(line.charCodeAt(pos)) && line.charCodeAt(pos) !== QUOTE && !line.startsWith("//", pos)) pos++;
+      while (
+        pos < line.length && !isSpace(line.charCodeAt(pos)) && line.charCodeAt(pos) !== QUOTE &&
+        !line.startsWith("//", pos)
+      ) pos++;
       open = { key: line.slice(start, pos), line: lineNo, column: start + 1, parts: [] };
       pos = skipSpace(line, pos);
     }
@@ -105,13 +109,21 @@ export function parseStringTable(text: string): StringTable {
         else diag("END without a label", lineNo, pos + 1);
         pos = skipSpace(line, pos + 3);
       } else {
-        diag(`unexpected text ${JSON.stringify(line.slice(pos, pos + 20))} (expected a quoted string, END or a comment)`, lineNo, pos + 1);
+        diag(
+          `unexpected text ${JSON.stringify(line.slice(pos, pos + 20))} (expected a quoted string, END or a comment)`,
+          lineNo,
+          pos + 1,
+        );
         break;
       }
     }
   }
   if (open) {
-    diag(`missing END for ${open.key} (started at line ${open.line}) at the end of the file`, lines.length, lines[lines.length - 1].length + 1);
+    diag(
+      `missing END for ${open.key} (started at line ${open.line}) at the end of the file`,
+      lines.length,
+      lines[lines.length - 1].length + 1,
+    );
     close();
   }
   // Closing an entry reports problems at its label, which may precede diagnostics already recorded.

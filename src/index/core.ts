@@ -5,7 +5,15 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import { type LinkInputs, type LoadedFile, type RecordLookup, type WalkResult, LinkedIndex, link, walkStreams } from "./link.ts";
+import {
+  link,
+  LinkedIndex,
+  type LinkInputs,
+  type LoadedFile,
+  type RecordLookup,
+  type WalkResult,
+  walkStreams,
+} from "./link.ts";
 import { parseFile } from "./parse-file.ts";
 import type { FileRecord } from "./records.ts";
 
@@ -92,7 +100,9 @@ export class IndexCore implements RecordLookup {
    * file creation and deletion, which also changes the records.
    */
   private walk(inputs: LinkInputs): WalkResult {
-    if (this.walkCache && this.walkCache.version === this.structureVersion && this.walkCache.inputs === inputs) return this.walkCache.result;
+    if (this.walkCache && this.walkCache.version === this.structureVersion && this.walkCache.inputs === inputs) {
+      return this.walkCache.result;
+    }
     const result = walkStreams(this, inputs);
     this.walkCache = { version: this.structureVersion, inputs, result };
     return result;
@@ -104,5 +114,13 @@ export class IndexCore implements RecordLookup {
  * diagnostics carry): two records with the same structure walk the same.
  */
 function structureOf(r: FileRecord): string {
-  return JSON.stringify([r.kind, r.fragment, r.rootName, r.includes, r.xincludes, r.streamSources, r.diagnostics.length > 0 && r.kind === "manifest"]);
+  return JSON.stringify([
+    r.kind,
+    r.fragment,
+    r.rootName,
+    r.includes,
+    r.xincludes,
+    r.streamSources,
+    r.diagnostics.length > 0 && r.kind === "manifest",
+  ]);
 }

@@ -13,6 +13,8 @@ import {
   type DefineDecl,
   type DefineUse,
   type ElementRange,
+  EMPTY,
+  emptyRecord,
   type FileRecord,
   type IncludeDecl,
   type IncludeType,
@@ -22,8 +24,6 @@ import {
   type RefRecord,
   type StringKeyUse,
   type XIncludeDecl,
-  EMPTY,
-  emptyRecord,
 } from "./records.ts";
 
 export const XINCLUDE_NS = "http://www.w3.org/2001/XInclude";
@@ -63,7 +63,9 @@ interface Frame {
   textStart: number;
   textEnd: number;
   rangeIndex: number;
-  idChildren: { type: string; id: string; line: number; column: number; offset: number; start: number; end: number }[] | null;
+  idChildren:
+    | { type: string; id: string; line: number; column: number; offset: number; start: number; end: number }[]
+    | null;
   /** Index of this element in its parent's `idChildren` (to set its end), or -1. */
   idChildIndex: number;
 }
@@ -142,7 +144,19 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     offset: number,
   ): void => {
     const p = pos(offset);
-    refs.push({ owner, kind, value, refType, selfType, element: intern(element), parent: parent === null ? null : intern(parent), attribute: attribute === null ? null : intern(attribute), offset, line: p.line, column: p.column });
+    refs.push({
+      owner,
+      kind,
+      value,
+      refType,
+      selfType,
+      element: intern(element),
+      parent: parent === null ? null : intern(parent),
+      attribute: attribute === null ? null : intern(attribute),
+      offset,
+      line: p.line,
+      column: p.column,
+    });
   };
 
   /** Splits a whitespace-separated value into tokens with their offsets (relative to `base`). */
@@ -157,7 +171,13 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     for (let m = re.exec(raw); m; m = re.exec(raw)) fn(m[0], base + m.index);
   };
 
-  const recordDefineUses = (value: string, owner: number, element: string, attribute: string | null, base: number): void => {
+  const recordDefineUses = (
+    value: string,
+    owner: number,
+    element: string,
+    attribute: string | null,
+    base: number,
+  ): void => {
     if (value.indexOf("$") < 0) return;
     DEFINE_USE.lastIndex = 0;
     for (let m = DEFINE_USE.exec(value); m; m = DEFINE_USE.exec(value)) {
@@ -257,7 +277,15 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       if (id && id.value.trim()) {
         const p = pos(id.valueStart);
         frame.idChildIndex = parent!.idChildren.length;
-        parent!.idChildren.push({ type: local, id: id.value.trim(), line: p.line, column: p.column, offset: id.valueStart, start: tag.start, end: tag.end });
+        parent!.idChildren.push({
+          type: local,
+          id: id.value.trim(),
+          line: p.line,
+          column: p.column,
+          offset: id.valueStart,
+          start: tag.start,
+          end: tag.end,
+        });
       }
     }
     stack.push(frame);
@@ -287,7 +315,10 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
   const onText = (value: string, start: number, end: number): void => {
     const top = stack[stack.length - 1];
     if (!top) return;
-    if (top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") && isTextName(top.local)) {
+    if (
+      top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") &&
+      isTextName(top.local)
+    ) {
       const t = value.trim();
       if (t && STRING_KEY.test(t)) {
         stringKeys.push({ owner: top.owner, key: t, element: top.local, attribute: null, line: pos(start).line });
@@ -309,7 +340,22 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     content: ContentMode | null,
     region: Frame["region"],
   ): Frame {
-    return { local, type, owner, depth, parentLocal, content, region, hasChild: false, text: "", textStart: -1, textEnd: -1, rangeIndex: -1, idChildren: null, idChildIndex: -1 };
+    return {
+      local,
+      type,
+      owner,
+      depth,
+      parentLocal,
+      content,
+      region,
+      hasChild: false,
+      text: "",
+      textStart: -1,
+      textEnd: -1,
+      rangeIndex: -1,
+      idChildren: null,
+      idChildIndex: -1,
+    };
   }
 
   function pushRange(frame: Frame, tag: XmlStartTag): void {
@@ -345,12 +391,16 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       if (isExpressionValue(token)) return;
       const at = exact ? offset : frame.textStart;
       if (mode.kind === "heuristic") {
-        if (looksLikeAssetId(token)) addRef(frame.owner, "heuristic", token, null, null, frame.local, frame.parentLocal, null, at);
+        if (looksLikeAssetId(token)) {
+          addRef(frame.owner, "heuristic", token, null, null, frame.local, frame.parentLocal, null, at);
+        }
         return;
       }
       addRef(frame.owner, "content", token, mode.refType, null, frame.local, frame.parentLocal, null, at);
     });
-    if (mode.kind === "typed" || value.indexOf("$") >= 0) recordDefineUses(value, frame.owner, frame.local, null, frame.textStart);
+    if (mode.kind === "typed" || value.indexOf("$") >= 0) {
+      recordDefineUses(value, frame.owner, frame.local, null, frame.textStart);
+    }
   }
 
   function startAsset(tag: XmlStartTag, parent: Frame): void {
@@ -402,8 +452,9 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     const typeAttr = findAttr(tag, "type");
     const sourceAttr = findAttr(tag, "source");
     const rawType = typeAttr ? typeAttr.value : null;
-    const type: IncludeType | null =
-      rawType === "all" || rawType === "instance" || rawType === "reference" ? rawType : null;
+    const type: IncludeType | null = rawType === "all" || rawType === "instance" || rawType === "reference"
+      ? rawType
+      : null;
     if (!sourceAttr || !sourceAttr.value.trim()) {
       diag("include-source", "error", "<Include> has no source attribute", tag.start);
       return;
@@ -453,13 +504,35 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         const trimmed = value.trim();
         if (info && info.refType && type && !info.isPoid && !schema!.isAssignable(type, info.refType)) {
           if (trimmed && !isExpressionValue(trimmed)) {
-            addRef(owner, "attribute", trimmed, info.refType, null, tag.local, parentLocal, name, attr.valueStart + leading(value));
+            addRef(
+              owner,
+              "attribute",
+              trimmed,
+              info.refType,
+              null,
+              tag.local,
+              parentLocal,
+              name,
+              attr.valueStart + leading(value),
+            );
           }
         } else if (info && info.refType && type && info.isPoid && !schema!.isAssignable(type, info.refType)) {
           // A Poid-typed id naming another kind of object is still pipeline-local.
-          localIds.push({ owner, element: intern(tag.local), id: trimmed, offset: attr.valueStart, line: pos(attr.valueStart).line });
+          localIds.push({
+            owner,
+            element: intern(tag.local),
+            id: trimmed,
+            offset: attr.valueStart,
+            line: pos(attr.valueStart).line,
+          });
         } else if (trimmed) {
-          localIds.push({ owner, element: intern(tag.local), id: trimmed, offset: attr.valueStart, line: pos(attr.valueStart).line });
+          localIds.push({
+            owner,
+            element: intern(tag.local),
+            id: trimmed,
+            offset: attr.valueStart,
+            line: pos(attr.valueStart).line,
+          });
         }
         continue;
       }
@@ -467,7 +540,17 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         const isAsset = topLevel || (schema !== null && type !== null && schema.isAssetType(type));
         const trimmed = value.trim();
         if (isAsset && trimmed && !isExpressionValue(trimmed)) {
-          addRef(owner, "inheritFrom", trimmed, null, type ?? tag.local, tag.local, parentLocal, attr.qname, attr.valueStart + leading(value));
+          addRef(
+            owner,
+            "inheritFrom",
+            trimmed,
+            null,
+            type ?? tag.local,
+            tag.local,
+            parentLocal,
+            attr.qname,
+            attr.valueStart + leading(value),
+          );
         }
         if (isAsset || !schema) continue;
       }
@@ -482,7 +565,12 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       if (!type) continue;
       const info = schema.attribute(type, name);
       if (!info) {
-        diag("unknown-attribute", "warning", `attribute ${name} is not declared for <${tag.local}> (type ${type})`, attr.nameStart);
+        diag(
+          "unknown-attribute",
+          "warning",
+          `attribute ${name} is not declared for <${tag.local}> (type ${type})`,
+          attr.nameStart,
+        );
         continue;
       }
       if (!info.refType && !info.isRef) continue;
@@ -490,7 +578,15 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         const trimmed = value.trim();
         if (trimmed && !isExpressionValue(trimmed)) {
           const p = pos(attr.valueStart);
-          poidRefs.push({ owner, value: trimmed, element: intern(tag.local), attribute: intern(name), offset: attr.valueStart, line: p.line, column: p.column });
+          poidRefs.push({
+            owner,
+            value: trimmed,
+            element: intern(tag.local),
+            attribute: intern(name),
+            offset: attr.valueStart,
+            line: p.line,
+            column: p.column,
+          });
         }
         continue;
       }
@@ -500,7 +596,17 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       const exact = raw.indexOf("&") < 0;
       eachToken(exact ? raw : value, attr.valueStart, info.isList, (token, offset) => {
         if (isExpressionValue(token)) return;
-        addRef(owner, "attribute", token, info.refType, null, tag.local, parentLocal, name, exact ? offset : attr.valueStart);
+        addRef(
+          owner,
+          "attribute",
+          token,
+          info.refType,
+          null,
+          tag.local,
+          parentLocal,
+          name,
+          exact ? offset : attr.valueStart,
+        );
       });
     }
   }
@@ -511,7 +617,13 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     { namespaces: true },
   );
   if (error) {
-    diagnostics.push({ code: "xml-syntax", severity: "error", message: error.message, line: error.line, column: error.column });
+    diagnostics.push({
+      code: "xml-syntax",
+      severity: "error",
+      message: error.message,
+      line: error.line,
+      column: error.column,
+    });
     // Close what the error left open so ranges and assets have an end.
     while (stack.length) {
       const frame = stack.pop()!;
@@ -526,7 +638,7 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     }
   }
 
-  const shared = <T,>(list: T[]): readonly T[] => (list.length === 0 ? EMPTY : list);
+  const shared = <T>(list: T[]): readonly T[] => (list.length === 0 ? EMPTY : list);
   return {
     ...emptyRecord("xml"),
     rootName,

@@ -10,16 +10,16 @@ import type { SchemaQueries } from "../schema/model.ts";
 import type {
   AssetDef,
   DefineDef,
-  PoidSite,
-  StringDef,
-  StringUse,
   Diagnostic,
   FileInfo,
   IncludeEdge,
   LinkStats,
   Origin,
+  PoidSite,
   ReferenceSite,
   StreamInfo,
+  StringDef,
+  StringUse,
 } from "./linked.ts";
 import type { FileRecord, RefRecord } from "./records.ts";
 
@@ -277,7 +277,14 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
     includes.push(edge);
   };
 
-  const notFound = (file: string, source: string, res: IncludeResolution, line: number, column: number, what: string): void => {
+  const notFound = (
+    file: string,
+    source: string,
+    res: IncludeResolution,
+    line: number,
+    column: number,
+    what: string,
+  ): void => {
     if (res.prefixed && !inputs.sdkUsable) {
       suppressedPrefixed.set(source, (suppressedPrefixed.get(source) ?? 0) + 1);
       return;
@@ -317,7 +324,14 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
         return;
       }
       if (depth > MAX_DEPTH) {
-        diagnostics.push({ code: "include-depth", severity: "warning", message: `includes nested deeper than ${MAX_DEPTH} levels`, file, line: 1, column: 1 });
+        diagnostics.push({
+          code: "include-depth",
+          severity: "warning",
+          message: `includes nested deeper than ${MAX_DEPTH} levels`,
+          file,
+          line: 1,
+          column: 1,
+        });
         return;
       }
       const rec = loaded.record;
@@ -325,7 +339,15 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
       stackKeys.add(key);
       for (const inc of rec.includes) {
         const res = inputs.resolve(inc.source, loaded.path, entry.layer);
-        addEdge({ from: loaded.path, to: res.path, source: inc.source, type: inc.type ?? "all", line: inc.line, column: inc.column, caseFixed: res.caseFixed });
+        addEdge({
+          from: loaded.path,
+          to: res.path,
+          source: inc.source,
+          type: inc.type ?? "all",
+          line: inc.line,
+          column: inc.column,
+          caseFixed: res.caseFixed,
+        });
         if (!res.path) {
           notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
           continue;
@@ -339,7 +361,15 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
       }
       for (const xi of rec.xincludes) {
         const res = inputs.resolve(xi.href, loaded.path, entry.layer);
-        addEdge({ from: loaded.path, to: res.path, source: xi.href, type: "xi", line: xi.line, column: xi.column, caseFixed: res.caseFixed });
+        addEdge({
+          from: loaded.path,
+          to: res.path,
+          source: xi.href,
+          type: "xi",
+          line: xi.line,
+          column: xi.column,
+          caseFixed: res.caseFixed,
+        });
         if (!res.path) {
           notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
           continue;
@@ -350,7 +380,15 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
       stackKeys.delete(key);
     };
 
-    const follow = (from: string, to: string, instance: boolean, depth: number, line: number, column: number, source: string): void => {
+    const follow = (
+      from: string,
+      to: string,
+      instance: boolean,
+      depth: number,
+      line: number,
+      column: number,
+      source: string,
+    ): void => {
       const toKey = pathKey(to);
       if (stackKeys.has(toKey)) {
         const edgeKey = `${pathKey(from)}\u0000${toKey}`;
@@ -380,7 +418,9 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
         const loaded = records.get(mk);
         if (!loaded) {
           wanted.add(manifest);
-        } else if (loaded.record.kind === "manifest" && loaded.record.diagnostics.every((d) => d.severity !== "error")) {
+        } else if (
+          loaded.record.kind === "manifest" && loaded.record.diagnostics.every((d) => d.severity !== "error")
+        ) {
           manifestOk = true;
           if (!manifests.includes(loaded.path)) manifests.push(loaded.path);
           if (!manifestsUsed.has(mk)) manifestsUsed.set(mk, entry.stream);
@@ -414,13 +454,33 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
     if ((st && st.reached) || !isInside(loaded.path, inputs.projectDir)) continue;
     for (const inc of loaded.record.includes) {
       const res = inputs.resolve(inc.source, loaded.path, "project");
-      addEdge({ from: loaded.path, to: res.path, source: inc.source, type: inc.type ?? "all", line: inc.line, column: inc.column, caseFixed: res.caseFixed });
-      if (!res.path && !(res.prefixed && !inputs.sdkUsable)) notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
+      addEdge({
+        from: loaded.path,
+        to: res.path,
+        source: inc.source,
+        type: inc.type ?? "all",
+        line: inc.line,
+        column: inc.column,
+        caseFixed: res.caseFixed,
+      });
+      if (!res.path && !(res.prefixed && !inputs.sdkUsable)) {
+        notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
+      }
     }
     for (const xi of loaded.record.xincludes) {
       const res = inputs.resolve(xi.href, loaded.path, "project");
-      addEdge({ from: loaded.path, to: res.path, source: xi.href, type: "xi", line: xi.line, column: xi.column, caseFixed: res.caseFixed });
-      if (!res.path && !(res.prefixed && !inputs.sdkUsable)) notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
+      addEdge({
+        from: loaded.path,
+        to: res.path,
+        source: xi.href,
+        type: "xi",
+        line: xi.line,
+        column: xi.column,
+        caseFixed: res.caseFixed,
+      });
+      if (!res.path && !(res.prefixed && !inputs.sdkUsable)) {
+        notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
+      }
     }
   }
   return { fileStates, includes, diagnostics, wanted, streams, manifestsUsed, suppressedPrefixed };
@@ -662,7 +722,11 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
       targets.push(c);
     }
     if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
-    const answer = { id, targets: targets.length ? targets : NO_TARGETS, status: targets.length ? ("resolved" as const) : ("wrong_type" as const) };
+    const answer = {
+      id,
+      targets: targets.length ? targets : NO_TARGETS,
+      status: targets.length ? ("resolved" as const) : ("wrong_type" as const),
+    };
     if (!selfSkipped) byType.set(typeKey, answer);
     return answer;
   };
@@ -693,7 +757,15 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
 
   // Module ids an asset gets from fragments it splices (for Poid resolution), per asset index.
   const splicedModules = new Map<number, { id: string; element: string; file: string; line: number }[]>();
-  const splice = (owner: number, includer: string, xi: { href: string; xpointer: string | null }, layer: "project" | "sdk", active: boolean, depth: number, chain: string[]): void => {
+  const splice = (
+    owner: number,
+    includer: string,
+    xi: { href: string; xpointer: string | null },
+    layer: "project" | "sdk",
+    active: boolean,
+    depth: number,
+    chain: string[],
+  ): void => {
     if (depth > 16) return;
     const res = inputs.resolve(xi.href, includer, layer);
     if (!res.path) return;
@@ -711,10 +783,14 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
       if (r.offset >= lo && r.offset < hi) addSite(r, owner, target.path, active, xi.href);
     }
     for (const m of target.record.localIds) {
-      if (m.offset >= lo && m.offset < hi) push(splicedModules, owner, { id: m.id, element: m.element, file: target.path, line: m.line });
+      if (m.offset >= lo && m.offset < hi) {
+        push(splicedModules, owner, { id: m.id, element: m.element, file: target.path, line: m.line });
+      }
     }
     for (const inner of target.record.xincludes) {
-      if (inner.offset >= lo && inner.offset < hi) splice(owner, target.path, inner, layer, active, depth + 1, [...chain, tk]);
+      if (inner.offset >= lo && inner.offset < hi) {
+        splice(owner, target.path, inner, layer, active, depth + 1, [...chain, tk]);
+      }
     }
   };
 
@@ -741,8 +817,21 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
       const want = r.value.toLowerCase();
       const own = rec.localIds.find((m) => m.owner === r.owner && m.id.toLowerCase() === want);
       const spliced = own ? undefined : splicedModules.get(asset)?.find((m) => m.id.toLowerCase() === want);
-      const target = own ? { element: own.element, file: loaded.path, line: own.line } : spliced ? { element: spliced.element, file: spliced.file, line: spliced.line } : null;
-      poidSites.push({ from: asset, value: r.value, element: r.element, attribute: r.attribute, file: loaded.path, line: r.line, column: r.column, target });
+      const target = own
+        ? { element: own.element, file: loaded.path, line: own.line }
+        : spliced
+        ? { element: spliced.element, file: spliced.file, line: spliced.line }
+        : null;
+      poidSites.push({
+        from: asset,
+        value: r.value,
+        element: r.element,
+        attribute: r.attribute,
+        file: loaded.path,
+        line: r.line,
+        column: r.column,
+        target,
+      });
     }
   }
 
@@ -805,13 +894,20 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
     const info = files.get(key);
     if (!info) continue;
     if (loaded.record.kind === "str" && insideProject(loaded.path)) {
-      for (const e of loaded.record.strings) strings.push({ key: e.key, text: e.text, file: loaded.path, line: e.line });
+      for (const e of loaded.record.strings) {
+        strings.push({ key: e.key, text: e.text, file: loaded.path, line: e.line });
+      }
     }
     if (loaded.record.stringKeys.length === 0) continue;
     const indexes = recordAssetIndex.get(key) ?? [];
     for (const u of loaded.record.stringKeys) {
       if (u.owner < 0 || indexes[u.owner] === undefined) continue;
-      push(stringUses, u.key.toLowerCase(), { asset: indexes[u.owner], element: u.element, attribute: u.attribute, line: u.line });
+      push(stringUses, u.key.toLowerCase(), {
+        asset: indexes[u.owner],
+        element: u.element,
+        attribute: u.attribute,
+        line: u.line,
+      });
     }
   }
 
@@ -831,7 +927,14 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
     const info = files.get(key);
     if (!info || info.origin !== "project") continue;
     for (const d of loaded.record.diagnostics) {
-      fileDiagnostics.push({ code: d.code, severity: d.severity, message: d.message, file: loaded.path, line: d.line, column: d.column });
+      fileDiagnostics.push({
+        code: d.code,
+        severity: d.severity,
+        message: d.message,
+        file: loaded.path,
+        line: d.line,
+        column: d.column,
+      });
     }
     const localDefines = new Set(loaded.record.defines.map((d) => d.name.toLowerCase()));
     if (!loaded.record.fragment) {
@@ -868,7 +971,9 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
         diagnostics.push({
           code: "duplicate-id",
           severity: "error",
-          message: `${a.type} "${a.id}" is also defined in ${displayPath(first.file, inputs)}:${first.line} (stream ${s})`,
+          message: `${a.type} "${a.id}" is also defined in ${
+            displayPath(first.file, inputs)
+          }:${first.line} (stream ${s})`,
           file: a.file,
           line: a.line,
           column: a.column,
@@ -897,10 +1002,9 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
     diagnostics.push({
       code: s.status === "wrong_type" ? "wrong-type-reference" : "unresolved-reference",
       severity: "warning",
-      message:
-        s.status === "wrong_type"
-          ? `"${s.value}" exists only as ${[...new Set(cands)].join(", ")}, not as ${wantedType ?? "the expected type"}`
-          : `"${s.value}" was not found${wantedType ? ` (expected ${wantedType})` : ""}`,
+      message: s.status === "wrong_type"
+        ? `"${s.value}" exists only as ${[...new Set(cands)].join(", ")}, not as ${wantedType ?? "the expected type"}`
+        : `"${s.value}" was not found${wantedType ? ` (expected ${wantedType})` : ""}`,
       file: s.file,
       line: s.line,
       column: s.column,
@@ -910,8 +1014,7 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
     diagnostics.push({
       code: "external-references",
       severity: "information",
-      message:
-        `${external} reference${external === 1 ? " points" : "s point"} at assets outside the project` +
+      message: `${external} reference${external === 1 ? " points" : "s point"} at assets outside the project` +
         (externalInactive ? ` (and ${externalInactive} more in inactive files)` : "") +
         "; give --sdk to check them",
       file: null,
@@ -925,7 +1028,11 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
     diagnostics.push({
       code: "external-defines",
       severity: "information",
-      message: `${total} use${total === 1 ? "" : "s"} of ${externalDefines.size} define${externalDefines.size === 1 ? "" : "s"} not declared in the project (${names}${externalDefines.size > 5 ? ", …" : ""}); they may be vanilla defines: give --sdk to check them`,
+      message: `${total} use${total === 1 ? "" : "s"} of ${externalDefines.size} define${
+        externalDefines.size === 1 ? "" : "s"
+      } not declared in the project (${names}${
+        externalDefines.size > 5 ? ", …" : ""
+      }); they may be vanilla defines: give --sdk to check them`,
       file: null,
       line: 0,
       column: 0,
@@ -937,7 +1044,9 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
     diagnostics.push({
       code: "sdk-not-configured",
       severity: "information",
-      message: `${total} include${total === 1 ? "" : "s"} of ${suppressedPrefixed.size} DATA:/ART:/AUDIO: source${suppressedPrefixed.size === 1 ? "" : "s"} ${total === 1 ? "points" : "point"} into the SDK (e.g. ${examples}); give --sdk to resolve them`,
+      message: `${total} include${total === 1 ? "" : "s"} of ${suppressedPrefixed.size} DATA:/ART:/AUDIO: source${
+        suppressedPrefixed.size === 1 ? "" : "s"
+      } ${total === 1 ? "points" : "point"} into the SDK (e.g. ${examples}); give --sdk to resolve them`,
       file: null,
       line: 0,
       column: 0,
@@ -1013,7 +1122,8 @@ function rankCompare(a: AssetDef, b: AssetDef): number {
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   const fa = a.file ?? "";
   const fb = b.file ?? "";
-  return (fa < fb ? -1 : fa > fb ? 1 : 0) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+  return (fa < fb ? -1 : fa > fb ? 1 : 0) || a.line - b.line || a.column - b.column ||
+    (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
 /** `fn` with its answers remembered per argument. */
@@ -1051,4 +1161,3 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
-

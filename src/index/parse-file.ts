@@ -12,7 +12,7 @@ import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
 import { extractXmlRecord } from "./extract-xml.ts";
 import { artReferences, asciiSource, isAscii, stringSource } from "./art-refs.ts";
-import { type FileRecord, type RecordDiagnostic, type RefRecord, emptyRecord } from "./records.ts";
+import { emptyRecord, type FileRecord, type RecordDiagnostic, type RefRecord } from "./records.ts";
 
 /**
  * The record of a file from its bytes.
@@ -41,18 +41,33 @@ export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries
 
 function parseXmlFile(bytes: Uint8Array, schema: SchemaQueries | null): FileRecord {
   if (bytes.length === 0) {
-    return { ...emptyRecord("xml"), diagnostics: [diag("empty-file", "error", "the file is empty (an XML file needs a root element)")] };
+    return {
+      ...emptyRecord("xml"),
+      diagnostics: [diag("empty-file", "error", "the file is empty (an XML file needs a root element)")],
+    };
   }
   if (sniffBinary(bytes)) {
     return {
       ...emptyRecord("binary"),
-      diagnostics: [diag("not-xml", "error", "the file is named .xml but holds binary data (it does not start with '<' or contains NUL bytes); it was not parsed")],
+      diagnostics: [
+        diag(
+          "not-xml",
+          "error",
+          "the file is named .xml but holds binary data (it does not start with '<' or contains NUL bytes); it was not parsed",
+        ),
+      ],
     };
   }
   const decoded = decodeXml(bytes);
   const record = extractXmlRecord(decoded.text, schema);
   if (decoded.warnings.length === 0) return record;
-  const warnings = decoded.warnings.map((w) => ({ code: "encoding", severity: "warning" as const, message: w.message, line: w.line, column: w.column }));
+  const warnings = decoded.warnings.map((w) => ({
+    code: "encoding",
+    severity: "warning" as const,
+    message: w.message,
+    line: w.line,
+    column: w.column,
+  }));
   return { ...record, diagnostics: [...warnings, ...record.diagnostics] };
 }
 
@@ -65,7 +80,13 @@ function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
   }
   const diagnostics: RecordDiagnostic[] = [];
   if (scan.error) {
-    diagnostics.push({ code: "xml-syntax", severity: "error", message: scan.error.message, line: scan.error.line, column: scan.error.column });
+    diagnostics.push({
+      code: "xml-syntax",
+      severity: "error",
+      message: scan.error.message,
+      line: scan.error.line,
+      column: scan.error.column,
+    });
   }
   return {
     ...emptyRecord("art"),
@@ -83,7 +104,13 @@ function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
       inheritFrom: null,
     })),
     defines: scan.defines.map((d) => ({ name: d.name, value: d.value, line: d.line, column: d.column })),
-    includes: scan.includes.map((i) => ({ type: i.type, rawType: i.rawType, source: i.source, line: i.line, column: i.column })),
+    includes: scan.includes.map((i) => ({
+      type: i.type,
+      rawType: i.rawType,
+      source: i.source,
+      line: i.line,
+      column: i.column,
+    })),
     xincludes: scan.xincludes.map((x) => ({
       href: x.href,
       xpointer: x.xpointer,
@@ -104,7 +131,13 @@ function parseStrFile(bytes: Uint8Array): FileRecord {
   return {
     ...emptyRecord("str"),
     strings: table.entries.map((e) => ({ key: e.key, text: e.text, line: e.line })),
-    diagnostics: table.diagnostics.map((d) => ({ code: "string-table", severity: "warning" as const, message: d.message, line: d.line, column: d.column })),
+    diagnostics: table.diagnostics.map((d) => ({
+      code: "string-table",
+      severity: "warning" as const,
+      message: d.message,
+      line: d.line,
+      column: d.column,
+    })),
   };
 }
 
@@ -120,7 +153,9 @@ function parseBabproj(bytes: Uint8Array): FileRecord {
   return {
     ...emptyRecord("babproj"),
     streamSources: sources,
-    diagnostics: error ? [{ code: "xml-syntax", severity: "error", message: error.message, line: error.line, column: error.column }] : [],
+    diagnostics: error
+      ? [{ code: "xml-syntax", severity: "error", message: error.message, line: error.line, column: error.column }]
+      : [],
   };
 }
 
@@ -129,7 +164,13 @@ function parseManifestFile(bytes: Uint8Array): FileRecord {
   if (!parsed.ok) {
     return {
       ...emptyRecord("manifest"),
-      diagnostics: [diag("manifest-read-error", "error", `the manifest could not be read: ${parsed.error.message} (at byte ${parsed.error.offset})`)],
+      diagnostics: [
+        diag(
+          "manifest-read-error",
+          "error",
+          `the manifest could not be read: ${parsed.error.message} (at byte ${parsed.error.offset})`,
+        ),
+      ],
     };
   }
   const m = parsed.manifest;
@@ -142,7 +183,13 @@ function parseManifestFile(bytes: Uint8Array): FileRecord {
   });
   return {
     ...emptyRecord("manifest"),
-    manifestAssets: m.assets.map((a) => ({ type: a.typeName, id: a.id, typeId: a.typeId, instanceId: a.instanceId, sourceFile: a.sourceFile })),
+    manifestAssets: m.assets.map((a) => ({
+      type: a.typeName,
+      id: a.id,
+      typeId: a.typeId,
+      instanceId: a.instanceId,
+      sourceFile: a.sourceFile,
+    })),
     manifestRefs: refs,
     diagnostics: m.warnings.map((w) => diag("manifest-warning", "warning", w.message)),
   };

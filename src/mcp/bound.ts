@@ -35,7 +35,9 @@ function arraySlots(value: unknown, path: string[] = [], out: ArraySlot[] = []):
 function withArray(value: Record<string, unknown>, path: readonly string[], keep: number): Record<string, unknown> {
   const [head, ...rest] = path;
   const child = value[head];
-  const next = rest.length === 0 ? (child as unknown[]).slice(0, keep) : withArray(child as Record<string, unknown>, rest, keep);
+  const next = rest.length === 0
+    ? (child as unknown[]).slice(0, keep)
+    : withArray(child as Record<string, unknown>, rest, keep);
   return { ...value, [head]: next };
 }
 
@@ -44,7 +46,10 @@ function withArray(value: Record<string, unknown>, path: readonly string[], keep
  * `truncated: true` with the count left out under `omitted["path.to.list"]`; null when no list is left.
  * @example shrinkLists({ items: [1, 2, 3, 4] }, 0.5) // { items: [1], truncated: true, omitted: { items: 3 } }
  */
-export function shrinkLists<R extends object>(result: R, factor: number): (R & { truncated: true; omitted: Record<string, number> }) | null {
+export function shrinkLists<R extends object>(
+  result: R,
+  factor: number,
+): (R & { truncated: true; omitted: Record<string, number> }) | null {
   const slots = arraySlots(result).filter((s) => s.length > 0);
   if (slots.length === 0) return null;
   const biggest = slots.reduce((a, b) => (b.size > a.size ? b : a));
@@ -52,5 +57,8 @@ export function shrinkLists<R extends object>(result: R, factor: number): (R & {
   const key = biggest.path.join(".");
   const prior = (result as { omitted?: Record<string, number> }).omitted ?? {};
   const cut = withArray(result as Record<string, unknown>, biggest.path, keep);
-  return { ...cut, truncated: true, omitted: { ...prior, [key]: (prior[key] ?? 0) + biggest.length - keep } } as R & { truncated: true; omitted: Record<string, number> };
+  return { ...cut, truncated: true, omitted: { ...prior, [key]: (prior[key] ?? 0) + biggest.length - keep } } as R & {
+    truncated: true;
+    omitted: Record<string, number>;
+  };
 }

@@ -10,7 +10,15 @@ export const MCP_HARD_LIMIT = 200;
 /** `limit` values above this are refused outright rather than lowered. */
 export const MAX_LIMIT_ARGUMENT = 10_000;
 
-type Issue = { code: string; input?: unknown; minimum?: unknown; maximum?: unknown; origin?: string; values?: unknown[]; keys?: string[] };
+type Issue = {
+  code: string;
+  input?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  origin?: string;
+  values?: unknown[];
+  keys?: string[];
+};
 
 function describeInput(v: unknown): string {
   if (v === null) return "null";
@@ -69,7 +77,9 @@ const ONLY_LISTS = { when: (p: { value: unknown }) => Array.isArray(p.value) } a
 /** An optional list of at most `maxItems` non-empty strings of at most `maxLength` characters. */
 export function textList(name: string, what: string, maxItems: number, maxLength: number, description: string) {
   return z
-    .array(z.string({ error: fieldError(`each item of ${name}`, what) }).min(1).max(maxLength), { error: fieldError(name, `a list of ${what}`) })
+    .array(z.string({ error: fieldError(`each item of ${name}`, what) }).min(1).max(maxLength), {
+      error: fieldError(name, `a list of ${what}`),
+    })
     .max(maxItems, ONLY_LISTS)
     .optional()
     .describe(description);
@@ -90,10 +100,30 @@ export const COMMON = {
     ),
 };
 
-export const LIMIT = count("limit", 1, MAX_LIMIT_ARGUMENT, `Items per page (default 50; at most ${MCP_HARD_LIMIT} are returned, fewer when the answer would be too large).`);
-export const CURSOR = optionalText("cursor", "the nextCursor of a previous answer", 64, "The nextCursor of a previous answer, to get the next page. Opaque: never build one.");
-export const ID = text("id", 'the asset id, e.g. "AlliedAthenaCannon"', 256, 'The asset id (case-insensitive). For a "Type:Id" value pass the part after the last colon, and the type as type.');
-export const TYPE = optionalText("type", 'an asset type such as "GameObject" or "WeaponTemplate"', 128, "The asset type (XML element name), e.g. GameObject, WeaponTemplate, W3DContainer. Pass it whenever you know it: one id may name assets of several types.");
+export const LIMIT = count(
+  "limit",
+  1,
+  MAX_LIMIT_ARGUMENT,
+  `Items per page (default 50; at most ${MCP_HARD_LIMIT} are returned, fewer when the answer would be too large).`,
+);
+export const CURSOR = optionalText(
+  "cursor",
+  "the nextCursor of a previous answer",
+  64,
+  "The nextCursor of a previous answer, to get the next page. Opaque: never build one.",
+);
+export const ID = text(
+  "id",
+  'the asset id, e.g. "AlliedAthenaCannon"',
+  256,
+  'The asset id (case-insensitive). For a "Type:Id" value pass the part after the last colon, and the type as type.',
+);
+export const TYPE = optionalText(
+  "type",
+  'an asset type such as "GameObject" or "WeaponTemplate"',
+  128,
+  "The asset type (XML element name), e.g. GameObject, WeaponTemplate, W3DContainer. Pass it whenever you know it: one id may name assets of several types.",
+);
 
 /**
  * The object schema of a tool's arguments: its own fields plus {@link COMMON}, unknown keys refused.
@@ -104,9 +134,11 @@ export function argumentsOf<S extends z.ZodRawShape>(tool: string, shape: S) {
   return z.strictObject(all, {
     error: (iss: Issue) =>
       iss.code === "unrecognized_keys"
-        ? `unknown argument${(iss.keys?.length ?? 0) > 1 ? "s" : ""} ${(iss.keys ?? []).map((k) => `"${k}"`).join(", ")}; ${tool} takes ${names.join(", ")}`
+        ? `unknown argument${(iss.keys?.length ?? 0) > 1 ? "s" : ""} ${
+          (iss.keys ?? []).map((k) => `"${k}"`).join(", ")
+        }; ${tool} takes ${names.join(", ")}`
         : iss.code === "invalid_type"
-          ? `the arguments of ${tool} must be an object`
-          : undefined,
+        ? `the arguments of ${tool} must be an object`
+        : undefined,
   });
 }

@@ -27,7 +27,9 @@ const LEAD =
 /** The dynamic facts, a few lines. */
 export function servingFacts(f: ServingFacts): string {
   if (f.mode === "none") {
-    return `No mod found: ${f.note ?? "no project"}. get_status answers with state no_index: do not use these tools for this folder.`;
+    return `No mod found: ${
+      f.note ?? "no project"
+    }. get_status answers with state no_index: do not use these tools for this folder.`;
   }
   if (f.mode === "container") {
     const names = f.projects ?? [];
@@ -37,8 +39,12 @@ export function servingFacts(f: ServingFacts): string {
   const cfg = f.config;
   const lines = [`Project: ${f.root}${cfg?.sdk?.game ? ` (game ${cfg.sdk.game})` : ""}.`];
   if (cfg?.sdk) lines.push(`SDK: ${cfg.sdk.dir} (vanilla assets, defines and manifests are indexed too).`);
-  else lines.push("No SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla.");
-  lines.push("Index: building since startup. Call get_status first; if index.state is no_index or index.projectDir is not the folder you work in, do not use these tools for it.");
+  else {lines.push(
+      "No SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla.",
+    );}
+  lines.push(
+    "Index: building since startup. Call get_status first; if index.state is no_index or index.projectDir is not the folder you work in, do not use these tools for it.",
+  );
   return lines.join("\n");
 }
 

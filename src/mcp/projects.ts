@@ -6,11 +6,11 @@
  */
 import { baseName, isInside, parentDir, pathKey, toAbsolute } from "../project/paths.ts";
 import type { ProjectRoot } from "../project/detect.ts";
-import { type ConfigRequest, type WorkspaceConfig, isEnvError, resolveConfig } from "../workspace/config.ts";
+import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
 import { IndexService, type SnapshotPort } from "../workspace/service.ts";
-import { StoreSnapshotPort, schemaKeyOf } from "../workspace/snapshots.ts";
+import { schemaKeyOf, StoreSnapshotPort } from "../workspace/snapshots.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { type QueryError, isQueryError, queryError } from "../query/envelope.ts";
+import { isQueryError, type QueryError, queryError } from "../query/envelope.ts";
 
 export type ServingMode = "single" | "container" | "none";
 
@@ -59,13 +59,21 @@ export class ProjectRegistry {
       this.mode = "single";
       this.root = resolved.projectDir;
       this.note = null;
-      this.projects = [{ name: baseName(resolved.projectDir), dir: resolved.projectDir, marker: resolved.layout.marker }];
+      this.projects = [{
+        name: baseName(resolved.projectDir),
+        dir: resolved.projectDir,
+        marker: resolved.layout.marker,
+      }];
       this.configs.set(pathKey(resolved.projectDir), resolved);
     } else if (resolved.projects && resolved.projects.length > 1) {
       this.mode = "container";
       this.root = toAbsolute(req.project ?? cwd, cwd);
       this.note = resolved.envError;
-      this.projects = resolved.projects.map((p: ProjectRoot) => ({ name: baseName(p.dir), dir: p.dir, marker: p.marker }));
+      this.projects = resolved.projects.map((p: ProjectRoot) => ({
+        name: baseName(p.dir),
+        dir: p.dir,
+        marker: p.marker,
+      }));
     } else {
       this.mode = "none";
       this.root = toAbsolute(req.project ?? cwd, cwd);
@@ -123,7 +131,9 @@ export class ProjectRegistry {
       if (this.mode === "single") return this.projects[0];
       return queryError(
         "no_project",
-        `this server answers for ${this.projects.length} mods below ${this.root}; pass project (one of: ${listed(names)}); list_projects lists them`,
+        `this server answers for ${this.projects.length} mods below ${this.root}; pass project (one of: ${
+          listed(names)
+        }); list_projects lists them`,
         { projects: names },
       );
     }
@@ -131,12 +141,18 @@ export class ProjectRegistry {
     const byName = bare ? this.projects.filter((p) => p.name.toLowerCase() === baseName(project).toLowerCase()) : [];
     if (byName.length === 1) return byName[0];
     if (byName.length > 1) {
-      return queryError("no_project", `${byName.length} projects are named "${project}"; pass the folder path instead (${byName.map((p) => p.dir).join(", ")})`);
+      return queryError(
+        "no_project",
+        `${byName.length} projects are named "${project}"; pass the folder path instead (${
+          byName.map((p) => p.dir).join(", ")
+        })`,
+      );
     }
     // Relative paths are relative to the folder holding the projects (the container, or the project's parent).
     const base = this.mode === "container" ? this.root : parentDir(this.root);
     const abs = toAbsolute(project, base);
-    const byPath = this.projects.find((p) => pathKey(p.dir) === pathKey(abs)) ?? this.projects.find((p) => isInside(abs, p.dir));
+    const byPath = this.projects.find((p) => pathKey(p.dir) === pathKey(abs)) ??
+      this.projects.find((p) => isInside(abs, p.dir));
     if (byPath) return byPath;
     if (this.mode === "single") {
       const only = this.projects[0];
@@ -145,7 +161,11 @@ export class ProjectRegistry {
         `this server answers only for ${only.name} (${only.dir}); "${project}" is another folder: start a server for it with ra3 mcp --project "${abs}"`,
       );
     }
-    return queryError("no_project", `no project "${project}" below ${this.root}; pass one of: ${listed(names)} (list_projects lists them)`, { projects: names });
+    return queryError(
+      "no_project",
+      `no project "${project}" below ${this.root}; pass one of: ${listed(names)} (list_projects lists them)`,
+      { projects: names },
+    );
   }
 
   private serviceFor(entry: ProjectEntry): IndexService | QueryError {
@@ -166,12 +186,16 @@ export class ProjectRegistry {
       log: (line) => this.log(`${entry.name}: ${line}`),
       snapshots: this.options.snapshotsFor
         ? this.options.snapshotsFor(config)
-        : (ws: Workspace) => new StoreSnapshotPort(config.home, config.projectDir, schemaKeyOf(ws.schema), (line) => this.log(`${entry.name}: ${line}`)),
+        : (ws: Workspace) =>
+          new StoreSnapshotPort(config.home, config.projectDir, schemaKeyOf(ws.schema), (line) =>
+            this.log(`${entry.name}: ${line}`)),
     });
     const schema = service.ws.schema;
     if (config.schemaDir && !schema.queries) {
       const why = schema.diagnostics[0]?.message ?? "unknown error";
-      this.log(`${entry.name}: could not load the schema in ${config.schemaDir} (${why}); references are matched heuristically`);
+      this.log(
+        `${entry.name}: could not load the schema in ${config.schemaDir} (${why}); references are matched heuristically`,
+      );
     }
     this.services.set(key, service);
     void service.start().catch(() => {});

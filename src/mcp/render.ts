@@ -63,9 +63,15 @@ const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ?
 /** One line about the index when answers may be partial or old; "" when it is ready and fresh. */
 export function indexNote(index: IndexEnvelope | null): string {
   if (!index) return "";
-  if (index.state === "error") return `(index: the last build or update failed; this answer comes from the previous index, built ${index.builtAt ?? "earlier"})`;
+  if (index.state === "error") {
+    return `(index: the last build or update failed; this answer comes from the previous index, built ${
+      index.builtAt ?? "earlier"
+    })`;
+  }
   if (index.state === "building") return "(index: a rebuild is running; this answer comes from the previous index)";
-  if (index.stale) return `(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)`;
+  if (index.stale) {
+    return `(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)`;
+  }
   if (!index.complete) return "(index still scanning .w3x art: art assets and their references may be missing for now)";
   return "";
 }
@@ -74,7 +80,9 @@ export function indexNote(index: IndexEnvelope | null): string {
 export function boundNote(r: Bounded): string {
   if (!r.omitted) return "";
   const parts = Object.entries(r.omitted).map(([k, n]) => `${n} ${k}`);
-  return `(answer shortened to stay under the size limit: ${parts.join(", ")} left out; narrow the question${"nextCursor" in r ? " or follow nextCursor" : ""})`;
+  return `(answer shortened to stay under the size limit: ${parts.join(", ")} left out; narrow the question${
+    "nextCursor" in r ? " or follow nextCursor" : ""
+  })`;
 }
 
 function pageHint(nextCursor: string | null): string {
@@ -85,8 +93,14 @@ function pageHint(nextCursor: string | null): string {
 export function renderFindAsset(r: FindAssetResult): string {
   const lines = [`${plural(r.definitions.length, "definition")} of "${r.id}"${r.type ? ` as ${r.type}` : ""}:`];
   for (const d of r.definitions) {
-    const at = d.origin === "manifest" ? `${d.file} (manifest${d.manifestSource ? `, built from ${d.manifestSource}` : ""})` : `${d.file}:${d.line}`;
-    const flags = [d.origin, d.active ? d.streams.join("+") : "inactive: no entry point includes it", d.viaInstance ? "instance include only" : ""].filter(Boolean).join(", ");
+    const at = d.origin === "manifest"
+      ? `${d.file} (manifest${d.manifestSource ? `, built from ${d.manifestSource}` : ""})`
+      : `${d.file}:${d.line}`;
+    const flags = [
+      d.origin,
+      d.active ? d.streams.join("+") : "inactive: no entry point includes it",
+      d.viaInstance ? "instance include only" : "",
+    ].filter(Boolean).join(", ");
     lines.push(`- ${d.type} ${d.id}  ${at}  [${flags}]${d.inheritFrom ? `  inheritFrom ${d.inheritFrom}` : ""}`);
   }
   if (r.types.length > 1) lines.push(`several types: pass type (${r.types.join(", ")}) to the next call`);
@@ -95,22 +109,36 @@ export function renderFindAsset(r: FindAssetResult): string {
 
 /** The text of get_definition: a header with the line range, then the XML in a fenced block. */
 export function renderDefinition(r: DefinitionResult): string {
-  const range = r.shown ? `lines ${r.shown.from}-${r.shown.to}${r.truncated ? ` of ${r.startLine}-${r.endLine}+` : ""}` : "";
+  const range = r.shown
+    ? `lines ${r.shown.from}-${r.shown.to}${r.truncated ? ` of ${r.startLine}-${r.endLine}+` : ""}`
+    : "";
   const head = `${r.type} ${r.id}  ${r.file}${range ? ` ${range}` : ""}  [${r.origin}${r.active ? "" : ", inactive"}]`;
   const lines = [head];
   if (r.note) lines.push(r.note);
   if (r.text !== null) lines.push("```xml", r.text, "```");
-  if (r.truncated && r.shown) lines.push(`(cut at line ${r.shown.to}; the definition goes on: ask get_asset_references for what it references)`);
-  for (const o of r.otherDefinitions) lines.push(`also defined: ${o.file}:${o.line} [${o.origin}${o.active ? "" : ", inactive"}]`);
+  if (r.truncated && r.shown) {
+    lines.push(`(cut at line ${r.shown.to}; the definition goes on: ask get_asset_references for what it references)`);
+  }
+  for (const o of r.otherDefinitions) {
+    lines.push(`also defined: ${o.file}:${o.line} [${o.origin}${o.active ? "" : ", inactive"}]`);
+  }
   return lines.join("\n");
 }
 
 /** The text of find_references: one line per site, then the next-page hint. */
 export function renderFindReferences(r: FindReferencesResult): string {
-  const lines = [`${r.type} ${r.id}: ${plural(r.total, "reference")}${r.references.length < r.total ? ` (showing ${r.references.length})` : ""}`];
+  const lines = [
+    `${r.type} ${r.id}: ${plural(r.total, "reference")}${
+      r.references.length < r.total ? ` (showing ${r.references.length})` : ""
+    }`,
+  ];
   for (const s of r.references) {
     const from = s.from ? `${s.from.type} ${s.from.id}` : "(outside any asset)";
-    const how = s.kind === "inheritFrom" ? "inheritFrom" : s.attribute ? `${s.element}@${s.attribute}` : `<${s.element}>`;
+    const how = s.kind === "inheritFrom"
+      ? "inheritFrom"
+      : s.attribute
+      ? `${s.element}@${s.attribute}`
+      : `<${s.element}>`;
     lines.push(`- ${s.file}:${s.line}  ${from}  ${how}${s.active ? "" : "  (inactive file)"}`);
   }
   const hint = pageHint(r.nextCursor);
@@ -120,24 +148,42 @@ export function renderFindReferences(r: FindReferencesResult): string {
 
 /** The text of get_asset_references: one line per edge, indented by depth, with provenance. */
 export function renderUses(r: UsesResult): string {
-  const lines = [`${r.asset.type} ${r.asset.id} (${r.asset.file}:${r.asset.line}) references, depth ${r.depth}${r.targetTypes.length ? `, only ${r.targetTypes.join(", ")}` : ""}:`];
+  const lines = [
+    `${r.asset.type} ${r.asset.id} (${r.asset.file}:${r.asset.line}) references, depth ${r.depth}${
+      r.targetTypes.length ? `, only ${r.targetTypes.join(", ")}` : ""
+    }:`,
+  ];
   if (r.inheritChain.length) lines.push(`inherits: ${r.inheritChain.map((a) => a.id).join(" → ")}`);
   for (const e of r.edges) {
-    const via = e.via.kind === "inheritFrom" ? "inheritFrom" : e.via.attribute ? `${e.via.element}@${e.via.attribute}` : `<${e.via.element}>`;
-    const to = e.to.file ? `${e.to.type} ${e.to.id} (${e.to.file}:${e.to.line})` : `${e.to.type} ${e.to.id} (${e.to.status === "wrong_type" ? "wrong type" : "not found"})`;
+    const via = e.via.kind === "inheritFrom"
+      ? "inheritFrom"
+      : e.via.attribute
+      ? `${e.via.element}@${e.via.attribute}`
+      : `<${e.via.element}>`;
+    const to = e.to.file
+      ? `${e.to.type} ${e.to.id} (${e.to.file}:${e.to.line})`
+      : `${e.to.type} ${e.to.id} (${e.to.status === "wrong_type" ? "wrong type" : "not found"})`;
     const inherited = e.definedIn ? ` [inherited from ${e.definedIn.id}]` : "";
-    lines.push(`- ${"  ".repeat(e.depth - 1)}${e.from.id} → ${to} via ${via} at ${e.source.file}:${e.source.line}${inherited}`);
+    lines.push(
+      `- ${"  ".repeat(e.depth - 1)}${e.from.id} → ${to} via ${via} at ${e.source.file}:${e.source.line}${inherited}`,
+    );
   }
   if (r.edges.length === 0) lines.push("(no references)");
   if (r.truncated) lines.push(`truncated at ${r.edges.length} edges: raise maxEdges or narrow targetTypes`);
-  if (r.omittedByTargetType) lines.push(`${plural(r.omittedByTargetType, "edge")} to other types left out by targetTypes`);
+  if (r.omittedByTargetType) {
+    lines.push(`${plural(r.omittedByTargetType, "edge")} to other types left out by targetTypes`);
+  }
   return lines.join("\n");
 }
 
 /** The text of list_assets_by_type: one line per id, then the next-page hint. */
 export function renderListAssets(r: ListAssetsResult): string {
   const lines = [`${r.items.length} of ${r.total} ${r.type}${r.prefix ? ` starting with "${r.prefix}"` : ""}:`];
-  for (const i of r.items) lines.push(`- ${i.id}  ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${i.origin === "project" ? "" : ` [${i.origin}]`}`);
+  for (const i of r.items) {
+    lines.push(
+      `- ${i.id}  ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${i.origin === "project" ? "" : ` [${i.origin}]`}`,
+    );
+  }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
   return lines.join("\n");
@@ -146,7 +192,9 @@ export function renderListAssets(r: ListAssetsResult): string {
 /** The text of resolve_include: the outcome, then every candidate tried. */
 export function renderResolveInclude(r: ResolveIncludeResult): string {
   const head = r.resolved
-    ? `${r.source} → ${r.resolved}${r.caseFixed ? " (letter case fixed)" : ""}${r.twoLetterRule ? " (ART two-letter folder rule)" : ""}; ${r.active ? `active in ${r.streams.join(", ")}` : "inactive"}`
+    ? `${r.source} → ${r.resolved}${r.caseFixed ? " (letter case fixed)" : ""}${
+      r.twoLetterRule ? " (ART two-letter folder rule)" : ""
+    }; ${r.active ? `active in ${r.streams.join(", ")}` : "inactive"}`
     : `${r.source} does not resolve${r.reason ? `: ${r.reason}` : ""}`;
   const lines = [head, `from ${r.from}`];
   for (const t of r.tried) lines.push(`- ${t.hit ? "hit " : "miss"} ${t.candidate}`);
@@ -171,7 +219,11 @@ export function renderFindDefine(r: FindDefineResult): string {
 
 /** The text of find_unreferenced: ids grouped by type, then the caveat. */
 export function renderUnreferenced(r: UnreferencedResult): string {
-  const lines = [`${plural(r.total, "unreferenced project asset")}${r.type ? ` of type ${r.type}` : ""}${r.rule === "heuristic" ? " (no schema: types judged by what the project references)" : ""}:`];
+  const lines = [
+    `${plural(r.total, "unreferenced project asset")}${r.type ? ` of type ${r.type}` : ""}${
+      r.rule === "heuristic" ? " (no schema: types judged by what the project references)" : ""
+    }:`,
+  ];
   let type = "";
   for (const i of r.items) {
     if (i.type !== type) {
@@ -189,8 +241,12 @@ export function renderUnreferenced(r: UnreferencedResult): string {
 /** The text of check_files: the counts, then one line per diagnostic. */
 export function renderCheck(r: CheckResult): string {
   const scope = r.files ? r.files.join(", ") : "the project";
-  const lines = [`${plural(r.errors, "error")}, ${plural(r.warnings, "warning")}, ${plural(r.information, "note")} in ${scope}`];
-  for (const d of r.diagnostics) lines.push(`- ${d.file ? `${d.file}:${d.line}:${d.column}` : "(project)"} ${d.severity} ${d.code}: ${d.message}`);
+  const lines = [
+    `${plural(r.errors, "error")}, ${plural(r.warnings, "warning")}, ${plural(r.information, "note")} in ${scope}`,
+  ];
+  for (const d of r.diagnostics) {
+    lines.push(`- ${d.file ? `${d.file}:${d.line}:${d.column}` : "(project)"} ${d.severity} ${d.code}: ${d.message}`);
+  }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
   return lines.join("\n");
@@ -211,14 +267,24 @@ export function renderSearchStrings(r: SearchStringsResult): string {
 /** The text of get_status: project, SDK, schema, index state and counts, streams, types. */
 export function renderStatus(r: StatusAnswer, index: IndexEnvelope | null): string {
   const lines = [`project ${r.project}${r.game ? ` (${r.game})` : ""}`];
-  lines.push(r.sdk ? `sdk ${r.sdk.dir} (${r.sdk.status})` : "no SDK: project-only mode (vanilla assets are not indexed)");
-  lines.push(r.schema.dir ? `schema ${r.schema.dir} (${r.schema.files} files)` : "no schema: references matched heuristically");
+  lines.push(
+    r.sdk ? `sdk ${r.sdk.dir} (${r.sdk.status})` : "no SDK: project-only mode (vanilla assets are not indexed)",
+  );
+  lines.push(
+    r.schema.dir ? `schema ${r.schema.dir} (${r.schema.files} files)` : "no schema: references matched heuristically",
+  );
   const p = r.progress;
   const progress = p ? `, ${p.phase} ${p.done}/${p.total}` : "";
-  lines.push(`index ${r.state}${progress}, build ${r.buildId}${r.builtAt ? ` at ${r.builtAt}` : ""}${r.complete ? "" : ", incomplete"}${r.stale ? ", stale" : ""}`);
+  lines.push(
+    `index ${r.state}${progress}, build ${r.buildId}${r.builtAt ? ` at ${r.builtAt}` : ""}${
+      r.complete ? "" : ", incomplete"
+    }${r.stale ? ", stale" : ""}`,
+  );
   if (index && index.counts.files > 0) {
     const c = index.counts;
-    lines.push(`${c.files} files, ${c.assets} assets (+${c.sdkAssets} SDK), ${c.references} references, ${c.defines} defines, ${c.diagnostics} diagnostics`);
+    lines.push(
+      `${c.files} files, ${c.assets} assets (+${c.sdkAssets} SDK), ${c.references} references, ${c.defines} defines, ${c.diagnostics} diagnostics`,
+    );
   }
   for (const s of r.streams) lines.push(`stream ${s.name}: ${s.entry} (${plural(s.files, "file")})`);
   if (r.types.length) lines.push(`types: ${r.types.join(", ")}`);
@@ -233,10 +299,14 @@ export function renderProjects(r: ProjectListing): string {
     r.mode === "container"
       ? `${plural(r.projects.length, "mod")} below ${r.root} (pass the name as project):`
       : r.mode === "single"
-        ? "one project (project is optional):"
-        : `no mod: ${r.note ?? ""}`,
+      ? "one project (project is optional):"
+      : `no mod: ${r.note ?? ""}`,
   ];
-  for (const p of r.projects) lines.push(`- ${p.name}  ${p.dir}  ${p.opened ? (p.state ?? "") : "not opened yet"}${p.game ? ` (${p.game})` : ""}`);
+  for (const p of r.projects) {
+    lines.push(
+      `- ${p.name}  ${p.dir}  ${p.opened ? (p.state ?? "") : "not opened yet"}${p.game ? ` (${p.game})` : ""}`,
+    );
+  }
   return lines.join("\n");
 }
 
@@ -247,13 +317,27 @@ export function renderGuide(r: GuideAnswer): string {
 
 /** The text of reindex: the build summary in five lines. */
 export function renderReindex(r: ReindexAnswer): string {
-  const lines = [`rebuilt ${r.project} in ${Math.round(r.timings.totalMs)} ms (${r.mode === "sdk" ? `SDK ${r.sdk}` : "project-only mode"})`];
+  const lines = [
+    `rebuilt ${r.project} in ${Math.round(r.timings.totalMs)} ms (${
+      r.mode === "sdk" ? `SDK ${r.sdk}` : "project-only mode"
+    })`,
+  ];
   lines.push(`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive, ${r.files.art} art)`);
   const total = r.assetsByType.reduce((a, b) => a + b.count, 0);
   const top = r.assetsByType.slice(0, 8).map((c) => `${c.type} ${c.count}`).join(", ");
-  lines.push(`assets: ${total} in ${plural(r.assetsByType.length, "type")}${top ? ` (${top}${r.assetsByType.length > 8 ? ", …" : ""})` : ""}`);
-  lines.push(`references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`);
+  lines.push(
+    `assets: ${total} in ${plural(r.assetsByType.length, "type")}${
+      top ? ` (${top}${r.assetsByType.length > 8 ? ", …" : ""})` : ""
+    }`,
+  );
+  lines.push(
+    `references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`,
+  );
   const d = r.diagnostics;
-  lines.push(`diagnostics: ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}${d.errors + d.warnings ? " (check_files lists them)" : ""}`);
+  lines.push(
+    `diagnostics: ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}${
+      d.errors + d.warnings ? " (check_files lists them)" : ""
+    }`,
+  );
   return lines.join("\n");
 }

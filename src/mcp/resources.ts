@@ -15,7 +15,7 @@ import { fileQuery } from "../query/files.ts";
 import { displayPath } from "../query/present.ts";
 import { isInside, toAbsolute } from "../project/paths.ts";
 import { renderDefinition, renderFile } from "./render.ts";
-import { progressText, explainMissing } from "./respond.ts";
+import { explainMissing, progressText } from "./respond.ts";
 import type { ToolEnv } from "./tools.ts";
 
 /** JSON-RPC code for "resource not found" in the 2025 protocol revisions. */
@@ -38,12 +38,19 @@ function decode(v: string | string[]): string {
 function indexFor(env: ToolEnv): LinkedIndex {
   const reg = env.registry;
   if (reg.mode !== "single") {
-    throw new McpError(INVALID_PARAMS, reg.mode === "container" ? "this server serves several mods; resources need one: use the tools with project" : `no mod to read from: ${reg.note}`);
+    throw new McpError(
+      INVALID_PARAMS,
+      reg.mode === "container"
+        ? "this server serves several mods; resources need one: use the tools with project"
+        : `no mod to read from: ${reg.note}`,
+    );
   }
   const h = reg.pick(null);
   if (isQueryError(h)) throw new McpError(INVALID_PARAMS, h.error.message);
   const linked = h.service.linked;
-  if (!linked) throw new McpError(INVALID_PARAMS, `the index is still building ${progressText(h.service)}; retry in a moment`);
+  if (!linked) {
+    throw new McpError(INVALID_PARAMS, `the index is still building ${progressText(h.service)}; retry in a moment`);
+  }
   return linked;
 }
 
@@ -82,7 +89,9 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
         const linked = linkedOrNull(env);
         if (!linked) return [];
         const type = context?.arguments?.type;
-        const ids = type && linked.byType.has(type) ? linked.byType.get(type)!.map((i) => linked.assets[i].id) : linked.assets.map((a) => a.id);
+        const ids = type && linked.byType.has(type)
+          ? linked.byType.get(type)!.map((i) => linked.assets[i].id)
+          : linked.assets.map((a) => a.id);
         return completeFrom(ids, value).slice(0, MAX_COMPLETIONS * 10);
       },
     },
@@ -92,7 +101,8 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
     asset,
     {
       title: "Asset definition",
-      description: "An asset's XML definition with its facts (file, lines, origin, other definitions), like get_definition.",
+      description:
+        "An asset's XML definition with its facts (file, lines, origin, other definitions), like get_definition.",
       mimeType: "text/plain",
     },
     (uri, vars): ReadResourceResult => {
@@ -100,7 +110,9 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
       const type = decode(vars.type);
       const id = decode(vars.id);
       const target = definitionTarget(linked, id, type);
-      if (isQueryError(target)) throw new McpError(RESOURCE_NOT_FOUND, explainMissing(linked, id, target).error.message);
+      if (isQueryError(target)) {
+        throw new McpError(RESOURCE_NOT_FOUND, explainMissing(linked, id, target).error.message);
+      }
       const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file);
       const r = definitionOf(linked, target, source, { maxLines: FILE_LINES, maxChars: FILE_CHARS });
       return { contents: [{ uri: uri.toString(), mimeType: "text/plain", text: renderDefinition(r) }] };
@@ -114,7 +126,9 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
         const linked = linkedOrNull(env);
         if (!linked) return [];
         const paths: string[] = [];
-        for (const f of linked.files.values()) if (f.kind !== "missing" && isInside(f.path, linked.projectDir)) paths.push(displayPath(linked, f.path));
+        for (const f of linked.files.values()) {
+          if (f.kind !== "missing" && isInside(f.path, linked.projectDir)) paths.push(displayPath(linked, f.path));
+        }
         return completeFrom(paths, decode(value).replace(/\\/g, "/")).slice(0, MAX_COMPLETIONS * 10);
       },
     },
@@ -124,14 +138,17 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
     file,
     {
       title: "Mod file",
-      description: "Whether a project file is active, its streams and include edges (like is_file_active), then the start of its text.",
+      description:
+        "Whether a project file is active, its streams and include edges (like is_file_active), then the start of its text.",
       mimeType: "text/plain",
     },
     (uri, vars): ReadResourceResult => {
       const linked = indexFor(env);
       const path = decode(vars.path);
       const r = fileQuery(linked, path);
-      if (isQueryError(r)) throw new McpError(r.error.code === "outside_project" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, r.error.message);
+      if (isQueryError(r)) {
+        throw new McpError(r.error.code === "outside_project" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, r.error.message);
+      }
       const facts = renderFile(r);
       const abs = toAbsolute(path, linked.projectDir);
       const info = linked.file(abs);
@@ -147,10 +164,16 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
             text = text.slice(0, FILE_CHARS).replace(/\n[^\n]*$/, "");
             cut = true;
           }
-          body = `${text}${cut ? `\n(cut: the file has ${lines.length} lines; read the rest with your own tools, a few lines at a time)` : ""}`;
+          body = `${text}${
+            cut
+              ? `\n(cut: the file has ${lines.length} lines; read the rest with your own tools, a few lines at a time)`
+              : ""
+          }`;
         }
       }
-      return { contents: [{ uri: uri.toString(), mimeType: "text/plain", text: body ? `${facts}\n\n${body}` : facts }] };
+      return {
+        contents: [{ uri: uri.toString(), mimeType: "text/plain", text: body ? `${facts}\n\n${body}` : facts }],
+      };
     },
   );
 }

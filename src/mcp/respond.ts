@@ -7,18 +7,22 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { LinkedIndex } from "../index/link.ts";
-import { type IndexEnvelope, type QueryError, envelopeOf, isQueryError, queryError } from "../query/envelope.ts";
+import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError, queryError } from "../query/envelope.ts";
 import { displayPath } from "../query/present.ts";
 import type { IndexService } from "../workspace/service.ts";
-import { MAX_ANSWER_CHARS, answerSize, shrinkLists } from "./bound.ts";
-import { indexNote, boundNote } from "./render.ts";
+import { answerSize, MAX_ANSWER_CHARS, shrinkLists } from "./bound.ts";
+import { boundNote, indexNote } from "./render.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
 
 export type ErrorCode = QueryError["error"]["code"] | "too_large" | "cancelled";
 
 export interface Failure {
   readonly index: IndexEnvelope | null;
-  readonly error: { readonly code: ErrorCode; readonly message: string; readonly details?: Readonly<Record<string, unknown>> };
+  readonly error: {
+    readonly code: ErrorCode;
+    readonly message: string;
+    readonly details?: Readonly<Record<string, unknown>>;
+  };
 }
 
 export interface Success<R> {
@@ -59,7 +63,11 @@ export function progressText(service: IndexService): string {
  * With `strict`: waits (bounded) until the running work is done and every file stamp is re-checked.
  * Returns null when it finished, or the failure to report (timeout, cancelled).
  */
-export async function makeStrict(handle: ProjectHandle, timeoutMs: number, signal: AbortSignal): Promise<Failure | null> {
+export async function makeStrict(
+  handle: ProjectHandle,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Failure | null> {
   const svc = handle.service;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const timeout = new Promise<"timeout">((resolve) => {
@@ -80,11 +88,16 @@ export async function makeStrict(handle: ProjectHandle, timeoutMs: number, signa
   if (r === "cancelled") return failure(index, { code: "cancelled", message: "the request was cancelled" });
   if (r === "failed") {
     if (svc.linked) return null; // the refresh failed but an index is served; the envelope says so
-    return failure(index, { code: "no_index", message: `the index could not be built: ${svc.error ?? "unknown error"}; fix the cause, then call reindex` });
+    return failure(index, {
+      code: "no_index",
+      message: `the index could not be built: ${svc.error ?? "unknown error"}; fix the cause, then call reindex`,
+    });
   }
   return failure(index, {
     code: "timeout",
-    message: `the index did not finish updating within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} ${progressText(svc)}; retry, or call get_status to watch the progress`,
+    message: `the index did not finish updating within ${
+      timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`
+    } ${progressText(svc)}; retry, or call get_status to watch the progress`,
   });
 }
 
@@ -108,11 +121,16 @@ export async function acquireIndex(
   if (linked) return { handle: h, linked };
   const index = envelopeOf(h.service.view());
   if (h.service.ws.lifecycle.state === "error") {
-    return failure(index, { code: "no_index", message: `the index could not be built: ${h.service.error ?? "unknown error"}; fix the cause, then call reindex` });
+    return failure(index, {
+      code: "no_index",
+      message: `the index could not be built: ${h.service.error ?? "unknown error"}; fix the cause, then call reindex`,
+    });
   }
   return failure(index, {
     code: "building",
-    message: `the index is still building ${progressText(h.service)}; retry in a moment or pass consistency: "strict" to wait`,
+    message: `the index is still building ${
+      progressText(h.service)
+    }; retry in a moment or pass consistency: "strict" to wait`,
   });
 }
 
@@ -123,7 +141,8 @@ export interface Presentation<R> {
 }
 
 function withNotes(text: string, index: IndexEnvelope | null, result: unknown): string {
-  const notes = [indexNote(index), typeof result === "object" && result !== null ? boundNote(result as object) : ""].filter(Boolean);
+  const notes = [indexNote(index), typeof result === "object" && result !== null ? boundNote(result as object) : ""]
+    .filter(Boolean);
   return notes.length ? `${text}\n${notes.join("\n")}` : text;
 }
 
@@ -152,7 +171,8 @@ export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChar
   return errorResult(
     failure(index, {
       code: "too_large",
-      message: `the answer is larger than ${maxChars} characters even after shortening its lists; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)`,
+      message:
+        `the answer is larger than ${maxChars} characters even after shortening its lists; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)`,
     }),
   );
 }
@@ -161,7 +181,9 @@ export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChar
 export function errorResult(f: Failure): CallToolResult {
   const base: CallToolResult = { content: [{ type: "text", text: f.error.message }], isError: true };
   if (!f.index) return base;
-  const error = f.error.details ? { code: f.error.code, message: f.error.message, details: f.error.details } : { code: f.error.code, message: f.error.message };
+  const error = f.error.details
+    ? { code: f.error.code, message: f.error.message, details: f.error.details }
+    : { code: f.error.code, message: f.error.message };
   return { ...base, structuredContent: { index: f.index, result: null, error } };
 }
 
@@ -172,11 +194,15 @@ export function explainMissing(linked: LinkedIndex, id: string, e: QueryError): 
   const key = id.trim().toLowerCase();
   const sites = linked.sites.filter((s) => s.status !== "resolved" && s.id.toLowerCase() === key);
   const details = e.error.details as Record<string, unknown> | undefined;
-  if (sites.length === 0) return queryError("not_found", `${e.error.message} (project-only mode: vanilla assets are not indexed)`, details);
+  if (sites.length === 0) {
+    return queryError("not_found", `${e.error.message} (project-only mode: vanilla assets are not indexed)`, details);
+  }
   const examples = sites.slice(0, 3).map((s) => `${displayPath(linked, s.file)}:${s.line}`).join(", ");
   return queryError(
     "no_sdk",
-    `${e.error.message}; the project references it ${sites.length} time${sites.length === 1 ? "" : "s"} (${examples}), so it is probably a vanilla asset: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to index vanilla assets`,
+    `${e.error.message}; the project references it ${sites.length} time${
+      sites.length === 1 ? "" : "s"
+    } (${examples}), so it is probably a vanilla asset: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to index vanilla assets`,
     details,
   );
 }

@@ -36,7 +36,9 @@ export const IndexEnvelopeSchema = z
     projectDir: str.describe("The project folder the index describes."),
     sdkDir: nstr.describe("The SDK folder, or null in project-only mode (no vanilla layer)."),
     game,
-    state: state.describe("no_index, building, ready_xml (XML indexed, art scan running), ready, stale (files changed; update pending), error (last build failed; previous index served)."),
+    state: state.describe(
+      "no_index, building, ready_xml (XML indexed, art scan running), ready, stale (files changed; update pending), error (last build failed; previous index served).",
+    ),
     buildId: int,
     builtAt: nstr,
     complete: z.boolean().describe("False until the .w3x art scan has finished."),
@@ -48,7 +50,9 @@ export const IndexEnvelopeSchema = z
 /** Present on answers the server had to shorten to stay under its size bound. */
 const boundMarkers = {
   truncated: z.boolean().optional().describe("True when this is not the whole answer: lists were shortened or capped."),
-  omitted: z.record(z.string(), int).optional().describe("Items left out per list field because the answer would have been too large."),
+  omitted: z.record(z.string(), int).optional().describe(
+    "Items left out per list field because the answer would have been too large.",
+  ),
 };
 
 const assetView = loose({
@@ -66,7 +70,13 @@ const assetView = loose({
   manifestSource: str.optional(),
 });
 
-export const FindAssetSchema = loose({ id: str, type: nstr, definitions: z.array(assetView), types: strs, ...boundMarkers });
+export const FindAssetSchema = loose({
+  id: str,
+  type: nstr,
+  definitions: z.array(assetView),
+  types: strs,
+  ...boundMarkers,
+});
 
 export const DefinitionSchema = loose({
   type: str,
@@ -122,7 +132,13 @@ export const UsesSchema = loose({
   edges: z.array(
     loose({
       from: assetRef,
-      to: loose({ type: str, id: str, file: nstr, line: int.nullable(), status: z.enum(["resolved", "wrong_type", "not_found"]) }),
+      to: loose({
+        type: str,
+        id: str,
+        file: nstr,
+        line: int.nullable(),
+        status: z.enum(["resolved", "wrong_type", "not_found"]),
+      }),
       via: loose({ kind: referenceKind, element: str, parent: nstr, attribute: nstr }),
       source: loose({ file: str, line: int }),
       definedIn: assetRef.optional(),
@@ -202,7 +218,16 @@ export const CheckSchema = loose({
   warnings: int,
   information: int,
   byCode: z.array(loose({ code: str, count: int })),
-  diagnostics: z.array(loose({ file: nstr, line: int, column: int, severity: z.enum(["error", "warning", "information"]), code: str, message: str })),
+  diagnostics: z.array(
+    loose({
+      file: nstr,
+      line: int,
+      column: int,
+      severity: z.enum(["error", "warning", "information"]),
+      code: str,
+      message: str,
+    }),
+  ),
   nextCursor: nstr,
   ...boundMarkers,
 });
@@ -248,7 +273,9 @@ export const StatusSchema = loose({
 });
 
 export const ListProjectsSchema = loose({
-  mode: z.enum(["single", "container", "none"]).describe("single: one mod; container: several mods below root (pass project); none: no mod found."),
+  mode: z.enum(["single", "container", "none"]).describe(
+    "single: one mod; container: several mods below root (pass project); none: no mod found.",
+  ),
   root: str,
   projects: z.array(
     loose({
@@ -267,12 +294,20 @@ export const ListProjectsSchema = loose({
 export const UsageGuideSchema = loose({
   topic: nstr,
   sections: z.array(loose({ id: str, title: str, source: str })),
-  topics: z.array(loose({ id: str, title: str, source: str })).describe("Every topic (for the index, or when nothing matched); empty otherwise."),
+  topics: z.array(loose({ id: str, title: str, source: str })).describe(
+    "Every topic (for the index, or when nothing matched); empty otherwise.",
+  ),
   text: str.describe("The guide text of the matching sections, or the topic index."),
   ...boundMarkers,
 });
 
-const diagnosticSummary = loose({ errors: int, warnings: int, information: int, byCode: z.array(loose({ code: str, count: int })), notes: strs });
+const diagnosticSummary = loose({
+  errors: int,
+  warnings: int,
+  information: int,
+  byCode: z.array(loose({ code: str, count: int })),
+  notes: strs,
+});
 
 export const ReindexSchema = loose({
   project: str,
@@ -286,7 +321,15 @@ export const ReindexSchema = loose({
   references: loose({ total: int, resolved: int, external: int, unresolved: int }),
   unresolvedIncludes: z.array(loose({ source: str, count: int })),
   diagnostics: diagnosticSummary,
-  timings: loose({ scanMs: z.number(), schemaMs: z.number(), parseMs: z.number(), sdkMs: z.number(), linkMs: z.number(), artMs: z.number(), totalMs: z.number() }),
+  timings: loose({
+    scanMs: z.number(),
+    schemaMs: z.number(),
+    parseMs: z.number(),
+    sdkMs: z.number(),
+    linkMs: z.number(),
+    artMs: z.number(),
+    totalMs: z.number(),
+  }),
   parsedFiles: int,
   artFiles: int,
   sdkFiles: int,
@@ -295,7 +338,20 @@ export const ReindexSchema = loose({
 
 export const ErrorSchema = z
   .object({
-    code: z.enum(["not_found", "ambiguous", "bad_argument", "building", "outside_project", "no_project", "no_sdk", "no_index", "timeout", "internal", "too_large", "cancelled"]),
+    code: z.enum([
+      "not_found",
+      "ambiguous",
+      "bad_argument",
+      "building",
+      "outside_project",
+      "no_project",
+      "no_sdk",
+      "no_index",
+      "timeout",
+      "internal",
+      "too_large",
+      "cancelled",
+    ]),
     message: str,
     details: z.record(z.string(), z.unknown()).optional(),
   })
@@ -316,11 +372,9 @@ export function envelopeSchema<R extends z.ZodType>(result: R, indexNullable = f
 // ---- compile-time checks: each query result type must satisfy its schema ----
 
 // Loose objects infer an index signature, which plain interfaces do not satisfy: drop it for the check.
-type DeepReadonly<T> = T extends (infer E)[]
-  ? readonly DeepReadonly<E>[]
-  : T extends object
-    ? { readonly [K in keyof T as string extends K ? never : K]: DeepReadonly<T[K]> }
-    : T;
+type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[]
+  : T extends object ? { readonly [K in keyof T as string extends K ? never : K]: DeepReadonly<T[K]> }
+  : T;
 type Satisfies<T extends U, U> = T;
 type Out<S extends z.ZodType> = DeepReadonly<z.infer<S>>;
 
@@ -338,5 +392,13 @@ export type SchemaChecks = [
   Satisfies<CheckResult, Out<typeof CheckSchema>>,
   Satisfies<SearchStringsResult, Out<typeof SearchStringsSchema>>,
   Satisfies<StatusResult & { progress: null; lastError: null; note: null }, Out<typeof StatusSchema>>,
-  Satisfies<IndexSummary & { timings: { scanMs: 0; schemaMs: 0; parseMs: 0; sdkMs: 0; linkMs: 0; artMs: 0; totalMs: 0 }; parsedFiles: 0; artFiles: 0; sdkFiles: 0 }, Out<typeof ReindexSchema>>,
+  Satisfies<
+    IndexSummary & {
+      timings: { scanMs: 0; schemaMs: 0; parseMs: 0; sdkMs: 0; linkMs: 0; artMs: 0; totalMs: 0 };
+      parsedFiles: 0;
+      artFiles: 0;
+      sdkFiles: 0;
+    },
+    Out<typeof ReindexSchema>
+  >,
 ];

@@ -14,7 +14,7 @@ import { buildInstructions } from "./instructions.ts";
 import { ProjectRegistry, type RegistryOptions } from "./projects.ts";
 import { registerResources } from "./resources.ts";
 import { DEFAULT_STRICT_TIMEOUT_MS } from "./respond.ts";
-import { type ToolEnv, toolDeclarations } from "./tools.ts";
+import { toolDeclarations, type ToolEnv } from "./tools.ts";
 import { type ChunkSource, type LineOutput, LineTransport } from "./transport.ts";
 
 /** When the index starts if the client never sends `notifications/initialized`. */
@@ -41,7 +41,9 @@ export function createMcpServer(registry: ProjectRegistry, options: ServerOption
     projects: registry.projects.map((p) => p.name),
     note: registry.note,
   });
-  const server = new McpServer({ name: "ra3", title: "ra3: Red Alert 3 mod index", version: TOOL_VERSION }, { instructions });
+  const server = new McpServer({ name: "ra3", title: "ra3: Red Alert 3 mod index", version: TOOL_VERSION }, {
+    instructions,
+  });
   const env: ToolEnv = {
     registry,
     strictTimeoutMs: options.strictTimeoutMs ?? DEFAULT_STRICT_TIMEOUT_MS,
@@ -85,7 +87,11 @@ export interface StdioSession {
  */
 export async function startStdioSession(options: StdioSessionOptions): Promise<StdioSession> {
   const log = options.log ?? (() => {});
-  const registry = new ProjectRegistry({ ...options.registry, request: options.request as Omit<ConfigRequest, "lister">, log });
+  const registry = new ProjectRegistry({
+    ...options.registry,
+    request: options.request as Omit<ConfigRequest, "lister">,
+    log,
+  });
   const server = createMcpServer(registry, options);
   const transport = new LineTransport(options.input, options.output, { log });
   let closed!: () => void;
@@ -120,6 +126,10 @@ export async function startStdioSession(options: StdioSessionOptions): Promise<S
 
 function describe(registry: ProjectRegistry): string {
   if (registry.mode === "single") return `serving ${registry.root}`;
-  if (registry.mode === "container") return `serving ${registry.projects.length} mods below ${registry.root}: ${registry.projects.map((p) => p.name).join(", ")}`;
+  if (registry.mode === "container") {
+    return `serving ${registry.projects.length} mods below ${registry.root}: ${
+      registry.projects.map((p) => p.name).join(", ")
+    }`;
+  }
   return `no mod to serve (${registry.note}); answering get_status with state no_index`;
 }

@@ -6,14 +6,19 @@
 // @ts-types="@modelcontextprotocol/sdk/shared/protocol"
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  ToolAnnotations,
+} from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import type { LinkedIndex } from "../index/link.ts";
 import { findAsset, listAssets } from "../query/assets.ts";
 import { checkFiles } from "../query/check.ts";
 import { definitionOf, definitionTarget } from "../query/definition.ts";
 import { findDefine } from "../query/defines.ts";
-import { type IndexEnvelope, type QueryResult, envelopeOf, isQueryError, queryError } from "../query/envelope.ts";
+import { envelopeOf, type IndexEnvelope, isQueryError, queryError, type QueryResult } from "../query/envelope.ts";
 import { fileQuery } from "../query/files.ts";
 import { resolveIncludeQuery } from "../query/includes.ts";
 import { findReferences } from "../query/references.ts";
@@ -25,11 +30,21 @@ import { DEFAULT_MAX_EDGES, uses } from "../query/uses.ts";
 import { type GuideSection, usageGuide } from "../skill/embedded.ts";
 import type { SourceText } from "../workspace/source-text.ts";
 import { BuildCancelled, type BuildPhase } from "../workspace/workspace.ts";
-import { type ToolName, TOOL_NAMES } from "./tool-names.ts";
-import { CURSOR, ID, LIMIT, MCP_HARD_LIMIT, TYPE, argumentsOf, count, optionalText, text, textList } from "./inputs.ts";
+import { TOOL_NAMES, type ToolName } from "./tool-names.ts";
+import { argumentsOf, count, CURSOR, ID, LIMIT, MCP_HARD_LIMIT, optionalText, text, textList, TYPE } from "./inputs.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
 import * as R from "./render.ts";
-import { type Failure, type Outcome, type Presentation, acquireIndex, errorResult, explainMissing, failure, makeStrict, toToolResult } from "./respond.ts";
+import {
+  acquireIndex,
+  errorResult,
+  explainMissing,
+  type Failure,
+  failure,
+  makeStrict,
+  type Outcome,
+  type Presentation,
+  toToolResult,
+} from "./respond.ts";
 import * as S from "./schemas.ts";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -59,7 +74,9 @@ const DEFINITION_LINES = 200;
 /** The guide's text appears twice too. */
 const GUIDE_CHARS = 9_000;
 
-const clampLimit = (n: number | undefined): number | undefined => (n === undefined ? undefined : Math.min(n, MCP_HARD_LIMIT));
+const clampLimit = (
+  n: number | undefined,
+): number | undefined => (n === undefined ? undefined : Math.min(n, MCP_HARD_LIMIT));
 const smallerCount = (current: number, factor: number): number | null => {
   const next = Math.min(current - 1, Math.floor(current * factor * 0.9));
   return next >= 1 ? next : null;
@@ -78,7 +95,10 @@ interface QuerySpec<I, Rz> {
 }
 
 /** A tool answered by a query over the project's index. */
-function queryTool<I extends { project?: string; consistency?: "eventual" | "strict" }, Rz>(spec: QuerySpec<I, Rz>, env: ToolEnv): ToolDeclaration {
+function queryTool<I extends { project?: string; consistency?: "eventual" | "strict" }, Rz>(
+  spec: QuerySpec<I, Rz>,
+  env: ToolEnv,
+): ToolDeclaration {
   return {
     name: spec.name,
     title: spec.title,
@@ -99,12 +119,12 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
         render: (r) => spec.render(r),
         refit: refit
           ? (r, factor) => {
-              const next = refit(current, r, factor);
-              if (next === null) return null;
-              current = next;
-              const again = spec.run(got.linked, next, got.handle);
-              return isQueryError(again) ? null : again;
-            }
+            const next = refit(current, r, factor);
+            if (next === null) return null;
+            current = next;
+            const again = spec.run(got.linked, next, got.handle);
+            return isQueryError(again) ? null : again;
+          }
           : undefined,
       };
       return toToolResult({ index, result: first }, presentation);
@@ -113,13 +133,25 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
 }
 
 /** Catches a bug in a handler: logged to stderr, reported as an isError result rather than a crash. */
-function guarded(env: ToolEnv, name: string, fn: (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>) {
+function guarded(
+  env: ToolEnv,
+  name: string,
+  fn: (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>,
+) {
   return async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
     try {
       return await fn(args, extra);
     } catch (e) {
       env.log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      return errorResult({ index: null, error: { code: "internal", message: `ra3 failed to answer ${name}: ${e instanceof Error ? e.message : String(e)} (a bug; details are on the server's stderr)` } });
+      return errorResult({
+        index: null,
+        error: {
+          code: "internal",
+          message: `ra3 failed to answer ${name}: ${
+            e instanceof Error ? e.message : String(e)
+          } (a bug; details are on the server's stderr)`,
+        },
+      });
     }
   };
 }
@@ -132,25 +164,61 @@ const FIND_REFERENCES = argumentsOf("find_references", { id: ID, type: TYPE, lim
 const GET_ASSET_REFERENCES = argumentsOf("get_asset_references", {
   id: ID,
   type: TYPE,
-  depth: count("depth", 1, 3, "How far to follow references: 1 (default) lists the asset's own, 2 and 3 also what those reference. inheritFrom hops do not count."),
-  targetTypes: textList("targetTypes", "asset type names", 10, 128, 'Keep only edges whose target is one of these types (or a subtype), e.g. ["WeaponTemplate"]; the inheritFrom edges leading to them are kept.'),
+  depth: count(
+    "depth",
+    1,
+    3,
+    "How far to follow references: 1 (default) lists the asset's own, 2 and 3 also what those reference. inheritFrom hops do not count.",
+  ),
+  targetTypes: textList(
+    "targetTypes",
+    "asset type names",
+    10,
+    128,
+    'Keep only edges whose target is one of these types (or a subtype), e.g. ["WeaponTemplate"]; the inheritFrom edges leading to them are kept.',
+  ),
   maxEdges: count("maxEdges", 1, 1000, "Cap on returned edges (default 100); when reached, truncated is true."),
 });
 const LIST_ASSETS = argumentsOf("list_assets_by_type", {
-  type: text("type", 'an asset type such as "WeaponTemplate"', 128, "The asset type (XML element name), e.g. WeaponTemplate, GameObject. get_status lists the types present."),
+  type: text(
+    "type",
+    'an asset type such as "WeaponTemplate"',
+    128,
+    "The asset type (XML element name), e.g. WeaponTemplate, GameObject. get_status lists the types present.",
+  ),
   prefix: optionalText("prefix", "the start of the ids wanted", 256, "Only ids starting with this (case-insensitive)."),
   limit: LIMIT,
   cursor: CURSOR,
 });
 const RESOLVE_INCLUDE = argumentsOf("resolve_include", {
-  source: text("source", 'the source attribute of an <Include>, e.g. "DATA:Units/MyTank.xml"', 1024, 'Exactly as written in <Include source="…"> or xi:include href, e.g. DATA:Units/MyTank.xml or ../Shared/Armor.xml.'),
-  from: optionalText("from", "a file path relative to the project root", 1024, "The including file, relative to the project root (default Data/Mod.xml); needed for relative sources."),
+  source: text(
+    "source",
+    'the source attribute of an <Include>, e.g. "DATA:Units/MyTank.xml"',
+    1024,
+    'Exactly as written in <Include source="…"> or xi:include href, e.g. DATA:Units/MyTank.xml or ../Shared/Armor.xml.',
+  ),
+  from: optionalText(
+    "from",
+    "a file path relative to the project root",
+    1024,
+    "The including file, relative to the project root (default Data/Mod.xml); needed for relative sources.",
+  ),
 });
 const IS_FILE_ACTIVE = argumentsOf("is_file_active", {
-  path: text("path", 'a file path relative to the project root, e.g. "Data/Mod.xml"', 1024, "The file, relative to the project root (or absolute inside the project or SDK)."),
+  path: text(
+    "path",
+    'a file path relative to the project root, e.g. "Data/Mod.xml"',
+    1024,
+    "The file, relative to the project root (or absolute inside the project or SDK).",
+  ),
 });
 const FIND_DEFINE = argumentsOf("find_define", {
-  name: text("name", 'a define name such as "MY_TANK_DAMAGE"', 128, "The define's name, with or without the leading $ (case-insensitive)."),
+  name: text(
+    "name",
+    'a define name such as "MY_TANK_DAMAGE"',
+    128,
+    "The define's name, with or without the leading $ (case-insensitive).",
+  ),
 });
 const FIND_UNREFERENCED = argumentsOf("find_unreferenced", {
   type: optionalText("type", 'an asset type such as "WeaponTemplate"', 128, "Only assets of this type."),
@@ -158,18 +226,34 @@ const FIND_UNREFERENCED = argumentsOf("find_unreferenced", {
   cursor: CURSOR,
 });
 const CHECK_FILES = argumentsOf("check_files", {
-  paths: textList("paths", "file paths relative to the project root", 100, 1024, "Files to check, relative to the project root; omit for the whole project."),
+  paths: textList(
+    "paths",
+    "file paths relative to the project root",
+    100,
+    1024,
+    "Files to check, relative to the project root; omit for the whole project.",
+  ),
   limit: LIMIT,
   cursor: CURSOR,
 });
 const SEARCH_STRINGS = argumentsOf("search_strings", {
-  text: text("text", 'part of an in-game text, e.g. "Heavy Tank"', 200, "Text to look for in the string table (case-insensitive): a display name or part of it, or a string key."),
+  text: text(
+    "text",
+    'part of an in-game text, e.g. "Heavy Tank"',
+    200,
+    "Text to look for in the string table (case-insensitive): a display name or part of it, or a string key.",
+  ),
   limit: count("limit", 1, 10_000, `Matches to return (default 20, at most ${MCP_HARD_LIMIT}).`),
 });
 const GET_STATUS = argumentsOf("get_status", {});
 const LIST_PROJECTS = argumentsOf("list_projects", {});
 const GET_USAGE_GUIDE = argumentsOf("get_usage_guide", {
-  topic: optionalText("topic", 'a topic such as "workflows" or a tool name', 128, "A tool name (find_asset), a guide heading (workflows, rules) or a primer subject (includes, inheritFrom, defines). Omit for the list of topics."),
+  topic: optionalText(
+    "topic",
+    'a topic such as "workflows" or a tool name',
+    128,
+    "A tool name (find_asset), a guide heading (workflows, rules) or a primer subject (includes, inheritFrom, defines). Omit for the list of topics.",
+  ),
 });
 const REINDEX = argumentsOf("reindex", {});
 
@@ -217,7 +301,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           const target = definitionTarget(linked, a.id, a.type);
           if (isQueryError(target)) return explainMissing(linked, a.id, target);
           const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file);
-          return definitionOf(linked, target, source, { maxLines: DEFINITION_LINES, maxChars: a.maxChars ?? DEFINITION_CHARS });
+          return definitionOf(linked, target, source, {
+            maxLines: DEFINITION_LINES,
+            maxChars: a.maxChars ?? DEFINITION_CHARS,
+          });
         },
         render: R.renderDefinition,
         refit: (a, r, f) => {
@@ -264,7 +351,12 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         input: GET_ASSET_REFERENCES,
         result: S.UsesSchema,
         run: (linked, a) => {
-          const r = uses(linked, a.id, { type: a.type, depth: a.depth, targetTypes: a.targetTypes, maxEdges: a.maxEdges });
+          const r = uses(linked, a.id, {
+            type: a.type,
+            depth: a.depth,
+            targetTypes: a.targetTypes,
+            maxEdges: a.maxEdges,
+          });
           return isQueryError(r) ? explainMissing(linked, a.id, r) : r;
         },
         render: R.renderUses,
@@ -286,7 +378,8 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           "The ids of one asset type (e.g. WeaponTemplate, GameObject), optionally only those starting with prefix, with file and line, one page at a time (limit, cursor; pass nextCursor back as cursor). get_status lists the types present. Next: find_asset or get_definition on an id.",
         input: LIST_ASSETS,
         result: S.ListAssetsSchema,
-        run: (linked, a) => listAssets(linked, a.type, { prefix: a.prefix, limit: clampLimit(a.limit), cursor: a.cursor }),
+        run: (linked, a) =>
+          listAssets(linked, a.type, { prefix: a.prefix, limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderListAssets,
         refit: (a, r, f) => {
           const n = smallerCount(r.items.length, f);
@@ -298,7 +391,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
   );
 
   add(
-    queryTool<In<typeof RESOLVE_INCLUDE>, ReturnType<typeof resolveIncludeQuery> extends QueryResult<infer X> ? X : never>(
+    queryTool<
+      In<typeof RESOLVE_INCLUDE>,
+      ReturnType<typeof resolveIncludeQuery> extends QueryResult<infer X> ? X : never
+    >(
       {
         name: "resolve_include",
         title: "Resolve an Include source",
@@ -306,7 +402,8 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           'How an <Include source="…"> (or xi:include href) string resolves: every candidate path tried in search order, the hit, letter-case fixes, and whether the target is active and in which streams. from is the including file (default Data/Mod.xml); relative sources depend on it. Next: is_file_active on the hit, check_files on the including file.',
         input: RESOLVE_INCLUDE,
         result: S.ResolveIncludeSchema,
-        run: (linked, a, h) => resolveIncludeQuery(linked, h.service.ws.ports, h.service.ws.config.layout, a.source, a.from),
+        run: (linked, a, h) =>
+          resolveIncludeQuery(linked, h.service.ws.ports, h.service.ws.config.layout, a.source, a.from),
         render: R.renderResolveInclude,
       },
       env,
@@ -345,7 +442,9 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           if (n === 0) return r;
           return queryError(
             "no_sdk",
-            `${r.error.message}; the project uses it ${n} time${n === 1 ? "" : "s"}, so it is probably a vanilla define: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to include vanilla defines`,
+            `${r.error.message}; the project uses it ${n} time${
+              n === 1 ? "" : "s"
+            }, so it is probably a vanilla define: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to include vanilla defines`,
           );
         },
         render: R.renderFindDefine,
@@ -383,7 +482,11 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           'Diagnostics for the given files, or for the whole project without paths: XML syntax errors, unresolved references, missing include targets, duplicate ids, undefined $DEFINEs, include cycles…, each with file, line, severity, code and message; counts by severity and code; paged (limit, cursor). After editing files pass consistency: "strict" so the answer reflects the edits.',
         input: CHECK_FILES,
         result: S.CheckSchema,
-        run: (linked, a) => checkFiles(linked, a.paths && a.paths.length ? a.paths : null, { limit: clampLimit(a.limit), cursor: a.cursor }),
+        run: (linked, a) =>
+          checkFiles(linked, a.paths && a.paths.length ? a.paths : null, {
+            limit: clampLimit(a.limit),
+            cursor: a.cursor,
+          }),
         render: R.renderCheck,
         refit: (a, r, f) => {
           const n = smallerCount(r.diagnostics.length, f);
@@ -506,7 +609,14 @@ function listProjectsTool(env: ToolEnv): ToolDeclaration {
       const projects = reg.projects.map((p) => {
         const svc = reg.opened(p);
         const view = svc?.view();
-        return { name: p.name, dir: p.dir, marker: p.marker, opened: svc !== null, state: view?.lifecycle.state ?? null, game: view?.game ?? null };
+        return {
+          name: p.name,
+          dir: p.dir,
+          marker: p.marker,
+          opened: svc !== null,
+          state: view?.lifecycle.state ?? null,
+          game: view?.game ?? null,
+        };
       });
       const single = reg.single;
       const svc = single ? reg.opened(single) : null;
@@ -539,7 +649,9 @@ function usageGuideTool(env: ToolEnv): ToolDeclaration {
 }
 
 /** The guide sections for `topic`, whole sections while they fit {@link GUIDE_CHARS}, the first one cut if alone too long. */
-export function guideAnswer(topic: string | undefined): R.GuideAnswer & { truncated?: boolean; omitted?: Record<string, number> } {
+export function guideAnswer(
+  topic: string | undefined,
+): R.GuideAnswer & { truncated?: boolean; omitted?: Record<string, number> } {
   const g = usageGuide(topic);
   const meta = (s: { id: string; title: string; source: string }) => ({ id: s.id, title: s.title, source: s.source });
   if (g.sections.length === 0) return { topic: g.topic, sections: [], topics: g.topics.map(meta), text: g.text };
@@ -565,7 +677,9 @@ export function guideAnswer(topic: string | undefined): R.GuideAnswer & { trunca
   const more = g.sections.slice(kept.length).map((s) => s.id);
   return {
     ...base,
-    text: left ? `${text}\n\n(${left} more matching section${left === 1 ? "" : "s"}: ${more.join(", ")}; ask for one by its id)` : text,
+    text: left
+      ? `${text}\n\n(${left} more matching section${left === 1 ? "" : "s"}: ${more.join(", ")}; ask for one by its id)`
+      : text,
     truncated: true,
     ...(left ? { omitted: { sections: left } } : {}),
   };
@@ -601,14 +715,31 @@ function reindexTool(env: ToolEnv): ToolDeclaration {
             },
             () => {},
           );
-          return errorResult(failure(index, { code: "cancelled", message: "the rebuild was cancelled; the previous index is still served" }));
+          return errorResult(
+            failure(index, {
+              code: "cancelled",
+              message: "the rebuild was cancelled; the previous index is still served",
+            }),
+          );
         }
-        return errorResult(failure(index, { code: "internal", message: `the rebuild failed: ${(e as Error).message}; the previous index (if any) is still served` }));
+        return errorResult(
+          failure(index, {
+            code: "internal",
+            message: `the rebuild failed: ${(e as Error).message}; the previous index (if any) is still served`,
+          }),
+        );
       }
       await progress?.finish();
       const ws = svc.ws;
       const linked = ws.linked;
-      if (!linked) return errorResult(failure(envelopeOf(svc.view()), { code: "no_index", message: "the rebuild published no index; call get_status" }));
+      if (!linked) {
+        return errorResult(
+          failure(envelopeOf(svc.view()), {
+            code: "no_index",
+            message: "the rebuild published no index; call get_status",
+          }),
+        );
+      }
       const s = ws.schema;
       const result: R.ReindexAnswer = {
         ...summarize(linked, { dir: s.dir, source: s.source, files: s.fileCount, loaded: s.queries !== null }),
@@ -629,18 +760,24 @@ const PHASE_UNITS = 1000;
  * `notifications/progress` for a request that carries a progress token: monotonically increasing over
  * the build's phases (each worth {@link PHASE_UNITS}), at most one every 50 ms. Null without a token.
  */
-function progressReporter(extra: Extra): { step: (phase: BuildPhase, done: number, total: number) => void; finish: () => Promise<void> } | null {
+function progressReporter(
+  extra: Extra,
+): { step: (phase: BuildPhase, done: number, total: number) => void; finish: () => Promise<void> } | null {
   const token = extra._meta?.progressToken;
   if (token === undefined) return null;
   const total = PHASES.length * PHASE_UNITS;
   let last = -1;
   let sentAt = 0;
   const send = (progress: number, message: string) =>
-    extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => {});
+    extra.sendNotification({
+      method: "notifications/progress",
+      params: { progressToken: token, progress, total, message },
+    }).catch(() => {});
   return {
     step: (phase, done, n) => {
       const i = PHASES.indexOf(phase);
-      const p = Math.max(0, i) * PHASE_UNITS + (n > 0 ? Math.min(PHASE_UNITS - 1, Math.floor((PHASE_UNITS * done) / n)) : 0);
+      const p = Math.max(0, i) * PHASE_UNITS +
+        (n > 0 ? Math.min(PHASE_UNITS - 1, Math.floor((PHASE_UNITS * done) / n)) : 0);
       const now = Date.now();
       if (p <= last || now - sentAt < 50) return;
       last = p;

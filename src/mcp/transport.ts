@@ -75,7 +75,9 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (("result" in message || "error" in message) && "id" in message && message.id !== undefined && message.id !== null) {
+    if (
+      ("result" in message || "error" in message) && "id" in message && message.id !== undefined && message.id !== null
+    ) {
       this.pending.delete(message.id);
     }
     const line = JSON.stringify(message) + "\n";
@@ -105,7 +107,9 @@ export class LineTransport implements Transport {
       return;
     }
     this.drainTimer = setTimeout(() => {
-      this.log(`input closed; ${this.pending.size} request(s) still running after ${this.drainTimeoutMs} ms are dropped`);
+      this.log(
+        `input closed; ${this.pending.size} request(s) still running after ${this.drainTimeoutMs} ms are dropped`,
+      );
       void this.close();
     }, this.drainTimeoutMs);
   }
@@ -161,13 +165,21 @@ export class LineTransport implements Transport {
     } catch {
       // The engine's own message differs between Bun, Deno and Node; this one does not.
       const head = line.length > 40 ? `${line.slice(0, 37)}...` : line;
-      this.replyError(null, -32700, `Parse error: the line is not JSON (${JSON.stringify(head)}); send one JSON-RPC message per line`);
+      this.replyError(
+        null,
+        -32700,
+        `Parse error: the line is not JSON (${JSON.stringify(head)}); send one JSON-RPC message per line`,
+      );
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       const id = typeof value === "object" && value !== null && "id" in value ? (value as { id: unknown }).id : null;
-      this.replyError(typeof id === "string" || typeof id === "number" ? id : null, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
+      this.replyError(
+        typeof id === "string" || typeof id === "number" ? id : null,
+        -32600,
+        "Invalid Request: not a JSON-RPC 2.0 message",
+      );
       return;
     }
     const message = parsed.data;

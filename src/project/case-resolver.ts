@@ -6,7 +6,7 @@
  * its parent folder (one listing per folder, shared through the lister's cache) instead of guessing
  * with stats.
  */
-import type { DirEntry, DirectoryLister } from "./fs-port.ts";
+import type { DirectoryLister, DirEntry } from "./fs-port.ts";
 import { native } from "./paths.ts";
 
 /** What the last segment of a lookup must be. */

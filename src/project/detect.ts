@@ -29,8 +29,27 @@ export const DEFAULT_DOWNWARD_DEPTH = 3;
  * of RA3 and TW, thousands of files and never a mod) replace the peer's `sageml` typo.
  */
 export const SKIPPED_CONTAINER_NAMES: ReadonlySet<string> = new Set([
-  "data", "art", "art1", "audio", "audio1", "builtmods", "builtmods-quantum", "sagexml", "cnc3xml",
-  "schemas", "xsd", "hlsl", "node_modules", "packages", "dist", "out", "bin", "obj", ".git", ".vs", ".vscode",
+  "data",
+  "art",
+  "art1",
+  "audio",
+  "audio1",
+  "builtmods",
+  "builtmods-quantum",
+  "sagexml",
+  "cnc3xml",
+  "schemas",
+  "xsd",
+  "hlsl",
+  "node_modules",
+  "packages",
+  "dist",
+  "out",
+  "bin",
+  "obj",
+  ".git",
+  ".vs",
+  ".vscode",
 ]);
 
 /** A global-stream entry file name: `MapMetaData_<anything>.xml`, any case. */
@@ -178,7 +197,11 @@ export function findProjectRoot(start: string, lister: ListerOrResolver): Projec
  * ({@link SKIPPED_CONTAINER_NAMES}).
  * @example findProjectsBelow("/sdk/Mods", lister) // [{ dir: "/sdk/Mods/A", marker: "mod" }, …]
  */
-export function findProjectsBelow(dir: string, lister: ListerOrResolver, depth = DEFAULT_DOWNWARD_DEPTH): ProjectRoot[] {
+export function findProjectsBelow(
+  dir: string,
+  lister: ListerOrResolver,
+  depth = DEFAULT_DOWNWARD_DEPTH,
+): ProjectRoot[] {
   const r = resolverOf(lister);
   const found = new Map<string, ProjectRoot>();
   const visit = (d: string, level: number): void => {

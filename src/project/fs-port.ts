@@ -5,7 +5,7 @@
  * once and comparing names, never by a stat per guess. That keeps lookups case-insensitive on every OS
  * (mods are authored on Windows) and lets the index core run against an in-memory tree in tests.
  */
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { native } from "./paths.ts";
 
 /** One name in a folder listing. */

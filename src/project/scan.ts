@@ -2,7 +2,7 @@
  * The driver's file inventory: a recursive walk of a project root returning every file the indexer
  * cares about with its stat stamp, and re-stat of known files for warm-start validation.
  */
-import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { extensionOf, isInside, native } from "./paths.ts";
 
 /** What a scanned file is, by extension; `other-text` is any other file (e.g. a sniffed-XML `.dat`). */
@@ -18,7 +18,14 @@ export interface ScannedFile {
 
 /** Lower-cased folder names never entered (dot-folders are skipped as well). */
 export const SCAN_SKIPPED_DIRS: ReadonlySet<string> = new Set([
-  ".git", "node_modules", ".vs", ".vscode", "dist", "out", "bin", "obj",
+  ".git",
+  "node_modules",
+  ".vs",
+  ".vscode",
+  "dist",
+  "out",
+  "bin",
+  "obj",
 ]);
 
 const KIND_BY_EXTENSION: ReadonlyMap<string, ScannedKind> = new Map([
@@ -82,7 +89,10 @@ export function scanProjectFiles(root: string, opts: ScanOptions = {}): ScannedF
     let entries: Dirent[];
     try {
       // Sorted so that which of two links to the same folder gets walked does not depend on the FS.
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      entries = readdirSync(dir, { withFileTypes: true }).sort((
+        a,
+        b,
+      ) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (e) {
       report(dir, e);
       continue;

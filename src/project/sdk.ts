@@ -168,12 +168,20 @@ export function detectGameFromLayout(dir: string, lister: ListerOrResolver): Gam
 
 /** Asset kinds that exist only in RA3's schema (absent from TW's). */
 export const RA3_ONLY_ASSET_KINDS: readonly string[] = [
-  "UnitAbilityButtonTemplate", "PlayerTech", "PlayerTechStoreTemplate", "RedAlertTemplate", "PlayerPowerButtonTemplate",
+  "UnitAbilityButtonTemplate",
+  "PlayerTech",
+  "PlayerTechStoreTemplate",
+  "RedAlertTemplate",
+  "PlayerPowerButtonTemplate",
 ];
 
 /** Asset kinds of the C&C3 family (TW, KW) that RA3's schema does not have. */
 export const CNC3_ONLY_ASSET_KINDS: readonly string[] = [
-  "UnitAbilityButtonTemplateStore", "PlayerPowerButtonTemplateStore", "TheaterOfWarTemplate", "RadiusCursorLibrary", "InGameUISettings",
+  "UnitAbilityButtonTemplateStore",
+  "PlayerPowerButtonTemplateStore",
+  "TheaterOfWarTemplate",
+  "RadiusCursorLibrary",
+  "InGameUISettings",
 ];
 
 /**
@@ -322,7 +330,13 @@ export function resolveSdk(opts: ResolveSdkOptions): SdkResolution {
 
   if (opts.flag != null) {
     if (normalizeSdkPath(opts.flag) === "") {
-      candidates.push({ source: "flag", raw: opts.flag, info: null, accepted: true, reason: "empty --sdk: project-only mode" });
+      candidates.push({
+        source: "flag",
+        raw: opts.flag,
+        info: null,
+        accepted: true,
+        reason: "empty --sdk: project-only mode",
+      });
       return { sdk: null, source: "flag", candidates };
     }
     const hit = tryPath("flag", opts.flag);

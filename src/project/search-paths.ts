@@ -70,11 +70,24 @@ export function buildSearchPaths(
   const find = (name: string): string | null => r.childNamed(project.dir, name, "directory");
   return {
     DATA: existingUnique(r, [
-      s?.dir, modGrandParent, data, s?.modsDir, modParent, s?.vanillaDir,
+      s?.dir,
+      modGrandParent,
+      data,
+      s?.modsDir,
+      modParent,
+      s?.vanillaDir,
       ...extraData.map((p) => toAbsolute(p, project.dir)),
     ]),
     ART: existingUnique(r, [s?.dir, modGrandParent, find("Art1"), find("Art"), s?.modsDir, modParent, s?.artDir]),
-    AUDIO: existingUnique(r, [s?.dir, modGrandParent, find("Audio1"), find("Audio"), s?.modsDir, modParent, s?.audioDir]),
+    AUDIO: existingUnique(r, [
+      s?.dir,
+      modGrandParent,
+      find("Audio1"),
+      find("Audio"),
+      s?.modsDir,
+      modParent,
+      s?.audioDir,
+    ]),
   };
 }
 
@@ -157,7 +170,12 @@ export function resolveIncludeSource(
   const r = resolverOf(resolver);
   const { prefix, remainder, isAbsolute } = parseIncludeSource(raw);
   const tried: TriedCandidate[] = [];
-  const result = (resolved: string | null, caseFixed: boolean, twoLetterRule: boolean, reason?: string): IncludeResolution =>
+  const result = (
+    resolved: string | null,
+    caseFixed: boolean,
+    twoLetterRule: boolean,
+    reason?: string,
+  ): IncludeResolution =>
     reason === undefined
       ? { source: raw, prefix, remainder, resolved, tried, caseFixed, twoLetterRule }
       : { source: raw, prefix, remainder, resolved, tried, caseFixed, twoLetterRule, reason };
@@ -182,7 +200,12 @@ export function resolveIncludeSource(
         // The folder name is ours, not the author's: only the file name's casing counts as a fix.
         if (hit) return result(hit, baseName(hit) !== remainder, true);
       }
-      return result(null, false, false, `not found in any of the ${bases.length} ART: search paths, nor in their two-letter folders`);
+      return result(
+        null,
+        false,
+        false,
+        `not found in any of the ${bases.length} ART: search paths, nor in their two-letter folders`,
+      );
     }
     return result(null, false, false, `not found in any of the ${bases.length} ${prefix}: search paths`);
   }
@@ -198,7 +221,9 @@ export function resolveIncludeSource(
   const candidate = joinCandidate(dir, remainder);
   const hit = r.resolve(dir, remainder, "file");
   tried.push({ candidate, hit: hit !== null });
-  return hit ? result(hit, hit !== candidate, false) : result(null, false, false, "not found relative to the including file's folder");
+  return hit
+    ? result(hit, hit !== candidate, false)
+    : result(null, false, false, "not found relative to the including file's folder");
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import type { LinkedIndex } from "../index/link.ts";
 import { type AssetView, assetView, decodeCursor, encodeCursor, suggest } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 export const DEFAULT_LIMIT = 50;
 export const HARD_LIMIT = 500;
@@ -26,21 +26,32 @@ export function findAsset(linked: LinkedIndex, id: string, type?: string | null)
   if (!wanted) return queryError("bad_argument", "the asset id is empty; pass the id attribute value of the asset");
   const typeName = type?.trim() || null;
   if (typeName && !knownType(linked, typeName)) {
-    return queryError("bad_argument", `"${typeName}" is not an asset type of this index; list the types with get_status or drop the type`, {
-      suggestions: suggest(typeName, linked.byType.keys()),
-    });
+    return queryError(
+      "bad_argument",
+      `"${typeName}" is not an asset type of this index; list the types with get_status or drop the type`,
+      {
+        suggestions: suggest(typeName, linked.byType.keys()),
+      },
+    );
   }
   const all = linked.findAssets(wanted);
   const defs = typeName ? all.filter((a) => linked.typeMatches(a.type, typeName)) : all;
   if (defs.length === 0) {
     if (all.length > 0) {
       const types = [...new Set(all.map((a) => a.type))];
-      return queryError("not_found", `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`, { types });
+      return queryError(
+        "not_found",
+        `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`,
+        { types },
+      );
     }
     const suggestions = suggest(wanted, allIds(linked));
     return queryError(
       "not_found",
-      `no asset has the id "${wanted}"` + (suggestions.length ? `; similar ids: ${suggestions.join(", ")}` : "; check the spelling or search display names with search_strings"),
+      `no asset has the id "${wanted}"` +
+        (suggestions.length
+          ? `; similar ids: ${suggestions.join(", ")}`
+          : "; check the spelling or search display names with search_strings"),
       { suggestions },
     );
   }
@@ -56,7 +67,14 @@ export interface ListAssetsResult {
   readonly type: string;
   readonly prefix: string | null;
   readonly total: number;
-  readonly items: readonly { readonly id: string; readonly type: string; readonly file: string; readonly line: number; readonly origin: string; readonly active: boolean }[];
+  readonly items: readonly {
+    readonly id: string;
+    readonly type: string;
+    readonly file: string;
+    readonly line: number;
+    readonly origin: string;
+    readonly active: boolean;
+  }[];
   readonly nextCursor: string | null;
 }
 
@@ -68,15 +86,23 @@ export function listAssets(
 ): QueryResult<ListAssetsResult> {
   const t = canonicalPresentType(linked, type.trim());
   if (!t) {
-    return queryError("bad_argument", `no asset of type "${type}" is indexed; check the type name (e.g. GameObject, WeaponTemplate)`, {
-      suggestions: suggest(type, linked.byType.keys()),
-    });
+    return queryError(
+      "bad_argument",
+      `no asset of type "${type}" is indexed; check the type name (e.g. GameObject, WeaponTemplate)`,
+      {
+        suggestions: suggest(type, linked.byType.keys()),
+      },
+    );
   }
   const offset = options.cursor ? decodeCursor(options.cursor) : 0;
-  if (offset === null) return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  if (offset === null) {
+    return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  }
   const limit = clampLimit(options.limit);
   const prefix = options.prefix?.toLowerCase() ?? "";
-  const ids = (linked.byType.get(t) ?? []).filter((i) => !prefix || linked.assets[i].id.toLowerCase().startsWith(prefix));
+  const ids = (linked.byType.get(t) ?? []).filter((i) =>
+    !prefix || linked.assets[i].id.toLowerCase().startsWith(prefix)
+  );
   const page = ids.slice(offset, offset + limit).map((i) => {
     const a = linked.assets[i];
     const v = assetView(linked, a);
@@ -114,7 +140,10 @@ function* allIds(linked: LinkedIndex): Generator<string> {
 }
 
 /** Asset counts per type (descending), for summaries. */
-export function countsByType(linked: LinkedIndex, origin?: "project" | "sdk" | "manifest"): { type: string; count: number }[] {
+export function countsByType(
+  linked: LinkedIndex,
+  origin?: "project" | "sdk" | "manifest",
+): { type: string; count: number }[] {
   const out: { type: string; count: number }[] = [];
   for (const [type, list] of linked.byType) {
     const n = origin ? list.filter((i) => linked.assets[i].origin === origin).length : list.length;

@@ -8,7 +8,7 @@ import type { Diagnostic } from "../index/linked.ts";
 import type { Severity } from "../index/records.ts";
 import { clampLimit } from "./assets.ts";
 import { decodeCursor, displayPath, encodeCursor } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface DiagnosticView {
   readonly file: string | null;
@@ -32,7 +32,10 @@ export interface CheckResult {
 }
 
 /** Every diagnostic (all of them, for renderers such as SARIF that page themselves), with views. */
-export function collectDiagnostics(linked: LinkedIndex, paths: readonly string[] | null): QueryResult<{ files: string[] | null; diagnostics: DiagnosticView[] }> {
+export function collectDiagnostics(
+  linked: LinkedIndex,
+  paths: readonly string[] | null,
+): QueryResult<{ files: string[] | null; diagnostics: DiagnosticView[] }> {
   let keys: Set<string> | null = null;
   let files: string[] | null = null;
   if (paths && paths.length > 0) {
@@ -40,7 +43,12 @@ export function collectDiagnostics(linked: LinkedIndex, paths: readonly string[]
     files = [];
     for (const p of paths) {
       const abs = toAbsolute(p.trim(), linked.projectDir);
-      if (!isInside(abs, linked.projectDir)) return queryError("outside_project", `${p} is outside the project (${linked.projectDir}); pass paths inside it`);
+      if (!isInside(abs, linked.projectDir)) {
+        return queryError(
+          "outside_project",
+          `${p} is outside the project (${linked.projectDir}); pass paths inside it`,
+        );
+      }
       const info = linked.file(abs);
       if (!info) return queryError("not_found", `${p} is not an indexed file of this project`);
       keys.add(pathKey(info.path));
@@ -58,7 +66,9 @@ export function collectDiagnostics(linked: LinkedIndex, paths: readonly string[]
       out.push({
         code: s.status === "wrong_type" ? "wrong-type-reference" : "unresolved-reference",
         severity: "warning",
-        message: `"${s.value}" ${s.status === "wrong_type" ? "exists only with other types" : "was not found"}${s.refType ? ` (expected ${s.refType})` : ""}`,
+        message: `"${s.value}" ${s.status === "wrong_type" ? "exists only with other types" : "was not found"}${
+          s.refType ? ` (expected ${s.refType})` : ""
+        }`,
         file: s.file,
         line: s.line,
         column: s.column,
@@ -67,7 +77,14 @@ export function collectDiagnostics(linked: LinkedIndex, paths: readonly string[]
   }
   return {
     files,
-    diagnostics: out.map((d) => ({ file: d.file ? displayPath(linked, d.file) : null, line: d.line, column: d.column, severity: d.severity, code: d.code, message: d.message })),
+    diagnostics: out.map((d) => ({
+      file: d.file ? displayPath(linked, d.file) : null,
+      line: d.line,
+      column: d.column,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+    })),
   };
 }
 
@@ -78,7 +95,9 @@ export function checkFiles(
   options: { limit?: number | null; cursor?: string | null } = {},
 ): QueryResult<CheckResult> {
   const offset = options.cursor ? decodeCursor(options.cursor) : 0;
-  if (offset === null) return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  if (offset === null) {
+    return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  }
   const limit = clampLimit(options.limit);
   const all = collectDiagnostics(linked, paths);
   if ("error" in all) return all;
@@ -99,7 +118,9 @@ export function checkFiles(
     errors,
     warnings,
     information,
-    byCode: [...byCode].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1)),
+    byCode: [...byCode].map(([code, count]) => ({ code, count })).sort((a, b) =>
+      b.count - a.count || (a.code < b.code ? -1 : 1)
+    ),
     diagnostics: diagnostics.slice(offset, offset + limit),
     nextCursor: offset + limit < diagnostics.length ? encodeCursor(offset + limit) : null,
   };

@@ -3,7 +3,7 @@
  */
 import type { LinkedIndex } from "../index/link.ts";
 import { type DefineView, defineView, suggest } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface FindDefineResult {
   readonly name: string;
@@ -20,16 +20,24 @@ export interface FindDefineResult {
 export function findDefine(linked: LinkedIndex, name: string): QueryResult<FindDefineResult> {
   const n = name.trim().replace(/^\$/, "");
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) {
-    return queryError("bad_argument", `"${name}" is not a define name; names look like ATHENA_RANGE (letters, digits, _)`);
+    return queryError(
+      "bad_argument",
+      `"${name}" is not a define name; names look like ATHENA_RANGE (letters, digits, _)`,
+    );
   }
   const list = linked.defines.get(n.toLowerCase());
   if (!list || list.length === 0) {
     const suggestions = suggest(n, [...linked.defines.values()].map((l) => l[0].name));
     return queryError(
       "not_found",
-      `no <Define name="${n}"> in the active files` + (suggestions.length ? `; similar: ${suggestions.join(", ")}` : ""),
+      `no <Define name="${n}"> in the active files` +
+        (suggestions.length ? `; similar: ${suggestions.join(", ")}` : ""),
       { suggestions },
     );
   }
-  return { name: list[0].name, definitions: list.map((d) => defineView(linked, d)), uses: linked.defineUses.get(n.toLowerCase()) ?? 0 };
+  return {
+    name: list[0].name,
+    definitions: list.map((d) => defineView(linked, d)),
+    uses: linked.defineUses.get(n.toLowerCase()) ?? 0,
+  };
 }

@@ -6,8 +6,8 @@
 import type { LinkedIndex } from "../index/link.ts";
 import type { AssetDef } from "../index/linked.ts";
 import { displayPath } from "./present.ts";
-import { type QueryResult, isQueryError } from "./envelope.ts";
-import { type ResolvedAsset, resolveAsset } from "./resolve-asset.ts";
+import { isQueryError, type QueryResult } from "./envelope.ts";
+import { resolveAsset, type ResolvedAsset } from "./resolve-asset.ts";
 
 export const DEFAULT_MAX_LINES = 200;
 export const DEFAULT_MAX_CHARS = 12_000;
@@ -43,7 +43,12 @@ export interface DefinitionResult {
   /** Why there is no text, or another fact worth a sentence; null when nothing to say. */
   readonly note: string | null;
   /** The other definitions of the same type and id (overridden or overriding copies). */
-  readonly otherDefinitions: readonly { readonly file: string; readonly line: number; readonly origin: AssetDef["origin"]; readonly active: boolean }[];
+  readonly otherDefinitions: readonly {
+    readonly file: string;
+    readonly line: number;
+    readonly origin: AssetDef["origin"];
+    readonly active: boolean;
+  }[];
 }
 
 export interface ExcerptOptions {
@@ -73,7 +78,12 @@ export function definitionOf(
   options: ExcerptOptions = {},
 ): DefinitionResult {
   const { asset, def } = target;
-  const others = asset.defs.filter((d) => d !== def).map((d) => ({ file: displayPath(linked, d.file), line: d.line, origin: d.origin, active: d.active }));
+  const others = asset.defs.filter((d) => d !== def).map((d) => ({
+    file: displayPath(linked, d.file),
+    line: d.line,
+    origin: d.origin,
+    active: d.active,
+  }));
   const base = {
     type: def.type,
     id: def.id,
@@ -86,7 +96,9 @@ export function definitionOf(
     otherDefinitions: others,
   };
   if (def.origin === "manifest") {
-    const from = def.manifestSource ? `; the compiler built it from ${def.manifestSource}, whose XML is not in this index` : "";
+    const from = def.manifestSource
+      ? `; the compiler built it from ${def.manifestSource}, whose XML is not in this index`
+      : "";
     return {
       ...base,
       startLine: 0,
@@ -99,7 +111,15 @@ export function definitionOf(
   }
   if (source === null || "error" in source) {
     const why = source === null ? `the text of ${base.file} was not available` : source.error;
-    return { ...base, startLine: def.startLine, endLine: def.endLine, shown: null, text: null, truncated: false, note: `${why}; retry with consistency "strict" if the file changed` };
+    return {
+      ...base,
+      startLine: def.startLine,
+      endLine: def.endLine,
+      shown: null,
+      text: null,
+      truncated: false,
+      note: `${why}; retry with consistency "strict" if the file changed`,
+    };
   }
   const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
   const maxChars = Math.max(80, options.maxChars ?? DEFAULT_MAX_CHARS);
@@ -121,7 +141,11 @@ export function definitionOf(
  * The 1-based line range of the definition. The index records both ends for XML assets; for art and
  * spliced assets it records only the id's line, so the element's start and end are looked for here.
  */
-function elementRange(lines: readonly string[], def: AssetDef, maxLines: number): { from: number; to: number; found: boolean } {
+function elementRange(
+  lines: readonly string[],
+  def: AssetDef,
+  maxLines: number,
+): { from: number; to: number; found: boolean } {
   const last = lines.length;
   const clamp = (n: number) => Math.max(1, Math.min(last, n));
   if (def.endLine > def.startLine) return { from: clamp(def.startLine), to: clamp(def.endLine), found: true };
@@ -170,7 +194,13 @@ function endOfStartTag(s: string): number {
 }
 
 /** Lines `from..to`, at most `maxLines` of them and `maxChars` characters, cut at a line end when possible. */
-function takeBounded(lines: readonly string[], from: number, to: number, maxLines: number, maxChars: number): { text: string; to: number; cut: boolean } {
+function takeBounded(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  maxLines: number,
+  maxChars: number,
+): { text: string; to: number; cut: boolean } {
   const out: string[] = [];
   let chars = 0;
   let end = from - 1;

@@ -12,30 +12,74 @@ export interface DiagnosticCode {
 
 export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: "xml-syntax", severity: "error", description: "The file is not well-formed XML." },
-  { code: "encoding", severity: "warning", description: "The file's bytes do not match its encoding (e.g. invalid UTF-8 decoded as windows-1252)." },
+  {
+    code: "encoding",
+    severity: "warning",
+    description: "The file's bytes do not match its encoding (e.g. invalid UTF-8 decoded as windows-1252).",
+  },
   { code: "empty-file", severity: "error", description: "An .xml file with no content." },
   { code: "not-xml", severity: "error", description: "A file named .xml that holds binary data." },
-  { code: "unreadable-file", severity: "error", description: "A file that exists but could not be read (permissions, locks)." },
+  {
+    code: "unreadable-file",
+    severity: "error",
+    description: "A file that exists but could not be read (permissions, locks).",
+  },
   { code: "missing-id", severity: "error", description: "A top-level asset without an id." },
-  { code: "duplicate-id", severity: "error", description: "The same type and id defined twice in one file or in two files of one stream." },
+  {
+    code: "duplicate-id",
+    severity: "error",
+    description: "The same type and id defined twice in one file or in two files of one stream.",
+  },
   { code: "unknown-element", severity: "warning", description: "An element the schema does not declare." },
-  { code: "unknown-attribute", severity: "warning", description: "An attribute the schema does not declare for the element's type." },
-  { code: "include-type", severity: "error", description: "An <Include> whose type is not all, instance or reference." },
+  {
+    code: "unknown-attribute",
+    severity: "warning",
+    description: "An attribute the schema does not declare for the element's type.",
+  },
+  {
+    code: "include-type",
+    severity: "error",
+    description: "An <Include> whose type is not all, instance or reference.",
+  },
   { code: "include-source", severity: "error", description: "An <Include> without a source." },
   { code: "xinclude-href", severity: "error", description: "An xi:include without an href." },
-  { code: "include-not-found", severity: "warning", description: "An include or xi:include target that does not exist." },
-  { code: "include-cycle", severity: "warning", description: "Files that include each other; the include closing the cycle is skipped." },
+  {
+    code: "include-not-found",
+    severity: "warning",
+    description: "An include or xi:include target that does not exist.",
+  },
+  {
+    code: "include-cycle",
+    severity: "warning",
+    description: "Files that include each other; the include closing the cycle is skipped.",
+  },
   { code: "include-depth", severity: "warning", description: "Includes nested deeper than 300 levels." },
   { code: "define-name", severity: "error", description: "A <Define> without a name." },
-  { code: "undefined-define", severity: "warning", description: "A $NAME use with no <Define name=\"NAME\">." },
+  { code: "undefined-define", severity: "warning", description: 'A $NAME use with no <Define name="NAME">.' },
   { code: "unresolved-reference", severity: "warning", description: "A reference to an id no asset has." },
-  { code: "wrong-type-reference", severity: "warning", description: "A reference to an id that exists only with types the reference does not accept." },
+  {
+    code: "wrong-type-reference",
+    severity: "warning",
+    description: "A reference to an id that exists only with types the reference does not accept.",
+  },
   { code: "manifest-read-error", severity: "error", description: "A binary manifest that could not be read." },
   { code: "manifest-warning", severity: "warning", description: "A binary manifest with unexpected trailing bytes." },
   { code: "string-table", severity: "warning", description: "A problem in a .str string table." },
-  { code: "sdk-not-configured", severity: "information", description: "DATA:/ART:/AUDIO: includes point into an SDK that is not configured." },
-  { code: "external-references", severity: "information", description: "References that may name vanilla assets; an SDK is needed to check them." },
-  { code: "external-defines", severity: "information", description: "Define uses that may name vanilla defines; an SDK is needed to check them." },
+  {
+    code: "sdk-not-configured",
+    severity: "information",
+    description: "DATA:/ART:/AUDIO: includes point into an SDK that is not configured.",
+  },
+  {
+    code: "external-references",
+    severity: "information",
+    description: "References that may name vanilla assets; an SDK is needed to check them.",
+  },
+  {
+    code: "external-defines",
+    severity: "information",
+    description: "Define uses that may name vanilla defines; an SDK is needed to check them.",
+  },
 ];
 
 const BY_CODE = new Map(DIAGNOSTIC_CODES.map((c) => [c.code, c]));

@@ -94,13 +94,13 @@ export function envelopeOf(view: IndexView): IndexEnvelope {
     stale: isStale(view.lifecycle),
     counts: s
       ? {
-          files: s.projectFiles,
-          assets: s.assets,
-          sdkAssets: s.sdkAssets,
-          references: s.references,
-          defines: s.defines,
-          diagnostics: s.diagnostics,
-        }
+        files: s.projectFiles,
+        assets: s.assets,
+        sdkAssets: s.sdkAssets,
+        references: s.references,
+        defines: s.defines,
+        diagnostics: s.diagnostics,
+      }
       : ZERO,
   };
 }

@@ -5,7 +5,7 @@ import { isInside, pathKey, toAbsolute } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { FileInfo } from "../index/linked.ts";
 import { displayPath } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface IncludeEdgeView {
   readonly file: string | null;
@@ -51,16 +51,23 @@ export function fileQuery(linked: LinkedIndex, path: string): QueryResult<FileRe
   const edgesTo = (linked.includesTo.get(pathKey(key)) ?? []).map((i) => linked.includes[i]);
   const diagnostics = linked.diagnostics.filter((d) => d.file !== null && pathKey(d.file) === pathKey(key)).length;
   if (!info) {
-    return queryError("not_found", `${p} is not an indexed file (not XML/.w3x/.str under the project, and no include reaches it)`);
+    return queryError(
+      "not_found",
+      `${p} is not an indexed file (not XML/.w3x/.str under the project, and no include reaches it)`,
+    );
   }
   const rel = displayPath(linked, info.path);
   const summary = info.kind === "str"
     ? `${rel} is a string table (display texts; not part of the include graph)`
     : info.kind === "babproj"
-      ? `${rel} is a BinaryAssetBuilder project (it declares streams; not part of the include graph)`
-      : !info.active
-    ? `${rel} is inactive: no entry point includes it${info.fragment ? " (a fragment: only xi:include splices it)" : ""}`
-    : `${rel} is active in ${info.streams.join(", ")}${info.viaInstance ? " (reached only through instance includes)" : ""}`;
+    ? `${rel} is a BinaryAssetBuilder project (it declares streams; not part of the include graph)`
+    : !info.active
+    ? `${rel} is inactive: no entry point includes it${
+      info.fragment ? " (a fragment: only xi:include splices it)" : ""
+    }`
+    : `${rel} is active in ${info.streams.join(", ")}${
+      info.viaInstance ? " (reached only through instance includes)" : ""
+    }`;
   return {
     file: rel,
     exists: info.kind !== "missing",
@@ -71,8 +78,20 @@ export function fileQuery(linked: LinkedIndex, path: string): QueryResult<FileRe
     viaInstance: info.viaInstance,
     fragment: info.fragment,
     assets: info.assetCount,
-    includedBy: edgesTo.slice(0, MAX_EDGES).map((e) => ({ file: displayPath(linked, e.from), source: e.source, type: e.type, line: e.line, resolved: true })),
-    includes: edgesFrom.slice(0, MAX_EDGES).map((e) => ({ file: e.to ? displayPath(linked, e.to) : null, source: e.source, type: e.type, line: e.line, resolved: e.to !== null })),
+    includedBy: edgesTo.slice(0, MAX_EDGES).map((e) => ({
+      file: displayPath(linked, e.from),
+      source: e.source,
+      type: e.type,
+      line: e.line,
+      resolved: true,
+    })),
+    includes: edgesFrom.slice(0, MAX_EDGES).map((e) => ({
+      file: e.to ? displayPath(linked, e.to) : null,
+      source: e.source,
+      type: e.type,
+      line: e.line,
+      resolved: e.to !== null,
+    })),
     diagnostics,
     summary,
   };

@@ -6,7 +6,7 @@ import { isInside, toAbsolute } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { LinkPorts } from "../workspace/link-inputs.ts";
 import { displayPath } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface ResolveIncludeResult {
   readonly source: string;
@@ -38,12 +38,20 @@ export function resolveIncludeQuery(
   from?: string | null,
 ): QueryResult<ResolveIncludeResult> {
   const src = source.trim();
-  if (!src) return queryError("bad_argument", "the include source is empty; pass the source attribute of an <Include>, e.g. DATA:static.xml");
+  if (!src) {
+    return queryError(
+      "bad_argument",
+      "the include source is empty; pass the source attribute of an <Include>, e.g. DATA:static.xml",
+    );
+  }
   let fromFile: string;
   if (from && from.trim()) {
     fromFile = toAbsolute(from.trim(), linked.projectDir);
     if (!isInside(fromFile, linked.projectDir)) {
-      return queryError("outside_project", `--from ${from} is outside the project (${linked.projectDir}); pass a file inside it`);
+      return queryError(
+        "outside_project",
+        `--from ${from} is outside the project (${linked.projectDir}); pass a file inside it`,
+      );
     }
   } else if (layout.modXml) {
     fromFile = layout.modXml;

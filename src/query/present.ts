@@ -57,7 +57,14 @@ export interface DefineView {
 
 /** The result shape of one define. */
 export function defineView(linked: LinkedIndex, d: DefineDef): DefineView {
-  return { name: d.name, value: d.value, file: displayPath(linked, d.file), line: d.line, column: d.column, origin: d.origin };
+  return {
+    name: d.name,
+    value: d.value,
+    file: displayPath(linked, d.file),
+    line: d.line,
+    column: d.column,
+    origin: d.origin,
+  };
 }
 
 /** Opaque pagination cursor for an offset. */
@@ -101,7 +108,9 @@ export function suggest(query: string, candidates: Iterable<string>, limit = 5):
     scored.push({ name: c, score });
   }
   return scored
-    .sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .sort((a, b) =>
+      b.score - a.score || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    )
     .slice(0, limit)
     .map((s) => s.name);
 }

@@ -6,7 +6,7 @@ import type { LinkedIndex } from "../index/link.ts";
 import type { ReferenceSite } from "../index/linked.ts";
 import { clampLimit } from "./assets.ts";
 import { decodeCursor, displayPath, encodeCursor } from "./present.ts";
-import { type QueryResult, isQueryError, queryError } from "./envelope.ts";
+import { isQueryError, queryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset } from "./resolve-asset.ts";
 
 export interface SiteView {
@@ -67,7 +67,9 @@ export function findReferences(
   const asset = resolveAsset(linked, id, options.type);
   if (isQueryError(asset)) return asset;
   const offset = options.cursor ? decodeCursor(options.cursor) : 0;
-  if (offset === null) return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  if (offset === null) {
+    return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  }
   const limit = clampLimit(options.limit);
   const seen = new Set<number>();
   const sites: ReferenceSite[] = [];
@@ -80,13 +82,18 @@ export function findReferences(
       sites.push(s);
     }
   }
-  const layer = (s: ReferenceSite) => (s.kind === "manifest" ? "manifest" : linked.files.get(s.file.replace(/\\/g, "/").toLowerCase())?.origin ?? "project");
+  const layer = (
+    s: ReferenceSite,
+  ) => (s.kind === "manifest"
+    ? "manifest"
+    : linked.files.get(s.file.replace(/\\/g, "/").toLowerCase())?.origin ?? "project");
   const byOrigin = { project: 0, sdk: 0, manifest: 0 };
   for (const s of sites) byOrigin[layer(s)]++;
   sites.sort((a, b) => {
     const la = layer(a) === "project" ? 0 : 1;
     const lb = layer(b) === "project" ? 0 : 1;
-    return la - lb || (a.active === b.active ? 0 : a.active ? -1 : 1) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column;
+    return la - lb || (a.active === b.active ? 0 : a.active ? -1 : 1) ||
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column;
   });
   return {
     id: asset.id,

@@ -5,7 +5,7 @@
 import type { LinkedIndex } from "../index/link.ts";
 import type { AssetDef } from "../index/linked.ts";
 import { suggest } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface ResolvedAsset {
   readonly id: string;
@@ -24,18 +24,29 @@ export function resolveAsset(linked: LinkedIndex, id: string, type?: string | nu
   if (defs.length === 0) {
     if (all.length > 0) {
       const types = [...new Set(all.map((a) => a.type))];
-      return queryError("not_found", `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`, { types });
+      return queryError(
+        "not_found",
+        `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`,
+        { types },
+      );
     }
     const suggestions = suggest(wanted, linked.assets.map((a) => a.id));
     return queryError(
       "not_found",
-      `no asset has the id "${wanted}"` + (suggestions.length ? `; similar ids: ${suggestions.join(", ")}` : "; check the spelling or search display names with search_strings"),
+      `no asset has the id "${wanted}"` +
+        (suggestions.length
+          ? `; similar ids: ${suggestions.join(", ")}`
+          : "; check the spelling or search display names with search_strings"),
       { suggestions },
     );
   }
   const types = [...new Set(defs.map((a) => a.type))];
   if (types.length > 1) {
-    return queryError("ambiguous", `"${wanted}" names assets of ${types.length} types (${types.join(", ")}); pass type to choose one`, { types });
+    return queryError(
+      "ambiguous",
+      `"${wanted}" names assets of ${types.length} types (${types.join(", ")}); pass type to choose one`,
+      { types },
+    );
   }
   return { id: defs[0].id, type: types[0], defs };
 }

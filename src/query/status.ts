@@ -11,9 +11,24 @@ export interface StatusResult {
   readonly marker: string | null;
   readonly game: string | null;
   readonly mode: "sdk" | "project-only";
-  readonly sdk: { readonly dir: string; readonly status: string; readonly source: string | null; readonly missing: readonly string[] } | null;
-  readonly sdkCandidates: readonly { readonly source: string; readonly path: string | null; readonly accepted: boolean; readonly reason: string }[];
-  readonly schema: { readonly dir: string | null; readonly source: string | null; readonly files: number; readonly heuristic: boolean };
+  readonly sdk: {
+    readonly dir: string;
+    readonly status: string;
+    readonly source: string | null;
+    readonly missing: readonly string[];
+  } | null;
+  readonly sdkCandidates: readonly {
+    readonly source: string;
+    readonly path: string | null;
+    readonly accepted: boolean;
+    readonly reason: string;
+  }[];
+  readonly schema: {
+    readonly dir: string | null;
+    readonly source: string | null;
+    readonly files: number;
+    readonly heuristic: boolean;
+  };
   readonly state: string;
   readonly buildId: number;
   readonly builtAt: string | null;
@@ -35,7 +50,12 @@ export interface SnapshotStatus {
   /** Why the snapshot cannot be used, when it cannot. */
   readonly problem: string | null;
   /** Files that changed on disk since the snapshot (first 20 of each), relative paths. */
-  readonly stale: { readonly changed: readonly string[]; readonly added: readonly string[]; readonly deleted: readonly string[]; readonly total: number };
+  readonly stale: {
+    readonly changed: readonly string[];
+    readonly added: readonly string[];
+    readonly deleted: readonly string[];
+    readonly total: number;
+  };
 }
 
 /** The status of a workspace. */
@@ -48,15 +68,29 @@ export function statusOf(ws: Workspace): StatusResult {
     marker: cfg.layout.marker,
     game: ws.game,
     mode: cfg.sdk ? "sdk" : "project-only",
-    sdk: cfg.sdk ? { dir: cfg.sdk.dir, status: cfg.sdk.status, source: cfg.sdkResolution.source, missing: cfg.sdk.missing } : null,
-    sdkCandidates: cfg.sdkResolution.candidates.map((c) => ({ source: c.source, path: c.raw, accepted: c.accepted, reason: c.reason })),
-    schema: { dir: ws.schema.dir, source: ws.schema.source, files: ws.schema.fileCount, heuristic: ws.schema.queries === null },
+    sdk: cfg.sdk
+      ? { dir: cfg.sdk.dir, status: cfg.sdk.status, source: cfg.sdkResolution.source, missing: cfg.sdk.missing }
+      : null,
+    sdkCandidates: cfg.sdkResolution.candidates.map((c) => ({
+      source: c.source,
+      path: c.raw,
+      accepted: c.accepted,
+      reason: c.reason,
+    })),
+    schema: {
+      dir: ws.schema.dir,
+      source: ws.schema.source,
+      files: ws.schema.fileCount,
+      heuristic: ws.schema.queries === null,
+    },
     state: env.state,
     buildId: env.buildId,
     builtAt: env.builtAt,
     complete: env.complete,
     stale: env.stale,
-    streams: linked ? linked.streams.map((s) => ({ name: s.name, entry: displayPath(linked, s.entry), files: s.files })) : [],
+    streams: linked
+      ? linked.streams.map((s) => ({ name: s.name, entry: displayPath(linked, s.entry), files: s.files }))
+      : [],
     types: linked ? [...linked.byType.keys()].sort() : [],
   };
 }

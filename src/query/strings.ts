@@ -6,7 +6,7 @@ import { searchStrings as searchEntries } from "../formats/str.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import { clampLimit } from "./assets.ts";
 import { displayPath } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 const MAX_ASSETS_PER_KEY = 10;
 
@@ -18,7 +18,13 @@ export interface StringMatchView {
   /** How the query matched: exact text, whole word, substring, or the key itself. */
   readonly match: string;
   /** Assets whose display fields use the key. */
-  readonly assets: readonly { readonly type: string; readonly id: string; readonly file: string; readonly line: number; readonly field: string }[];
+  readonly assets: readonly {
+    readonly type: string;
+    readonly id: string;
+    readonly file: string;
+    readonly line: number;
+    readonly field: string;
+  }[];
 }
 
 export interface SearchStringsResult {
@@ -33,10 +39,16 @@ export interface SearchStringsResult {
  * Searches the project's string tables for `text` (case-insensitive; exact and whole-word matches first).
  * @example searchStrings(linked, "Athena").matches[0].assets[0].id // "AlliedAthenaCannon"
  */
-export function searchStrings(linked: LinkedIndex, text: string, limit?: number | null): QueryResult<SearchStringsResult> {
+export function searchStrings(
+  linked: LinkedIndex,
+  text: string,
+  limit?: number | null,
+): QueryResult<SearchStringsResult> {
   const q = text.trim();
   if (!q) return queryError("bad_argument", "the search text is empty; pass part of a display name, e.g. Desolator");
-  if (q.length > 200) return queryError("bad_argument", `the search text is ${q.length} characters long; pass at most 200`);
+  if (q.length > 200) {
+    return queryError("bad_argument", `the search text is ${q.length} characters long; pass at most 200`);
+  }
   const n = clampLimit(limit, 20);
   const found = searchEntries(linked.strings, q, n);
   return {
@@ -54,7 +66,13 @@ export function searchStrings(linked: LinkedIndex, text: string, limit?: number 
         match: m.kind,
         assets: uses.slice(0, MAX_ASSETS_PER_KEY).map((u) => {
           const a = linked.assets[u.asset];
-          return { type: a.type, id: a.id, file: displayPath(linked, a.file), line: u.line, field: u.attribute ? `${u.element}@${u.attribute}` : u.element };
+          return {
+            type: a.type,
+            id: a.id,
+            file: displayPath(linked, a.file),
+            line: u.line,
+            field: u.attribute ? `${u.element}@${u.attribute}` : u.element,
+          };
         }),
       };
     }),

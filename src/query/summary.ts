@@ -29,12 +29,28 @@ export interface IndexSummary {
   readonly project: string;
   readonly sdk: string | null;
   readonly mode: "sdk" | "project-only";
-  readonly schema: { readonly dir: string | null; readonly source: string | null; readonly files: number; readonly heuristic: boolean };
+  readonly schema: {
+    readonly dir: string | null;
+    readonly source: string | null;
+    readonly files: number;
+    readonly heuristic: boolean;
+  };
   readonly streams: readonly StreamSummary[];
-  readonly files: { readonly total: number; readonly active: number; readonly inactive: number; readonly art: number; readonly fragments: number };
+  readonly files: {
+    readonly total: number;
+    readonly active: number;
+    readonly inactive: number;
+    readonly art: number;
+    readonly fragments: number;
+  };
   readonly assetsByType: readonly { readonly type: string; readonly count: number }[];
   readonly sdkAssetsByOrigin: { readonly sdk: number; readonly manifest: number };
-  readonly references: { readonly total: number; readonly resolved: number; readonly external: number; readonly unresolved: number };
+  readonly references: {
+    readonly total: number;
+    readonly resolved: number;
+    readonly external: number;
+    readonly unresolved: number;
+  };
   readonly unresolvedIncludes: readonly { readonly source: string; readonly count: number }[];
   readonly diagnostics: DiagnosticSummary;
 }
@@ -74,11 +90,20 @@ export function summarize(
     sdk: linked.sdkDir,
     mode: linked.sdkDir ? "sdk" : "project-only",
     schema: { dir: schema.dir, source: schema.source, files: schema.files, heuristic: !schema.loaded },
-    streams: linked.streams.map((s) => ({ name: s.name, entry: displayPath(linked, s.entry), layer: s.layer, files: s.files, manifests: s.manifests.map((m) => displayPath(linked, m)) })),
+    streams: linked.streams.map((s) => ({
+      name: s.name,
+      entry: displayPath(linked, s.entry),
+      layer: s.layer,
+      files: s.files,
+      manifests: s.manifests.map((m) => displayPath(linked, m)),
+    })),
     files: { total, active, inactive: total - active, art, fragments },
     assetsByType: countsByType(linked).filter((c) => c.count > 0).map((c) => ({
       type: c.type,
-      count: (linked.byType.get(c.type) ?? []).filter((i) => linked.assets[i].origin === "project" && isInside(linked.assets[i].file, linked.projectDir)).length,
+      count:
+        (linked.byType.get(c.type) ?? []).filter((i) =>
+          linked.assets[i].origin === "project" && isInside(linked.assets[i].file, linked.projectDir)
+        ).length,
     })).filter((c) => c.count > 0).sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1)),
     sdkAssetsByOrigin: { sdk, manifest },
     references: {
@@ -113,7 +138,9 @@ export function summarizeDiagnostics(linked: LinkedIndex): DiagnosticSummary {
     errors,
     warnings,
     information,
-    byCode: [...byCode].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1)),
+    byCode: [...byCode].map(([code, count]) => ({ code, count })).sort((a, b) =>
+      b.count - a.count || (a.code < b.code ? -1 : 1)
+    ),
     notes,
   };
 }

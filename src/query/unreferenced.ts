@@ -7,14 +7,19 @@ import type { LinkedIndex } from "../index/link.ts";
 import type { AssetDef } from "../index/linked.ts";
 import { assetTypeName, clampLimit } from "./assets.ts";
 import { decodeCursor, displayPath, encodeCursor, suggest } from "./present.ts";
-import { type QueryResult, queryError } from "./envelope.ts";
+import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface UnreferencedResult {
   readonly type: string | null;
   readonly total: number;
   /** Count per type, for an overview. */
   readonly byType: readonly { readonly type: string; readonly count: number }[];
-  readonly items: readonly { readonly type: string; readonly id: string; readonly file: string; readonly line: number }[];
+  readonly items: readonly {
+    readonly type: string;
+    readonly id: string;
+    readonly file: string;
+    readonly line: number;
+  }[];
   readonly nextCursor: string | null;
   /** How "designed to be referenced" was decided. */
   readonly rule: "schema" | "heuristic";
@@ -29,18 +34,26 @@ export function unreferenced(
   options: { type?: string | null; limit?: number | null; cursor?: string | null } = {},
 ): QueryResult<UnreferencedResult> {
   const offset = options.cursor ? decodeCursor(options.cursor) : 0;
-  if (offset === null) return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  if (offset === null) {
+    return queryError("bad_argument", "the cursor is not valid; pass the nextCursor of a previous answer or omit it");
+  }
   const limit = clampLimit(options.limit);
   const schema = linked.schema;
   let onlyType: string | null = null;
   if (options.type?.trim()) {
     const t = options.type.trim();
     onlyType = assetTypeName(linked, t);
-    if (!onlyType) return queryError("bad_argument", `"${t}" is not an asset type of this index`, { suggestions: suggest(t, linked.byType.keys()) });
+    if (!onlyType) {
+      return queryError("bad_argument", `"${t}" is not an asset type of this index`, {
+        suggestions: suggest(t, linked.byType.keys()),
+      });
+    }
   }
   const referencedTypes = new Set<string>();
-  if (!schema) for (const s of linked.sites) for (const t of s.targets) referencedTypes.add(linked.assets[t].type);
-  const designed = (type: string) => (schema ? schema.isDesignedTarget(type) || designedByBase(linked, type) : referencedTypes.has(type));
+  if (!schema) { for (const s of linked.sites) for (const t of s.targets) referencedTypes.add(linked.assets[t].type); }
+  const designed = (
+    type: string,
+  ) => (schema ? schema.isDesignedTarget(type) || designedByBase(linked, type) : referencedTypes.has(type));
 
   const items: AssetDef[] = [];
   for (const a of linked.assets) {
@@ -51,14 +64,21 @@ export function unreferenced(
     if (sites.some((i) => linked.sites[i].active && linked.sites[i].from !== a.index)) continue;
     items.push(a);
   }
-  items.sort((x, y) => (x.type < y.type ? -1 : x.type > y.type ? 1 : 0) || x.id.toLowerCase().localeCompare(y.id.toLowerCase()));
+  items.sort((x, y) =>
+    (x.type < y.type ? -1 : x.type > y.type ? 1 : 0) || x.id.toLowerCase().localeCompare(y.id.toLowerCase())
+  );
   const byType = new Map<string, number>();
   for (const a of items) byType.set(a.type, (byType.get(a.type) ?? 0) + 1);
   return {
     type: onlyType,
     total: items.length,
     byType: [...byType].map(([type, count]) => ({ type, count })),
-    items: items.slice(offset, offset + limit).map((a) => ({ type: a.type, id: a.id, file: displayPath(linked, a.file), line: a.line })),
+    items: items.slice(offset, offset + limit).map((a) => ({
+      type: a.type,
+      id: a.id,
+      file: displayPath(linked, a.file),
+      line: a.line,
+    })),
     nextCursor: offset + limit < items.length ? encodeCursor(offset + limit) : null,
     rule: schema ? "schema" : "heuristic",
   };
@@ -70,6 +90,8 @@ export function unreferenced(
  */
 function designedByBase(linked: LinkedIndex, type: string): boolean {
   const schema = linked.schema!;
-  for (const t of schema.typeChain(type)) if (t !== type && schema.isDesignedTarget(t) && t !== "BaseAssetType" && t !== "BaseInheritableAsset") return true;
+  for (const t of schema.typeChain(type)) {
+    if (t !== type && schema.isDesignedTarget(t) && t !== "BaseAssetType" && t !== "BaseInheritableAsset") return true;
+  }
   return false;
 }

@@ -7,7 +7,7 @@ import type { LinkedIndex } from "../index/link.ts";
 import { assetTypeName } from "./assets.ts";
 import type { AssetDef, ReferenceSite } from "../index/linked.ts";
 import { displayPath } from "./present.ts";
-import { type QueryResult, isQueryError, queryError } from "./envelope.ts";
+import { isQueryError, queryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset } from "./resolve-asset.ts";
 
 export const DEFAULT_DEPTH = 1;
@@ -25,8 +25,17 @@ export interface UsesEdge {
   /** The asset being expanded (the start asset at depth 1). */
   readonly from: AssetRef;
   /** The referenced asset; `file`/`line` of its best definition, null when unresolved. */
-  readonly to: AssetRef & { readonly file: string | null; readonly line: number | null; readonly status: ReferenceSite["status"] };
-  readonly via: { readonly kind: ReferenceSite["kind"]; readonly element: string; readonly parent: string | null; readonly attribute: string | null };
+  readonly to: AssetRef & {
+    readonly file: string | null;
+    readonly line: number | null;
+    readonly status: ReferenceSite["status"];
+  };
+  readonly via: {
+    readonly kind: ReferenceSite["kind"];
+    readonly element: string;
+    readonly parent: string | null;
+    readonly attribute: string | null;
+  };
   /** Where the reference is written. */
   readonly source: { readonly file: string; readonly line: number };
   /** Present when the reference is written on an `inheritFrom` ancestor of `from`. */
@@ -71,7 +80,12 @@ export function uses(linked: LinkedIndex, id: string, options: UsesOptions = {})
     const trimmed = t.trim();
     if (!trimmed) continue;
     const known = assetTypeName(linked, trimmed);
-    if (!known) return queryError("bad_argument", `"${trimmed}" is not a known asset type; use a type name such as WeaponTemplate or GameObject`);
+    if (!known) {
+      return queryError(
+        "bad_argument",
+        `"${trimmed}" is not a known asset type; use a type name such as WeaponTemplate or GameObject`,
+      );
+    }
     targetTypes.push(known);
   }
   const wanted = (type: string) => targetTypes.length === 0 || targetTypes.some((t) => linked.typeMatches(type, t));
@@ -132,7 +146,9 @@ export function uses(linked: LinkedIndex, id: string, options: UsesOptions = {})
       if (e.definedIn) explains.add(`${e.definedIn.type}\u0000${e.definedIn.id}`);
     }
     kept = edges.filter((e) => {
-      if (e.via.kind !== "inheritFrom" || e.depth === 1 && e.from.id === start.id && e.from.type === start.type) return true;
+      if (e.via.kind !== "inheritFrom" || e.depth === 1 && e.from.id === start.id && e.from.type === start.type) {
+        return true;
+      }
       if (explains.has(`${e.from.type}\u0000${e.from.id}`)) return true;
       omitted++;
       return false;

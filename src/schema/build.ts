@@ -167,7 +167,11 @@ class ModelBuilder {
     const other = map.get(lower) ?? (map === this.complexDecls ? this.simpleDecls : this.complexDecls).get(lower);
     if (other) {
       const p = other.file.lines.position(other.node.offset);
-      this.report(file, node.offset, `duplicate ${what} '${name}' ignored (first declared in ${other.file.display}:${p.line})`);
+      this.report(
+        file,
+        node.offset,
+        `duplicate ${what} '${name}' ignored (first declared in ${other.file.display}:${p.line})`,
+      );
       return false;
     }
     map.set(lower, { name, node, file });
@@ -232,7 +236,7 @@ class ModelBuilder {
   private uniqueKey(key: string): string {
     const taken = (k: string) => this.complexDecls.has(k.toLowerCase()) || this.simpleDecls.has(k.toLowerCase());
     if (!taken(key)) return key;
-    for (let i = 2; ; i++) if (!taken(`${key}#${i}`)) return `${key}#${i}`;
+    for (let i = 2;; i++) if (!taken(`${key}#${i}`)) return `${key}#${i}`;
   }
 
   /** Registers inline types inside a complex type whose key (or name) is `owner`. */
@@ -354,7 +358,8 @@ class ModelBuilder {
     let enums: string[] = [];
     let ownDefine = false;
     let union = false;
-    const inlineOf = (n: XsdNode) => n.children.filter((x) => x.kind === "simpleType").map((x) => this.inlineKeys.get(x)!);
+    const inlineOf = (n: XsdNode) =>
+      n.children.filter((x) => x.kind === "simpleType").map((x) => this.inlineKeys.get(x)!);
     for (const c of node.children) {
       if (c.kind === "restriction") {
         const inl = inlineOf(c)[0];
@@ -362,11 +367,15 @@ class ModelBuilder {
         from = [this.valueOf(base)];
         for (const f of c.children) {
           if (f.kind === "enumeration" && f.attrs.value !== undefined) enums.push(f.attrs.value);
-          else if (f.kind === "pattern" && f.attrs.value !== undefined && patternAllowsDefine(f.attrs.value)) ownDefine = true;
+          else if (f.kind === "pattern" && f.attrs.value !== undefined && patternAllowsDefine(f.attrs.value)) {
+            ownDefine = true;
+          }
         }
       } else if (c.kind === "list") {
         isList = true;
-        const item = c.attrs.itemType !== undefined ? this.resolveRef(typeRef(c.attrs.itemType, c.scope), file, c) : inlineOf(c)[0] ?? null;
+        const item = c.attrs.itemType !== undefined
+          ? this.resolveRef(typeRef(c.attrs.itemType, c.scope), file, c)
+          : inlineOf(c)[0] ?? null;
         from = [this.valueOf(item)];
       } else if (c.kind === "union") {
         union = true;
@@ -433,13 +442,17 @@ class ModelBuilder {
 
     const ownPart = (n: XsdNode) => {
       if (n.kind === "attribute") this.addAttribute(n, file, attrs, prohibited);
-      else if (n.kind === "sequence" || n.kind === "choice" || n.kind === "all") this.collectParticles(n, file, children, 1, 1);
+      else if (n.kind === "sequence" || n.kind === "choice" || n.kind === "all") {
+        this.collectParticles(n, file, children, 1, 1);
+      }
     };
     for (const c of node.children) {
       if (c.kind === "complexContent" || c.kind === "simpleContent") {
         const deriv = c.children.find((x) => x.kind === "extension" || x.kind === "restriction");
         if (!deriv) continue;
-        base = deriv.attrs.base !== undefined ? this.resolveRef(typeRef(deriv.attrs.base, deriv.scope), file, deriv) : null;
+        base = deriv.attrs.base !== undefined
+          ? this.resolveRef(typeRef(deriv.attrs.base, deriv.scope), file, deriv)
+          : null;
         const baseComplex = base !== null && this.isComplex(base) ? this.complex(base.toLowerCase()) : null;
         if (baseComplex) {
           inheritedAttrs = baseComplex.attributes;
@@ -494,8 +507,9 @@ class ModelBuilder {
       prohibited.add(name);
       return;
     }
-    const typeName =
-      n.attrs.type !== undefined ? this.resolveRef(typeRef(n.attrs.type, n.scope), file, n) : this.inlineKeys.get(n) ?? "xs:anySimpleType";
+    const typeName = n.attrs.type !== undefined
+      ? this.resolveRef(typeRef(n.attrs.type, n.scope), file, n)
+      : this.inlineKeys.get(n) ?? "xs:anySimpleType";
     const v = this.withRef(this.valueOf(typeName), n);
     out[name] = {
       ...v,
@@ -506,7 +520,13 @@ class ModelBuilder {
     };
   }
 
-  private collectParticles(n: XsdNode, file: XsdInput, out: Record<string, ChildInfo>, minMul: number, maxMul: number): void {
+  private collectParticles(
+    n: XsdNode,
+    file: XsdInput,
+    out: Record<string, ChildInfo>,
+    minMul: number,
+    maxMul: number,
+  ): void {
     const min = minMul * parseOccurs(n.attrs.minOccurs, 1);
     const max = mulMax(maxMul, parseOccurs(n.attrs.maxOccurs, 1));
     // In a choice of several alternatives, none of them is required on its own.
@@ -539,7 +559,9 @@ class ModelBuilder {
   /** Name and type of a local element declaration, or of an `<xs:element ref="Global"/>` use. */
   private particleElement(c: XsdNode, file: XsdInput): { name: string; type: string | null } | null {
     if (c.attrs.name) {
-      const type = c.attrs.type !== undefined ? this.resolveRef(typeRef(c.attrs.type, c.scope), file, c) : this.inlineKeys.get(c) ?? null;
+      const type = c.attrs.type !== undefined
+        ? this.resolveRef(typeRef(c.attrs.type, c.scope), file, c)
+        : this.inlineKeys.get(c) ?? null;
       return { name: c.attrs.name, type };
     }
     if (c.attrs.ref === undefined) return null;

@@ -63,7 +63,9 @@ function readCache(file: string, dir: string): SchemaLoadResult | null {
   } catch {
     return null; // missing or corrupt: rebuilt and rewritten by the caller
   }
-  if (!entry || entry.format !== SCHEMA_CACHE_FORMAT || entry.dir !== pathKey(dir) || !Array.isArray(entry.stamps)) return null;
+  if (!entry || entry.format !== SCHEMA_CACHE_FORMAT || entry.dir !== pathKey(dir) || !Array.isArray(entry.stamps)) {
+    return null;
+  }
   for (const [path, size, mtime] of entry.stamps) {
     const now = stampOf(path);
     if (now === null || now[1] !== size || now[2] !== mtime) return null;
@@ -97,7 +99,11 @@ function writeCache(file: string, entry: CacheFile): string | null {
  * the cache otherwise. A folder or entry file that is missing is never cached.
  * @example loadSchemaCached(sdkXsd, join(home, "cache")).fromCache // true on the second run
  */
-export function loadSchemaCached(dir: string, cacheDir: string, options: LoadSchemaOptions = {}): CachedSchemaLoadResult {
+export function loadSchemaCached(
+  dir: string,
+  cacheDir: string,
+  options: LoadSchemaOptions = {},
+): CachedSchemaLoadResult {
   const cacheFile = schemaCacheFile(dir, cacheDir);
   const cached = readCache(cacheFile, toAbsolute(dir));
   if (cached) return { ...cached, fromCache: true, cacheFile, cacheWarning: null };
@@ -114,6 +120,11 @@ export function loadSchemaCached(dir: string, cacheDir: string, options: LoadSch
   };
   const result = loadSchema(dir, { ...options, readFile });
   if (result.model === null || unstamped) return { ...result, fromCache: false, cacheFile, cacheWarning: null };
-  const cacheWarning = writeCache(cacheFile, { format: SCHEMA_CACHE_FORMAT, dir: pathKey(toAbsolute(dir)), stamps, result });
+  const cacheWarning = writeCache(cacheFile, {
+    format: SCHEMA_CACHE_FORMAT,
+    dir: pathKey(toAbsolute(dir)),
+    stamps,
+    result,
+  });
   return { ...result, fromCache: false, cacheFile, cacheWarning };
 }

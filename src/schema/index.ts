@@ -3,14 +3,27 @@
  * disk by {@link loadSchemaCached}) and the queries the indexer asks per element and attribute
  * ({@link Schema}).
  */
-export { loadSchemaCached, schemaCacheFile, SCHEMA_CACHE_FORMAT } from "./cache.ts";
+export { loadSchemaCached, SCHEMA_CACHE_FORMAT, schemaCacheFile } from "./cache.ts";
 export type { CachedSchemaLoadResult } from "./cache.ts";
 export type { SchemaBuildStats } from "./build.ts";
 export { detectGameFromAssetKinds } from "./game.ts";
 export { loadSchema, SCHEMA_ENTRY_FILE } from "./load.ts";
 export type { LoadSchemaOptions, SchemaLoadResult } from "./load.ts";
 export type {
-  AttributeInfo, ChildInfo, ComplexTypeInfo, GameId, SchemaDiagnostic, SchemaModel, SchemaQueries, SimpleTypeInfo,
+  AttributeInfo,
+  ChildInfo,
+  ComplexTypeInfo,
+  GameId,
+  SchemaDiagnostic,
+  SchemaModel,
+  SchemaQueries,
+  SimpleTypeInfo,
   ValueInfo,
 } from "./model.ts";
-export { ASSET_NAMESPACE, isSchemaAttributeName, isSchemaElementNamespace, Schema, XINCLUDE_NAMESPACE } from "./schema.ts";
+export {
+  ASSET_NAMESPACE,
+  isSchemaAttributeName,
+  isSchemaElementNamespace,
+  Schema,
+  XINCLUDE_NAMESPACE,
+} from "./schema.ts";

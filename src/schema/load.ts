@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { CaseResolver } from "../project/case-resolver.ts";
-import { NodeDirectoryLister, type DirectoryLister } from "../project/fs-port.ts";
-import { native, relativePosix, toAbsolute, pathKey } from "../project/paths.ts";
+import { type DirectoryLister, NodeDirectoryLister } from "../project/fs-port.ts";
+import { native, pathKey, relativePosix, toAbsolute } from "../project/paths.ts";
 import { decodeXml } from "../xml/decode.ts";
 import { LineMap } from "../xml/line-map.ts";
 import { buildSchemaModel, type SchemaBuildStats, type XsdInput } from "./build.ts";
@@ -97,12 +97,18 @@ export function loadSchema(dir: string, options: LoadSchemaOptions = {}): Schema
         file: path,
         line,
         column,
-        message: `malformed XSD ${shown} (line ${line}, column ${column}): ${message}; declarations after this point are ignored`,
+        message:
+          `malformed XSD ${shown} (line ${line}, column ${column}): ${message}; declarations after this point are ignored`,
       });
     }
     if (tree.root === null) {
       if (!tree.error) {
-        diagnostics.push({ file: path, line: 1, column: 1, message: `${shown} is not an XML Schema (no xs:schema root element); skipped` });
+        diagnostics.push({
+          file: path,
+          line: 1,
+          column: 1,
+          message: `${shown} is not an XML Schema (no xs:schema root element); skipped`,
+        });
       }
       return;
     }

@@ -79,9 +79,13 @@ export class Schema implements SchemaQueries {
       this.complexIndex.set(n, { info: model.complexTypes[n], children: null, attributes: null });
     }
     for (const n of Object.keys(model.complexTypes)) this.typeNames.set(n.toLowerCase(), n);
-    for (const n of Object.keys(model.simpleTypes)) if (!this.typeNames.has(n.toLowerCase())) this.typeNames.set(n.toLowerCase(), n);
+    for (const n of Object.keys(model.simpleTypes)) {
+      if (!this.typeNames.has(n.toLowerCase())) this.typeNames.set(n.toLowerCase(), n);
+    }
     for (const n of model.assetElements) this.elementNames.set(n.toLowerCase(), n);
-    for (const n of Object.keys(model.globalElements)) if (!this.elementNames.has(n.toLowerCase())) this.elementNames.set(n.toLowerCase(), n);
+    for (const n of Object.keys(model.globalElements)) {
+      if (!this.elementNames.has(n.toLowerCase())) this.elementNames.set(n.toLowerCase(), n);
+    }
     for (const n of [...model.assetElements, ...Object.keys(model.globalElements)]) this.exactElementNames.add(n);
     for (const t of Object.values(model.complexTypes)) {
       for (const c of Object.values(t.children)) {
@@ -130,7 +134,7 @@ export class Schema implements SchemaQueries {
     if (cached) return cached;
     const chain: string[] = [];
     const seen = new Set<string>();
-    for (let t: string | null = canonical; t !== null && !seen.has(t.toLowerCase()); ) {
+    for (let t: string | null = canonical; t !== null && !seen.has(t.toLowerCase());) {
       seen.add(t.toLowerCase());
       chain.push(t);
       const base: string | null = this.complexType(t)?.base ?? this.simpleType(t)?.base ?? null;
@@ -180,7 +184,15 @@ export class Schema implements SchemaQueries {
     if (hit) return hit;
     const type = own(this.model.globalElements, local);
     if (type === undefined) return null;
-    const info: ChildInfo = { name: local, type, minOccurs: 0, maxOccurs: -1, refType: null, content: this.content(type), fallback: true };
+    const info: ChildInfo = {
+      name: local,
+      type,
+      minOccurs: 0,
+      maxOccurs: -1,
+      refType: null,
+      content: this.content(type),
+      fallback: true,
+    };
     this.fallbackChildren.set(local, info);
     return info;
   }

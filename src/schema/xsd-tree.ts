@@ -103,7 +103,15 @@ function toNode(tag: XmlStartTag, scope: PrefixScope): XsdNode {
     // Two URIs occur for the editor-hint namespace; the prefix is conventional but not fixed.
     else if (a.local === "Default" && /xmledit/i.test(a.uri)) editDefault = a.value;
   }
-  return { kind: tag.local, attrs: attrs ?? EMPTY, xas: xas ?? EMPTY, editDefault, children: [], offset: tag.start, scope };
+  return {
+    kind: tag.local,
+    attrs: attrs ?? EMPTY,
+    xas: xas ?? EMPTY,
+    editDefault,
+    children: [],
+    offset: tag.start,
+    scope,
+  };
 }
 
 /** The URI bound to `prefix` in `scope` ("" for the default namespace), or null when undeclared. */

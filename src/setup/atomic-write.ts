@@ -42,7 +42,7 @@ export function backupStamp(now: Date): string {
 export async function freeBackupPath(fs: FileSystemPort, file: string, now: Date): Promise<string> {
   const base = `${file}.ra3-backup-${backupStamp(now)}`;
   if (!(await fs.exists(base))) return base;
-  for (let n = 2; ; n++) {
+  for (let n = 2;; n++) {
     const candidate = `${base}-${n}`;
     if (!(await fs.exists(candidate))) return candidate;
   }

@@ -46,7 +46,9 @@ function myers(a: readonly string[], b: readonly string[]): Op[] {
   for (let d = 0; d <= max && !found; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1])
+        ? v[offset + k + 1]
+        : v[offset + k - 1] + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -89,10 +91,9 @@ function editScript(a: readonly string[], b: readonly string[]): Op[] {
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
-  const middle =
-    midA.length + midB.length > MAX_MYERS_LINES
-      ? [...midA.map((line): Op => ({ kind: "-", line })), ...midB.map((line): Op => ({ kind: "+", line }))]
-      : myers(midA, midB);
+  const middle = midA.length + midB.length > MAX_MYERS_LINES
+    ? [...midA.map((line): Op => ({ kind: "-", line })), ...midB.map((line): Op => ({ kind: "+", line }))]
+    : myers(midA, midB);
   return [
     ...a.slice(0, head).map((line): Op => ({ kind: " ", line })),
     ...middle,

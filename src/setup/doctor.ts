@@ -10,11 +10,17 @@ import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { SKILL_FILES, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
 import { pathKey, samePath } from "../project/paths.ts";
-import { SERVER_NAME, allWriters, writerFor, type ClientConfigWriter, type ClientId } from "./clients/index.ts";
+import { allWriters, type ClientConfigWriter, type ClientId, SERVER_NAME, writerFor } from "./clients/index.ts";
 import { LOG_UNINSTALL } from "./footprint.ts";
-import { commandLine, describeLiveCheck, LIVE_CHECK_TIMEOUT_MS, type LiveChecker, type LiveCheckResult } from "./live-check.ts";
+import {
+  commandLine,
+  describeLiveCheck,
+  LIVE_CHECK_TIMEOUT_MS,
+  type LiveChecker,
+  type LiveCheckResult,
+} from "./live-check.ts";
 import { describeFsError, type FileSystemPort, type Platform } from "./platform.ts";
-import { readReceipt, receiptPath, type InstallReceipt } from "./receipt.ts";
+import { type InstallReceipt, readReceipt, receiptPath } from "./receipt.ts";
 import { installedBinaryPath } from "./self-install.ts";
 import { formatBytes, homeArgs } from "./setup.ts";
 import { SKILL_MARKER_FILE, SKILL_RECORDS_FILE } from "./skill-install.ts";
@@ -23,7 +29,13 @@ import { createHash } from "node:crypto";
 /** What doctor needs to know about a snapshot (a subset of the store's `.meta.json`). */
 export interface SnapshotFacts {
   readonly path: string;
-  readonly meta: { readonly generatedAt: string; readonly size: number; readonly toolVersion: string; readonly files: number; readonly complete: boolean } | null;
+  readonly meta: {
+    readonly generatedAt: string;
+    readonly size: number;
+    readonly toolVersion: string;
+    readonly files: number;
+    readonly complete: boolean;
+  } | null;
 }
 
 export interface DoctorDeps {
@@ -87,7 +99,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * them in one `command` array), or null when there is no such entry.
  * @example extractEntry(cursorWriter, '{"mcpServers":{"ra3":{"command":"/b/ra3","args":["mcp"]}}}') // { command: "/b/ra3", args: ["mcp"] }
  */
-export function extractEntry(writer: ClientConfigWriter, text: string, name: string = SERVER_NAME): { command: string; args: string[] } | null {
+export function extractEntry(
+  writer: ClientConfigWriter,
+  text: string,
+  name: string = SERVER_NAME,
+): { command: string; args: string[] } | null {
   let root: unknown;
   try {
     root = writer.syntax === "toml" ? parseToml(text) : parseJsonc(text, [], { allowTrailingComma: true });
@@ -153,7 +169,10 @@ interface SkillRecordLite {
   readonly dir: string;
 }
 
-async function skillRecords(deps: DoctorDeps, receipt: InstallReceipt | null): Promise<{ records: SkillRecordLite[]; error: string | null }> {
+async function skillRecords(
+  deps: DoctorDeps,
+  receipt: InstallReceipt | null,
+): Promise<{ records: SkillRecordLite[]; error: string | null }> {
   const file = deps.fs.path.join(deps.home, SKILL_RECORDS_FILE);
   const records: SkillRecordLite[] = [];
   let error: string | null = null;
@@ -162,12 +181,18 @@ async function skillRecords(deps: DoctorDeps, receipt: InstallReceipt | null): P
     try {
       const raw = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, "")) as { installs?: unknown };
       if (!Array.isArray(raw.installs)) throw new Error(`no "installs" list`);
-      for (const r of raw.installs) if (isObject(r) && typeof r.dir === "string" && typeof r.target === "string") records.push({ target: r.target, dir: r.dir });
+      for (const r of raw.installs) {
+        if (isObject(r) && typeof r.dir === "string" && typeof r.target === "string") {
+          records.push({ target: r.target, dir: r.dir });
+        }
+      }
     } catch (e) {
       error = `${file} is not a valid skill ledger (${(e as Error).message})`;
     }
   }
-  for (const s of receipt?.skills ?? []) if (!records.some((r) => samePath(r.dir, s.dir))) records.push({ target: s.target, dir: s.dir });
+  for (const s of receipt?.skills ?? []) {
+    if (!records.some((r) => samePath(r.dir, s.dir))) records.push({ target: s.target, dir: s.dir });
+  }
   return { records, error };
 }
 
@@ -176,7 +201,9 @@ async function checkSkill(deps: DoctorDeps, r: SkillRecordLite): Promise<DoctorC
   const group = "skill";
   const want = deps.skillVersion ?? SKILL_VERSION;
   const fix = `run ra3 install-skill --target ${/\s/.test(r.target) ? `"${r.target}"` : r.target}`;
-  if ((await fs.stat(r.dir))?.kind !== "directory") return { group, ok: false, label: r.dir, problem: "the skill folder is missing", todo: fix };
+  if ((await fs.stat(r.dir))?.kind !== "directory") {
+    return { group, ok: false, label: r.dir, problem: "the skill folder is missing", todo: fix };
+  }
   const markerBytes = await fs.readFile(fs.path.join(r.dir, SKILL_MARKER_FILE));
   let marker: { version: string; files: Record<string, string> } | null = null;
   try {
@@ -189,7 +216,15 @@ async function checkSkill(deps: DoctorDeps, r: SkillRecordLite): Promise<DoctorC
   } catch {
     marker = null;
   }
-  if (!marker) return { group, ok: false, label: r.dir, problem: `there is no valid ${SKILL_MARKER_FILE}, so ra3 does not manage this copy`, todo: `move the folder aside and ${fix}` };
+  if (!marker) {
+    return {
+      group,
+      ok: false,
+      label: r.dir,
+      problem: `there is no valid ${SKILL_MARKER_FILE}, so ra3 does not manage this copy`,
+      todo: `move the folder aside and ${fix}`,
+    };
+  }
   const modified: string[] = [];
   const missing: string[] = [];
   for (const [rel, hash] of Object.entries(marker.files).sort()) {
@@ -199,9 +234,23 @@ async function checkSkill(deps: DoctorDeps, r: SkillRecordLite): Promise<DoctorC
   }
   const expected = (deps.skillFiles ?? SKILL_FILES).map((f) => f.path).filter((p) => !(p in marker!.files));
   if (marker.version !== want || expected.length > 0) {
-    return { group, ok: false, label: r.dir, problem: `version ${marker.version || "unknown"} is installed; this ra3 carries ${want}`, todo: "run ra3 install-skill --sync (your own changes are kept)" };
+    return {
+      group,
+      ok: false,
+      label: r.dir,
+      problem: `version ${marker.version || "unknown"} is installed; this ra3 carries ${want}`,
+      todo: "run ra3 install-skill --sync (your own changes are kept)",
+    };
   }
-  if (missing.length) return { group, ok: false, label: r.dir, problem: `files are missing: ${missing.join(", ")}`, todo: "run ra3 install-skill --sync to restore them" };
+  if (missing.length) {
+    return {
+      group,
+      ok: false,
+      label: r.dir,
+      problem: `files are missing: ${missing.join(", ")}`,
+      todo: "run ra3 install-skill --sync to restore them",
+    };
+  }
   const note = modified.length ? `; you changed ${modified.join(", ")} (ra3 keeps your changes)` : "";
   return { group, ok: true, label: `${r.dir}: version ${marker.version}${note}`, problem: null, todo: null };
 }
@@ -221,18 +270,40 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   const read = await readReceipt(fs, home, deps.version);
   let receipt: InstallReceipt | null = null;
   const receiptFile = receiptPath(fs, home);
-  if (!read.ok) checks.push({ group: install, ok: false, label: `install receipt ${receiptFile}`, problem: read.error, todo: "move it aside and run ra3 setup again" });
-  else if (!read.existed) checks.push({ group: install, ok: false, label: `install receipt ${receiptFile}`, problem: "there is none: ra3 setup has not run with this home", todo: "run ra3 setup" });
-  else {
+  if (!read.ok) {
+    checks.push({
+      group: install,
+      ok: false,
+      label: `install receipt ${receiptFile}`,
+      problem: read.error,
+      todo: "move it aside and run ra3 setup again",
+    });
+  } else if (!read.existed) {
+    checks.push({
+      group: install,
+      ok: false,
+      label: `install receipt ${receiptFile}`,
+      problem: "there is none: ra3 setup has not run with this home",
+      todo: "run ra3 setup",
+    });
+  } else {
     receipt = read.receipt;
     const last = receipt.log[receipt.log.length - 1];
     if (last?.action === LOG_UNINSTALL && receipt.binary === null && receipt.configs.length === 0) {
-      checks.push({ group: install, ok: false, label: `install receipt ${receiptFile}`, problem: `ra3 was uninstalled (${last.at})`, todo: "run ra3 setup" });
+      checks.push({
+        group: install,
+        ok: false,
+        label: `install receipt ${receiptFile}`,
+        problem: `ra3 was uninstalled (${last.at})`,
+        todo: "run ra3 setup",
+      });
     } else {
       checks.push({
         group: install,
         ok: true,
-        label: `install receipt ${receiptFile}: ${receipt.configs.length} client config${receipt.configs.length === 1 ? "" : "s"}, ${receipt.skills.length} skill cop${receipt.skills.length === 1 ? "y" : "ies"}`,
+        label: `install receipt ${receiptFile}: ${receipt.configs.length} client config${
+          receipt.configs.length === 1 ? "" : "s"
+        }, ${receipt.skills.length} skill cop${receipt.skills.length === 1 ? "y" : "ies"}`,
         problem: null,
         todo: null,
       });
@@ -242,14 +313,32 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   // The stable binary.
   const stat = await fs.stat(binary).catch(() => null);
   if (stat?.kind !== "file") {
-    checks.push({ group: install, ok: false, label: `stable binary ${binary}`, problem: "it is missing", todo: "run ra3 setup with a compiled ra3 (it installs itself there)" });
+    checks.push({
+      group: install,
+      ok: false,
+      label: `stable binary ${binary}`,
+      problem: "it is missing",
+      todo: "run ra3 setup with a compiled ra3 (it installs itself there)",
+    });
   } else {
     const recorded = receipt?.binary?.sha256;
     const actual = recorded ? await fs.sha256(binary) : null;
     if (recorded && actual !== recorded) {
-      checks.push({ group: install, ok: false, label: `stable binary ${binary}`, problem: "it differs from the binary setup installed (the receipt's checksum does not match)", todo: "run ra3 setup again to reinstall it" });
+      checks.push({
+        group: install,
+        ok: false,
+        label: `stable binary ${binary}`,
+        problem: "it differs from the binary setup installed (the receipt's checksum does not match)",
+        todo: "run ra3 setup again to reinstall it",
+      });
     } else {
-      checks.push({ group: install, ok: true, label: `stable binary ${binary}${recorded ? " (matches the receipt)" : ""}`, problem: null, todo: null });
+      checks.push({
+        group: install,
+        ok: true,
+        label: `stable binary ${binary}${recorded ? " (matches the receipt)" : ""}`,
+        problem: null,
+        todo: null,
+      });
     }
   }
 
@@ -263,7 +352,13 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   }
   targets.push(...(await detectedTargets(deps, known)));
   if (targets.length === 0) {
-    checks.push({ group: "clients", ok: false, label: "configured clients", problem: "no MCP client has an ra3 entry", todo: "run ra3 setup --client NAME" });
+    checks.push({
+      group: "clients",
+      ok: false,
+      label: "configured clients",
+      problem: "no MCP client has an ra3 entry",
+      todo: "run ra3 setup --client NAME",
+    });
   }
   const projects: string[] = [];
   let liveVersion: string | null = null;
@@ -271,11 +366,22 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     const name = t.writer?.displayName ?? t.client;
     const group = `${name}: ${t.file}`;
     const fixCmd = `run ra3 setup --client ${t.client}`;
-    const out = (ok: boolean, label: string, problem: string | null = null, todo: string | null = null) => checks.push({ group, ok, label, problem, todo });
-    const client: { command: string | null; args: string[] | null; live: LiveCheckResult | null } = { command: null, args: null, live: null };
-    const done = () => clientsOut.push({ client: t.client, displayName: name, file: t.file, source: t.source, ...client });
+    const out = (ok: boolean, label: string, problem: string | null = null, todo: string | null = null) =>
+      checks.push({ group, ok, label, problem, todo });
+    const client: { command: string | null; args: string[] | null; live: LiveCheckResult | null } = {
+      command: null,
+      args: null,
+      live: null,
+    };
+    const done = () =>
+      clientsOut.push({ client: t.client, displayName: name, file: t.file, source: t.source, ...client });
     if (!t.writer) {
-      out(false, "the client", `the install receipt names an unknown client "${t.client}"`, `remove the ra3 entry from ${t.file} by hand`);
+      out(
+        false,
+        "the client",
+        `the install receipt names an unknown client "${t.client}"`,
+        `remove the ra3 entry from ${t.file} by hand`,
+      );
       done();
       continue;
     }
@@ -296,7 +402,12 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     if (!parsed.ok) {
       const p = parsed.problem;
       const where = p.line !== null ? `${t.file}:${p.line}:${p.column ?? 1}` : t.file;
-      out(false, "the file parses", `${where}: ${p.message}`, `fix the file (${name} ignores its servers until then), then ${fixCmd}`);
+      out(
+        false,
+        "the file parses",
+        `${where}: ${p.message}`,
+        `fix the file (${name} ignores its servers until then), then ${fixCmd}`,
+      );
       done();
       continue;
     }
@@ -312,13 +423,29 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     if (samePath(entry.command, binary)) out(true, `the ra3 entry runs the stable binary`);
     else out(false, "the ra3 entry", `it runs ${entry.command}, not the stable binary ${binary}`, fixCmd);
     const project = argValue(entry.args, "--project");
-    if (project === null) out(false, "the project", "the entry passes no --project, and clients start servers in unrelated folders", fixCmd);
-    else {
+    if (project === null) {
+      out(
+        false,
+        "the project",
+        "the entry passes no --project, and clients start servers in unrelated folders",
+        fixCmd,
+      );
+    } else {
       if (!projects.some((p) => samePath(p, project))) projects.push(project);
       if (request.project !== null && !samePath(project, request.project)) {
-        out(false, `the project ${project}`, `it is not ${request.project}`, `run ra3 setup --client ${t.client} --project "${request.project}"`);
+        out(
+          false,
+          `the project ${project}`,
+          `it is not ${request.project}`,
+          `run ra3 setup --client ${t.client} --project "${request.project}"`,
+        );
       } else if (!(await deps.isProject(project))) {
-        out(false, `the project ${project}`, "it is not a mod folder (no Data/Mod.xml, .babproj or map metadata) or does not exist", `run ra3 setup --client ${t.client} --project DIR with the mod's folder`);
+        out(
+          false,
+          `the project ${project}`,
+          "it is not a mod folder (no Data/Mod.xml, .babproj or map metadata) or does not exist",
+          `run ra3 setup --client ${t.client} --project DIR with the mod's folder`,
+        );
       } else out(true, `the project ${project}`);
     }
     const entryHome = argValue(entry.args, "--home");
@@ -326,24 +453,56 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     if (!(entryHome === null ? expectHome === null : expectHome !== null && samePath(entryHome, expectHome))) {
       out(false, "the state folder", `the server would use ${entryHome ?? "the default home"}, not ${home}`, fixCmd);
     }
-    const live = await deps.liveCheck({ command: entry.command, args: entry.args, cwd: platform.home, timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS });
+    const live = await deps.liveCheck({
+      command: entry.command,
+      args: entry.args,
+      cwd: platform.home,
+      timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS,
+    });
     client.live = live;
     if (live.ok) {
       liveVersion ??= samePath(entry.command, binary) ? live.serverVersion : null;
       out(true, `live check: ${describeLiveCheck(live)}`);
     } else {
-      out(false, "live check", describeLiveCheck(live), `run the entry by hand to see what ${name} sees: ${commandLine(entry.command, entry.args)}`);
+      out(
+        false,
+        "live check",
+        describeLiveCheck(live),
+        `run the entry by hand to see what ${name} sees: ${commandLine(entry.command, entry.args)}`,
+      );
     }
     done();
   }
   if (liveVersion !== null && liveVersion !== deps.version) {
-    checks.push({ group: install, ok: false, label: "installed version", problem: `the stable binary is ra3 ${liveVersion}; this is ra3 ${deps.version}`, todo: "run ra3 setup with the newer binary to update the stable copy" });
+    checks.push({
+      group: install,
+      ok: false,
+      label: "installed version",
+      problem: `the stable binary is ra3 ${liveVersion}; this is ra3 ${deps.version}`,
+      todo: "run ra3 setup with the newer binary to update the stable copy",
+    });
   }
 
   // The skill copies.
   const skills = await skillRecords(deps, receipt);
-  if (skills.error) checks.push({ group: "skill", ok: false, label: "skill ledger", problem: skills.error, todo: "move it aside and run ra3 install-skill" });
-  if (skills.records.length === 0 && !skills.error) checks.push({ group: "skill", ok: false, label: "skill copies", problem: "the ra3-mod-xml skill is not installed anywhere", todo: "run ra3 install-skill (or ra3 setup)" });
+  if (skills.error) {
+    checks.push({
+      group: "skill",
+      ok: false,
+      label: "skill ledger",
+      problem: skills.error,
+      todo: "move it aside and run ra3 install-skill",
+    });
+  }
+  if (skills.records.length === 0 && !skills.error) {
+    checks.push({
+      group: "skill",
+      ok: false,
+      label: "skill copies",
+      problem: "the ra3-mod-xml skill is not installed anywhere",
+      todo: "run ra3 install-skill (or ra3 setup)",
+    });
+  }
   for (const r of skills.records) checks.push(await checkSkill(deps, r));
 
   // The snapshots.
@@ -352,15 +511,36 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   for (const p of projects) {
     const snap = await deps.snapshot(p);
     if (!snap.meta) {
-      checks.push({ group: "snapshot", ok: false, label: p, problem: `there is no snapshot (${snap.path}), so the server indexes from scratch on its first start`, todo: `run ra3 index --project "${p}"` });
+      checks.push({
+        group: "snapshot",
+        ok: false,
+        label: p,
+        problem: `there is no snapshot (${snap.path}), so the server indexes from scratch on its first start`,
+        todo: `run ra3 index --project "${p}"`,
+      });
       continue;
     }
     const age = formatAge(now - Date.parse(snap.meta.generatedAt));
-    const older = snap.meta.toolVersion !== deps.version ? `; written by ra3 ${snap.meta.toolVersion}, rebuilt on next start` : "";
-    checks.push({ group: "snapshot", ok: true, label: `${p}: ${snap.path}, ${formatBytes(snap.meta.size)}, ${snap.meta.files} files, ${age} old${older}`, problem: null, todo: null });
+    const older = snap.meta.toolVersion !== deps.version
+      ? `; written by ra3 ${snap.meta.toolVersion}, rebuilt on next start`
+      : "";
+    checks.push({
+      group: "snapshot",
+      ok: true,
+      label: `${p}: ${snap.path}, ${formatBytes(snap.meta.size)}, ${snap.meta.files} files, ${age} old${older}`,
+      problem: null,
+      todo: null,
+    });
   }
 
-  return { ok: checks.every((c) => c.ok), home, version: deps.version, binary, checks: orderChecks(checks), clients: clientsOut };
+  return {
+    ok: checks.every((c) => c.ok),
+    home,
+    version: deps.version,
+    binary,
+    checks: orderChecks(checks),
+    clients: clientsOut,
+  };
 }
 
 // The install group first (the version check is added after the live checks), then the rest in order.

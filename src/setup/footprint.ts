@@ -44,7 +44,10 @@ export async function missingAncestors(fs: FileSystemPort, dir: string): Promise
 }
 
 /** Every file and folder below `root` (not `root` itself), sorted; empty when `root` does not exist. */
-export async function listTree(fs: FileSystemPort, root: string): Promise<{ readonly files: string[]; readonly dirs: string[] }> {
+export async function listTree(
+  fs: FileSystemPort,
+  root: string,
+): Promise<{ readonly files: string[]; readonly dirs: string[] }> {
   const files: string[] = [];
   const dirs: string[] = [];
   const walk = async (dir: string): Promise<void> => {

@@ -25,22 +25,22 @@ export type LiveCheckStage = "spawn" | "initialize" | "tools/list" | "get_status
 
 export type LiveCheckResult =
   | {
-      readonly ok: true;
-      /** Milliseconds from spawn to the get_status answer. */
-      readonly ms: number;
-      readonly tools: number;
-      readonly serverName: string | null;
-      readonly serverVersion: string | null;
-      /** `index.state` of the get_status envelope (`ready`, `building`, …), or null when absent. */
-      readonly indexState: string | null;
-    }
+    readonly ok: true;
+    /** Milliseconds from spawn to the get_status answer. */
+    readonly ms: number;
+    readonly tools: number;
+    readonly serverName: string | null;
+    readonly serverVersion: string | null;
+    /** `index.state` of the get_status envelope (`ready`, `building`, …), or null when absent. */
+    readonly indexState: string | null;
+  }
   | {
-      readonly ok: false;
-      readonly ms: number;
-      readonly stage: LiveCheckStage;
-      /** One sentence: what went wrong (stderr's last lines appended when the server wrote any). */
-      readonly error: string;
-    };
+    readonly ok: false;
+    readonly ms: number;
+    readonly stage: LiveCheckStage;
+    /** One sentence: what went wrong (stderr's last lines appended when the server wrote any). */
+    readonly error: string;
+  };
 
 /** Runs one live check; see {@link liveCheck}. Injected so tests need no real process. */
 export type LiveChecker = (request: LiveCheckRequest) => Promise<LiveCheckResult>;
@@ -78,7 +78,11 @@ export async function liveCheck(request: LiveCheckRequest): Promise<LiveCheckRes
   let stage: LiveCheckStage = "spawn";
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`}`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(new Error(`no answer within ${timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`}`)),
+      timeoutMs,
+    );
   });
   const exchange = async (): Promise<LiveCheckResult> => {
     // connect() spawns the process and runs initialize; a spawn error rejects it before any message.
@@ -102,7 +106,9 @@ export async function liveCheck(request: LiveCheckRequest): Promise<LiveCheckRes
     const status = await client.callTool({ name: "get_status", arguments: {} }, undefined, { timeout: timeoutMs });
     if (status.isError) {
       const first = Array.isArray(status.content) ? status.content.find((c) => c.type === "text") : undefined;
-      throw new Error(`get_status returned an error: ${first && "text" in first ? String(first.text).split("\n")[0] : "no message"}`);
+      throw new Error(
+        `get_status returned an error: ${first && "text" in first ? String(first.text).split("\n")[0] : "no message"}`,
+      );
     }
     const structured = status.structuredContent as { index?: { state?: unknown } } | undefined;
     const version = client.getServerVersion();
@@ -144,6 +150,10 @@ export function commandLine(command: string, args: readonly string[]): string {
  * (index ready)" or "failed at initialize after 20000 ms: no answer within 20 s".
  */
 export function describeLiveCheck(r: LiveCheckResult): string {
-  if (r.ok) return `initialize → tools/list (${r.tools} tools) → get_status in ${r.ms} ms${r.indexState ? ` (index ${r.indexState})` : ""}`;
+  if (r.ok) {
+    return `initialize → tools/list (${r.tools} tools) → get_status in ${r.ms} ms${
+      r.indexState ? ` (index ${r.indexState})` : ""
+    }`;
+  }
   return `failed at ${r.stage} after ${r.ms} ms: ${r.error}`;
 }

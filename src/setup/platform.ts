@@ -11,7 +11,7 @@ import { createReadStream } from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import { homedir } from "node:os";
-import { native, pathKey, type PathFlavour } from "../project/paths.ts";
+import { native, type PathFlavour, pathKey } from "../project/paths.ts";
 
 export type OsName = "windows" | "macos" | "linux";
 
@@ -186,7 +186,11 @@ export function nodeFileSystem(): FileSystemPort {
     async stat(p) {
       try {
         const s = await fsp.stat(p);
-        return { kind: s.isFile() ? "file" : s.isDirectory() ? "directory" : "other", size: s.size, mode: s.mode & 0o7777 };
+        return {
+          kind: s.isFile() ? "file" : s.isDirectory() ? "directory" : "other",
+          size: s.size,
+          mode: s.mode & 0o7777,
+        };
       } catch (err) {
         if (isMissing(err)) return null;
         throw err;
@@ -272,7 +276,16 @@ export function nodeFileSystem(): FileSystemPort {
 // In-memory file system
 
 /** A file-system operation name, for {@link MemoryFileSystem.failOn}. */
-export type FsOperation = "readFile" | "writeFile" | "mkdir" | "rename" | "remove" | "copyFile" | "chmod" | "sha256" | "listDir";
+export type FsOperation =
+  | "readFile"
+  | "writeFile"
+  | "mkdir"
+  | "rename"
+  | "remove"
+  | "copyFile"
+  | "chmod"
+  | "sha256"
+  | "listDir";
 
 interface MemoryFile {
   path: string;
@@ -332,7 +345,9 @@ export class MemoryFileSystem implements FileSystemPort {
   }
 
   private requireParent(p: string): void {
-    if (!this.dirs.has(this.key(this.path.dirname(p)))) throw fsError("ENOENT", `no such folder: ${this.path.dirname(p)}`);
+    if (!this.dirs.has(this.key(this.path.dirname(p)))) {
+      throw fsError("ENOENT", `no such folder: ${this.path.dirname(p)}`);
+    }
   }
 
   private resolveLink(p: string): string {
@@ -340,7 +355,11 @@ export class MemoryFileSystem implements FileSystemPort {
   }
 
   /** Makes the next `op` on a path matching `match` (a path or predicate) throw `error` (default EIO). */
-  failOn(op: FsOperation, match: string | ((path: string) => boolean), error: Error = fsError("EIO", "injected failure")): void {
+  failOn(
+    op: FsOperation,
+    match: string | ((path: string) => boolean),
+    error: Error = fsError("EIO", "injected failure"),
+  ): void {
     const m = typeof match === "string" ? (p: string) => this.key(p) === this.key(match) : match;
     this.failures.push({ op, match: m, error });
   }
@@ -391,7 +410,11 @@ export class MemoryFileSystem implements FileSystemPort {
     if (this.locked.has(k)) throw fsError("EBUSY", `file is in use: ${target}`);
     if (this.dirs.has(k)) throw fsError("EISDIR", `is a folder: ${target}`);
     const existing = this.files.get(k);
-    this.files.set(k, { path: existing?.path ?? this.path.normalize(target), bytes: bytes.slice(), mode: existing?.mode ?? options?.mode ?? 0o644 });
+    this.files.set(k, {
+      path: existing?.path ?? this.path.normalize(target),
+      bytes: bytes.slice(),
+      mode: existing?.mode ?? options?.mode ?? 0o644,
+    });
   }
 
   async stat(p: string): Promise<FileStat | null> {

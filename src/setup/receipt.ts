@@ -4,7 +4,7 @@
  * revert it. The record helpers are pure (they return a new receipt); {@link writeReceipt} persists it
  * atomically. A corrupt receipt is reported, never overwritten.
  */
-import { parseTree, getNodeValue, type ParseError } from "jsonc-parser";
+import { getNodeValue, type ParseError, parseTree } from "jsonc-parser";
 import { writeFileAtomic } from "./atomic-write.ts";
 import type { FileSystemPort } from "./platform.ts";
 import { lineColumn } from "./clients/config-text.ts";
@@ -83,10 +83,16 @@ function validate(value: unknown): InstallReceipt | string {
   if (value.format !== RECEIPT_FORMAT) return `"format" is ${JSON.stringify(value.format)}, expected ${RECEIPT_FORMAT}`;
   if (typeof value.version !== "string") return `"version" is not a string`;
   const binary = value.binary ?? null;
-  if (binary !== null && !(isObject(binary) && typeof binary.path === "string" && (binary.sha256 === undefined || typeof binary.sha256 === "string"))) {
+  if (
+    binary !== null &&
+    !(isObject(binary) && typeof binary.path === "string" &&
+      (binary.sha256 === undefined || typeof binary.sha256 === "string"))
+  ) {
     return `"binary" must be null or {"path": string, "sha256"?: string}`;
   }
-  for (const key of ["configs", "skills", "log"] as const) if (!Array.isArray(value[key])) return `"${key}" is not a list`;
+  for (const key of ["configs", "skills", "log"] as const) {
+    if (!Array.isArray(value[key])) return `"${key}" is not a list`;
+  }
   const configs = value.configs as unknown[];
   for (const [i, c] of configs.entries()) {
     if (
@@ -102,10 +108,14 @@ function validate(value: unknown): InstallReceipt | string {
     }
   }
   for (const [i, s] of (value.skills as unknown[]).entries()) {
-    if (!isObject(s) || typeof s.name !== "string" || typeof s.target !== "string" || typeof s.dir !== "string") return `skills[${i}] is not a skill record`;
+    if (!isObject(s) || typeof s.name !== "string" || typeof s.target !== "string" || typeof s.dir !== "string") {
+      return `skills[${i}] is not a skill record`;
+    }
   }
   for (const [i, l] of (value.log as unknown[]).entries()) {
-    if (!isObject(l) || typeof l.at !== "string" || typeof l.action !== "string" || typeof l.detail !== "string") return `log[${i}] is not a log entry`;
+    if (!isObject(l) || typeof l.at !== "string" || typeof l.action !== "string" || typeof l.detail !== "string") {
+      return `log[${i}] is not a log entry`;
+    }
   }
   return value as unknown as InstallReceipt;
 }
@@ -118,7 +128,8 @@ export async function readReceipt(fs: FileSystemPort, home: string, version: str
   const file = receiptPath(fs, home);
   const bytes = await fs.readFile(file);
   if (bytes === null) return { ok: true, receipt: emptyReceipt(version), existed: false };
-  const advice = "ra3 left it unchanged; move it aside (setup then starts a new receipt, and uninstall can no longer revert what the old one recorded) and run the command again.";
+  const advice =
+    "ra3 left it unchanged; move it aside (setup then starts a new receipt, and uninstall can no longer revert what the old one recorded) and run the command again.";
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
@@ -129,10 +140,15 @@ export async function readReceipt(fs: FileSystemPort, home: string, version: str
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (errors.length > 0 || tree === undefined) {
     const at = lineColumn(text, errors[0]?.offset ?? 0);
-    return { ok: false, error: `${file}:${at.line}:${at.column}: not a valid ra3 install receipt (not valid JSON). ${advice}` };
+    return {
+      ok: false,
+      error: `${file}:${at.line}:${at.column}: not a valid ra3 install receipt (not valid JSON). ${advice}`,
+    };
   }
   const checked = validate(getNodeValue(tree));
-  if (typeof checked === "string") return { ok: false, error: `${file} is not a valid ra3 install receipt (${checked}). ${advice}` };
+  if (typeof checked === "string") {
+    return { ok: false, error: `${file} is not a valid ra3 install receipt (${checked}). ${advice}` };
+  }
   return { ok: true, receipt: checked, existed: true };
 }
 
@@ -141,7 +157,9 @@ export function renderReceipt(receipt: InstallReceipt): string {
   const ordered = {
     format: receipt.format,
     version: receipt.version,
-    binary: receipt.binary === null ? null : { path: receipt.binary.path, ...(receipt.binary.sha256 ? { sha256: receipt.binary.sha256 } : {}) },
+    binary: receipt.binary === null
+      ? null
+      : { path: receipt.binary.path, ...(receipt.binary.sha256 ? { sha256: receipt.binary.sha256 } : {}) },
     configs: receipt.configs.map((c) => ({
       client: c.client,
       scope: c.scope,
@@ -183,7 +201,12 @@ export function withConfigRecord(receipt: InstallReceipt, record: ConfigRecord):
 }
 
 /** The receipt without the record for `client`/`scope`/`file`. */
-export function withoutConfigRecord(receipt: InstallReceipt, client: string, scope: string, file: string): InstallReceipt {
+export function withoutConfigRecord(
+  receipt: InstallReceipt,
+  client: string,
+  scope: string,
+  file: string,
+): InstallReceipt {
   return { ...receipt, configs: receipt.configs.filter((c) => !sameConfig(c, client, scope, file)) };
 }
 
@@ -203,7 +226,13 @@ export function withBinary(receipt: InstallReceipt, binary: BinaryRecord | null)
 }
 
 /** The receipt with a log entry appended (keeping the last {@link RECEIPT_LOG_LIMIT}) and `version` updated. */
-export function withLogEntry(receipt: InstallReceipt, action: string, detail: string, now: Date = new Date(), version?: string): InstallReceipt {
+export function withLogEntry(
+  receipt: InstallReceipt,
+  action: string,
+  detail: string,
+  now: Date = new Date(),
+  version?: string,
+): InstallReceipt {
   const log = [...receipt.log, { at: now.toISOString(), action, detail }].slice(-RECEIPT_LOG_LIMIT);
   return { ...receipt, log, version: version ?? receipt.version };
 }

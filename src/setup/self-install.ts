@@ -22,14 +22,14 @@ export interface SelfInstallInputs {
 
 export type SelfInstallResult =
   | {
-      readonly ok: true;
-      /** `installed`: there was no binary; `updated`: a different one was replaced; `unchanged`: identical already. */
-      readonly status: "installed" | "updated" | "unchanged";
-      readonly path: string;
-      readonly sha256: string;
-      /** Windows: where the replaced binary was moved (removed again right away when it was not running). */
-      readonly movedAside: string | null;
-    }
+    readonly ok: true;
+    /** `installed`: there was no binary; `updated`: a different one was replaced; `unchanged`: identical already. */
+    readonly status: "installed" | "updated" | "unchanged";
+    readonly path: string;
+    readonly sha256: string;
+    /** Windows: where the replaced binary was moved (removed again right away when it was not running). */
+    readonly movedAside: string | null;
+  }
   | { readonly ok: false; readonly error: string };
 
 const OLD_BINARY = /^ra3(\.exe)?\.old-\d+$/i;
@@ -71,7 +71,9 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
   const target = installedBinaryPath(fs, home, os);
   const dir = binDir(fs, home);
   const source = await fs.stat(execPath);
-  if (!source || source.kind !== "file") return { ok: false, error: `cannot install ra3: the running binary ${execPath} is not a readable file.` };
+  if (!source || source.kind !== "file") {
+    return { ok: false, error: `cannot install ra3: the running binary ${execPath} is not a readable file.` };
+  }
 
   if (samePath(execPath, target)) {
     const sha = await fs.sha256(target);
@@ -88,7 +90,11 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
     await fs.copyFile(execPath, temp);
     if (os !== "windows") await fs.chmod(temp, 0o755);
     const [want, got] = [await fs.sha256(execPath), await fs.sha256(temp)];
-    if (want === null || want !== got) throw Object.assign(new Error("the copy does not match the running binary (checksum differs)"), { code: "ECHECKSUM" });
+    if (want === null || want !== got) {
+      throw Object.assign(new Error("the copy does not match the running binary (checksum differs)"), {
+        code: "ECHECKSUM",
+      });
+    }
     sha = want;
   } catch (err) {
     await tryRemove(fs, temp);
@@ -100,7 +106,10 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
       await fs.rename(temp, target);
     } catch (err) {
       await tryRemove(fs, temp);
-      return { ok: false, error: `could not install ${target}: ${describeFsError(err)}. The previous binary is unchanged.` };
+      return {
+        ok: false,
+        error: `could not install ${target}: ${describeFsError(err)}. The previous binary is unchanged.`,
+      };
     }
     return { ok: true, status: existed ? "updated" : "installed", path: target, sha256: sha, movedAside: null };
   }
@@ -110,7 +119,10 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
     await fs.rename(target, aside);
   } catch (err) {
     await tryRemove(fs, temp);
-    return { ok: false, error: `could not move the current ${target} aside: ${describeFsError(err)}. The previous binary is unchanged.` };
+    return {
+      ok: false,
+      error: `could not move the current ${target} aside: ${describeFsError(err)}. The previous binary is unchanged.`,
+    };
   }
   try {
     await fs.rename(temp, target);
@@ -127,7 +139,9 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
       ok: false,
       error: restored
         ? `could not install ${target}: ${describeFsError(err)}. The previous binary is unchanged.`
-        : `could not install ${target}: ${describeFsError(err)}, and the previous binary could not be moved back from ${aside}; rename it to ${target} by hand.`,
+        : `could not install ${target}: ${
+          describeFsError(err)
+        }, and the previous binary could not be moved back from ${aside}; rename it to ${target} by hand.`,
     };
   }
   // Deleting works when no client is running the old binary; otherwise cleanupOldBinaries gets it later.
@@ -136,7 +150,7 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
 }
 
 async function freeOldName(fs: FileSystemPort, dir: string): Promise<string> {
-  for (let n = 1; ; n++) {
+  for (let n = 1;; n++) {
     const candidate = fs.path.join(dir, `ra3.exe.old-${n}`);
     if (!(await fs.exists(candidate))) return candidate;
   }
@@ -147,7 +161,10 @@ async function freeOldName(fs: FileSystemPort, dir: string): Promise<string> {
  * (a client is running that old binary) cannot be deleted; they are listed in `kept` and tried again
  * next time.
  */
-export async function cleanupOldBinaries(fs: FileSystemPort, home: string): Promise<{ readonly removed: string[]; readonly kept: string[] }> {
+export async function cleanupOldBinaries(
+  fs: FileSystemPort,
+  home: string,
+): Promise<{ readonly removed: string[]; readonly kept: string[] }> {
   const dir = binDir(fs, home);
   const removed: string[] = [];
   const kept: string[] = [];

@@ -15,15 +15,36 @@
 import { SKILL_FILES, SKILL_NAME, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
 import { baseName, samePath } from "../project/paths.ts";
 import { DEFAULT_HOME_NAME, snapshotPathFor } from "../project/home.ts";
-import { allWriters, applyConfigChange, planConfigChange, printEntry, ra3ServerEntry, writerFor } from "./clients/index.ts";
+import {
+  allWriters,
+  applyConfigChange,
+  planConfigChange,
+  printEntry,
+  ra3ServerEntry,
+  writerFor,
+} from "./clients/index.ts";
 import type { ClientConfigWriter, ClientId, ConfigPlan, Scope, ServerEntry } from "./clients/index.ts";
-import { LOG_CACHE_WRITE, LOG_DIR_CREATE, LOG_SETUP, listTree, missingAncestors } from "./footprint.ts";
-import { commandLine, describeLiveCheck, type LiveChecker, type LiveCheckResult, LIVE_CHECK_TIMEOUT_MS } from "./live-check.ts";
+import { listTree, LOG_CACHE_WRITE, LOG_DIR_CREATE, LOG_SETUP, missingAncestors } from "./footprint.ts";
+import {
+  commandLine,
+  describeLiveCheck,
+  LIVE_CHECK_TIMEOUT_MS,
+  type LiveChecker,
+  type LiveCheckResult,
+} from "./live-check.ts";
 import { describeFsError, type FileSystemPort, type Platform } from "./platform.ts";
-import { type InstallReceipt, readReceipt, receiptPath, withBinary, withLogEntry, withSkillRecord, writeReceipt } from "./receipt.ts";
+import {
+  type InstallReceipt,
+  readReceipt,
+  receiptPath,
+  withBinary,
+  withLogEntry,
+  withSkillRecord,
+  writeReceipt,
+} from "./receipt.ts";
 import { cleanupOldBinaries, installedBinaryPath, selfInstall } from "./self-install.ts";
-import { SKILL_MARKER_FILE, type ResolvedSkillTarget, type SkillInstallResult } from "./skill-install.ts";
-import { renderStep, renderStepSummary, stepReport, type StepReport } from "./steps.ts";
+import { type ResolvedSkillTarget, SKILL_MARKER_FILE, type SkillInstallResult } from "./skill-install.ts";
+import { renderStep, renderStepSummary, type StepReport, stepReport } from "./steps.ts";
 
 export interface SetupRequest {
   /** Client ids named with `--client` (validated by the caller); empty means "the detected ones". */
@@ -45,21 +66,24 @@ export interface ProjectInfo {
   readonly description: string;
 }
 
-export type ProjectDetection = { readonly ok: true; readonly project: ProjectInfo } | { readonly ok: false; readonly error: string };
+export type ProjectDetection = { readonly ok: true; readonly project: ProjectInfo } | {
+  readonly ok: false;
+  readonly error: string;
+};
 
 export type IndexOutcome =
   | {
-      readonly ok: true;
-      readonly mode: "cold" | "warm";
-      readonly files: number;
-      readonly assets: number;
-      readonly ms: number;
-      readonly snapshotPath: string;
-      /** False after a warm start that found nothing changed (the snapshot was already current). */
-      readonly saved: boolean;
-      readonly size: number | null;
-      readonly warning: string | null;
-    }
+    readonly ok: true;
+    readonly mode: "cold" | "warm";
+    readonly files: number;
+    readonly assets: number;
+    readonly ms: number;
+    readonly snapshotPath: string;
+    /** False after a warm start that found nothing changed (the snapshot was already current). */
+    readonly saved: boolean;
+    readonly size: number | null;
+    readonly warning: string | null;
+  }
   | { readonly ok: false; readonly error: string };
 
 /** The skill installer as setup uses it: the default targets, and installing into them. */
@@ -152,7 +176,12 @@ export function homeArgs(platform: Platform, home: string): string[] {
  * @example serverEntryFor(platform, "/home/u/.ra3modxml", "/home/u/.ra3modxml/bin/ra3", { projectDir: "/mods/x", sdkDir: null, description: "" }).args
  *          // ["mcp", "--project", "/mods/x"]
  */
-export function serverEntryFor(platform: Platform, home: string, binaryPath: string, project: ProjectInfo): ServerEntry {
+export function serverEntryFor(
+  platform: Platform,
+  home: string,
+  binaryPath: string,
+  project: ProjectInfo,
+): ServerEntry {
   const base = ra3ServerEntry({ binaryPath, projectDir: project.projectDir, sdkDir: project.sdkDir });
   return { ...base, args: [...base.args, ...homeArgs(platform, home)] };
 }
@@ -165,7 +194,11 @@ interface SkillPlanItem {
 }
 
 /** What installing the skill into each target would do, read-only. */
-async function planSkills(fs: FileSystemPort, targets: readonly ResolvedSkillTarget[], files: readonly SkillFile[]): Promise<SkillPlanItem[]> {
+async function planSkills(
+  fs: FileSystemPort,
+  targets: readonly ResolvedSkillTarget[],
+  files: readonly SkillFile[],
+): Promise<SkillPlanItem[]> {
   const out: SkillPlanItem[] = [];
   for (const t of targets) {
     if ("error" in t) {
@@ -188,14 +221,21 @@ async function planSkills(fs: FileSystemPort, targets: readonly ResolvedSkillTar
     } catch {
       version = null;
     }
-    out.push({ target: t.target, dir: t.dir, action: same && version === SKILL_VERSION ? "unchanged" : "update", error: null });
+    out.push({
+      target: t.target,
+      dir: t.dir,
+      action: same && version === SKILL_VERSION ? "unchanged" : "update",
+      error: null,
+    });
   }
   return out;
 }
 
 interface Plan {
   readonly binaryPath: string;
-  readonly binary: { readonly kind: "source"; readonly exists: boolean } | { readonly kind: "unchanged" | "install" | "update" };
+  readonly binary: { readonly kind: "source"; readonly exists: boolean } | {
+    readonly kind: "unchanged" | "install" | "update";
+  };
   readonly project: ProjectDetection;
   readonly entry: ServerEntry | null;
   /** Why clients cannot be configured at all, or null. */
@@ -212,7 +252,10 @@ async function sameFile(fs: FileSystemPort, a: string, b: string): Promise<boole
   return (await fs.sha256(a)) === (await fs.sha256(b));
 }
 
-async function selectWriters(deps: SetupDeps, request: SetupRequest): Promise<{ writers: ClientConfigWriter[]; detected: boolean }> {
+async function selectWriters(
+  deps: SetupDeps,
+  request: SetupRequest,
+): Promise<{ writers: ClientConfigWriter[]; detected: boolean }> {
   if (request.clients.length > 0) {
     const seen = new Set<string>();
     const writers: ClientConfigWriter[] = [];
@@ -236,15 +279,17 @@ async function makePlan(deps: SetupDeps, request: SetupRequest): Promise<Plan> {
   const binaryPath = installedBinaryPath(fs, home, platform.os);
   let binary: Plan["binary"];
   if (!isCompiledRa3(deps.execPath)) binary = { kind: "source", exists: (await fs.stat(binaryPath))?.kind === "file" };
-  else if (samePath(deps.execPath, binaryPath) || (await sameFile(fs, deps.execPath, binaryPath))) binary = { kind: "unchanged" };
-  else binary = { kind: (await fs.exists(binaryPath)) ? "update" : "install" };
+  else if (samePath(deps.execPath, binaryPath) || (await sameFile(fs, deps.execPath, binaryPath))) {
+    binary = { kind: "unchanged" };
+  } else binary = { kind: (await fs.exists(binaryPath)) ? "update" : "install" };
 
   const project = await deps.detectProject(request.project, request.sdk);
   const entry = project.ok ? serverEntryFor(platform, home, binaryPath, project.project) : null;
   let clientsBlocked: string | null = null;
   if (!project.ok) clientsBlocked = "no project was found (step 2), and every entry passes the project to the server";
   else if (binary.kind === "source" && !binary.exists) {
-    clientsBlocked = `ra3 is running from source (${deps.execPath}), not as a compiled binary, and there is no installed binary at ${binaryPath} for the configs to point at`;
+    clientsBlocked =
+      `ra3 is running from source (${deps.execPath}), not as a compiled binary, and there is no installed binary at ${binaryPath} for the configs to point at`;
   }
   const { writers, detected } = await selectWriters(deps, request);
   const configPlans: ConfigPlan[] = [];
@@ -255,7 +300,11 @@ async function makePlan(deps: SetupDeps, request: SetupRequest): Promise<Plan> {
   return { binaryPath, binary, project, entry, clientsBlocked, writers, detected, configPlans, skills };
 }
 
-function clientOutcome(plan: ConfigPlan, result: ClientResult, extra: { error?: string | null; backup?: string | null } = {}): ClientOutcome {
+function clientOutcome(
+  plan: ConfigPlan,
+  result: ClientResult,
+  extra: { error?: string | null; backup?: string | null } = {},
+): ClientOutcome {
   return {
     client: plan.client,
     displayName: plan.displayName,
@@ -285,14 +334,24 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** The files a plan would write, one line each, for the dry run and the confirmation question. */
 function plannedWrites(deps: SetupDeps, plan: Plan): string[] {
   const items: string[] = [];
-  if (plan.binary.kind === "install" || plan.binary.kind === "update") items.push(`${plan.binaryPath}  (${plan.binary.kind} the stable binary)`);
+  if (plan.binary.kind === "install" || plan.binary.kind === "update") {
+    items.push(`${plan.binaryPath}  (${plan.binary.kind} the stable binary)`);
+  }
   for (const p of plan.configPlans) {
-    if (p.change === "create" || p.change === "update") items.push(`${p.file}  (${p.change}: the ra3 server for ${p.displayName})`);
+    if (p.change === "create" || p.change === "update") {
+      items.push(`${p.file}  (${p.change}: the ra3 server for ${p.displayName})`);
+    }
   }
   for (const s of plan.skills) {
-    if (s.action === "install" || s.action === "update") items.push(`${s.dir}${deps.fs.path.sep}  (${s.action} the ${SKILL_NAME} skill)`);
+    if (s.action === "install" || s.action === "update") {
+      items.push(`${s.dir}${deps.fs.path.sep}  (${s.action} the ${SKILL_NAME} skill)`);
+    }
   }
-  if (plan.project.ok) items.push(`${snapshotPathFor(deps.home, plan.project.project.projectDir)}  (the index snapshot, if the index changed)`);
+  if (plan.project.ok) {
+    items.push(
+      `${snapshotPathFor(deps.home, plan.project.project.projectDir)}  (the index snapshot, if the index changed)`,
+    );
+  }
   items.push(`${receiptPath(deps.fs, deps.home)}  (the install receipt, when anything above changes)`);
   return items;
 }
@@ -307,55 +366,123 @@ function diffsOf(plan: Plan): string {
 // ---------------------------------------------------------------------------------------------------
 // Dry run
 
-function dryRunSteps(deps: SetupDeps, plan: Plan, request: SetupRequest): { steps: StepReport[]; clients: ClientOutcome[] } {
+function dryRunSteps(
+  deps: SetupDeps,
+  plan: Plan,
+  request: SetupRequest,
+): { steps: StepReport[]; clients: ClientOutcome[] } {
   const steps: StepReport[] = [];
   const b = plan.binary;
   if (b.kind === "source") steps.push(stepReport("binary", "skipped", sourceModeWhy(deps, plan)));
-  else if (b.kind === "unchanged") steps.push(stepReport("binary", "done", `unchanged: ${plan.binaryPath} is this binary`));
-  else steps.push(stepReport("binary", "skipped", `dry run: would ${b.kind} ${plan.binaryPath} from ${deps.execPath}`));
+  else if (b.kind === "unchanged") {
+    steps.push(stepReport("binary", "done", `unchanged: ${plan.binaryPath} is this binary`));
+  } else {steps.push(
+      stepReport("binary", "skipped", `dry run: would ${b.kind} ${plan.binaryPath} from ${deps.execPath}`),
+    );}
 
   steps.push(projectStep(plan.project));
 
   const clients = plan.configPlans.map((p) =>
-    clientOutcome(p, p.change === "error" ? "failed" : p.change === "create" ? "would create" : p.change === "update" ? "would update" : "unchanged"),
+    clientOutcome(
+      p,
+      p.change === "error"
+        ? "failed"
+        : p.change === "create"
+        ? "would create"
+        : p.change === "update"
+        ? "would update"
+        : "unchanged",
+    )
   );
   steps.push(clientsStep(deps, plan, request, clients, true));
 
   const pending = plan.skills.filter((s) => s.action === "install" || s.action === "update");
   const broken = plan.skills.filter((s) => s.action === "failed");
-  const skillDetails = plan.skills.map((s) => (s.action === "failed" ? `✗ ${s.target}: ${s.error}` : `${s.dir}: ${s.action === "unchanged" ? "unchanged" : `would ${s.action}`}`));
-  if (broken.length) steps.push(stepReport("skill", "failed", broken.map((s) => s.error).join("; "), { todo: "pass a mod project with --project, or use ra3 install-skill --target", details: skillDetails }));
-  else if (pending.length) steps.push(stepReport("skill", "skipped", `dry run: would ${pending.map((s) => `${s.action} ${s.dir}`).join(", ")}`, { details: skillDetails }));
-  else steps.push(stepReport("skill", "done", `unchanged: ${plan.skills.map((s) => s.dir).join(", ")}`));
+  const skillDetails = plan.skills.map((
+    s,
+  ) => (s.action === "failed"
+    ? `✗ ${s.target}: ${s.error}`
+    : `${s.dir}: ${s.action === "unchanged" ? "unchanged" : `would ${s.action}`}`)
+  );
+  if (broken.length) {
+    steps.push(
+      stepReport("skill", "failed", broken.map((s) => s.error).join("; "), {
+        todo: "pass a mod project with --project, or use ra3 install-skill --target",
+        details: skillDetails,
+      }),
+    );
+  } else if (pending.length) {
+    steps.push(
+      stepReport("skill", "skipped", `dry run: would ${pending.map((s) => `${s.action} ${s.dir}`).join(", ")}`, {
+        details: skillDetails,
+      }),
+    );
+  } else steps.push(stepReport("skill", "done", `unchanged: ${plan.skills.map((s) => s.dir).join(", ")}`));
 
   if (!plan.project.ok) steps.push(stepReport("index", "skipped", "no project (step 2 failed)"));
-  else steps.push(stepReport("index", "skipped", `dry run: would build the index of ${plan.project.project.projectDir} and save ${snapshotPathFor(deps.home, plan.project.project.projectDir)}`));
+  else {steps.push(
+      stepReport(
+        "index",
+        "skipped",
+        `dry run: would build the index of ${plan.project.project.projectDir} and save ${
+          snapshotPathFor(deps.home, plan.project.project.projectDir)
+        }`,
+      ),
+    );}
   steps.push(stepReport("verify", "skipped", "dry run: nothing was installed to start"));
   return { steps, clients };
 }
 
 function sourceModeWhy(deps: SetupDeps, plan: Plan): string {
   const b = plan.binary;
-  const tail = b.kind === "source" && b.exists ? `; client configs point at the binary already installed at ${plan.binaryPath}` : "";
-  return `running from source: ${baseName(deps.execPath)} is a JavaScript runtime, not a compiled ra3, so there is nothing to copy; build ra3 (npm run build) and run dist/ra3 setup to install it${tail}`;
+  const tail = b.kind === "source" && b.exists
+    ? `; client configs point at the binary already installed at ${plan.binaryPath}`
+    : "";
+  return `running from source: ${
+    baseName(deps.execPath)
+  } is a JavaScript runtime, not a compiled ra3, so there is nothing to copy; build ra3 (npm run build) and run dist/ra3 setup to install it${tail}`;
 }
 
 function projectStep(project: ProjectDetection): StepReport {
-  if (!project.ok) return stepReport("project", "failed", project.error, { todo: "run ra3 setup inside the mod folder, or pass --project DIR (and --sdk DIR for the SDK)" });
+  if (!project.ok) {
+    return stepReport("project", "failed", project.error, {
+      todo: "run ra3 setup inside the mod folder, or pass --project DIR (and --sdk DIR for the SDK)",
+    });
+  }
   return stepReport("project", "done", `${project.project.projectDir} (${project.project.description})`);
 }
 
-function clientsStep(deps: SetupDeps, plan: Plan, request: SetupRequest, clients: readonly ClientOutcome[], dryRun: boolean): StepReport {
-  const printed = request.print && plan.entry ? ["entry for other clients (add it under their servers key):", printEntry(plan.entry).trimEnd()] : [];
+function clientsStep(
+  deps: SetupDeps,
+  plan: Plan,
+  request: SetupRequest,
+  clients: readonly ClientOutcome[],
+  dryRun: boolean,
+): StepReport {
+  const printed = request.print && plan.entry
+    ? ["entry for other clients (add it under their servers key):", printEntry(plan.entry).trimEnd()]
+    : [];
   if (plan.clientsBlocked !== null) {
     const source = plan.binary.kind === "source";
     return stepReport("clients", source ? "failed" : "skipped", plan.clientsBlocked, {
-      todo: source ? "build ra3 with npm run build and run dist/ra3 setup (the compiled binary installs itself first)" : null,
+      todo: source
+        ? "build ra3 with npm run build and run dist/ra3 setup (the compiled binary installs itself first)"
+        : null,
     });
   }
   if (plan.writers.length === 0) {
-    if (request.print) return stepReport("clients", "done", "printed the generic entry (no client was named with --client)", { details: printed });
-    return stepReport("clients", "skipped", `no MCP client was found on this machine; name one with --client (${allWriters.map((w) => w.id).join(", ")}), or use --print for the generic entry`);
+    if (request.print) {
+      return stepReport("clients", "done", "printed the generic entry (no client was named with --client)", {
+        details: printed,
+      });
+    }
+    return stepReport(
+      "clients",
+      "skipped",
+      `no MCP client was found on this machine; name one with --client (${
+        allWriters.map((w) => w.id).join(", ")
+      }), or use --print for the generic entry`,
+    );
   }
   const details = [...clients.map(clientLine), ...printed];
   if (dryRun) {
@@ -365,14 +492,27 @@ function clientsStep(deps: SetupDeps, plan: Plan, request: SetupRequest, clients
   const pending = clients.filter((c) => c.result === "would create" || c.result === "would update");
   const how = plan.detected ? "detected" : "named";
   if (failed.length) {
-    return stepReport("clients", "failed", `${failed.map((c) => c.displayName).join(", ")}: see below; ${plural(clients.length - failed.length, "other client")} ${dryRun ? "would be" : "were"} handled`, {
-      todo: `fix the file${failed.length === 1 ? "" : "s"} named above as the message says, then run ra3 setup again`,
+    return stepReport(
+      "clients",
+      "failed",
+      `${failed.map((c) => c.displayName).join(", ")}: see below; ${
+        plural(clients.length - failed.length, "other client")
+      } ${dryRun ? "would be" : "were"} handled`,
+      {
+        todo: `fix the file${failed.length === 1 ? "" : "s"} named above as the message says, then run ra3 setup again`,
+        details,
+      },
+    );
+  }
+  if (pending.length) {
+    return stepReport("clients", "skipped", `dry run: would write ${plural(pending.length, "file")} (diffs below)`, {
       details,
     });
   }
-  if (pending.length) return stepReport("clients", "skipped", `dry run: would write ${plural(pending.length, "file")} (diffs below)`, { details });
   const changed = clients.filter((c) => c.result === "created" || c.result === "updated").length;
-  const summary = changed === 0 ? `unchanged: ${plural(clients.length, how + " client")} already point at ${plan.binaryPath}` : `${plural(changed, "file")} written for ${plural(clients.length, how + " client")}`;
+  const summary = changed === 0
+    ? `unchanged: ${plural(clients.length, how + " client")} already point at ${plan.binaryPath}`
+    : `${plural(changed, "file")} written for ${plural(clients.length, how + " client")}`;
   return stepReport("clients", "done", summary, { details });
 }
 
@@ -403,7 +543,9 @@ async function saveReceipt(deps: SetupDeps, state: ApplyState): Promise<void> {
     state.receiptFile = await writeReceipt(deps.fs, deps.home, { ...state.receipt, version: deps.version });
     state.dirty = false;
   } catch (err) {
-    state.receiptError = `could not write the install receipt ${receiptPath(deps.fs, deps.home)}: ${describeFsError(err)}; uninstall will not know about this run's changes`;
+    state.receiptError = `could not write the install receipt ${receiptPath(deps.fs, deps.home)}: ${
+      describeFsError(err)
+    }; uninstall will not know about this run's changes`;
   }
 }
 
@@ -419,14 +561,25 @@ async function applyBinary(deps: SetupDeps, plan: Plan, state: ApplyState): Prom
   const result = await selfInstall({ execPath: deps.execPath, home, os: platform.os, fs });
   await noteCreatedDirs(deps, state, missing);
   if (!result.ok) {
-    const fallback = (await fs.stat(plan.binaryPath))?.kind === "file" ? `client configs keep pointing at the binary already at ${plan.binaryPath}` : "the client configs cannot be written without it";
-    return stepReport("binary", "failed", result.error, { todo: `make ${fs.path.dirname(plan.binaryPath)} writable (or free disk space) and run ra3 setup again; ${fallback}` });
+    const fallback = (await fs.stat(plan.binaryPath))?.kind === "file"
+      ? `client configs keep pointing at the binary already at ${plan.binaryPath}`
+      : "the client configs cannot be written without it";
+    return stepReport("binary", "failed", result.error, {
+      todo: `make ${
+        fs.path.dirname(plan.binaryPath)
+      } writable (or free disk space) and run ra3 setup again; ${fallback}`,
+    });
   }
   const previous = state.receipt.binary;
   const sha = result.sha256 || previous?.sha256;
   state.receipt = withBinary(state.receipt, { path: result.path, ...(sha ? { sha256: sha } : {}) });
   if (result.status !== "unchanged") {
-    state.receipt = withLogEntry(state.receipt, `binary.${result.status === "installed" ? "install" : "update"}`, result.path, deps.now());
+    state.receipt = withLogEntry(
+      state.receipt,
+      `binary.${result.status === "installed" ? "install" : "update"}`,
+      result.path,
+      deps.now(),
+    );
     state.dirty = true;
   } else if (previous === null || previous.path !== result.path || previous.sha256 !== sha) state.dirty = true;
   const aside = result.movedAside ? ` (the previous one was moved aside to ${result.movedAside})` : "";
@@ -434,10 +587,23 @@ async function applyBinary(deps: SetupDeps, plan: Plan, state: ApplyState): Prom
   return stepReport("binary", "done", `${verb}: ${result.path}${aside}`);
 }
 
-async function applyClients(deps: SetupDeps, plan: Plan, request: SetupRequest, state: ApplyState, binaryFailed: boolean): Promise<{ step: StepReport; clients: ClientOutcome[] }> {
+async function applyClients(
+  deps: SetupDeps,
+  plan: Plan,
+  request: SetupRequest,
+  state: ApplyState,
+  binaryFailed: boolean,
+): Promise<{ step: StepReport; clients: ClientOutcome[] }> {
   const { fs } = deps;
   if (plan.clientsBlocked === null && binaryFailed && (await fs.stat(plan.binaryPath))?.kind !== "file") {
-    return { step: stepReport("clients", "skipped", `step 1 failed, so there is no binary at ${plan.binaryPath} for the configs to point at`), clients: [] };
+    return {
+      step: stepReport(
+        "clients",
+        "skipped",
+        `step 1 failed, so there is no binary at ${plan.binaryPath} for the configs to point at`,
+      ),
+      clients: [],
+    };
   }
   const clients: ClientOutcome[] = [];
   for (const p of plan.configPlans) {
@@ -488,17 +654,33 @@ async function applySkill(deps: SetupDeps, plan: Plan, state: ApplyState): Promi
       state.receipt = withSkillRecord(state.receipt, { name: SKILL_NAME, target: r.target, dir: r.dir });
       if (!before) state.dirty = true;
       if (r.action !== "unchanged") {
-        state.receipt = withLogEntry(state.receipt, `skill.${r.action === "installed" ? "install" : "upgrade"}`, r.dir, deps.now());
+        state.receipt = withLogEntry(
+          state.receipt,
+          `skill.${r.action === "installed" ? "install" : "upgrade"}`,
+          r.dir,
+          deps.now(),
+        );
         state.dirty = true;
       }
     }
   }
   if (result.recordsError) failures.push(result.recordsError);
   if (failures.length) {
-    return stepReport("skill", "failed", failures.join("; "), { todo: "fix the folder named above (permissions, a file in the way) and run ra3 setup again (or ra3 install-skill)", details });
+    return stepReport("skill", "failed", failures.join("; "), {
+      todo:
+        "fix the folder named above (permissions, a file in the way) and run ra3 setup again (or ra3 install-skill)",
+      details,
+    });
   }
   const changed = result.reports.filter((r) => r.action !== "unchanged").length;
-  return stepReport("skill", "done", changed ? `${SKILL_NAME} ${SKILL_VERSION} in ${plural(result.reports.length, "folder")} (ledger ${result.recordsFile})` : `unchanged: ${SKILL_NAME} ${SKILL_VERSION} in ${plural(result.reports.length, "folder")}`, { details });
+  return stepReport(
+    "skill",
+    "done",
+    changed
+      ? `${SKILL_NAME} ${SKILL_VERSION} in ${plural(result.reports.length, "folder")} (ledger ${result.recordsFile})`
+      : `unchanged: ${SKILL_NAME} ${SKILL_VERSION} in ${plural(result.reports.length, "folder")}`,
+    { details },
+  );
 }
 
 async function applyIndex(deps: SetupDeps, project: ProjectInfo, state: ApplyState): Promise<StepReport> {
@@ -524,11 +706,23 @@ async function applyIndex(deps: SetupDeps, project: ProjectInfo, state: ApplySta
     }
   }
   await noteCreatedDirs(deps, state, newDirs);
-  if (!outcome.ok) return stepReport("index", "failed", outcome.error, { todo: `run ra3 index --project "${project.projectDir}" to see the details; the server builds the index on its first start anyway` });
+  if (!outcome.ok) {
+    return stepReport("index", "failed", outcome.error, {
+      todo:
+        `run ra3 index --project "${project.projectDir}" to see the details; the server builds the index on its first start anyway`,
+    });
+  }
   const how = outcome.mode === "warm" ? `warm start in ${outcome.ms} ms` : `built in ${outcome.ms} ms`;
-  const snap = outcome.saved ? `snapshot ${outcome.snapshotPath}${outcome.size !== null ? ` (${formatBytes(outcome.size)})` : ""}` : `snapshot ${outcome.snapshotPath} unchanged`;
+  const snap = outcome.saved
+    ? `snapshot ${outcome.snapshotPath}${outcome.size !== null ? ` (${formatBytes(outcome.size)})` : ""}`
+    : `snapshot ${outcome.snapshotPath} unchanged`;
   const details = outcome.warning ? [`warning: ${outcome.warning}`] : [];
-  return stepReport("index", "done", `${plural(outcome.files, "file")}, ${plural(outcome.assets, "asset")}, ${how}; ${snap}`, { details });
+  return stepReport(
+    "index",
+    "done",
+    `${plural(outcome.files, "file")}, ${plural(outcome.assets, "asset")}, ${how}; ${snap}`,
+    { details },
+  );
 }
 
 /** `1.2 MB`, `340 KB`, `12 B`. */
@@ -539,16 +733,35 @@ export function formatBytes(n: number): string {
 }
 
 async function applyVerify(deps: SetupDeps, plan: Plan): Promise<{ step: StepReport; live: LiveCheckResult | null }> {
-  if (!plan.entry) return { step: stepReport("verify", "skipped", "no project (step 2 failed), so there is no server entry to start"), live: null };
-  if ((await deps.fs.stat(plan.binaryPath))?.kind !== "file") return { step: stepReport("verify", "skipped", `there is no installed binary at ${plan.binaryPath} (step 1)`), live: null };
-  const live = await deps.liveCheck({ command: plan.entry.command, args: plan.entry.args, cwd: deps.platform.home, timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS });
+  if (!plan.entry) {
+    return {
+      step: stepReport("verify", "skipped", "no project (step 2 failed), so there is no server entry to start"),
+      live: null,
+    };
+  }
+  if ((await deps.fs.stat(plan.binaryPath))?.kind !== "file") {
+    return {
+      step: stepReport("verify", "skipped", `there is no installed binary at ${plan.binaryPath} (step 1)`),
+      live: null,
+    };
+  }
+  const live = await deps.liveCheck({
+    command: plan.entry.command,
+    args: plan.entry.args,
+    cwd: deps.platform.home,
+    timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS,
+  });
   if (!live.ok) {
     return {
-      step: stepReport("verify", "failed", describeLiveCheck(live), { todo: `run the entry by hand to see what a client sees: ${commandLine(plan.entry.command, plan.entry.args)}` }),
+      step: stepReport("verify", "failed", describeLiveCheck(live), {
+        todo: `run the entry by hand to see what a client sees: ${commandLine(plan.entry.command, plan.entry.args)}`,
+      }),
       live,
     };
   }
-  const version = live.serverVersion && live.serverVersion !== deps.version ? `; note: the installed server reports version ${live.serverVersion}, this is ${deps.version}` : "";
+  const version = live.serverVersion && live.serverVersion !== deps.version
+    ? `; note: the installed server reports version ${live.serverVersion}, this is ${deps.version}`
+    : "";
   return { step: stepReport("verify", "done", `${describeLiveCheck(live)}${version}`), live };
 }
 
@@ -564,7 +777,17 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
   const base = { home, binary: binaryPath, receiptFile: null, liveCheck: null };
   const read = await readReceipt(fs, home, deps.version);
   if (!read.ok) {
-    return { ...base, ok: false, mode: "refused", dryRunReason: null, error: read.error, entry: null, steps: [], clients: [], ms: Math.round(performance.now() - started) };
+    return {
+      ...base,
+      ok: false,
+      mode: "refused",
+      dryRunReason: null,
+      error: read.error,
+      entry: null,
+      steps: [],
+      clients: [],
+      ms: Math.round(performance.now() - started),
+    };
   }
   const plan = await makePlan(deps, request);
   const dryRunReason = request.dryRun ? "flag" : !request.yes && !request.interactive ? "no-terminal" : null;
@@ -581,7 +804,17 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
     const writes = plannedWrites(deps, plan);
     deps.print(`would write ${plural(writes.length, "file")}:\n${writes.map((w) => `  ${w}\n`).join("")}`);
     const ok = !steps.some((s) => s.status === "failed");
-    return { ...base, ok, mode: "dry-run", dryRunReason, error: null, entry: plan.entry, steps, clients, ms: Math.round(performance.now() - started) };
+    return {
+      ...base,
+      ok,
+      mode: "dry-run",
+      dryRunReason,
+      error: null,
+      entry: plan.entry,
+      steps,
+      clients,
+      ms: Math.round(performance.now() - started),
+    };
   }
 
   if (!request.yes) {
@@ -592,12 +825,28 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
     for (const p of plan.configPlans) if (p.change === "error") deps.print(`✗ ${p.displayName}: ${p.error}\n`);
     if (!(await deps.confirm(`write these ${writes.length} files? [y/N] `))) {
       deps.print("nothing was written\n");
-      return { ...base, ok: false, mode: "cancelled", dryRunReason: null, error: null, entry: plan.entry, steps: [], clients: [], ms: Math.round(performance.now() - started) };
+      return {
+        ...base,
+        ok: false,
+        mode: "cancelled",
+        dryRunReason: null,
+        error: null,
+        entry: plan.entry,
+        steps: [],
+        clients: [],
+        ms: Math.round(performance.now() - started),
+      };
     }
   }
 
   const homeMissing = await missingAncestors(fs, home);
-  const state: ApplyState = { receipt: read.receipt, dirty: false, receiptFile: null, receiptError: null, createdDirs: new Set() };
+  const state: ApplyState = {
+    receipt: read.receipt,
+    dirty: false,
+    receiptFile: null,
+    receiptError: null,
+    createdDirs: new Set(),
+  };
   const steps: StepReport[] = [];
   const finish = async (step: StepReport) => {
     await noteCreatedDirs(deps, state, homeMissing);
@@ -620,12 +869,29 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
   const ms = Math.round(performance.now() - started);
   // Logged only when this run wrote something, so a repeated run leaves the receipt byte-identical.
   if (state.receiptFile !== null) {
-    state.receipt = withLogEntry(state.receipt, LOG_SETUP, steps.map((s) => `${s.id}:${s.status}`).join(" "), deps.now());
+    state.receipt = withLogEntry(
+      state.receipt,
+      LOG_SETUP,
+      steps.map((s) => `${s.id}:${s.status}`).join(" "),
+      deps.now(),
+    );
     state.dirty = true;
     await saveReceipt(deps, state);
   }
   if (state.receiptError) deps.print(`✗ ${state.receiptError}\n`);
   deps.print(renderStepSummary(steps, ms));
   const ok = !steps.some((s) => s.status === "failed") && state.receiptError === null;
-  return { ...base, ok, mode: "applied", dryRunReason: null, error: state.receiptError, entry: plan.entry, steps, clients: clients.clients, liveCheck: verify.live, receiptFile: state.receiptFile, ms };
+  return {
+    ...base,
+    ok,
+    mode: "applied",
+    dryRunReason: null,
+    error: state.receiptError,
+    entry: plan.entry,
+    steps,
+    clients: clients.clients,
+    liveCheck: verify.live,
+    receiptFile: state.receiptFile,
+    ms,
+  };
 }

@@ -21,11 +21,17 @@ import * as fsp from "node:fs/promises";
 import { homedir } from "node:os";
 import * as nodePath from "node:path";
 import { SKILL_FILES, SKILL_NAME, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
-import { baseName, pathKey, toAbsolute, type PathFlavour } from "../project/paths.ts";
+import { baseName, type PathFlavour, pathKey, toAbsolute } from "../project/paths.ts";
 
 export type SkillTargetName = "agents" | "claude" | "codex" | "project-agents" | "project-claude";
 
-export const SKILL_TARGET_NAMES: readonly SkillTargetName[] = ["agents", "claude", "codex", "project-agents", "project-claude"];
+export const SKILL_TARGET_NAMES: readonly SkillTargetName[] = [
+  "agents",
+  "claude",
+  "codex",
+  "project-agents",
+  "project-claude",
+];
 
 export const DEFAULT_SKILL_TARGETS: readonly SkillTargetName[] = ["agents", "claude"];
 
@@ -172,12 +178,23 @@ export function resolveSkillTarget(target: string, ctx: SkillTargetContext): Res
     case "project-agents":
     case "project-claude": {
       if (!ctx.projectDir) {
-        return { target, error: `target "${target}" needs a mod project folder (run inside the mod or pass --project DIR)` };
+        return {
+          target,
+          error: `target "${target}" needs a mod project folder (run inside the mod or pass --project DIR)`,
+        };
       }
-      return { target, dir: f.join(ctx.projectDir, target === "project-agents" ? ".agents" : ".claude", "skills", SKILL_NAME) };
+      return {
+        target,
+        dir: f.join(ctx.projectDir, target === "project-agents" ? ".agents" : ".claude", "skills", SKILL_NAME),
+      };
     }
   }
-  if (target.trim() === "") return { target, error: "an empty target; name one of agents, claude, codex, project-agents, project-claude, or a folder" };
+  if (target.trim() === "") {
+    return {
+      target,
+      error: "an empty target; name one of agents, claude, codex, project-agents, project-claude, or a folder",
+    };
+  }
   let p = target.trim();
   if (p === "~" || p.startsWith("~/") || p.startsWith("~\\")) p = f.join(ctx.userHome, p.slice(1));
   const abs = toAbsolute(p, ctx.cwd ?? process.cwd(), f);
@@ -296,7 +313,12 @@ interface Ctx {
   readonly files: readonly SkillFile[];
 }
 
-function report(target: string, dir: string, action: SkillAction, extra: Partial<SkillInstallReport> = {}): SkillInstallReport {
+function report(
+  target: string,
+  dir: string,
+  action: SkillAction,
+  extra: Partial<SkillInstallReport> = {},
+): SkillInstallReport {
   return { target, dir, action, written: [], removed: [], keptUserModified: [], ...extra };
 }
 
@@ -359,8 +381,7 @@ async function installOver(ctx: Ctx, target: string, dir: string): Promise<Skill
   }
   kept.sort();
 
-  const markerUnchanged =
-    marker !== null &&
+  const markerUnchanged = marker !== null &&
     marker.version === ctx.version &&
     JSON.stringify(Object.entries(marker.files).sort()) === JSON.stringify(Object.entries(newHashes).sort());
   const note = problem ? `${problem}; files that differ from ours were treated as the user's and kept` : undefined;
@@ -369,7 +390,10 @@ async function installOver(ctx: Ctx, target: string, dir: string): Promise<Skill
   }
 
   const fail = (e: unknown): SkillInstallReport =>
-    report(target, dir, "failed", { keptUserModified: kept, error: `cannot update the skill in ${dir}: ${describeFsError(e)}` });
+    report(target, dir, "failed", {
+      keptUserModified: kept,
+      error: `cannot update the skill in ${dir}: ${describeFsError(e)}`,
+    });
 
   const staged: { rel: string; tmp: string; path: string; old: Uint8Array | null }[] = [];
   const suffix = tempSuffix();
@@ -470,15 +494,27 @@ async function uninstallFrom(ctx: Ctx, target: string, dir: string): Promise<Ski
       removed.push(rel);
     } catch (e) {
       // Keep the marker truthful (what is still ours) so a later uninstall can finish the job.
-      for (const [r, h] of Object.entries(marker.files)) if (!removed.includes(r) && !kept.includes(r)) remaining[r] = h;
-      await writeAtomic(fs, f.join(dir, SKILL_MARKER_FILE), markerBytes(marker.version, remaining)).catch(() => undefined);
-      return report(target, dir, "failed", { removed, keptUserModified: kept, error: `cannot remove ${path}: ${describeFsError(e)}` });
+      for (const [r, h] of Object.entries(marker.files)) {
+        if (!removed.includes(r) && !kept.includes(r)) remaining[r] = h;
+      }
+      await writeAtomic(fs, f.join(dir, SKILL_MARKER_FILE), markerBytes(marker.version, remaining)).catch(() =>
+        undefined
+      );
+      return report(target, dir, "failed", {
+        removed,
+        keptUserModified: kept,
+        error: `cannot remove ${path}: ${describeFsError(e)}`,
+      });
     }
   }
   try {
     await fs.removeFile(f.join(dir, SKILL_MARKER_FILE));
   } catch (e) {
-    return report(target, dir, "failed", { removed, keptUserModified: kept, error: `cannot remove ${f.join(dir, SKILL_MARKER_FILE)}: ${describeFsError(e)}` });
+    return report(target, dir, "failed", {
+      removed,
+      keptUserModified: kept,
+      error: `cannot remove ${f.join(dir, SKILL_MARKER_FILE)}: ${describeFsError(e)}`,
+    });
   }
   await pruneEmptyDirs(fs, f, dir, removed);
   const gone = await fs.removeEmptyDir(dir);
@@ -507,11 +543,15 @@ async function readRecords(fs: SkillFs, path: string): Promise<SkillInstallRecor
     const raw = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, "")) as { installs?: unknown };
     if (!Array.isArray(raw.installs)) throw new Error(`no "installs" list`);
     const records = raw.installs.filter(
-      (r): r is SkillInstallRecord => typeof r === "object" && r !== null && typeof r.dir === "string" && typeof r.target === "string",
+      (r): r is SkillInstallRecord =>
+        typeof r === "object" && r !== null && typeof r.dir === "string" && typeof r.target === "string",
     );
     return { records, error: null };
   } catch (e) {
-    return { records: [], error: `${path} is not a valid install record file (${(e as Error).message}); it was left untouched` };
+    return {
+      records: [],
+      error: `${path} is not a valid install record file (${(e as Error).message}); it was left untouched`,
+    };
   }
 }
 
@@ -564,11 +604,19 @@ export async function installSkill(options: SkillInstallOptions): Promise<SkillI
     try {
       if (options.uninstall) reports.push(await uninstallFrom(ctx, job.target, job.dir));
       else if (options.sync && (await fs.list(job.dir).catch(() => [])) === null) {
-        reports.push(report(job.target, job.dir, "skipped", { note: "the copy was deleted since it was installed; forgotten, not recreated" }));
+        reports.push(
+          report(job.target, job.dir, "skipped", {
+            note: "the copy was deleted since it was installed; forgotten, not recreated",
+          }),
+        );
       } else reports.push(await installInto(ctx, job.target, job.dir));
     } catch (e) {
       // A read failing half-way through planning (before anything was written).
-      reports.push(report(job.target, job.dir, "failed", { error: `cannot ${options.uninstall ? "uninstall from" : "install into"} ${job.dir}: ${describeFsError(e)}` }));
+      reports.push(
+        report(job.target, job.dir, "failed", {
+          error: `cannot ${options.uninstall ? "uninstall from" : "install into"} ${job.dir}: ${describeFsError(e)}`,
+        }),
+      );
     }
   }
 

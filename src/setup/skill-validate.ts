@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { TOOL_NAMES } from "../mcp/tool-names.ts";
 import type { SkillFile } from "../skill/embedded.ts";
-import { entryOf, parseFrontmatter, type FrontmatterEntry, type FrontmatterValue } from "../skill/frontmatter.ts";
+import { entryOf, type FrontmatterEntry, type FrontmatterValue, parseFrontmatter } from "../skill/frontmatter.ts";
 import { markdownCode, markdownLinks } from "../skill/markdown.ts";
 
 export interface SkillProblem {
@@ -33,10 +33,26 @@ export interface SkillValidationOptions {
 }
 
 /** The frontmatter keys the spec allows; `skills-ref` rejects any other. */
-export const ALLOWED_FRONTMATTER_KEYS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"] as const;
+export const ALLOWED_FRONTMATTER_KEYS = [
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+] as const;
 
 /** What a modder types when this skill should wake up. */
-export const REQUIRED_TRIGGER_WORDS: readonly string[] = ["Red Alert 3", "RA3", "SAGE", "mod", "XML", "GameObject", "weapon", "inheritFrom"];
+export const REQUIRED_TRIGGER_WORDS: readonly string[] = [
+  "Red Alert 3",
+  "RA3",
+  "SAGE",
+  "mod",
+  "XML",
+  "GameObject",
+  "weapon",
+  "inheritFrom",
+];
 
 /** Codex shortens descriptions when many skills are installed, so the game must be named early. */
 const FRONT_LOADED = { words: ["Red Alert 3", "RA3"], within: 120 } as const;
@@ -66,7 +82,9 @@ export function readSkillDir(dir: string): SkillBundle | SkillProblem {
         const childAbs = nodePath.join(abs, entry.name);
         const childRel = rel ? `${rel}/${entry.name}` : entry.name;
         if (entry.isDirectory()) walk(childAbs, childRel);
-        else if (entry.isFile()) files.push({ path: childRel, text: /\.md$/i.test(entry.name) ? readFileSync(childAbs, "utf8") : "" });
+        else if (entry.isFile()) {
+          files.push({ path: childRel, text: /\.md$/i.test(entry.name) ? readFileSync(childAbs, "utf8") : "" });
+        }
       }
     };
     walk(dir, "");
@@ -92,7 +110,9 @@ export function validateSkill(input: string | SkillBundle, options: SkillValidat
   const skill = bundle.files.find((f) => f.path === "SKILL.md");
   if (!skill) return [{ file: "SKILL.md", line: null, message: "SKILL.md is missing" }];
 
-  problems.push(...checkFrontmatterAndBody(skill.text, bundle.folderName, options.triggerWords ?? REQUIRED_TRIGGER_WORDS));
+  problems.push(
+    ...checkFrontmatterAndBody(skill.text, bundle.folderName, options.triggerWords ?? REQUIRED_TRIGGER_WORDS),
+  );
   problems.push(...checkLinks(bundle));
   problems.push(...checkToolNames(bundle, options.toolNames ?? TOOL_NAMES));
   return problems;
@@ -137,19 +157,31 @@ function checkFrontmatterAndBody(text: string, folderName: string, triggerWords:
     }
     const lower = description.toLowerCase();
     for (const w of triggerWords) {
-      if (!lower.includes(w.toLowerCase())) at(line, `description does not mention "${w}" (a word modders use when this skill should apply)`);
+      if (!lower.includes(w.toLowerCase())) {
+        at(line, `description does not mention "${w}" (a word modders use when this skill should apply)`);
+      }
     }
     const head = lower.slice(0, FRONT_LOADED.within);
-    const missing = FRONT_LOADED.words.filter((w) => lower.includes(w.toLowerCase()) && !head.includes(w.toLowerCase()));
+    const missing = FRONT_LOADED.words.filter((w) =>
+      lower.includes(w.toLowerCase()) && !head.includes(w.toLowerCase())
+    );
     if (missing.length) {
-      at(line, `description should name ${missing.map((w) => `"${w}"`).join(" and ")} within its first ${FRONT_LOADED.within} characters (clients shorten long descriptions)`);
+      at(
+        line,
+        `description should name ${
+          missing.map((w) => `"${w}"`).join(" and ")
+        } within its first ${FRONT_LOADED.within} characters (clients shorten long descriptions)`,
+      );
     }
   }
 
   optionalString(fm.entries, "license", at);
   const compatibility = optionalString(fm.entries, "compatibility", at);
   if (compatibility !== null && compatibility.length > MAX_COMPATIBILITY) {
-    at(entryOf(fm.entries, "compatibility")!.line, `compatibility must be at most ${MAX_COMPATIBILITY} characters (got ${compatibility.length})`);
+    at(
+      entryOf(fm.entries, "compatibility")!.line,
+      `compatibility must be at most ${MAX_COMPATIBILITY} characters (got ${compatibility.length})`,
+    );
   }
 
   const metadata = entryOf(fm.entries, "metadata");
@@ -166,10 +198,16 @@ function checkFrontmatterAndBody(text: string, folderName: string, triggerWords:
 
   const allowed = entryOf(fm.entries, "allowed-tools");
   if (allowed) {
-    if (allowed.value.kind === "mapping") at(allowed.line, "allowed-tools must be a space-separated string or a list of strings");
-    else if (allowed.value.kind === "list") {
+    if (allowed.value.kind === "mapping") {
+      at(allowed.line, "allowed-tools must be a space-separated string or a list of strings");
+    } else if (allowed.value.kind === "list") {
       for (const item of allowed.value.items) {
-        if (item.yamlType !== "string") at(allowed.line, `allowed-tools item "${item.value}" is read by YAML as a ${item.yamlType}, not a string; put it in double quotes`);
+        if (item.yamlType !== "string") {
+          at(
+            allowed.line,
+            `allowed-tools item "${item.value}" is read by YAML as a ${item.yamlType}, not a string; put it in double quotes`,
+          );
+        }
       }
     } else {
       const why = notAString(allowed.value);
@@ -178,7 +216,12 @@ function checkFrontmatterAndBody(text: string, folderName: string, triggerWords:
   }
 
   const bodyLines = fm.body.replace(/\s+$/, "").split(/\r?\n/).length;
-  if (bodyLines >= MAX_BODY_LINES) at(fm.bodyStartLine, `the body has ${bodyLines} lines; keep it under ${MAX_BODY_LINES} (move detail into references/)`);
+  if (bodyLines >= MAX_BODY_LINES) {
+    at(
+      fm.bodyStartLine,
+      `the body has ${bodyLines} lines; keep it under ${MAX_BODY_LINES} (move detail into references/)`,
+    );
+  }
   return out;
 }
 
@@ -247,13 +290,19 @@ function checkLinks(bundle: SkillBundle): SkillProblem[] {
       }
       if (file.path === "SKILL.md") {
         linkedFromSkill.add(resolved);
-        if (resolved.split("/").length > 2) at(`link "${raw}" is more than one level deep; keep reference files directly in a folder next to SKILL.md`);
+        if (resolved.split("/").length > 2) {
+          at(`link "${raw}" is more than one level deep; keep reference files directly in a folder next to SKILL.md`);
+        }
       }
     }
   }
   for (const f of bundle.files) {
     if (f.path === "SKILL.md" || !/\.md$/i.test(f.path) || linkedFromSkill.has(f.path)) continue;
-    out.push({ file: f.path, line: null, message: `${f.path} is not linked from SKILL.md; agents only find reference files through links in SKILL.md` });
+    out.push({
+      file: f.path,
+      line: null,
+      message: `${f.path} is not linked from SKILL.md; agents only find reference files through links in SKILL.md`,
+    });
   }
   return out;
 }
@@ -263,7 +312,11 @@ function checkLinks(bundle: SkillBundle): SkillProblem[] {
  * or any snake_case word in a fenced code block; it counts when its first word is a verb the server's
  * tool names use (`get`, `find`, …) or it is a tool name itself. State names like `no_index` do not.
  */
-function toolMentions(text: string, toolNames: ReadonlySet<string>, verbs: ReadonlySet<string>): { name: string; line: number }[] {
+function toolMentions(
+  text: string,
+  toolNames: ReadonlySet<string>,
+  verbs: ReadonlySet<string>,
+): { name: string; line: number }[] {
   const out: { name: string; line: number }[] = [];
   const counts = (w: string): boolean => toolNames.has(w) || (w.includes("_") && verbs.has(w.slice(0, w.indexOf("_"))));
   for (const code of markdownCode(text)) {
@@ -292,12 +345,18 @@ function checkToolNames(bundle: SkillBundle, toolNames: readonly string[]): Skil
         if (file.path === "SKILL.md") documented.add(m.name);
       } else if (!seen.has(m.name)) {
         seen.add(m.name);
-        out.push({ file: file.path, line: m.line, message: `unknown tool "${m.name}" (the server has no tool of that name)` });
+        out.push({
+          file: file.path,
+          line: m.line,
+          message: `unknown tool "${m.name}" (the server has no tool of that name)`,
+        });
       }
     }
   }
   for (const t of toolNames) {
-    if (!documented.has(t)) out.push({ file: "SKILL.md", line: null, message: `tool "${t}" is not documented in SKILL.md` });
+    if (!documented.has(t)) {
+      out.push({ file: "SKILL.md", line: null, message: `tool "${t}" is not documented in SKILL.md` });
+    }
   }
   return out;
 }

@@ -33,9 +33,22 @@ export interface StepReport {
 }
 
 /** A step report for step `id`. */
-export function stepReport(id: StepId, status: StepStatus, summary: string, extra: { todo?: string | null; details?: readonly string[] } = {}): StepReport {
+export function stepReport(
+  id: StepId,
+  status: StepStatus,
+  summary: string,
+  extra: { todo?: string | null; details?: readonly string[] } = {},
+): StepReport {
   const index = SETUP_STEPS.findIndex((s) => s.id === id);
-  return { id, number: index + 1, title: SETUP_STEPS[index].title, status, summary, todo: extra.todo ?? null, details: extra.details ?? [] };
+  return {
+    id,
+    number: index + 1,
+    title: SETUP_STEPS[index].title,
+    status,
+    summary,
+    todo: extra.todo ?? null,
+    details: extra.details ?? [],
+  };
 }
 
 /**
@@ -43,7 +56,11 @@ export function stepReport(id: StepId, status: StepStatus, summary: string, extr
  * `[3/6] configure the MCP clients: failed: Cursor: … \n      what to do: …\n      continuing with step 4: install the Agent Skill`.
  */
 export function renderStep(report: StepReport): string {
-  const lines = [`[${report.number}/${SETUP_STEPS.length}] ${report.title}: ${report.status === "skipped" ? `skipped (${report.summary})` : `${report.status}: ${report.summary}`}`];
+  const lines = [
+    `[${report.number}/${SETUP_STEPS.length}] ${report.title}: ${
+      report.status === "skipped" ? `skipped (${report.summary})` : `${report.status}: ${report.summary}`
+    }`,
+  ];
   for (const d of report.details) lines.push(...d.split("\n").map((l) => (l === "" ? "" : `      ${l}`)));
   if (report.todo) lines.push(`      what to do: ${report.todo}`);
   const next = SETUP_STEPS[report.number];

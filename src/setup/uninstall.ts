@@ -8,10 +8,26 @@
  * apart from that log.
  */
 import { isInside, samePath } from "../project/paths.ts";
-import { planConfigRemoval, removeConfigEntry, writerFor, type ConfigPlan } from "./clients/index.ts";
-import { deepestFirst, type EmptyDirRemover, LOG_CACHE_WRITE, LOG_DIR_CREATE, LOG_UNINSTALL, listTree, loggedPaths } from "./footprint.ts";
+import { type ConfigPlan, planConfigRemoval, removeConfigEntry, writerFor } from "./clients/index.ts";
+import {
+  deepestFirst,
+  type EmptyDirRemover,
+  listTree,
+  LOG_CACHE_WRITE,
+  LOG_DIR_CREATE,
+  LOG_UNINSTALL,
+  loggedPaths,
+} from "./footprint.ts";
 import { describeFsError, type FileSystemPort, type Platform } from "./platform.ts";
-import { type InstallReceipt, readReceipt, receiptPath, withBinary, withLogEntry, withoutSkillRecord, writeReceipt } from "./receipt.ts";
+import {
+  type InstallReceipt,
+  readReceipt,
+  receiptPath,
+  withBinary,
+  withLogEntry,
+  withoutSkillRecord,
+  writeReceipt,
+} from "./receipt.ts";
 import { cleanupOldBinaries } from "./self-install.ts";
 import { SKILL_RECORDS_FILE, type SkillInstallResult } from "./skill-install.ts";
 
@@ -43,7 +59,14 @@ export interface UninstallRequest {
   readonly all: boolean;
 }
 
-export type UninstallResult = "removed" | "deleted" | "absent" | "moved aside" | "failed" | "would remove" | "would delete";
+export type UninstallResult =
+  | "removed"
+  | "deleted"
+  | "absent"
+  | "moved aside"
+  | "failed"
+  | "would remove"
+  | "would delete";
 
 export interface UninstallItem {
   readonly kind: "config" | "skill" | "binary" | "cache" | "ledger" | "folder";
@@ -81,7 +104,9 @@ async function makePlan(deps: UninstallDeps, receipt: InstallReceipt, request: U
     configs.push({ record, plan: writer ? await planConfigRemoval(writer, record, fs) : null });
   }
   const skills = [...(await deps.skills.recorded())];
-  for (const s of receipt.skills) if (!skills.some((r) => samePath(r.dir, s.dir))) skills.push({ target: s.target, dir: s.dir });
+  for (const s of receipt.skills) {
+    if (!skills.some((r) => samePath(r.dir, s.dir))) skills.push({ target: s.target, dir: s.dir });
+  }
   const binary = receipt.binary && (await fs.exists(receipt.binary.path)) ? receipt.binary.path : null;
   const caches: string[] = [];
   for (const p of loggedPaths(receipt, LOG_CACHE_WRITE)) if (await fs.exists(p)) caches.push(p);
@@ -97,14 +122,48 @@ async function makePlan(deps: UninstallDeps, receipt: InstallReceipt, request: U
 function plannedItems(plan: Plan): UninstallItem[] {
   const items: UninstallItem[] = [];
   for (const { record, plan: p } of plan.configs) {
-    if (!p) items.push({ kind: "config", path: record.file, result: "failed", detail: `the install receipt names an unknown client "${record.client}"; remove the ra3 entry by hand` });
-    else if (p.change === "error") items.push({ kind: "config", path: record.file, result: "failed", detail: `${p.displayName}: ${forUninstall(p.error ?? "")}` });
-    else if (p.change === "delete") items.push({ kind: "config", path: record.file, result: "would delete", detail: `${p.displayName}; ra3 created it and nothing else is in it` });
-    else if (p.change === "remove") items.push({ kind: "config", path: record.file, result: "would remove", detail: `the ra3 entry for ${p.displayName}` });
+    if (!p) {
+      items.push({
+        kind: "config",
+        path: record.file,
+        result: "failed",
+        detail: `the install receipt names an unknown client "${record.client}"; remove the ra3 entry by hand`,
+      });
+    } else if (p.change === "error") {
+      items.push({
+        kind: "config",
+        path: record.file,
+        result: "failed",
+        detail: `${p.displayName}: ${forUninstall(p.error ?? "")}`,
+      });
+    } else if (p.change === "delete") {
+      items.push({
+        kind: "config",
+        path: record.file,
+        result: "would delete",
+        detail: `${p.displayName}; ra3 created it and nothing else is in it`,
+      });
+    } else if (p.change === "remove") {
+      items.push({
+        kind: "config",
+        path: record.file,
+        result: "would remove",
+        detail: `the ra3 entry for ${p.displayName}`,
+      });
+    }
   }
-  for (const s of plan.skills) items.push({ kind: "skill", path: s.dir, result: "would remove", detail: "the skill copy (only files ra3 wrote and you did not change)" });
+  for (const s of plan.skills) {
+    items.push({
+      kind: "skill",
+      path: s.dir,
+      result: "would remove",
+      detail: "the skill copy (only files ra3 wrote and you did not change)",
+    });
+  }
   for (const c of plan.caches) items.push({ kind: "cache", path: c, result: "would delete", detail: null });
-  if (plan.binary) items.push({ kind: "binary", path: plan.binary, result: "would delete", detail: "the stable binary" });
+  if (plan.binary) {
+    items.push({ kind: "binary", path: plan.binary, result: "would delete", detail: "the stable binary" });
+  }
   return items;
 }
 
@@ -119,7 +178,7 @@ function forUninstall(error: string): string {
 }
 
 async function moveAside(fs: FileSystemPort, path: string): Promise<string> {
-  for (let n = 1; ; n++) {
+  for (let n = 1;; n++) {
     const candidate = `${path}.old-${n}`;
     if (!(await fs.exists(candidate))) {
       await fs.rename(path, candidate);
@@ -143,16 +202,29 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
   deps.print(`ra3 uninstall ${deps.version}: home ${home}\n`);
   const work = plannedItems(plan);
   if (work.length === 0) {
-    deps.print(read.existed ? "nothing to uninstall: the install receipt records nothing that is still there\n" : `nothing to uninstall: there is no install receipt at ${receiptPath(fs, home)}\n`);
+    deps.print(
+      read.existed
+        ? "nothing to uninstall: the install receipt records nothing that is still there\n"
+        : `nothing to uninstall: there is no install receipt at ${receiptPath(fs, home)}\n`,
+    );
     return { ...base, ok: true, mode: "nothing", error: null, items: [], backups };
   }
 
   if (!request.yes) {
     const diffs = plan.configs.map((c) => c.plan?.diff ?? "").join("");
     if (!request.interactive) {
-      deps.print("not a terminal and no --yes: showing what uninstall would do without changing anything (run again with --yes to apply)\n");
+      deps.print(
+        "not a terminal and no --yes: showing what uninstall would do without changing anything (run again with --yes to apply)\n",
+      );
       deps.print(work.map(itemLine).join("") + (diffs ? `\n${diffs}` : ""));
-      return { ...base, ok: !work.some((i) => i.result === "failed"), mode: "dry-run", error: null, items: work, backups };
+      return {
+        ...base,
+        ok: !work.some((i) => i.result === "failed"),
+        mode: "dry-run",
+        error: null,
+        items: work,
+        backups,
+      };
     }
     deps.print(`uninstall will:\n${work.map(itemLine).join("")}${diffs ? `\n${diffs}\n` : ""}`);
     if (!(await deps.confirm(`go ahead (${work.length} change${work.length === 1 ? "" : "s"})? [y/N] `))) {
@@ -172,10 +244,23 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
     const { plan: done, result } = await removeConfigEntry(record, fs, receipt, { now: deps.now() });
     receipt = result.receipt;
     const name = done?.displayName ?? record.client;
-    if (!result.ok) add({ kind: "config", path: record.file, result: "failed", detail: `${name}: ${forUninstall(result.error)}` });
-    else if (done?.change === "delete") add({ kind: "config", path: record.file, result: "deleted", detail: `${name}; ra3 had created it` });
-    else if (done?.change === "remove") add({ kind: "config", path: record.file, result: "removed", detail: `the ra3 entry for ${name}${result.backup ? `; backup ${result.backup}` : ""}` });
-    else add({ kind: "config", path: record.file, result: "absent", detail: `${name}: the ra3 entry was already gone` });
+    if (!result.ok) {
+      add({ kind: "config", path: record.file, result: "failed", detail: `${name}: ${forUninstall(result.error)}` });
+    } else if (done?.change === "delete") {
+      add({ kind: "config", path: record.file, result: "deleted", detail: `${name}; ra3 had created it` });
+    } else if (done?.change === "remove") {
+      add({
+        kind: "config",
+        path: record.file,
+        result: "removed",
+        detail: `the ra3 entry for ${name}${result.backup ? `; backup ${result.backup}` : ""}`,
+      });
+    } else {add({
+        kind: "config",
+        path: record.file,
+        result: "absent",
+        detail: `${name}: the ra3 entry was already gone`,
+      });}
   }
 
   // Skill copies: the installer removes only files whose hash still matches what it wrote.
@@ -188,10 +273,21 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
       }
       receipt = withoutSkillRecord(receipt, r.dir);
       const kept = r.keptUserModified.length ? `kept your changed files ${r.keptUserModified.join(", ")}` : null;
-      add({ kind: "skill", path: r.dir, result: r.action === "removed" ? "removed" : "absent", detail: [kept, r.note ?? null].filter(Boolean).join("; ") || null });
+      add({
+        kind: "skill",
+        path: r.dir,
+        result: r.action === "removed" ? "removed" : "absent",
+        detail: [kept, r.note ?? null].filter(Boolean).join("; ") || null,
+      });
     }
-    for (const s of receipt.skills) if (!result.reports.some((r) => samePath(r.dir, s.dir)) && !(await fs.exists(s.dir))) receipt = withoutSkillRecord(receipt, s.dir);
-    if (result.recordsError) add({ kind: "ledger", path: result.recordsFile, result: "failed", detail: result.recordsError });
+    for (const s of receipt.skills) {
+      if (!result.reports.some((r) => samePath(r.dir, s.dir)) && !(await fs.exists(s.dir))) {
+        receipt = withoutSkillRecord(receipt, s.dir);
+      }
+    }
+    if (result.recordsError) {
+      add({ kind: "ledger", path: result.recordsFile, result: "failed", detail: result.recordsError });
+    }
   }
   // An empty skill ledger carries nothing; it goes too.
   const ledger = fs.path.join(home, SKILL_RECORDS_FILE);
@@ -227,9 +323,21 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
       try {
         const aside = await moveAside(fs, plan.binary);
         receipt = withBinary(receipt, null);
-        add({ kind: "binary", path: plan.binary, result: "moved aside", detail: `it is running (${describeFsError(err)}); moved to ${aside}: delete it after closing your MCP clients` });
+        add({
+          kind: "binary",
+          path: plan.binary,
+          result: "moved aside",
+          detail: `it is running (${
+            describeFsError(err)
+          }); moved to ${aside}: delete it after closing your MCP clients`,
+        });
       } catch {
-        add({ kind: "binary", path: plan.binary, result: "failed", detail: `${describeFsError(err)}; close the MCP clients that run it and run ra3 uninstall again` });
+        add({
+          kind: "binary",
+          path: plan.binary,
+          result: "failed",
+          detail: `${describeFsError(err)}; close the MCP clients that run it and run ra3 uninstall again`,
+        });
       }
     }
   } else if (receipt.binary) receipt = withBinary(receipt, null);
@@ -245,10 +353,18 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
       items.push({ kind: "folder", path: d, result: "deleted", detail: null });
     }
   }
-  if (dirsRemoved) deps.print(`  ${"deleted".padEnd(12)} ${dirsRemoved} folder${dirsRemoved === 1 ? "" : "s"} setup had created\n`);
+  if (dirsRemoved) {
+    deps.print(`  ${"deleted".padEnd(12)} ${dirsRemoved} folder${dirsRemoved === 1 ? "" : "s"} setup had created\n`);
+  }
 
   const failed = items.filter((i) => i.result === "failed").length;
-  receipt = withLogEntry(receipt, LOG_UNINSTALL, `${items.length - failed} removed, ${failed} failed`, deps.now(), deps.version);
+  receipt = withLogEntry(
+    receipt,
+    LOG_UNINSTALL,
+    `${items.length - failed} removed, ${failed} failed`,
+    deps.now(),
+    deps.version,
+  );
   let receiptFile: string | null = null;
   let error: string | null = null;
   try {

@@ -84,11 +84,18 @@ function guideSections(): GuideSection[] {
   const out: GuideSection[] = [];
   const skillBody = bodyOf(skillMd);
   for (const s of markdownSections(skillBody)) {
-    if (s.level === 2 || s.level === 3) out.push({ id: headingSlug(s.heading), title: s.heading.replace(/`/g, ""), source: "SKILL.md", text: s.text });
+    if (s.level === 2 || s.level === 3) {
+      out.push({ id: headingSlug(s.heading), title: s.heading.replace(/`/g, ""), source: "SKILL.md", text: s.text });
+    }
   }
   for (const file of SKILL_FILES.slice(1)) {
     const base = file.path.replace(/^.*\//, "").replace(/\.md$/, "");
-    out.push({ id: base, title: markdownSections(file.text)[0]?.heading ?? base, source: file.path, text: file.text.trim() });
+    out.push({
+      id: base,
+      title: markdownSections(file.text)[0]?.heading ?? base,
+      source: file.path,
+      text: file.text.trim(),
+    });
     for (const s of markdownSections(file.text)) {
       if (s.level !== 2 && s.level !== 3) continue;
       // Tool sections are headed by the tool name in backticks; the slug keeps `_`, so the id is the name.
@@ -111,7 +118,9 @@ function squash(s: string): string {
 export function usageGuide(topic?: string | null): UsageGuide {
   const all = guideSections();
   const topics: GuideTopic[] = all.map(({ id, title, source }) => ({ id, title, source }));
-  const index = ["Topics (pass one as `topic`):", ...topics.map((t) => `- ${t.id}: ${t.title} (${t.source})`)].join("\n");
+  const index = ["Topics (pass one as `topic`):", ...topics.map((t) => `- ${t.id}: ${t.title} (${t.source})`)].join(
+    "\n",
+  );
   const asked = topic?.trim() ?? "";
   if (asked === "") return { topic: null, sections: [], topics, text: index };
   const slug = headingSlug(asked);

@@ -86,7 +86,10 @@ interface Line {
 
 const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)\s*:(?:\s+(.*))?$/;
 
-function parseBlock(raw: readonly string[], firstLineNo: number): { entries: FrontmatterEntry[]; errors: FrontmatterError[] } {
+function parseBlock(
+  raw: readonly string[],
+  firstLineNo: number,
+): { entries: FrontmatterEntry[]; errors: FrontmatterError[] } {
   const errors: FrontmatterError[] = [];
   const lines: Line[] = [];
   raw.forEach((text, i) => {
@@ -104,7 +107,10 @@ function parseBlock(raw: readonly string[], firstLineNo: number): { entries: Fro
       continue;
     }
     if (line.indent > 0) {
-      errors.push({ line: line.no, message: "unexpected indented line; nesting is only allowed under a key with no value" });
+      errors.push({
+        line: line.no,
+        message: "unexpected indented line; nesting is only allowed under a key with no value",
+      });
       i++;
       continue;
     }
@@ -136,7 +142,13 @@ function isBlankOrComment(text: string): boolean {
   return t === "" || t.startsWith("#");
 }
 
-function parseValue(key: string, rest: string, lineNo: number, nested: readonly Line[], errors: FrontmatterError[]): FrontmatterValue {
+function parseValue(
+  key: string,
+  rest: string,
+  lineNo: number,
+  nested: readonly Line[],
+  errors: FrontmatterError[],
+): FrontmatterValue {
   const blockHeader = /^([|>])([+-]?)\s*(#.*)?$/.exec(rest);
   if (blockHeader) return blockScalar(blockHeader[1] as "|" | ">", blockHeader[2], nested);
   const meaningful = nested.filter((l) => !isBlankOrComment(l.text));
@@ -145,16 +157,23 @@ function parseValue(key: string, rest: string, lineNo: number, nested: readonly 
       // A plain scalar may continue on more-indented lines (folded with single spaces).
       return plainScalar([rest, ...meaningful.map((l) => l.text.trim())].join(" "), lineNo, errors);
     }
-    if (meaningful.length > 0) errors.push({ line: meaningful[0].no, message: `unexpected indented line after the value of "${key}"` });
+    if (meaningful.length > 0) {
+      errors.push({ line: meaningful[0].no, message: `unexpected indented line after the value of "${key}"` });
+    }
     if (rest.startsWith("[")) return flowList(rest, lineNo, errors);
     if (rest.startsWith("{")) {
-      errors.push({ line: lineNo, message: `flow mappings ("{…}") are not supported; write "${key}:" and indented "key: value" lines` });
+      errors.push({
+        line: lineNo,
+        message: `flow mappings ("{…}") are not supported; write "${key}:" and indented "key: value" lines`,
+      });
       return { kind: "mapping", entries: [] };
     }
     return scalar(rest, lineNo, errors);
   }
   if (meaningful.length === 0) return { kind: "scalar", value: "", yamlType: "null" };
-  if (meaningful[0].text.trim().startsWith("- ") || meaningful[0].text.trim() === "-") return blockList(key, meaningful, errors);
+  if (meaningful[0].text.trim().startsWith("- ") || meaningful[0].text.trim() === "-") {
+    return blockList(key, meaningful, errors);
+  }
   return nestedMapping(key, meaningful, errors);
 }
 
@@ -184,7 +203,10 @@ function nestedMapping(key: string, lines: readonly Line[], errors: FrontmatterE
     if (rest === "" || rest.startsWith("#")) {
       const deeper = i + 1 < lines.length && lines[i + 1].indent > indent;
       if (deeper) {
-        errors.push({ line: line.no, message: `"${key}.${sub}" is a nested mapping; "${key}" may hold only one level of "key: value" pairs` });
+        errors.push({
+          line: line.no,
+          message: `"${key}.${sub}" is a nested mapping; "${key}" may hold only one level of "key: value" pairs`,
+        });
         while (i + 1 < lines.length && lines[i + 1].indent > indent) i++;
         entries.push({ key: sub, value: { kind: "mapping", entries: [] }, line: line.no });
         continue;
@@ -192,7 +214,11 @@ function nestedMapping(key: string, lines: readonly Line[], errors: FrontmatterE
       entries.push({ key: sub, value: { kind: "scalar", value: "", yamlType: "null" }, line: line.no });
       continue;
     }
-    entries.push({ key: sub, value: rest.startsWith("[") ? flowList(rest, line.no, errors) : scalar(rest, line.no, errors), line: line.no });
+    entries.push({
+      key: sub,
+      value: rest.startsWith("[") ? flowList(rest, line.no, errors) : scalar(rest, line.no, errors),
+      line: line.no,
+    });
   }
   return { kind: "mapping", entries };
 }
@@ -278,7 +304,16 @@ function doubleQuoted(text: string, lineNo: number, errors: FrontmatterError[]):
       continue;
     }
     const e = text[++i];
-    const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", n: "\n", t: "\t", r: "\r", "0": "\0", " ": " " };
+    const simple: Record<string, string> = {
+      '"': '"',
+      "\\": "\\",
+      "/": "/",
+      n: "\n",
+      t: "\t",
+      r: "\r",
+      "0": "\0",
+      " ": " ",
+    };
     if (e !== undefined && e in simple) out += simple[e];
     else if (e === "u" && /^[0-9A-Fa-f]{4}$/.test(text.slice(i + 1, i + 5))) {
       out += String.fromCharCode(parseInt(text.slice(i + 1, i + 5), 16));
@@ -319,7 +354,9 @@ function singleQuoted(text: string, lineNo: number, errors: FrontmatterError[]):
 
 function checkTrailing(rest: string, lineNo: number, errors: FrontmatterError[]): void {
   const t = rest.trim();
-  if (t !== "" && !t.startsWith("#")) errors.push({ line: lineNo, message: `unexpected text after the closing quote: "${t}"` });
+  if (t !== "" && !t.startsWith("#")) {
+    errors.push({ line: lineNo, message: `unexpected text after the closing quote: "${t}"` });
+  }
 }
 
 function plainScalar(text: string, lineNo: number, errors: FrontmatterError[]): FrontmatterScalar {
@@ -327,9 +364,15 @@ function plainScalar(text: string, lineNo: number, errors: FrontmatterError[]): 
   const hash = text.search(/\s#/);
   const value = (hash >= 0 ? text.slice(0, hash) : text).trim();
   if (/:\s/.test(value) || value.endsWith(":")) {
-    errors.push({ line: lineNo, message: `unquoted value contains ": " (YAML reads it as a mapping); put the value in double quotes` });
+    errors.push({
+      line: lineNo,
+      message: `unquoted value contains ": " (YAML reads it as a mapping); put the value in double quotes`,
+    });
   } else if (/^[[\]{}&*!%@`,|>]/.test(value)) {
-    errors.push({ line: lineNo, message: `unquoted value starts with "${value[0]}", which YAML reserves; put the value in double quotes` });
+    errors.push({
+      line: lineNo,
+      message: `unquoted value starts with "${value[0]}", which YAML reserves; put the value in double quotes`,
+    });
   }
   return { kind: "scalar", value, yamlType: plainType(value) };
 }

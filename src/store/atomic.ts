@@ -70,7 +70,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, hooks: AtomicWr
 }
 
 function renameWithRetry(from: string, to: string): void {
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0;; attempt++) {
     try {
       renameSync(from, to);
       return;

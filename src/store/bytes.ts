@@ -58,7 +58,9 @@ export class ByteWriter {
 
   /** Writes a safe integer of either sign (zigzag: 0, -1, 1, -2 … → 0, 1, 2, 3 …). */
   int(n: number): void {
-    if (!Number.isSafeInteger(n) || Math.abs(n) > 2 ** 51) throw new Error(`snapshot encoder: ${n} is not an integer in ±2^51`);
+    if (!Number.isSafeInteger(n) || Math.abs(n) > 2 ** 51) {
+      throw new Error(`snapshot encoder: ${n} is not an integer in ±2^51`);
+    }
     this.uint(n >= 0 ? n * 2 : -n * 2 - 1);
   }
 
@@ -123,7 +125,9 @@ export class ByteReader {
   /** A count of items that each take at least one byte: never more than what is left. */
   count(): number {
     const n = this.uint();
-    if (n > this.end - this.pos) throw new CorruptInput(`a list claims ${n} items but only ${this.end - this.pos} bytes are left`);
+    if (n > this.end - this.pos) {
+      throw new CorruptInput(`a list claims ${n} items but only ${this.end - this.pos} bytes are left`);
+    }
     return n;
   }
 

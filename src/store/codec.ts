@@ -21,8 +21,8 @@ import { Packr } from "msgpackr";
 import { pathKey } from "../project/paths.ts";
 import type { FileStamp } from "../index/core.ts";
 import type { FileRecord } from "../index/records.ts";
-import { ByteReader, ByteWriter, CorruptInput, checksum32 } from "./bytes.ts";
-import { FILE_RECORD_SPEC, StringTable, compileSpec, readObject, writeObject } from "./record-codec.ts";
+import { ByteReader, ByteWriter, checksum32, CorruptInput } from "./bytes.ts";
+import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } from "./record-codec.ts";
 
 /** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
 export const SNAPSHOT_SCHEMA_VERSION = 1;
@@ -113,7 +113,8 @@ const RECORD_FIELDS = compileSpec(FILE_RECORD_SPEC);
  * without bumping {@link SNAPSHOT_SCHEMA_VERSION} (easy to forget during development) still invalidates
  * old snapshots instead of misreading them.
  */
-export const RECORD_LAYOUT: string = checksum32(new TextEncoder().encode(JSON.stringify(RECORD_FIELDS))).toString(16).padStart(8, "0");
+export const RECORD_LAYOUT: string = checksum32(new TextEncoder().encode(JSON.stringify(RECORD_FIELDS))).toString(16)
+  .padStart(8, "0");
 
 // Plain maps (no msgpackr records extension), so any msgpack library can read the header.
 let headerPackr: Packr | null = null;
@@ -129,7 +130,9 @@ function packr(): Packr {
  */
 export function encodeSnapshot(s: Snapshot): Uint8Array {
   if (s.schemaVersion !== SNAPSHOT_SCHEMA_VERSION) {
-    throw new Error(`encodeSnapshot: this build writes snapshot version ${SNAPSHOT_SCHEMA_VERSION}, not ${s.schemaVersion}`);
+    throw new Error(
+      `encodeSnapshot: this build writes snapshot version ${SNAPSHOT_SCHEMA_VERSION}, not ${s.schemaVersion}`,
+    );
   }
   const table = new StringTable();
   const data = new ByteWriter(1 << 20);
@@ -191,23 +194,37 @@ export function readSnapshotHeader(bytes: Uint8Array, expect: SnapshotExpectatio
   if (bytes.length === 0) return fail("empty", "the snapshot file is empty");
   const magicPart = Math.min(bytes.length, SNAPSHOT_MAGIC.length);
   for (let i = 0; i < magicPart; i++) {
-    if (bytes[i] !== SNAPSHOT_MAGIC[i]) return fail("foreign", "the file is not an ra3 snapshot (it does not start with RA3SNAP)");
+    if (bytes[i] !== SNAPSHOT_MAGIC[i]) {
+      return fail("foreign", "the file is not an ra3 snapshot (it does not start with RA3SNAP)");
+    }
   }
-  if (bytes.length < PREFIX) return fail("truncated", `the snapshot is truncated: ${bytes.length} bytes, shorter than its ${PREFIX}-byte prefix`);
+  if (bytes.length < PREFIX) {
+    return fail(
+      "truncated",
+      `the snapshot is truncated: ${bytes.length} bytes, shorter than its ${PREFIX}-byte prefix`,
+    );
+  }
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint32(8, true);
   if (version !== SNAPSHOT_SCHEMA_VERSION) {
-    return fail("version", `the snapshot has format version ${version}; this ra3 reads version ${SNAPSHOT_SCHEMA_VERSION}`);
+    return fail(
+      "version",
+      `the snapshot has format version ${version}; this ra3 reads version ${SNAPSHOT_SCHEMA_VERSION}`,
+    );
   }
   const headerLength = dv.getUint32(12, true);
   const bodyLength = dv.getUint32(16, true);
   const expected = PREFIX + headerLength + bodyLength;
-  if (bytes.length < expected) return fail("truncated", `the snapshot is truncated: ${bytes.length} of ${expected} bytes`);
+  if (bytes.length < expected) {
+    return fail("truncated", `the snapshot is truncated: ${bytes.length} of ${expected} bytes`);
+  }
   if (bytes.length > expected) {
     const extra = bytes.length - expected;
     return fail("corrupt", `the snapshot is corrupt: ${extra} unexpected byte${extra === 1 ? "" : "s"} after its end`);
   }
-  if (checksum32(bytes.subarray(PREFIX)) !== dv.getUint32(20, true)) return fail("corrupt", "the snapshot is corrupt: checksum mismatch");
+  if (checksum32(bytes.subarray(PREFIX)) !== dv.getUint32(20, true)) {
+    return fail("corrupt", "the snapshot is corrupt: checksum mismatch");
+  }
 
   let raw: unknown;
   try {
@@ -216,10 +233,15 @@ export function readSnapshotHeader(bytes: Uint8Array, expect: SnapshotExpectatio
     return fail("corrupt", `the snapshot is corrupt: its header does not decode (${(e as Error).message})`);
   }
   const header = checkHeader(raw, bytes.length);
-  if (typeof header === "string") return fail("corrupt", `the snapshot is corrupt: header field ${header} is missing or has the wrong type`);
+  if (typeof header === "string") {
+    return fail("corrupt", `the snapshot is corrupt: header field ${header} is missing or has the wrong type`);
+  }
   const layout = (raw as { recordLayout?: unknown }).recordLayout;
   if (layout !== RECORD_LAYOUT) {
-    return fail("version", `the snapshot's record layout (${String(layout)}) differs from this build's (${RECORD_LAYOUT})`);
+    return fail(
+      "version",
+      `the snapshot's record layout (${String(layout)}) differs from this build's (${RECORD_LAYOUT})`,
+    );
   }
   if (header.toolVersion !== expect.toolVersion) {
     return fail("tool", `the snapshot was written by ra3 ${header.toolVersion}; this is ra3 ${expect.toolVersion}`);
@@ -228,7 +250,10 @@ export function readSnapshotHeader(bytes: Uint8Array, expect: SnapshotExpectatio
     return fail("project", `the snapshot belongs to another project (${header.projectDir}), not ${expect.projectDir}`);
   }
   if (expect.schemaKey !== undefined && header.schemaKey !== expect.schemaKey) {
-    return fail("schema", `the snapshot was made with another schema (${header.schemaKey}); this run uses ${expect.schemaKey}`);
+    return fail(
+      "schema",
+      `the snapshot was made with another schema (${header.schemaKey}); this run uses ${expect.schemaKey}`,
+    );
   }
   return { ok: true, header };
 }
@@ -257,7 +282,9 @@ export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): 
     }
     if (at !== text.length) throw new CorruptInput("the string table lengths do not add up");
     const fileCount = r.count();
-    if (fileCount !== h.fileCount) throw new CorruptInput(`the body holds ${fileCount} files, the header says ${h.fileCount}`);
+    if (fileCount !== h.fileCount) {
+      throw new CorruptInput(`the body holds ${fileCount} files, the header says ${h.fileCount}`);
+    }
     const files = new Array<SnapshotFile>(fileCount);
     for (let i = 0; i < fileCount; i++) {
       const path = table[r.uint()];

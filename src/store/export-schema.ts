@@ -10,19 +10,37 @@ import type { ReferenceKind } from "../index/records.ts";
 /** The public format's version: bump it only for a change that is not purely additive. */
 export const EXPORT_SCHEMA_VERSION = 1;
 
-const REFERENCE_KINDS = ["attribute", "content", "inheritFrom", "heuristic", "manifest"] as const satisfies readonly ReferenceKind[];
+const REFERENCE_KINDS = [
+  "attribute",
+  "content",
+  "inheritFrom",
+  "heuristic",
+  "manifest",
+] as const satisfies readonly ReferenceKind[];
 // Fails to compile when records.ts gains a reference kind this list lacks.
-const _allKinds: Record<ReferenceKind, true> = { attribute: true, content: true, inheritFrom: true, heuristic: true, manifest: true };
+const _allKinds: Record<ReferenceKind, true> = {
+  attribute: true,
+  content: true,
+  inheritFrom: true,
+  heuristic: true,
+  manifest: true,
+};
 void _allKinds;
 
 const line = z.int().min(0).describe("1-based line (0 when the position is unknown, e.g. manifest assets)");
 const column = z.int().min(0).describe("1-based column (0 when unknown)");
 const relPath = z
   .string()
-  .describe("path relative to the project root (project files) or the SDK root (SDK and manifest files), with `/`; absolute with `/` for files outside both");
-const stream = z.string().nullable().describe("the first stream whose include walk reaches the file; null when the file is inactive");
+  .describe(
+    "path relative to the project root (project files) or the SDK root (SDK and manifest files), with `/`; absolute with `/` for files outside both",
+  );
+const stream = z.string().nullable().describe(
+  "the first stream whose include walk reaches the file; null when the file is inactive",
+);
 const streams = z.array(z.string()).describe("every stream that reaches the file (empty when inactive)");
-const origin = z.enum(["project", "sdk", "manifest"]).describe("which layer defines it: the mod, the SDK's vanilla XML, or a compiled .manifest");
+const origin = z.enum(["project", "sdk", "manifest"]).describe(
+  "which layer defines it: the mod, the SDK's vanilla XML, or a compiled .manifest",
+);
 
 const fileDiagnostic = z.looseObject({
   code: z.string().describe("stable machine-readable code, e.g. `xml-syntax`, `include-not-found`"),
@@ -39,16 +57,22 @@ export const PublicFile = z.looseObject({
   path: relPath,
   kind: z
     .enum(["xml", "art", "binary", "str", "babproj", "manifest", "missing"])
-    .describe("xml: parsed XML; art: shallow-scanned .w3x; str: string table; missing: an include target that does not exist"),
+    .describe(
+      "xml: parsed XML; art: shallow-scanned .w3x; str: string table; missing: an include target that does not exist",
+    ),
   root: z
     .enum(["project", "sdk"])
     .nullable()
-    .describe("the root `path` is relative to: the project, the SDK, or null when the file lies outside both (then `path` is absolute)"),
+    .describe(
+      "the root `path` is relative to: the project, the SDK, or null when the file lies outside both (then `path` is absolute)",
+    ),
   stream,
   streams,
   active: z.boolean().describe("reachable from an entry point"),
   size: z.number().nullable().describe("bytes on disk when indexed; null when unknown"),
-  mtimeMs: z.number().nullable().describe("modification time (ms since the Unix epoch) when indexed; null when unknown"),
+  mtimeMs: z.number().nullable().describe(
+    "modification time (ms since the Unix epoch) when indexed; null when unknown",
+  ),
   diagnostics: z.array(fileDiagnostic),
 });
 
@@ -66,15 +90,26 @@ export const PublicAsset = z.looseObject({
 });
 
 /** One row of `defines`. */
-export const PublicDefine = z.looseObject({ name: z.string().describe("without the `$`"), value: z.string(), file: relPath, line });
+export const PublicDefine = z.looseObject({
+  name: z.string().describe("without the `$`"),
+  value: z.string(),
+  file: relPath,
+  line,
+});
 
 /** One row of `references`: one reference site. */
 export const PublicReference = z.looseObject({
-  from: assetRef.nullable().describe("the asset the site belongs to (for a fragment spliced by xi:include: the asset that splices it in); null outside any asset"),
+  from: assetRef.nullable().describe(
+    "the asset the site belongs to (for a fragment spliced by xi:include: the asset that splices it in); null outside any asset",
+  ),
   to: assetRef.nullable().describe("the best matching definition; null when unresolved"),
-  status: z.enum(["resolved", "wrong_type", "not_found"]).describe("wrong_type: the id exists, but only with types the reference does not accept"),
+  status: z.enum(["resolved", "wrong_type", "not_found"]).describe(
+    "wrong_type: the id exists, but only with types the reference does not accept",
+  ),
   value: z.string().describe("the token as written, possibly `Type:Id`"),
-  kind: z.enum(REFERENCE_KINDS).describe("attribute, element content, inheritFrom, heuristic (no schema), or manifest (compiled reference)"),
+  kind: z.enum(REFERENCE_KINDS).describe(
+    "attribute, element content, inheritFrom, heuristic (no schema), or manifest (compiled reference)",
+  ),
   element: z.string(),
   parent: z.string().nullable(),
   attribute: z.string().nullable(),
@@ -118,7 +153,10 @@ export const PublicSnapshot = z
       .array(fileDiagnostic.extend({ file: relPath.nullable() }))
       .describe("index-wide diagnostics (file null) and any whose file has no row in `files`"),
   })
-  .meta({ title: "ra3 snapshot export", description: "The public snapshot format written by `ra3 export` (docs/snapshot-format.md)." });
+  .meta({
+    title: "ra3 snapshot export",
+    description: "The public snapshot format written by `ra3 export` (docs/snapshot-format.md).",
+  });
 
 export type PublicSnapshot = z.infer<typeof PublicSnapshot>;
 export type PublicFile = z.infer<typeof PublicFile>;

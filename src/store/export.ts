@@ -56,17 +56,28 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     const key = d.file === null ? null : pathKey(d.file);
     if (key !== null && linked.files.has(key)) {
       let list = fileDiagnostics.get(key);
-      if (!list) fileDiagnostics.set(key, (list = []));
+      if (!list) fileDiagnostics.set(key, list = []);
       list.push({ code: d.code, severity: d.severity, message: d.message, line: d.line, column: d.column });
     } else {
-      looseDiagnostics.push({ code: d.code, severity: d.severity, message: d.message, file: d.file === null ? null : show(d.file), line: d.line, column: d.column });
+      looseDiagnostics.push({
+        code: d.code,
+        severity: d.severity,
+        message: d.message,
+        file: d.file === null ? null : show(d.file),
+        line: d.line,
+        column: d.column,
+      });
     }
   }
 
   const files = [...linked.files.entries()]
     .map(([key, f]) => {
       const stamp = stamps.get(key) ?? null;
-      const root: FileRoot = isInside(f.path, linked.projectDir) ? "project" : linked.sdkDir && isInside(f.path, linked.sdkDir) ? "sdk" : null;
+      const root: FileRoot = isInside(f.path, linked.projectDir)
+        ? "project"
+        : linked.sdkDir && isInside(f.path, linked.sdkDir)
+        ? "sdk"
+        : null;
       return {
         path: show(f.path),
         kind: f.kind,
@@ -94,7 +105,12 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     active: a.active,
   }));
 
-  const defines = [...linked.defines.values()].flat().map((d) => ({ name: d.name, value: d.value, file: show(d.file), line: d.line }));
+  const defines = [...linked.defines.values()].flat().map((d) => ({
+    name: d.name,
+    value: d.value,
+    file: show(d.file),
+    line: d.line,
+  }));
 
   const references = linked.sites.map((s) => ({
     from: s.from >= 0 ? ref(linked.assets[s.from]) : null,
@@ -110,7 +126,13 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     column: s.column,
   }));
 
-  const includes = linked.includes.map((e) => ({ from: show(e.from), to: e.to === null ? null : show(e.to), source: e.source, type: e.type, line: e.line }));
+  const includes = linked.includes.map((e) => ({
+    from: show(e.from),
+    to: e.to === null ? null : show(e.to),
+    source: e.source,
+    type: e.type,
+    line: e.line,
+  }));
 
   const strings = stringFiles
     .map((f) => ({ file: show(f.path), record: f.record }))
@@ -147,13 +169,21 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
  * arrays, readable by any msgpack library).
  * @example writeFileAtomic("ra3-export.json", exportSnapshot(linked, core, meta, "json"))
  */
-export function exportSnapshot(linked: LinkedIndex, core: RecordSource, meta: ExportMeta, format: ExportFormat): Uint8Array {
+export function exportSnapshot(
+  linked: LinkedIndex,
+  core: RecordSource,
+  meta: ExportMeta,
+  format: ExportFormat,
+): Uint8Array {
   const snapshot = buildPublicSnapshot(linked, core, meta);
   if (format === "json") return new TextEncoder().encode(jsonText(snapshot));
   return new Packr({ useRecords: false, moreTypes: false }).pack(snapshot);
 }
 
-export type ParsedExport = { readonly ok: true; readonly snapshot: PublicSnapshot } | { readonly ok: false; readonly message: string };
+export type ParsedExport = { readonly ok: true; readonly snapshot: PublicSnapshot } | {
+  readonly ok: false;
+  readonly message: string;
+};
 
 /**
  * Reads an export back and validates it against the schema (what a consumer would do; used by tests).
@@ -162,14 +192,19 @@ export type ParsedExport = { readonly ok: true; readonly snapshot: PublicSnapsho
 export function parseExport(bytes: Uint8Array, format: ExportFormat): ParsedExport {
   let raw: unknown;
   try {
-    raw = format === "json" ? JSON.parse(new TextDecoder().decode(bytes)) : new Packr({ useRecords: false, moreTypes: false }).unpack(bytes);
+    raw = format === "json"
+      ? JSON.parse(new TextDecoder().decode(bytes))
+      : new Packr({ useRecords: false, moreTypes: false }).unpack(bytes);
   } catch (e) {
     return { ok: false, message: `the export is not valid ${format}: ${(e as Error).message}` };
   }
   const r = PublicSnapshot.safeParse(raw);
   if (!r.success) {
     const first = r.error.issues[0];
-    return { ok: false, message: `the export does not match the schema at ${first.path.join(".") || "(root)"}: ${first.message}` };
+    return {
+      ok: false,
+      message: `the export does not match the schema at ${first.path.join(".") || "(root)"}: ${first.message}`,
+    };
   }
   return { ok: true, snapshot: r.data };
 }
@@ -177,7 +212,9 @@ export function parseExport(bytes: Uint8Array, format: ExportFormat): ParsedExpo
 /** JSON with one top-level key per line and one row per line: compact, yet greppable and diffable. */
 function jsonText(snapshot: PublicSnapshot): string {
   const parts = Object.entries(snapshot).map(([k, v]) => {
-    const value = Array.isArray(v) ? (v.length === 0 ? "[]" : `[\n  ${v.map((row) => JSON.stringify(row)).join(",\n  ")}\n ]`) : JSON.stringify(v);
+    const value = Array.isArray(v)
+      ? (v.length === 0 ? "[]" : `[\n  ${v.map((row) => JSON.stringify(row)).join(",\n  ")}\n ]`)
+      : JSON.stringify(v);
     return ` ${JSON.stringify(k)}: ${value}`;
   });
   return `{\n${parts.join(",\n")}\n}\n`;

@@ -87,7 +87,12 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
   let recovered = false;
   let lastBusy: LockBusy | null = null;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const owner: LockOwner = { pid, hostname: host, createdAt: new Date(now()).toISOString(), token: randomBytes(8).toString("hex") };
+    const owner: LockOwner = {
+      pid,
+      hostname: host,
+      createdAt: new Date(now()).toISOString(),
+      token: randomBytes(8).toString("hex"),
+    };
     if (tryCreate(lockPath, owner)) return makeLock(lockPath, owner, recovered);
 
     const seen = readLock(lockPath);
@@ -149,7 +154,10 @@ function parseOwner(raw: string): LockOwner | null {
   try {
     const o = JSON.parse(raw) as Record<string, unknown>;
     if (typeof o !== "object" || o === null) return null;
-    if (typeof o.pid !== "number" || typeof o.hostname !== "string" || typeof o.createdAt !== "string" || typeof o.token !== "string") return null;
+    if (
+      typeof o.pid !== "number" || typeof o.hostname !== "string" || typeof o.createdAt !== "string" ||
+      typeof o.token !== "string"
+    ) return null;
     if (Number.isNaN(Date.parse(o.createdAt))) return null;
     return { pid: o.pid, hostname: o.hostname, createdAt: o.createdAt, token: o.token };
   } catch {
@@ -157,7 +165,10 @@ function parseOwner(raw: string): LockOwner | null {
   }
 }
 
-function isStale(seen: SeenLock, ctx: { staleMs: number; now: number; host: string; isAlive: (pid: number) => boolean }): boolean {
+function isStale(
+  seen: SeenLock,
+  ctx: { staleMs: number; now: number; host: string; isAlive: (pid: number) => boolean },
+): boolean {
   // An unparsable lock is being written right now or was left half-written by a crash: judge it by its age.
   if (!seen.owner) return ctx.now - seen.mtimeMs > ctx.staleMs;
   if (seen.owner.hostname === ctx.host && !ctx.isAlive(seen.owner.pid)) return true;

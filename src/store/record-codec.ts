@@ -29,21 +29,14 @@ export interface ListOf<T> {
 }
 
 /** The wire kinds a field of value type `V` may use. */
-type KindFor<V> = [V] extends [string]
-  ? "str"
-  : [V] extends [string | null]
-    ? "str?"
-    : [V] extends [number]
-      ? "int" | "uint" | "num"
-      : [V] extends [boolean]
-        ? "bool"
-        : [V] extends [readonly number[]]
-          ? "int[]"
-          : [V] extends [readonly string[]]
-            ? "str[]"
-            : [V] extends [readonly (infer E)[]]
-              ? ListOf<E>
-              : never;
+type KindFor<V> = [V] extends [string] ? "str"
+  : [V] extends [string | null] ? "str?"
+  : [V] extends [number] ? "int" | "uint" | "num"
+  : [V] extends [boolean] ? "bool"
+  : [V] extends [readonly number[]] ? "int[]"
+  : [V] extends [readonly string[]] ? "str[]"
+  : [V] extends [readonly (infer E)[]] ? ListOf<E>
+  : never;
 
 /**
  * How each field of `T` is written: `str` (table index), `str?` (index + 1, 0 for null), `int`
@@ -51,7 +44,15 @@ type KindFor<V> = [V] extends [string]
  */
 export type Spec<T> = { readonly [K in keyof T]-?: KindFor<T[K]> };
 
-const ID_CHILD: Spec<ElementRange["idChildren"][number]> = { type: "str", id: "str", line: "uint", column: "uint", offset: "uint", start: "uint", end: "uint" };
+const ID_CHILD: Spec<ElementRange["idChildren"][number]> = {
+  type: "str",
+  id: "str",
+  line: "uint",
+  column: "uint",
+  offset: "uint",
+  start: "uint",
+  end: "uint",
+};
 
 const ASSET: Spec<AssetDecl> = {
   type: "str",
@@ -88,7 +89,15 @@ const REF: Spec<RefRecord> = {
   line: "uint",
   column: "uint",
 };
-const POID_REF: Spec<PoidRef> = { owner: "int", value: "str", element: "str", attribute: "str", offset: "uint", line: "uint", column: "uint" };
+const POID_REF: Spec<PoidRef> = {
+  owner: "int",
+  value: "str",
+  element: "str",
+  attribute: "str",
+  offset: "uint",
+  line: "uint",
+  column: "uint",
+};
 const LOCAL_ID: Spec<LocalId> = { owner: "int", element: "str", id: "str", offset: "uint", line: "uint" };
 const DEFINE_USE: Spec<DefineUse> = {
   owner: "int",
@@ -100,10 +109,22 @@ const DEFINE_USE: Spec<DefineUse> = {
   column: "uint",
 };
 const STRING_KEY: Spec<StringKeyUse> = { owner: "int", key: "str", element: "str", attribute: "str?", line: "uint" };
-const RANGE: Spec<ElementRange> = { local: "str", start: "uint", end: "uint", line: "uint", idChildren: { list: ID_CHILD } };
+const RANGE: Spec<ElementRange> = {
+  local: "str",
+  start: "uint",
+  end: "uint",
+  line: "uint",
+  idChildren: { list: ID_CHILD },
+};
 const DIAGNOSTIC: Spec<RecordDiagnostic> = { code: "str", severity: "str", message: "str", line: "int", column: "int" };
 const STRING_ENTRY: Spec<StringEntry> = { key: "str", text: "str", line: "uint" };
-const MANIFEST_ASSET: Spec<ManifestAssetRecord> = { type: "str", id: "str", typeId: "uint", instanceId: "uint", sourceFile: "str" };
+const MANIFEST_ASSET: Spec<ManifestAssetRecord> = {
+  type: "str",
+  id: "str",
+  typeId: "uint",
+  instanceId: "uint",
+  sourceFile: "str",
+};
 
 /** The wire layout of a {@link FileRecord}. */
 export const FILE_RECORD_SPEC: Spec<FileRecord> = {
@@ -137,7 +158,16 @@ const BOOL = 5;
 const INT_LIST = 6;
 const STR_LIST = 7;
 const OBJ_LIST = 8;
-const CODES: Record<string, number> = { str: STR, "str?": STR_OPT, int: INT, uint: UINT, num: NUM, bool: BOOL, "int[]": INT_LIST, "str[]": STR_LIST };
+const CODES: Record<string, number> = {
+  str: STR,
+  "str?": STR_OPT,
+  int: INT,
+  uint: UINT,
+  num: NUM,
+  bool: BOOL,
+  "int[]": INT_LIST,
+  "str[]": STR_LIST,
+};
 
 /** A spec flattened for the engine: field names with numeric kind codes. */
 export interface CompiledField {
@@ -151,7 +181,7 @@ export function compileSpec<T>(spec: Spec<T>): readonly CompiledField[] {
   return Object.entries(spec as Record<string, unknown>).map(([name, kind]) =>
     typeof kind === "string"
       ? { name, code: CODES[kind], sub: null }
-      : { name, code: OBJ_LIST, sub: compileSpec((kind as ListOf<unknown>).list) },
+      : { name, code: OBJ_LIST, sub: compileSpec((kind as ListOf<unknown>).list) }
   );
 }
 
@@ -238,7 +268,11 @@ function fieldError(f: CompiledField, v: unknown): Error {
 }
 
 /** Reads one object shaped like `fields`. Throws {@link CorruptInput} on damaged data. */
-export function readObject(r: ByteReader, table: readonly string[], fields: readonly CompiledField[]): Record<string, unknown> {
+export function readObject(
+  r: ByteReader,
+  table: readonly string[],
+  fields: readonly CompiledField[],
+): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i];

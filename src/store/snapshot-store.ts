@@ -8,14 +8,14 @@ import { readFileSync } from "node:fs";
 import { snapshotPathFor } from "../project/home.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import {
-  type SnapshotHeader,
   type DecodeResult,
-  type Snapshot,
-  type SnapshotExpectation,
   decodeSnapshot,
   encodeSnapshot,
+  type Snapshot,
+  type SnapshotExpectation,
+  type SnapshotHeader,
 } from "./codec.ts";
-import { type LockBusy, acquireLock, isLockBusy } from "./lock.ts";
+import { acquireLock, isLockBusy, type LockBusy } from "./lock.ts";
 
 /** The `.meta.json` beside a snapshot: its header plus the file's size and record count. */
 export interface SnapshotMeta extends SnapshotHeader {
@@ -27,7 +27,11 @@ export interface SnapshotMeta extends SnapshotHeader {
 
 export type LoadFailureReason = "missing" | "unreadable";
 
-export type LoadResult = DecodeResult | { readonly ok: false; readonly reason: LoadFailureReason; readonly message: string };
+export type LoadResult = DecodeResult | {
+  readonly ok: false;
+  readonly reason: LoadFailureReason;
+  readonly message: string;
+};
 
 export type SaveResult =
   | { readonly saved: true; readonly path: string; readonly size: number; readonly meta: SnapshotMeta }
@@ -66,7 +70,11 @@ export class SnapshotStore {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return { ok: false, reason: "missing", message: `no snapshot yet at ${this.path}` };
-      return { ok: false, reason: "unreadable", message: `the snapshot ${this.path} could not be read (${code ?? String(e)})` };
+      return {
+        ok: false,
+        reason: "unreadable",
+        message: `the snapshot ${this.path} could not be read (${code ?? String(e)})`,
+      };
     }
     return decodeSnapshot(bytes, expect);
   }
@@ -87,7 +95,12 @@ export class SnapshotStore {
     if (isLockBusy(lock)) {
       const b = lock.busy;
       const who = b.pid ? `process ${b.pid}${b.hostname ? ` on ${b.hostname}` : ""}` : "another process";
-      return { saved: false, reason: "busy", message: `${who} has been writing the snapshot since ${b.since}; this save was skipped`, busy: b };
+      return {
+        saved: false,
+        reason: "busy",
+        message: `${who} has been writing the snapshot since ${b.since}; this save was skipped`,
+        busy: b,
+      };
     }
     try {
       const meta = metaOf(snapshot, bytes.length);

@@ -21,7 +21,11 @@ export interface WarmStartPlan {
  * The snapshot files of every record in `core` (`IndexCore` fits), in its order.
  * @example encodeSnapshot({ ...header, files: snapshotFiles(workspace.core) })
  */
-export function snapshotFiles(core: { values(): Iterable<{ readonly path: string; readonly record: FileRecord; readonly stamp: FileStamp | null }> }): SnapshotFile[] {
+export function snapshotFiles(
+  core: {
+    values(): Iterable<{ readonly path: string; readonly record: FileRecord; readonly stamp: FileStamp | null }>;
+  },
+): SnapshotFile[] {
   const out: SnapshotFile[] = [];
   for (const f of core.values()) out.push({ path: f.path, stamp: f.stamp, record: f.record });
   return out;

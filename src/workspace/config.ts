@@ -5,11 +5,17 @@
  */
 import { homedir } from "node:os";
 import { CaseResolver } from "../project/case-resolver.ts";
-import { type ProjectLayout, type ProjectRoot, describeProject, findProjectRoot, findProjectsBelow } from "../project/detect.ts";
-import { NodeDirectoryLister, type DirectoryLister } from "../project/fs-port.ts";
+import {
+  describeProject,
+  findProjectRoot,
+  findProjectsBelow,
+  type ProjectLayout,
+  type ProjectRoot,
+} from "../project/detect.ts";
+import { type DirectoryLister, NodeDirectoryLister } from "../project/fs-port.ts";
 import { resolveHome } from "../project/home.ts";
 import { toAbsolute } from "../project/paths.ts";
-import { type SdkInfo, type SdkResolution, isUsableSdk, resolveSdk, systemRegistryQuery } from "../project/sdk.ts";
+import { isUsableSdk, resolveSdk, type SdkInfo, type SdkResolution, systemRegistryQuery } from "../project/sdk.ts";
 
 export interface WorkspaceConfig {
   readonly projectDir: string;
@@ -49,7 +55,10 @@ export function isEnvError<T>(r: T | EnvError): r is EnvError {
  * Finds the project for a run: `--project` (walking up from it to the nearest root), else the working
  * directory walked upward, else a single project below it.
  */
-export function locateProject(req: Pick<ConfigRequest, "project" | "cwd">, resolver: CaseResolver): ProjectRoot | EnvError {
+export function locateProject(
+  req: Pick<ConfigRequest, "project" | "cwd">,
+  resolver: CaseResolver,
+): ProjectRoot | EnvError {
   const cwd = req.cwd ?? process.cwd();
   if (req.project !== null) {
     const start = toAbsolute(req.project, cwd);
@@ -62,7 +71,8 @@ export function locateProject(req: Pick<ConfigRequest, "project" | "cwd">, resol
       return { envError: `${start} holds ${below.length} mods; pass one of them with --project`, projects: below };
     }
     return {
-      envError: `no Red Alert 3 mod at ${start}: expected Data/Mod.xml, a *.babproj file or Data/AdditionalMaps/MapMetaData_*.xml there or in a parent folder`,
+      envError:
+        `no Red Alert 3 mod at ${start}: expected Data/Mod.xml, a *.babproj file or Data/AdditionalMaps/MapMetaData_*.xml there or in a parent folder`,
     };
   }
   const root = findProjectRoot(cwd, resolver);
@@ -73,7 +83,8 @@ export function locateProject(req: Pick<ConfigRequest, "project" | "cwd">, resol
     return { envError: `${cwd} holds ${below.length} mods; pass one of them with --project`, projects: below };
   }
   return {
-    envError: `no Red Alert 3 mod found from ${cwd}: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR`,
+    envError:
+      `no Red Alert 3 mod found from ${cwd}: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR`,
   };
 }
 

@@ -6,8 +6,13 @@
 import type { CaseResolver } from "../project/case-resolver.ts";
 import type { ProjectLayout } from "../project/detect.ts";
 import { baseName, pathKey, segmentsOf, toPosix } from "../project/paths.ts";
-import { type SdkInfo, isUsableSdk } from "../project/sdk.ts";
-import { IncludeResolver, buildSearchPaths, parseIncludeSource, vanillaOnlySearchPaths } from "../project/search-paths.ts";
+import { isUsableSdk, type SdkInfo } from "../project/sdk.ts";
+import {
+  buildSearchPaths,
+  IncludeResolver,
+  parseIncludeSource,
+  vanillaOnlySearchPaths,
+} from "../project/search-paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import type { IndexCore } from "../index/core.ts";
 import type { EntryPoint, LinkInputs } from "../index/link.ts";
@@ -95,7 +100,11 @@ export function makeLinkPorts(
  * one `babproj:<name>` per extra stream declared in a `.babproj` (its Windows paths mapped into the project).
  */
 export function entryPoints(layout: ProjectLayout, core: IndexCore, resolver: CaseResolver): EntryPoint[] {
-  const entries: EntryPoint[] = layout.streams.map((s) => ({ stream: s.name, file: s.entry, layer: "project" as const }));
+  const entries: EntryPoint[] = layout.streams.map((s) => ({
+    stream: s.name,
+    file: s.entry,
+    layer: "project" as const,
+  }));
   const taken = new Set(entries.map((e) => pathKey(e.file)));
   for (const bp of layout.babprojFiles) {
     const rec = core.file(bp)?.record;

@@ -22,7 +22,9 @@ interface Pending {
 
 /** The worker's module specifier: inside the compiled binary workers are embedded by their source path. */
 function workerSpecifier(): string {
-  return import.meta.url.includes("$bunfs") ? "./workspace/parse-worker.ts" : new URL("./parse-worker.ts", import.meta.url).href;
+  return import.meta.url.includes("$bunfs")
+    ? "./workspace/parse-worker.ts"
+    : new URL("./parse-worker.ts", import.meta.url).href;
 }
 
 export class ParsePool {
@@ -80,7 +82,9 @@ export class ParsePool {
     }
   }
 
-  private receive(data: { id: number; bytes?: Uint8Array; unreadable?: { path: string; error: string }[]; error?: string }): void {
+  private receive(
+    data: { id: number; bytes?: Uint8Array; unreadable?: { path: string; error: string }[]; error?: string },
+  ): void {
     const p = this.pending.get(data.id);
     if (!p) return;
     this.pending.delete(data.id);

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { parseFile } from "../index/parse-file.ts";
 import type { SchemaModel } from "../schema/model.ts";
 import { Schema } from "../schema/schema.ts";
-import { type SnapshotFile, SNAPSHOT_SCHEMA_VERSION, encodeSnapshot } from "../store/codec.ts";
+import { encodeSnapshot, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from "../store/codec.ts";
 import { TOOL_VERSION } from "../version.ts";
 import { BATCH_PROJECT } from "./parse-pool.ts";
 
@@ -20,7 +20,11 @@ const scope = globalThis as unknown as Scope;
 let schema: Schema | null = null;
 
 scope.onmessage = (e) => {
-  const msg = e.data as { init?: SchemaModel | null; id?: number; files?: { path: string; size: number; mtimeMs: number }[] };
+  const msg = e.data as {
+    init?: SchemaModel | null;
+    id?: number;
+    files?: { path: string; size: number; mtimeMs: number }[];
+  };
   if ("init" in msg) {
     schema = msg.init ? new Schema(msg.init) : null;
     return;
@@ -37,7 +41,11 @@ scope.onmessage = (e) => {
         unreadable.push({ path: f.path, error: (err as NodeJS.ErrnoException).code ?? String(err) });
         continue;
       }
-      files.push({ path: f.path, stamp: { size: f.size, mtimeMs: f.mtimeMs }, record: parseFile(f.path, bytes, schema) });
+      files.push({
+        path: f.path,
+        stamp: { size: f.size, mtimeMs: f.mtimeMs },
+        record: parseFile(f.path, bytes, schema),
+      });
     }
     const encoded = encodeSnapshot({
       schemaVersion: SNAPSHOT_SCHEMA_VERSION,
@@ -54,7 +62,9 @@ scope.onmessage = (e) => {
       files,
     });
     // A standalone buffer so it can be transferred rather than copied.
-    const bytes = encoded.byteOffset === 0 && encoded.byteLength === encoded.buffer.byteLength ? encoded : encoded.slice();
+    const bytes = encoded.byteOffset === 0 && encoded.byteLength === encoded.buffer.byteLength
+      ? encoded
+      : encoded.slice();
     scope.postMessage({ id, bytes, unreadable }, [bytes.buffer as ArrayBuffer]);
   } catch (err) {
     scope.postMessage({ id, error: err instanceof Error ? err.message : String(err) });

@@ -18,7 +18,9 @@ export interface LoadedSchema {
 }
 
 /** The schema for `config` (null queries when there is no XSD set: heuristic mode). */
-export function loadWorkspaceSchema(config: Pick<WorkspaceConfig, "schemaDir" | "schemaSource" | "home">): LoadedSchema {
+export function loadWorkspaceSchema(
+  config: Pick<WorkspaceConfig, "schemaDir" | "schemaSource" | "home">,
+): LoadedSchema {
   if (!config.schemaDir) return { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0 };
   const t = performance.now();
   // The parsed model is the same for every project using this XSD folder: cache it under the home folder.

@@ -18,7 +18,9 @@ export interface SnapshotPort {
    * Warm-starts `ws` from a stored snapshot if a valid one exists (records installed, changed files
    * re-read, linked); otherwise returns a one-line reason (null when there simply was none yet).
    */
-  restore(ws: Workspace): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }>;
+  restore(
+    ws: Workspace,
+  ): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }>;
   /** Schedules a save (quiet-period merged). */
   changed(ws: Workspace): void;
   /** Saves now if a save is pending. */
@@ -88,7 +90,9 @@ export class IndexService {
   async waitForIndex(timeoutMs: number, signal?: AbortSignal): Promise<LinkedIndex | null> {
     if (this.ws.linked) return this.ws.linked;
     void this.start();
-    return waitUntil(() => this.ws.linked !== null || this.ws.lifecycle.state === "error", timeoutMs, signal).then(() => this.ws.linked);
+    return waitUntil(() => this.ws.linked !== null || this.ws.lifecycle.state === "error", timeoutMs, signal).then(() =>
+      this.ws.linked
+    );
   }
 
   /**
@@ -128,10 +132,16 @@ export class IndexService {
   }
 
   private async initialBuild(): Promise<void> {
-    const restored = this.snapshots ? await this.snapshots.restore(this.ws) : { restored: false as const, reason: null };
+    const restored = this.snapshots
+      ? await this.snapshots.restore(this.ws)
+      : { restored: false as const, reason: null };
     if (restored.restored) {
       const r = restored.update;
-      this.log(`warm start: ${r.changed.length} changed and ${r.deleted.length} deleted files re-read, ${Math.round(r.totalMs)} ms`);
+      this.log(
+        `warm start: ${r.changed.length} changed and ${r.deleted.length} deleted files re-read, ${
+          Math.round(r.totalMs)
+        } ms`,
+      );
       if (r.changed.length || r.deleted.length) this.snapshots?.changed(this.ws);
       return;
     }
@@ -176,7 +186,11 @@ export class IndexService {
           if (NOISE.test(name)) return;
           this.changed(join(root, name));
         });
-        w.on("error", (e) => this.log(`file watching stopped for ${root}: ${e.message}; use consistency "strict" for fresh answers`));
+        w.on(
+          "error",
+          (e) =>
+            this.log(`file watching stopped for ${root}: ${e.message}; use consistency "strict" for fresh answers`),
+        );
         this.watchers.push(w);
       } catch (e) {
         this.log(`cannot watch ${root} (${(e as Error).message}); answers are re-validated on demand only`);

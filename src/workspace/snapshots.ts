@@ -12,7 +12,7 @@ import { pathKey } from "../project/paths.ts";
 import { TOOL_VERSION } from "../version.ts";
 import type { LoadedSchema } from "./schema.ts";
 import type { SnapshotPort } from "./service.ts";
-import { type UpdateReport, type Workspace, statStamp } from "./workspace.ts";
+import { statStamp, type UpdateReport, type Workspace } from "./workspace.ts";
 
 /**
  * Identifies the schema records were extracted with: a snapshot made with another XSD set (or none) is
@@ -27,7 +27,7 @@ export function schemaKeyOf(schema: LoadedSchema): string {
 export function snapshotOf(ws: Workspace, schemaKey: string): Snapshot {
   const view = ws.view();
   const stats: Record<string, number> = {};
-  if (ws.linked) for (const [k, v] of Object.entries(ws.linked.stats)) stats[k] = v;
+  if (ws.linked) { for (const [k, v] of Object.entries(ws.linked.stats)) stats[k] = v; }
   return {
     schemaVersion: SNAPSHOT_SCHEMA_VERSION,
     toolVersion: TOOL_VERSION,
@@ -56,7 +56,9 @@ export type WarmStartResult =
 export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: string): Promise<WarmStartResult> {
   const t = performance.now();
   const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
-  if (!loaded.ok) return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
+  if (!loaded.ok) {
+    return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
+  }
   const snapshot = loaded.snapshot;
   const plan = planWarmStart(snapshot.files, statStamp);
   ws.installRecords(plan.reuse);
@@ -100,7 +102,9 @@ export class StoreSnapshotPort implements SnapshotPort {
     );
   }
 
-  async restore(ws: Workspace): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }> {
+  async restore(
+    ws: Workspace,
+  ): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }> {
     this.ws = ws;
     this.warm = warmStart(ws, this.store, this.schemaKey);
     const r = await this.warm;
@@ -125,7 +129,13 @@ export class StoreSnapshotPort implements SnapshotPort {
 export interface SnapshotInspection {
   readonly path: string;
   /** Null when there is no usable snapshot; `reason` says why. */
-  readonly meta: { readonly generatedAt: string; readonly buildId: number; readonly size: number; readonly files: number; readonly complete: boolean } | null;
+  readonly meta: {
+    readonly generatedAt: string;
+    readonly buildId: number;
+    readonly size: number;
+    readonly files: number;
+    readonly complete: boolean;
+  } | null;
   readonly reason: string | null;
   /** Files whose stamp differs from the snapshot's, files on disk it does not have, files it has that are gone. */
   readonly changed: readonly string[];
@@ -137,7 +147,12 @@ export interface SnapshotInspection {
  * Loads the snapshot into `ws` without re-reading anything (the index is linked from the stored records
  * as they are) and lists what on disk no longer matches it. For `ra3 status`: cheap and read-only.
  */
-export function inspectSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: string, scanned: readonly { path: string; size: number; mtimeMs: number }[]): SnapshotInspection {
+export function inspectSnapshot(
+  ws: Workspace,
+  store: SnapshotStore,
+  schemaKey: string,
+  scanned: readonly { path: string; size: number; mtimeMs: number }[],
+): SnapshotInspection {
   const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
   if (!loaded.ok) return { path: store.path, meta: null, reason: loaded.message, changed: [], added: [], deleted: [] };
   const s = loaded.snapshot;
@@ -150,7 +165,13 @@ export function inspectSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: 
   const meta = store.meta();
   return {
     path: store.path,
-    meta: { generatedAt: s.generatedAt, buildId: s.buildId, size: meta?.size ?? 0, files: s.files.length, complete: s.complete },
+    meta: {
+      generatedAt: s.generatedAt,
+      buildId: s.buildId,
+      size: meta?.size ?? 0,
+      files: s.files.length,
+      complete: s.complete,
+    },
     reason: null,
     changed: plan.changed,
     added,

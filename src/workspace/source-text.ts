@@ -19,11 +19,17 @@ export function readSourceText(path: string): SourceText {
   try {
     const st = statSync(path);
     if (!st.isFile()) return { error: `${path} is not a file` };
-    if (st.size > MAX_SOURCE_BYTES) return { error: `${path} is ${Math.round(st.size / 1048576)} MB, too large to show` };
+    if (st.size > MAX_SOURCE_BYTES) {
+      return { error: `${path} is ${Math.round(st.size / 1048576)} MB, too large to show` };
+    }
     return { text: decodeXml(readFileSync(path)).text };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "it no longer exists" : code === "EACCES" || code === "EPERM" ? "permission denied" : (e as Error).message;
+    const why = code === "ENOENT"
+      ? "it no longer exists"
+      : code === "EACCES" || code === "EPERM"
+      ? "permission denied"
+      : (e as Error).message;
     return { error: `could not read ${path}: ${why}` };
   }
 }

@@ -12,7 +12,7 @@ import { type ScannedFile, scanProjectFiles } from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
 import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
 import type { LinkedIndex } from "../index/link.ts";
-import { type FileRecord, emptyRecord } from "../index/records.ts";
+import { emptyRecord, type FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
@@ -153,13 +153,25 @@ export class Workspace {
   }
 
   /** Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`). */
-  async build(progress: BuildProgress = () => {}, signal?: AbortSignal, options: { publishXmlPhase?: boolean } = {}): Promise<BuildReport> {
+  async build(
+    progress: BuildProgress = () => {},
+    signal?: AbortSignal,
+    options: { publishXmlPhase?: boolean } = {},
+  ): Promise<BuildReport> {
     // A one-shot CLI run has no one to show the XML-only index to: it skips that link.
     const twoPhase = options.publishXmlPhase ?? true;
     const t0 = performance.now();
     this.event("build_started");
     this.buildCounter++;
-    const timings: BuildTimings = { scanMs: 0, schemaMs: this.schema.loadMs, parseMs: 0, sdkMs: 0, linkMs: 0, artMs: 0, totalMs: 0 };
+    const timings: BuildTimings = {
+      scanMs: 0,
+      schemaMs: this.schema.loadMs,
+      parseMs: 0,
+      sdkMs: 0,
+      linkMs: 0,
+      artMs: 0,
+      totalMs: 0,
+    };
     const report = (phase: BuildPhase, done: number, total: number) => {
       this.current = { phase, done, total };
       progress(phase, done, total);
@@ -167,7 +179,9 @@ export class Workspace {
     try {
       let t = performance.now();
       const scanned = scanProjectFiles(this.config.projectDir);
-      const vanilla = this.config.sdk?.vanillaDir ? scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml") : [];
+      const vanilla = this.config.sdk?.vanillaDir
+        ? scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml")
+        : [];
       this.dropVanished([...scanned, ...vanilla]);
       timings.scanMs = performance.now() - t;
       report("scan", scanned.length, scanned.length);
@@ -267,7 +281,9 @@ export class Workspace {
   /** Every indexed file on disk now (project tree and the SDK's vanilla XML). */
   private scanAll(): ScannedFile[] {
     const out = scanProjectFiles(this.config.projectDir);
-    if (this.config.sdk?.vanillaDir) out.push(...scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml"));
+    if (this.config.sdk?.vanillaDir) {
+      out.push(...scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml"));
+    }
     // Files outside the roots that includes reached (SDK placeholders, manifests, other mods' files).
     for (const s of this.core.values()) {
       if (this.roots.some((r) => isInside(s.path, r))) continue;
@@ -312,7 +328,9 @@ export class Workspace {
     const present = new Set(scanned.map((f) => pathKey(f.path)));
     const gone: FileChange[] = [];
     for (const s of this.core.values()) {
-      if (this.roots.some((r) => isInside(s.path, r)) && !present.has(pathKey(s.path))) gone.push({ path: s.path, deleted: true });
+      if (this.roots.some((r) => isInside(s.path, r)) && !present.has(pathKey(s.path))) {
+        gone.push({ path: s.path, deleted: true });
+      }
     }
     this.core.applyChanges(gone);
   }
@@ -330,8 +348,14 @@ export class Workspace {
     return loaded;
   }
 
-  private async loadScanned(files: readonly ScannedFile[], phase: BuildPhase, report: BuildProgress, signal?: AbortSignal): Promise<number> {
-    const stampsOf = (list: readonly ScannedFile[]) => new Map(list.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }]));
+  private async loadScanned(
+    files: readonly ScannedFile[],
+    phase: BuildPhase,
+    report: BuildProgress,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const stampsOf = (list: readonly ScannedFile[]) =>
+      new Map(list.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }]));
     const pool = this.parsePool();
     let bytes = 0;
     for (const f of files) bytes += f.size;
@@ -341,10 +365,20 @@ export class Workspace {
     // Two cores: the worker takes about half the bytes, this thread the rest, at the same time.
     const [mine, theirs] = splitByBytes(files);
     const remote = pool.parse(theirs).catch(() => null);
-    let n = await this.loadPaths(mine.map((f) => f.path), signal, (k) => report(phase, k, files.length), stampsOf(mine));
+    let n = await this.loadPaths(
+      mine.map((f) => f.path),
+      signal,
+      (k) => report(phase, k, files.length),
+      stampsOf(mine),
+    );
     const batch = await remote;
     if (!batch) {
-      n += await this.loadPaths(theirs.map((f) => f.path), signal, (k) => report(phase, n + k, files.length), stampsOf(theirs));
+      n += await this.loadPaths(
+        theirs.map((f) => f.path),
+        signal,
+        (k) => report(phase, n + k, files.length),
+        stampsOf(theirs),
+      );
       return n;
     }
     for (const f of batch.files) this.core.setRecord(f.path, f.record, f.stamp);
@@ -361,7 +395,9 @@ export class Workspace {
 
   /** The worker pool, created on first use (null when workers are disabled). */
   private parsePool(): ParsePool | null {
-    if (this.pool === undefined) this.pool = ParsePool.enabled() ? new ParsePool(this.schema.queries?.model ?? null) : null;
+    if (this.pool === undefined) {
+      this.pool = ParsePool.enabled() ? new ParsePool(this.schema.queries?.model ?? null) : null;
+    }
     return this.pool;
   }
 
@@ -372,7 +408,9 @@ export class Workspace {
     const fd = openSync(path, "r");
     try {
       const size = fstatSync(fd).size;
-      if (this.artBuffer.length < size) this.artBuffer = Buffer.allocUnsafe(Math.max(size, this.artBuffer.length * 2, 1 << 20));
+      if (this.artBuffer.length < size) {
+        this.artBuffer = Buffer.allocUnsafe(Math.max(size, this.artBuffer.length * 2, 1 << 20));
+      }
       let n = 0;
       while (n < size) {
         const got = readSync(fd, this.artBuffer, n, size - n, n);
@@ -392,7 +430,12 @@ export class Workspace {
   }
 
   /** Reads and parses `paths` in batches, yielding between them; unreadable files are remembered. */
-  private async loadPaths(paths: readonly string[], signal?: AbortSignal, progress?: (n: number) => void, stamps?: Map<string, FileStamp>): Promise<number> {
+  private async loadPaths(
+    paths: readonly string[],
+    signal?: AbortSignal,
+    progress?: (n: number) => void,
+    stamps?: Map<string, FileStamp>,
+  ): Promise<number> {
     const batch: FileChange[] = [];
     let n = 0;
     for (const path of paths) {
@@ -435,8 +478,19 @@ export class Workspace {
 
 /** The record of a file that exists but could not be read. */
 function unreadableRecord(code: string): FileRecord {
-  const why = code === "EACCES" || code === "EPERM" ? "permission denied; check the file's permissions" : `${code}; check the file`;
-  return { ...emptyRecord("binary"), diagnostics: [{ code: "unreadable-file", severity: "error", message: `could not read the file: ${why}`, line: 1, column: 1 }] };
+  const why = code === "EACCES" || code === "EPERM"
+    ? "permission denied; check the file's permissions"
+    : `${code}; check the file`;
+  return {
+    ...emptyRecord("binary"),
+    diagnostics: [{
+      code: "unreadable-file",
+      severity: "error",
+      message: `could not read the file: ${why}`,
+      line: 1,
+      column: 1,
+    }],
+  };
 }
 
 /**
@@ -501,4 +555,3 @@ function roundTimings(t: BuildTimings): BuildTimings {
     totalMs: round(t.totalMs),
   };
 }
-

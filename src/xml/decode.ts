@@ -136,8 +136,12 @@ export function decodeXml(bytes: Uint8Array): DecodedText {
   const declared = resolveDeclared(bytes, sniff, warnings);
   const body = bytes.subarray(from);
 
-  if (declared === "windows-1252") return { text: decodeSingleByte(body, true), encoding: "windows-1252", bomBytes: from, warnings };
-  if (declared === "iso-8859-1") return { text: decodeSingleByte(body, false), encoding: "iso-8859-1", bomBytes: from, warnings };
+  if (declared === "windows-1252") {
+    return { text: decodeSingleByte(body, true), encoding: "windows-1252", bomBytes: from, warnings };
+  }
+  if (declared === "iso-8859-1") {
+    return { text: decodeSingleByte(body, false), encoding: "iso-8859-1", bomBytes: from, warnings };
+  }
 
   const text = decodeUtf8Strict(body);
   if (text !== null) {
@@ -150,10 +154,9 @@ export function decodeXml(bytes: Uint8Array): DecodedText {
   const map = new LineMap(fallback);
   const pos = map.position(bad);
   const where = `byte ${bad + from} (line ${pos.line}, column ${pos.column})`;
-  const message =
-    declared === "us-ascii"
-      ? `declared encoding 'us-ascii' but the file has non-ASCII bytes that are not valid UTF-8 either, first at ${where}; decoded as windows-1252`
-      : `not valid UTF-8 at ${where}; decoded as windows-1252`;
+  const message = declared === "us-ascii"
+    ? `declared encoding 'us-ascii' but the file has non-ASCII bytes that are not valid UTF-8 either, first at ${where}; decoded as windows-1252`
+    : `not valid UTF-8 at ${where}; decoded as windows-1252`;
   warnings.push({ message, offset: bad, line: pos.line, column: pos.column });
   return { text: fallback, encoding: "windows-1252", bomBytes: from, warnings };
 }
@@ -170,11 +173,16 @@ function resolveDeclared(bytes: Uint8Array, sniff: EncodingSniff, warnings: XmlE
   let why: string | null = null;
   if (declared === null) why = "is not supported";
   else if (declared === "utf-16") why = "does not match the file's bytes (not UTF-16)";
-  else if (sniff.utf8Bom && declared !== "utf-8" && declared !== "us-ascii") why = "contradicts the UTF-8 byte order mark";
+  else if (sniff.utf8Bom && declared !== "utf-8" && declared !== "us-ascii") {
+    why = "contradicts the UTF-8 byte order mark";
+  }
   if (why === null) return declared;
   warnings?.push(
-    warningAt(bytesAsLatin1Head(bytes, from, declaredRaw.offset), declaredRaw.offset,
-      `declared encoding '${declaredRaw.name}' ${why}; decoded as UTF-8`),
+    warningAt(
+      bytesAsLatin1Head(bytes, from, declaredRaw.offset),
+      declaredRaw.offset,
+      `declared encoding '${declaredRaw.name}' ${why}; decoded as UTF-8`,
+    ),
   );
   return "utf-8";
 }
@@ -216,9 +224,16 @@ function decodeUtf16Text(bytes: Uint8Array, sniff: EncodingSniff, warnings: XmlE
   const encoding: Encoding = le ? "utf-16le" : "utf-16be";
   const label = le ? "UTF-16 little-endian" : "UTF-16 big-endian";
   const m = /^<\?xml[^>]*?\sencoding\s*=\s*(["'])([^"']*)\1/.exec(text);
-  if (m && !m[2].toLowerCase().startsWith("utf-16") && m[2].toLowerCase() !== "ucs-2" && m[2].toLowerCase() !== "unicode") {
-    warnings.push(warningAt(text, m[0].length - 1 - m[2].length,
-      `declared encoding '${m[2]}' does not match the file's bytes; decoded as ${label}`));
+  if (
+    m && !m[2].toLowerCase().startsWith("utf-16") && m[2].toLowerCase() !== "ucs-2" && m[2].toLowerCase() !== "unicode"
+  ) {
+    warnings.push(
+      warningAt(
+        text,
+        m[0].length - 1 - m[2].length,
+        `declared encoding '${m[2]}' does not match the file's bytes; decoded as ${label}`,
+      ),
+    );
   }
   if ((bytes.length - from) % 2 === 1) {
     warnings.push(warningAt(text, text.length, `${label} data has an odd number of bytes; the last byte was ignored`));
@@ -248,9 +263,38 @@ export function decodeUtf8Strict(bytes: Uint8Array): string | null {
 
 /** windows-1252 code points for bytes 0x80–0x9F (WHATWG mapping: the five unassigned bytes map to C1). */
 const CP1252_HIGH = [
-  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d,
-  0x017d, 0x008f, 0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a,
-  0x0153, 0x009d, 0x017e, 0x0178,
+  0x20ac,
+  0x0081,
+  0x201a,
+  0x0192,
+  0x201e,
+  0x2026,
+  0x2020,
+  0x2021,
+  0x02c6,
+  0x2030,
+  0x0160,
+  0x2039,
+  0x0152,
+  0x008d,
+  0x017d,
+  0x008f,
+  0x0090,
+  0x2018,
+  0x2019,
+  0x201c,
+  0x201d,
+  0x2022,
+  0x2013,
+  0x2014,
+  0x02dc,
+  0x2122,
+  0x0161,
+  0x203a,
+  0x0153,
+  0x009d,
+  0x017e,
+  0x0178,
 ];
 
 /**

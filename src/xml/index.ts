@@ -9,6 +9,15 @@ export { scanShallow } from "./shallow.ts";
 export { parseXml, XML_NAMESPACE, XMLNS_NAMESPACE } from "./tokenizer.ts";
 export type { ParseOptions } from "./tokenizer.ts";
 export type {
-  DecodedText, ShallowAsset, ShallowDefine, ShallowInclude, ShallowScan, ShallowXInclude, XmlAttribute, XmlEndTag,
-  XmlError, XmlStartTag, XmlVisitor,
+  DecodedText,
+  ShallowAsset,
+  ShallowDefine,
+  ShallowInclude,
+  ShallowScan,
+  ShallowXInclude,
+  XmlAttribute,
+  XmlEndTag,
+  XmlError,
+  XmlStartTag,
+  XmlVisitor,
 } from "./types.ts";

@@ -35,17 +35,15 @@ const NEEDLE_BANG = Buffer.from("<!");
 const NEEDLE_QMARK = Buffer.from("<?");
 const NEEDLE_INCLUDE = Buffer.from("include");
 
-const isAsciiBytes: (b: Uint8Array) => boolean =
-  typeof (nodeBuffer as { isAscii?: unknown }).isAscii === "function"
-    ? (nodeBuffer as unknown as { isAscii: (b: Uint8Array) => boolean }).isAscii
-    : (b) => {
-        for (let i = 0; i < b.length; i++) if (b[i] >= 0x80) return false;
-        return true;
-      };
-const isUtf8Bytes: (b: Uint8Array) => boolean =
-  typeof (nodeBuffer as { isUtf8?: unknown }).isUtf8 === "function"
-    ? (nodeBuffer as unknown as { isUtf8: (b: Uint8Array) => boolean }).isUtf8
-    : (b) => decodeUtf8Strict(b) !== null;
+const isAsciiBytes: (b: Uint8Array) => boolean = typeof (nodeBuffer as { isAscii?: unknown }).isAscii === "function"
+  ? (nodeBuffer as unknown as { isAscii: (b: Uint8Array) => boolean }).isAscii
+  : (b) => {
+    for (let i = 0; i < b.length; i++) if (b[i] >= 0x80) return false;
+    return true;
+  };
+const isUtf8Bytes: (b: Uint8Array) => boolean = typeof (nodeBuffer as { isUtf8?: unknown }).isUtf8 === "function"
+  ? (nodeBuffer as unknown as { isUtf8: (b: Uint8Array) => boolean }).isUtf8
+  : (b) => decodeUtf8Strict(b) !== null;
 
 const PREDEFINED: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
 
@@ -312,7 +310,12 @@ class ShallowScanner {
       const id = this.findAttribute(ne, attrsEnd, "id");
       if (id !== null && id.valueEnd > id.valueStart) {
         const value = this.value(id);
-        if (value !== "") this.assets.push({ at: id.valueStart, record: { type: local, id: value, start: lt, line: 0, column: 0, offset: 0 } });
+        if (value !== "") {
+          this.assets.push({
+            at: id.valueStart,
+            record: { type: local, id: value, start: lt, line: 0, column: 0, offset: 0 },
+          });
+        }
       }
     } else if (depth === 2) {
       if (this.depth1Local === "Includes" && local === "Include") this.readInclude(ne, attrsEnd);
@@ -387,7 +390,10 @@ class ShallowScanner {
     const typeAttr = this.findAttribute(from, to, "type");
     const rawType = typeAttr === null ? null : this.value(typeAttr);
     const type = rawType === "all" || rawType === "instance" || rawType === "reference" ? rawType : null;
-    this.includes.push({ at: source.valueStart, record: { type, rawType, source: value, line: 0, column: 0, offset: 0 } });
+    this.includes.push({
+      at: source.valueStart,
+      record: { type, rawType, source: value, line: 0, column: 0, offset: 0 },
+    });
   }
 
   private readDefine(from: number, to: number): void {
@@ -407,7 +413,10 @@ class ShallowScanner {
     if (href === "") return;
     const xp = this.findAttribute(from, to, "xpointer");
     const xpointer = xp === null ? null : this.value(xp);
-    this.xincludes.push({ at: hrefAttr.valueStart, record: { href, xpointer, rootLevel: depth === 1, line: 0, column: 0, offset: 0 } });
+    this.xincludes.push({
+      at: hrefAttr.valueStart,
+      record: { href, xpointer, rootLevel: depth === 1, line: 0, column: 0, offset: 0 },
+    });
   }
 
   /**

@@ -225,12 +225,18 @@ class XmlTokenizer {
           return this.fail(i, "CDATA section outside the root element");
         } else return this.fail(i, "'<!' must start a comment, CDATA section or DOCTYPE declaration");
       } else if (c1 === 0x2f) {
-        return this.fail(i, afterRoot ? "end tag after the root element was closed" : "end tag before the root element");
+        return this.fail(
+          i,
+          afterRoot ? "end tag after the root element was closed" : "end tag before the root element",
+        );
       } else {
         if (!afterRoot) return i;
         const nameEnd = this.scanName(i + 1);
         if (nameEnd === i + 1) return this.fail(i, "unexpected '<' after the root element");
-        return this.fail(i, `second root element <${text.slice(i + 1, nameEnd)}> (a document has exactly one root element)`);
+        return this.fail(
+          i,
+          `second root element <${text.slice(i + 1, nameEnd)}> (a document has exactly one root element)`,
+        );
       }
       if (i === FAIL) return FAIL;
     }
@@ -247,7 +253,10 @@ class XmlTokenizer {
         if (i === FAIL) return FAIL;
         if (i >= len) {
           const top = this.open[this.open.length - 1].tag;
-          return this.fail(len, `end of file reached, but element <${top.qname}> (${this.where(top.start)}) is not closed`);
+          return this.fail(
+            len,
+            `end of file reached, but element <${top.qname}> (${this.where(top.start)}) is not closed`,
+          );
         }
       }
       const c1 = text.charCodeAt(i + 1);
@@ -329,7 +338,12 @@ class XmlTokenizer {
     if (!this.ns || this.colons === 0) return true;
     const colon = this.colon;
     if (this.colons > 1 || colon === start || colon === end - 1 || !this.isNameStartAt(colon + 1)) {
-      this.fail(start, `invalid qualified name '${this.text.slice(start, end)}' for ${what} (a name has at most one ':', between two names)`);
+      this.fail(
+        start,
+        `invalid qualified name '${
+          this.text.slice(start, end)
+        }' for ${what} (a name has at most one ':', between two names)`,
+      );
       return false;
     }
     return true;
@@ -413,8 +427,11 @@ class XmlTokenizer {
       const lineEnd = text.indexOf("?>", j + 1);
       if (close < 0 || (lineEnd >= 0 && lineEnd < close)) return bad(j, `the value of '${name}' is not closed`);
       const value = text.slice(j + 1, close);
-      const ok =
-        index === 0 ? /^1\.[0-9]+$/.test(value) : index === 1 ? /^[A-Za-z][A-Za-z0-9._-]*$/.test(value) : value === "yes" || value === "no";
+      const ok = index === 0
+        ? /^1\.[0-9]+$/.test(value)
+        : index === 1
+        ? /^[A-Za-z][A-Za-z0-9._-]*$/.test(value)
+        : value === "yes" || value === "no";
       if (!ok) return bad(j + 1, `invalid ${name} '${value}'`);
       expected = index + 1;
       j = close + 1;
@@ -427,18 +444,28 @@ class XmlTokenizer {
     if (targetEnd === i + 2) return this.fail(i, "processing instruction must start with a target name");
     const target = text.slice(i + 2, targetEnd);
     if (target.length === 3 && target.toLowerCase() === "xml") {
-      return this.fail(i, target === "xml"
-        ? "XML declaration is only allowed at the very start of the document"
-        : `processing instruction target '${target}' is reserved`);
+      return this.fail(
+        i,
+        target === "xml"
+          ? "XML declaration is only allowed at the very start of the document"
+          : `processing instruction target '${target}' is reserved`,
+      );
     }
-    if (this.ns && this.colons > 0) return this.fail(i + 2, `processing instruction target '${target}' must not contain ':'`);
+    if (this.ns && this.colons > 0) {
+      return this.fail(i + 2, `processing instruction target '${target}' must not contain ':'`);
+    }
     let bodyStart = targetEnd;
     let end: number;
     if (text.startsWith("?>", targetEnd)) end = targetEnd;
     else {
       if (!isWs(text.charCodeAt(targetEnd))) {
         if (targetEnd >= this.len) return this.fail(i, "processing instruction is not closed (missing '?>')");
-        return this.fail(targetEnd, `invalid character ${describeChar(text.charCodeAt(targetEnd))} after processing instruction target '${target}'`);
+        return this.fail(
+          targetEnd,
+          `invalid character ${
+            describeChar(text.charCodeAt(targetEnd))
+          } after processing instruction target '${target}'`,
+        );
       }
       while (isWs(text.charCodeAt(bodyStart))) bodyStart++;
       end = text.indexOf("?>", bodyStart);
@@ -542,7 +569,9 @@ class XmlTokenizer {
         const shown = text.slice(j, Math.min(k + 1, j + 12));
         return this.fail(j, `malformed character reference '${shown}' (expected '&#digits;' or '&#xhex;')`);
       }
-      if (!isXmlChar(cp)) return this.fail(j, `character reference '${text.slice(j, k + 1)}' is not an allowed XML character`);
+      if (!isXmlChar(cp)) {
+        return this.fail(j, `character reference '${text.slice(j, k + 1)}' is not an allowed XML character`);
+      }
       this.refValue = String.fromCodePoint(cp);
       return k + 1;
     }
@@ -610,7 +639,7 @@ class XmlTokenizer {
     const text = this.text;
     let out = "";
     let seg = from;
-    for (let j = from; j < to; ) {
+    for (let j = from; j < to;) {
       const c = text.charCodeAt(j);
       if (c === 0x26) {
         out += text.slice(seg, j);
@@ -637,7 +666,10 @@ class XmlTokenizer {
     const nameEnd = this.scanName(nameStart);
     if (nameEnd === nameStart) {
       if (nameStart >= len) return this.fail(i, "unexpected end of file after '<'");
-      return this.fail(nameStart, `invalid element name: '<' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`);
+      return this.fail(
+        nameStart,
+        `invalid element name: '<' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`,
+      );
     }
     if (!this.checkQName(nameStart, nameEnd, "an element")) return FAIL;
     const qname = text.slice(nameStart, nameEnd);
@@ -672,7 +704,9 @@ class XmlTokenizer {
         if (c === 0x3c) return this.fail(j, `'<' inside start tag <${qname}> (is the tag missing its '>'?)`);
         return this.fail(j, `invalid character ${describeChar(c)} in start tag <${qname}>`);
       }
-      if (!wsBefore) return this.fail(an, `missing whitespace before attribute '${text.slice(an, ae)}' in start tag <${qname}>`);
+      if (!wsBefore) {
+        return this.fail(an, `missing whitespace before attribute '${text.slice(an, ae)}' in start tag <${qname}>`);
+      }
       if (!this.checkQName(an, ae, "an attribute")) return FAIL;
       const attrColon = this.colon;
       j = ae;
@@ -692,7 +726,9 @@ class XmlTokenizer {
       let k = vs;
       let special = false;
       for (;;) {
-        if (k >= len) return this.fail(j, `the value of attribute '${text.slice(an, ae)}' is not closed (end of file reached)`);
+        if (k >= len) {
+          return this.fail(j, `the value of attribute '${text.slice(an, ae)}' is not closed (end of file reached)`);
+        }
         const v = text.charCodeAt(k);
         if (v < 0x80) {
           const cls = VALUE_CLASS[v];
@@ -731,7 +767,16 @@ class XmlTokenizer {
         nsWork = true;
       } else if (aq === "xmlns") nsWork = true;
       const value = special ? this.decodeRun(vs, k, true) : text.slice(vs, k);
-      const attribute: MutableAttribute = { qname: aq, prefix: ap, local: al, uri: "", value, nameStart: an, valueStart: vs, valueEnd: k };
+      const attribute: MutableAttribute = {
+        qname: aq,
+        prefix: ap,
+        local: al,
+        uri: "",
+        value,
+        nameStart: an,
+        valueStart: vs,
+        valueEnd: k,
+      };
       if (list === null) list = [attribute];
       else {
         // Pairwise comparison is fastest for the usual handful; a set keeps huge tags linear.
@@ -761,12 +806,22 @@ class XmlTokenizer {
       if (nsWork && !this.applyNamespaces(list!, qname)) return FAIL;
       if (prefix === "xmlns") return this.fail(nameStart, `element <${qname}> must not use the 'xmlns' prefix`);
       const resolved = prefix === "" && this.boundPrefixes.length === 0 ? "" : this.resolvePrefix(prefix);
-      if (resolved === null) return this.fail(nameStart, `undeclared namespace prefix '${prefix}' in element <${qname}>`);
+      if (resolved === null) {
+        return this.fail(nameStart, `undeclared namespace prefix '${prefix}' in element <${qname}>`);
+      }
       uri = resolved;
     }
     const depth = this.open.length;
     const tag: XmlStartTag = {
-      qname, prefix, local, uri, attributes: list ?? EMPTY_ATTRIBUTES, start: i, end: j, selfClosing, depth,
+      qname,
+      prefix,
+      local,
+      uri,
+      attributes: list ?? EMPTY_ATTRIBUTES,
+      start: i,
+      end: j,
+      selfClosing,
+      depth,
     };
     this.visitor.startElement(tag);
     if (selfClosing) {
@@ -802,7 +857,10 @@ class XmlTokenizer {
       const key = `{${r}}${a.local}`;
       const other = expanded.get(key);
       if (other !== undefined) {
-        this.fail(a.nameStart, `duplicate attribute '${key}' ('${other.qname}' and '${a.qname}' name the same namespace and local name)`);
+        this.fail(
+          a.nameStart,
+          `duplicate attribute '${key}' ('${other.qname}' and '${a.qname}' name the same namespace and local name)`,
+        );
         return false;
       }
       expanded.set(key, a);
@@ -877,10 +935,18 @@ class XmlTokenizer {
     const expected = top.tag.qname;
     if (nameEnd === nameStart) {
       if (nameStart >= this.len) return this.fail(i, "end tag is not closed (end of file reached)");
-      return this.fail(nameStart, `invalid end tag: '</' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`);
+      return this.fail(
+        nameStart,
+        `invalid end tag: '</' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`,
+      );
     }
     if (nameEnd - nameStart !== expected.length || !text.startsWith(expected, nameStart)) {
-      return this.fail(i, `end tag </${text.slice(nameStart, nameEnd)}> does not match start tag <${expected}> (${this.where(top.tag.start)})`);
+      return this.fail(
+        i,
+        `end tag </${text.slice(nameStart, nameEnd)}> does not match start tag <${expected}> (${
+          this.where(top.tag.start)
+        })`,
+      );
     }
     let j = nameEnd;
     while (isWs(text.charCodeAt(j))) j++;
@@ -892,7 +958,9 @@ class XmlTokenizer {
     this.open.pop();
     if (this.wantEnd) {
       const t = top.tag;
-      this.visitor.endElement!({ qname: t.qname, local: t.local, uri: t.uri, start: i, end: j, depth: t.depth } satisfies XmlEndTag);
+      this.visitor.endElement!(
+        { qname: t.qname, local: t.local, uri: t.uri, start: i, end: j, depth: t.depth } satisfies XmlEndTag,
+      );
     }
     if (this.boundPrefixes.length > top.bindingMark) this.unbind(top.bindingMark);
     return j;

@@ -19,20 +19,36 @@ async function ra3(...args: string[]) {
 
 describe("argument parsing", () => {
   test("commands, aliases and flags become one typed config", () => {
-    expect(parseCli(["--find", "X", "--type", "GameObject", "--json"])).toMatchObject({ command: "find", positionals: ["X"], type: "GameObject", json: true });
-    expect(parseCli(["uses", "X", "--target-type", "A", "--target-type", "B", "--depth", "2"])).toMatchObject({ targetTypes: ["A", "B"], depth: 2 });
+    expect(parseCli(["--find", "X", "--type", "GameObject", "--json"])).toMatchObject({
+      command: "find",
+      positionals: ["X"],
+      type: "GameObject",
+      json: true,
+    });
+    expect(parseCli(["uses", "X", "--target-type", "A", "--target-type", "B", "--depth", "2"])).toMatchObject({
+      targetTypes: ["A", "B"],
+      depth: 2,
+    });
     expect(parseCli(["install-skill", "--uninstall"])).toMatchObject({ command: "install-skill", uninstall: true });
     expect(parseCli(["--uninstall"])).toMatchObject({ command: "uninstall" });
   });
   test("usage errors are exact sentences", () => {
     expect(parseCli(["find"])).toEqual({ usageError: "ra3 find needs ID; see ra3 help find" });
     expect(parseCli(["frobnicate"])).toEqual({ usageError: 'unknown command "frobnicate"; see ra3 --help' });
-    expect(parseCli(["list", "GameObject", "--limit", "0"])).toEqual({ usageError: "--limit must be between 1 and 10000, got 0" });
-    expect(parseCli(["list", "GameObject", "--limit", "ten"])).toEqual({ usageError: '--limit must be a whole number, got "ten"' });
-    expect(parseCli(["find", "X", "--depth", "2"])).toEqual({ usageError: '--depth does not apply to "ra3 find"; see ra3 help find' });
+    expect(parseCli(["list", "GameObject", "--limit", "0"])).toEqual({
+      usageError: "--limit must be between 1 and 10000, got 0",
+    });
+    expect(parseCli(["list", "GameObject", "--limit", "ten"])).toEqual({
+      usageError: '--limit must be a whole number, got "ten"',
+    });
+    expect(parseCli(["find", "X", "--depth", "2"])).toEqual({
+      usageError: '--depth does not apply to "ra3 find"; see ra3 help find',
+    });
     expect(parseCli(["status", "extra"])).toEqual({ usageError: 'ra3 status takes no arguments, got "extra"' });
     expect(parseCli(["find", "X", "--bogus"])).toEqual({ usageError: "unknown option '--bogus'; see ra3 --help" });
-    expect(parseCli(["check", "--format", "xml"])).toEqual({ usageError: '--format must be one of text, json, sarif, got "xml"' });
+    expect(parseCli(["check", "--format", "xml"])).toEqual({
+      usageError: '--format must be one of text, json, sarif, got "xml"',
+    });
   });
 });
 
@@ -48,25 +64,46 @@ describe("ra3 on the sample mod", () => {
   test("find: text answer with file:line:column", async () => {
     const r = await ra3("find", "AlliedAthenaCannon");
     expect(r.code).toBe(0);
-    expect(r.out).toBe("GameObject AlliedAthenaCannon\n  Data/Includes/Allied Units/AthenaCannon.xml:11:7  [project, static]\n  inheritFrom BaseVehicle\n");
+    expect(r.out).toBe(
+      "GameObject AlliedAthenaCannon\n  Data/Includes/Allied Units/AthenaCannon.xml:11:7  [project, static]\n  inheritFrom BaseVehicle\n",
+    );
   });
 
   test("find --json: exactly one document, the envelope", async () => {
     const r = await ra3("find", "SharedThing", "--type", "WeaponTemplate", "--json");
     const j = JSON.parse(r.out);
     expect(Object.keys(j)).toEqual(["index", "result"]);
-    expect(j.index).toMatchObject({ projectDir: SAMPLE, sdkDir: null, game: "ra3", state: "ready", buildId: 1, complete: true, stale: false });
+    expect(j.index).toMatchObject({
+      projectDir: SAMPLE,
+      sdkDir: null,
+      game: "ra3",
+      state: "ready",
+      buildId: 1,
+      complete: true,
+      stale: false,
+    });
     expect(j.index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 });
-    expect(j.result.definitions.map((d: { type: string; file: string; line: number }) => `${d.type} ${d.file}:${d.line}`)).toEqual(["WeaponTemplate Data/Includes/Weapons.xml:33"]);
+    expect(
+      j.result.definitions.map((d: { type: string; file: string; line: number }) => `${d.type} ${d.file}:${d.line}`),
+    ).toEqual(["WeaponTemplate Data/Includes/Weapons.xml:33"]);
   });
 
   test("find: not found exits 1 with a suggestion", async () => {
-    expect(await ra3("find", "AthenaCanon")).toEqual({ code: 1, out: "", err: 'ra3: no asset has the id "AthenaCanon"; similar ids: AthenaCannonBeam\n' });
-    expect(await ra3("find", "Zeppelin")).toEqual({ code: 1, out: "", err: 'ra3: no asset has the id "Zeppelin"; check the spelling or search display names with search_strings\n' });
+    expect(await ra3("find", "AthenaCanon")).toEqual({
+      code: 1,
+      out: "",
+      err: 'ra3: no asset has the id "AthenaCanon"; similar ids: AthenaCannonBeam\n',
+    });
+    expect(await ra3("find", "Zeppelin")).toEqual({
+      code: 1,
+      out: "",
+      err: 'ra3: no asset has the id "Zeppelin"; check the spelling or search display names with search_strings\n',
+    });
     expect(await ra3("find", "Athena")).toEqual({
       code: 1,
       out: "",
-      err: 'ra3: no asset has the id "Athena"; similar ids: AthenaFire, AUAthena_SKL, AUAthena_SKN, AthenaSplash, AthenaFireFile\n',
+      err:
+        'ra3: no asset has the id "Athena"; similar ids: AthenaFire, AUAthena_SKL, AUAthena_SKN, AthenaSplash, AthenaFireFile\n',
     });
   });
 
@@ -74,16 +111,27 @@ describe("ra3 on the sample mod", () => {
     expect(await ra3("find", "SharedThing", "--type", "AudioEvent")).toEqual({
       code: 1,
       out: "",
-      err: 'ra3: "SharedThing" exists only as GameObject, WeaponTemplate, not as AudioEvent; retry with one of those types\n',
+      err:
+        'ra3: "SharedThing" exists only as GameObject, WeaponTemplate, not as AudioEvent; retry with one of those types\n',
     });
   });
 
   test("list pages with an opaque cursor", async () => {
     const first = JSON.parse((await ra3("list", "WeaponTemplate", "--limit", "4", "--json")).out).result;
-    expect(first.items.map((i: { id: string }) => i.id)).toEqual(["AthenaCannonBeam", "AthenaSplash", "AthenaWreckBurn", "SharedThing"]);
+    expect(first.items.map((i: { id: string }) => i.id)).toEqual([
+      "AthenaCannonBeam",
+      "AthenaSplash",
+      "AthenaWreckBurn",
+      "SharedThing",
+    ]);
     expect(first.total).toBe(6);
-    const second = JSON.parse((await ra3("list", "WeaponTemplate", "--limit", "4", "--cursor", first.nextCursor, "--json")).out).result;
-    expect([second.items.map((i: { id: string }) => i.id), second.nextCursor]).toEqual([["UnusedTestWeapon", "VehicleDeathExplosion"], null]);
+    const second =
+      JSON.parse((await ra3("list", "WeaponTemplate", "--limit", "4", "--cursor", first.nextCursor, "--json")).out)
+        .result;
+    expect([second.items.map((i: { id: string }) => i.id), second.nextCursor]).toEqual([[
+      "UnusedTestWeapon",
+      "VehicleDeathExplosion",
+    ], null]);
     expect(await ra3("list", "WeaponTemplate", "--cursor", "garbage")).toEqual({
       code: 2,
       out: "",
@@ -92,13 +140,19 @@ describe("ra3 on the sample mod", () => {
   });
 
   test("define", async () => {
-    expect(await ra3("define", "$athena_damage")).toEqual({ code: 0, out: '$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in active files\n', err: "" });
+    expect(await ra3("define", "$athena_damage")).toEqual({
+      code: 0,
+      out: '$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in active files\n',
+      err: "",
+    });
   });
 
   test("include shows every candidate tried", async () => {
     const r = await ra3("include", "ART:AUAthena_SKN.w3x", "--json");
     const res = JSON.parse(r.out).result;
-    expect([res.resolved, res.twoLetterRule, res.active, res.streams]).toEqual(["Art/AU/AUAthena_SKN.w3x", true, true, ["static"]]);
+    expect([res.resolved, res.twoLetterRule, res.active, res.streams]).toEqual(["Art/AU/AUAthena_SKN.w3x", true, true, [
+      "static",
+    ]]);
     expect(res.tried.at(-1)).toEqual({ candidate: "Art/au/AUAthena_SKN.w3x", hit: true });
   });
 
@@ -116,7 +170,9 @@ describe("ra3 on the sample mod", () => {
     const empty = mkdtempSync(join(tmpdir(), "ra3-noproject-"));
     const io = memoryIo(empty, { RA3_HOME: HOME });
     expect(await run(["find", "X"], io)).toBe(3);
-    expect(io.stderr).toBe(`ra3: no Red Alert 3 mod found from ${empty}: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR\n`);
+    expect(io.stderr).toBe(
+      `ra3: no Red Alert 3 mod found from ${empty}: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR\n`,
+    );
   });
 
   test("a bad --sdk is an environment error", async () => {

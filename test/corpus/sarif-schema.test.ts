@@ -14,7 +14,13 @@ const good = () => ({
   version: "2.1.0",
   runs: [
     {
-      tool: { driver: { name: "ra3", version: "0.1.0", rules: [{ id: "xml-syntax", shortDescription: { text: "x" }, defaultConfiguration: { level: "error" } }] } },
+      tool: {
+        driver: {
+          name: "ra3",
+          version: "0.1.0",
+          rules: [{ id: "xml-syntax", shortDescription: { text: "x" }, defaultConfiguration: { level: "error" } }],
+        },
+      },
       originalUriBaseIds: { PROJECTROOT: { uri: "file:///mods/Test%20Mod/" } },
       results: [
         {
@@ -22,7 +28,12 @@ const good = () => ({
           ruleIndex: 0,
           level: "error",
           message: { text: "bad" },
-          locations: [{ physicalLocation: { artifactLocation: { uri: "Data/Allied%20Units/A.xml", uriBaseId: "PROJECTROOT" }, region: { startLine: 1, startColumn: 1 } } }],
+          locations: [{
+            physicalLocation: {
+              artifactLocation: { uri: "Data/Allied%20Units/A.xml", uriBaseId: "PROJECTROOT" },
+              region: { startLine: 1, startColumn: 1 },
+            },
+          }],
         },
       ],
       columnKind: "utf16CodeUnits",
@@ -54,7 +65,10 @@ describe("the SARIF schema", () => {
       ["ruleIndex range", (d) => (d.runs[0].results[0].ruleIndex = 1)],
       ["ruleIndex/ruleId", (d) => (d.runs[0].results[0].ruleId = "other")],
       ["uriBaseId", (d) => (d.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uriBaseId = "SRCROOT")],
-      ["uri with a raw space", (d) => (d.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = "Data/Allied Units/A.xml")],
+      [
+        "uri with a raw space",
+        (d) => (d.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = "Data/Allied Units/A.xml"),
+      ],
       ["base uri without slash", (d) => (d.runs[0].originalUriBaseIds.PROJECTROOT.uri = "file:///mods/Test%20Mod")],
       ["startLine", (d) => (d.runs[0].results[0].locations[0].physicalLocation.region.startLine = 0)],
       ["startColumn", (d) => (d.runs[0].results[0].locations[0].physicalLocation.region.startColumn = 0)],
@@ -62,7 +76,9 @@ describe("the SARIF schema", () => {
       ["unknown result key", (d) => (d.runs[0].results[0].severity = "error")],
       ["duplicate rule id", (d) => d.runs[0].tool.driver.rules.push({ id: "xml-syntax" })],
     ];
-    for (const [name, mutate] of cases) expect({ name, rejected: problems(mutate).length > 0 }).toEqual({ name, rejected: true });
+    for (const [name, mutate] of cases) {
+      expect({ name, rejected: problems(mutate).length > 0 }).toEqual({ name, rejected: true });
+    }
   });
 
   test("toSarif on the sample mod is valid and has one result per diagnostic", async () => {
@@ -73,6 +89,11 @@ describe("the SARIF schema", () => {
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
     const run = (log as any).runs[0];
     expect(run.results.length).toBe(all.diagnostics.length);
-    expect(run.results.map((r: any) => r.locations?.[0].physicalLocation.artifactLocation.uri ?? null)).toEqual([null, null, "Data/Includes/Loop/LoopB.xml", "Data/Standalone.xml"]);
+    expect(run.results.map((r: any) => r.locations?.[0].physicalLocation.artifactLocation.uri ?? null)).toEqual([
+      null,
+      null,
+      "Data/Includes/Loop/LoopB.xml",
+      "Data/Standalone.xml",
+    ]);
   });
 });

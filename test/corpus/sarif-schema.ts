@@ -24,11 +24,15 @@ const positive = z.number().int().min(1);
 const uriReference = z
   .string()
   .min(1)
-  .refine((u) => /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(u) && !/%(?![0-9A-Fa-f]{2})/.test(u), { message: "not a valid URI reference (RFC 3986)" });
+  .refine((u) => /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(u) && !/%(?![0-9A-Fa-f]{2})/.test(u), {
+    message: "not a valid URI reference (RFC 3986)",
+  });
 
 const absoluteDirectoryUri = z
   .string()
-  .refine((u) => URL.canParse(u) && u.endsWith("/"), { message: "originalUriBaseIds URIs must be absolute and end with a slash" });
+  .refine((u) => URL.canParse(u) && u.endsWith("/"), {
+    message: "originalUriBaseIds URIs must be absolute and end with a slash",
+  });
 
 const region = z.strictObject({
   startLine: positive,
@@ -76,22 +80,40 @@ const run = z
     const rules = r.tool.driver.rules ?? [];
     const ids = new Set<string>();
     rules.forEach((rule, i) => {
-      if (ids.has(rule.id)) ctx.addIssue({ code: "custom", path: ["tool", "driver", "rules", i, "id"], message: `duplicate rule id ${rule.id}` });
+      if (ids.has(rule.id)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["tool", "driver", "rules", i, "id"],
+          message: `duplicate rule id ${rule.id}`,
+        });
+      }
       ids.add(rule.id);
     });
     const bases = r.originalUriBaseIds ?? {};
     (r.results ?? []).forEach((res, i) => {
       if (res.ruleIndex !== undefined) {
         if (res.ruleIndex >= rules.length) {
-          ctx.addIssue({ code: "custom", path: ["results", i, "ruleIndex"], message: `ruleIndex ${res.ruleIndex} is out of range (${rules.length} rules)` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["results", i, "ruleIndex"],
+            message: `ruleIndex ${res.ruleIndex} is out of range (${rules.length} rules)`,
+          });
         } else if (res.ruleId !== undefined && rules[res.ruleIndex].id !== res.ruleId) {
-          ctx.addIssue({ code: "custom", path: ["results", i, "ruleIndex"], message: `rule ${res.ruleIndex} is ${rules[res.ruleIndex].id}, not ${res.ruleId}` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["results", i, "ruleIndex"],
+            message: `rule ${res.ruleIndex} is ${rules[res.ruleIndex].id}, not ${res.ruleId}`,
+          });
         }
       }
       (res.locations ?? []).forEach((loc, j) => {
         const base = loc.physicalLocation.artifactLocation.uriBaseId;
         if (base !== undefined && !Object.hasOwn(bases, base)) {
-          ctx.addIssue({ code: "custom", path: ["results", i, "locations", j, "physicalLocation", "artifactLocation", "uriBaseId"], message: `uriBaseId ${base} is not in originalUriBaseIds` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["results", i, "locations", j, "physicalLocation", "artifactLocation", "uriBaseId"],
+            message: `uriBaseId ${base} is not in originalUriBaseIds`,
+          });
         }
       });
     });

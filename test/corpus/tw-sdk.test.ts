@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Manifest, indexManifestAssets, parseManifest, referencesOf } from "../../src/formats/manifest.ts";
+import { indexManifestAssets, type Manifest, parseManifest, referencesOf } from "../../src/formats/manifest.ts";
 import type { LinkedIndex } from "../../src/index/link.ts";
 import type { AssetDef } from "../../src/index/linked.ts";
 import { countsByType, findAsset } from "../../src/query/assets.ts";
@@ -22,7 +22,13 @@ const PROJECT = join(SDK, "Mods", "Commander");
 const present = existsSync(join(SDK, "BuiltMods", "CnC3Xml", "static.manifest"));
 
 async function build(): Promise<{ ws: Workspace; linked: LinkedIndex }> {
-  const cfg = resolveConfig({ project: PROJECT, sdk: SDK, schema: null, home: mkdtempSync(join(tmpdir(), "ra3-tw-home-")), env: {} });
+  const cfg = resolveConfig({
+    project: PROJECT,
+    sdk: SDK,
+    schema: null,
+    home: mkdtempSync(join(tmpdir(), "ra3-tw-home-")),
+    env: {},
+  });
   if ("envError" in cfg) throw new Error(cfg.envError);
   const ws = new Workspace(cfg);
   await ws.build();
@@ -39,7 +45,9 @@ function manifest(name: string): Manifest {
 
 /** Misses grouped by category: count and two examples each, largest first. */
 function categories(misses: Map<string, string[]>): string[] {
-  return [...misses].sort((a, b) => b[1].length - a[1].length).map(([k, v]) => `${k}: ${v.length} (e.g. ${v.slice(0, 2).join("; ")})`);
+  return [...misses].sort((a, b) => b[1].length - a[1].length).map(([k, v]) =>
+    `${k}: ${v.length} (e.g. ${v.slice(0, 2).join("; ")})`
+  );
 }
 const add = (m: Map<string, string[]>, k: string, v: string) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
 
@@ -47,11 +55,12 @@ describe.skipIf(!present)("TW SDK mode with the Commander mod", () => {
   test("the SDK and its schema are used; streams of both layers", () => {
     const { ws, linked } = built!;
     expect([ws.config.sdk?.status, ws.config.schemaSource, ws.game]).toEqual(["ok", "sdk", "tw"]);
-    expect(linked.streams.map((s) => `${s.name} ${rel(s.entry)} ${s.files} [${s.manifests.map(rel).join(", ")}]`)).toEqual([
-      "static Mods/Commander/data/Mod.xml 4 [BuiltMods/CnC3Xml/static.manifest, BuiltMods/CnC3Xml/global.manifest]",
-      "sdk:static CnC3Xml/Static.xml 756 [BuiltMods/CnC3Xml/global.manifest]",
-      "sdk:global CnC3Xml/global.xml 16 []",
-    ]);
+    expect(linked.streams.map((s) => `${s.name} ${rel(s.entry)} ${s.files} [${s.manifests.map(rel).join(", ")}]`))
+      .toEqual([
+        "static Mods/Commander/data/Mod.xml 4 [BuiltMods/CnC3Xml/static.manifest, BuiltMods/CnC3Xml/global.manifest]",
+        "sdk:static CnC3Xml/Static.xml 756 [BuiltMods/CnC3Xml/global.manifest]",
+        "sdk:global CnC3Xml/global.xml 16 []",
+      ]);
   });
 
   test("origins: vanilla CnC3Xml assets are sdk, the mod's are project, the manifests' are manifest", () => {
@@ -67,8 +76,13 @@ describe.skipIf(!present)("TW SDK mode with the Commander mod", () => {
       { type: "AIPersonalityDefinition", count: 1 },
       { type: "SkirmishOpeningMove", count: 1 },
     ]);
-    expect(ok(findAsset(linked, "GDICommanderCrane")).definitions.map((d) => `${d.origin} ${d.file}:${d.line}`)).toEqual(["project data/AI/GDICommanderOpeningMoves.xml:6"]);
-    expect(ok(findAsset(linked, "DefaultTargetingCompareList")).definitions.map((d) => `${d.origin} ${d.type} ${d.file}:${d.line}${d.manifestSource ? ` from ${d.manifestSource}` : ""}`)).toEqual([
+    expect(ok(findAsset(linked, "GDICommanderCrane")).definitions.map((d) => `${d.origin} ${d.file}:${d.line}`))
+      .toEqual(["project data/AI/GDICommanderOpeningMoves.xml:6"]);
+    expect(
+      ok(findAsset(linked, "DefaultTargetingCompareList")).definitions.map((d) =>
+        `${d.origin} ${d.type} ${d.file}:${d.line}${d.manifestSource ? ` from ${d.manifestSource}` : ""}`
+      ),
+    ).toEqual([
       "sdk TargetingCompareList CnC3Xml/GlobalData/UnitAITargetChooser.xml:18",
       "manifest TargetingCompareList BuiltMods/CnC3Xml/static.manifest:0 from DATA:globaldata/unitaitargetchooser.xml",
     ]);
@@ -91,7 +105,11 @@ describe.skipIf(!present)("TW SDK mode with the Commander mod", () => {
       else add(misses, schema.canonicalType(a.typeName) ?? a.typeName, `${a.name} in ${a.sourceFile}`);
     }
     const pct = (100 * found) / withSource;
-    console.log(`tw-sdk (a): ${found} of ${withSource} static.manifest assets with an existing source file are indexed from XML: ${pct.toFixed(2)}% (of ${st.assets.length} in the manifest)`);
+    console.log(
+      `tw-sdk (a): ${found} of ${withSource} static.manifest assets with an existing source file are indexed from XML: ${
+        pct.toFixed(2)
+      }% (of ${st.assets.length} in the manifest)`,
+    );
     for (const c of categories(misses)) console.log(`  miss ${c}`);
     expect(withSource).toBe(4274);
     expect(pct).toBeGreaterThanOrEqual(99);
@@ -103,7 +121,11 @@ describe.skipIf(!present)("TW SDK mode with the Commander mod", () => {
     const canonical = (t: string) => schema.canonicalType(t) ?? t;
     const key = (type: string, id: string) => `${canonical(type)}\u0000${id.toLowerCase()}`;
     const xml = new Map<string, AssetDef[]>();
-    for (const a of linked.assets) if (a.origin !== "manifest") (xml.get(key(a.type, a.id)) ?? xml.set(key(a.type, a.id), []).get(key(a.type, a.id))!).push(a);
+    for (const a of linked.assets) {
+      if (a.origin !== "manifest") {
+        (xml.get(key(a.type, a.id)) ?? xml.set(key(a.type, a.id), []).get(key(a.type, a.id))!).push(a);
+      }
+    }
     // Our forward index of a definition: what its own sites and those of its inheritFrom ancestors resolve to
     // (the compiler flattens inheritance). The manifests' own pairs (kind "manifest") are what we measure against.
     const forwardCache = new Map<number, Set<string>>();
@@ -145,7 +167,11 @@ describe.skipIf(!present)("TW SDK mode with the Commander mod", () => {
       }
     }
     const pct = (100 * held) / both;
-    console.log(`tw-sdk (b): ${held} of ${both} static.manifest reference pairs with both ends indexed from XML are in our forward index: ${pct.toFixed(2)}% (${pairs} pairs, ${unresolved} unresolved)`);
+    console.log(
+      `tw-sdk (b): ${held} of ${both} static.manifest reference pairs with both ends indexed from XML are in our forward index: ${
+        pct.toFixed(2)
+      }% (${pairs} pairs, ${unresolved} unresolved)`,
+    );
     for (const c of categories(misses)) console.log(`  miss ${c}`);
     // Measured 98.39% (11,908 of 12,103). The misses are pairs the XML does not spell out, both by design:
     // - GameObject → TargetingCompareList (144): the XSD default of UnitAITargetChooserData@TargetingCompareList

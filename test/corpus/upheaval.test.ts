@@ -118,7 +118,11 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
     const { linked } = built!;
     const codes = (c: string) => linked.diagnostics.filter((d) => d.code === c);
     expect(codes("sdk-not-configured").map((d) => [d.severity, d.file, d.message])).toEqual([
-      ["information", null, "124 includes of 44 DATA:/ART:/AUDIO: sources point into the SDK (e.g. DATA:static.xml, DATA:global.xml, DATA:audio.xml); give --sdk to resolve them"],
+      [
+        "information",
+        null,
+        "124 includes of 44 DATA:/ART:/AUDIO: sources point into the SDK (e.g. DATA:static.xml, DATA:global.xml, DATA:audio.xml); give --sdk to resolve them",
+      ],
     ]);
     expect(codes("include-not-found")).toEqual([]);
     // And the references to vanilla assets are one summary too.
@@ -130,7 +134,11 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
 
   test("find SovietDesolatorInfantry: file and line", () => {
     const { linked } = built!;
-    expect(ok(findAsset(linked, "SovietDesolatorInfantry")).definitions.map((d) => `${d.type} ${d.file}:${d.line}:${d.column} ${d.origin}`)).toEqual([
+    expect(
+      ok(findAsset(linked, "SovietDesolatorInfantry")).definitions.map((d) =>
+        `${d.type} ${d.file}:${d.line}:${d.column} ${d.origin}`
+      ),
+    ).toEqual([
       "GameObject Data/Mod/Units/Desolator/GameObject.xml:9:7 project",
     ]);
   });
@@ -139,8 +147,19 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
     const { linked } = built!;
     const file = "Data/Mod/Units/Desolator/GameObject.xml";
     const desolator = { type: "GameObject", id: "SovietDesolatorInfantry" };
-    const weapon = (id: string, line: number) => ({ type: "WeaponTemplate", id, file: "Data/Mod/Units/Desolator/WeaponTemplate.xml", line, status: "resolved" as const });
-    const slot = { kind: "attribute" as const, element: "Weapon", parent: "WeaponSlotHardpoint", attribute: "Template" };
+    const weapon = (id: string, line: number) => ({
+      type: "WeaponTemplate",
+      id,
+      file: "Data/Mod/Units/Desolator/WeaponTemplate.xml",
+      line,
+      status: "resolved" as const,
+    });
+    const slot = {
+      kind: "attribute" as const,
+      element: "Weapon",
+      parent: "WeaponSlotHardpoint",
+      attribute: "Template",
+    };
     const state = { kind: "attribute" as const, element: "StateWeapon", parent: "SkirmishAiInfo", attribute: "Weapon" };
     const r = ok(uses(linked, "SovietDesolatorInfantry", { targetTypes: ["WeaponTemplate"] }));
     expect(r.edges).toEqual([
@@ -148,7 +167,12 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
       {
         from: desolator,
         to: { type: "GameObject", id: "BaseInfantry", file: null, line: null, status: "not_found" as const },
-        via: { kind: "inheritFrom" as const, element: "GameObject", parent: "AssetDeclaration", attribute: "inheritFrom" },
+        via: {
+          kind: "inheritFrom" as const,
+          element: "GameObject",
+          parent: "AssetDeclaration",
+          attribute: "inheritFrom",
+        },
         source: { file, line: 10 },
         depth: 1,
       },
@@ -159,7 +183,12 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
       {
         from: desolator,
         to: weapon("DesolatorDeathWeapon", 229),
-        via: { kind: "attribute" as const, element: "FireWeaponWhenDead", parent: "Behaviors", attribute: "DeathWeapon" },
+        via: {
+          kind: "attribute" as const,
+          element: "FireWeaponWhenDead",
+          parent: "Behaviors",
+          attribute: "DeathWeapon",
+        },
         source: { file, line: 740 },
         depth: 1,
       },
@@ -183,7 +212,18 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
 describe.skipIf(!present)("Upheaval through the CLI", () => {
   test("ra3 check --format sarif: exit 1 (errors exist), stdout one valid SARIF 2.1.0 document equal to toSarif of the index", async () => {
     const io = memoryIo(UPHEAVAL, {});
-    const status = await run(["check", "--format", "sarif", "--project", UPHEAVAL, "--schema", RA3_XSD, "--home", HOME, "--no-progress"], io);
+    const status = await run([
+      "check",
+      "--format",
+      "sarif",
+      "--project",
+      UPHEAVAL,
+      "--schema",
+      RA3_XSD,
+      "--home",
+      HOME,
+      "--no-progress",
+    ], io);
     expect([status, io.stderr]).toEqual([1, ""]);
     const doc = JSON.parse(io.stdout);
     const parsed = sarifLog.safeParse(doc);

@@ -12,7 +12,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
 import { checkCase, sampleCases } from "../mcp/cases.ts";
-import { CORPORA, type Json, SAMPLE, resultOf, textOf } from "../mcp/harness.ts";
+import { CORPORA, type Json, resultOf, SAMPLE, textOf } from "../mcp/harness.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "dist", "ra3");
@@ -99,7 +99,14 @@ for (const runner of [binary, deno]) {
         expect(s.client.getInstructions()).toContain(`Project: ${dir}.`);
         expect(s.tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
         const first = await s.call("get_status", { consistency: "strict" });
-        expect((first.structuredContent as Json).index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 });
+        expect((first.structuredContent as Json).index.counts).toEqual({
+          files: 15,
+          assets: 28,
+          sdkAssets: 0,
+          references: 23,
+          defines: 3,
+          diagnostics: 4,
+        });
         for (const c of sampleCases(dir)) checkCase(c, await s.call(c.tool, c.args));
         expect(s.stderr()).toContain(`ra3 mcp: serving ${dir}`);
       },
@@ -111,20 +118,29 @@ for (const runner of [binary, deno]) {
       async () => {
         const dir = copyOfSample();
         const s = await start(runner, dir);
-        expect(resultOf(await s.call("find_define", { name: "ATHENA_RANGE", consistency: "strict" })).definitions[0].value).toBe("350");
+        expect(
+          resultOf(await s.call("find_define", { name: "ATHENA_RANGE", consistency: "strict" })).definitions[0].value,
+        ).toBe("350");
         const defines = join(dir, "Data", "Includes", "Defines.xml");
         writeFileSync(defines, readFileSync(defines, "utf8").replace('value="350"', 'value="425"'));
-        expect(resultOf(await s.call("find_define", { name: "ATHENA_RANGE", consistency: "strict" })).definitions[0].value).toBe("425");
+        expect(
+          resultOf(await s.call("find_define", { name: "ATHENA_RANGE", consistency: "strict" })).definitions[0].value,
+        ).toBe("425");
 
         const weapons = join(dir, "Data", "Includes", "Weapons.xml");
-        writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="UnusedTestWeapon"', 'id="RenamedTestWeapon"'));
+        writeFileSync(
+          weapons,
+          readFileSync(weapons, "utf8").replace('id="UnusedTestWeapon"', 'id="RenamedTestWeapon"'),
+        );
         let r: CallToolResult | null = null;
         for (let i = 0; i < 200; i++) {
           r = await s.call("find_asset", { id: "RenamedTestWeapon" });
           if (!r.isError) break;
           await new Promise((res) => setTimeout(res, 25));
         }
-        expect(resultOf(r!).definitions.map((d: Json) => `${d.file}:${d.line}`)).toEqual(["Data/Includes/Weapons.xml:32"]);
+        expect(resultOf(r!).definitions.map((d: Json) => `${d.file}:${d.line}`)).toEqual([
+          "Data/Includes/Weapons.xml:32",
+        ]);
         expect((await s.call("find_asset", { id: "UnusedTestWeapon" })).isError).toBe(true);
       },
       TIMEOUT,
@@ -142,18 +158,30 @@ describe.skipIf(!binary.available || !existsSync(UPHEAVAL))("ra3 mcp (compiled b
       expect([index.state, index.sdkDir, index.counts.assets, index.counts.files]).toEqual(["ready", null, 3866, 957]);
 
       const strings = resultOf(await s.call("search_strings", { text: "Desolator Trooper" }));
-      expect(strings.matches[0].assets.map((a: Json) => `${a.type} ${a.id}`)).toEqual(["GameObject SovietDesolatorInfantry"]);
+      expect(strings.matches[0].assets.map((a: Json) => `${a.type} ${a.id}`)).toEqual([
+        "GameObject SovietDesolatorInfantry",
+      ]);
 
       const unit = resultOf(await s.call("find_asset", { id: "SovietDesolatorInfantry", type: "GameObject" }));
       expect(unit.definitions.map((d: Json) => d.file)).toEqual(["Data/Mod/Units/Desolator/GameObject.xml"]);
 
-      const weapons = resultOf(await s.call("get_asset_references", { id: "SovietDesolatorInfantry", type: "GameObject", targetTypes: ["WeaponTemplate"] }));
+      const weapons = resultOf(
+        await s.call("get_asset_references", {
+          id: "SovietDesolatorInfantry",
+          type: "GameObject",
+          targetTypes: ["WeaponTemplate"],
+        }),
+      );
       const ids = weapons.edges.filter((e: Json) => e.to.type === "WeaponTemplate").map((e: Json) => e.to.id);
       expect(ids.length).toBeGreaterThan(0);
-      for (const id of ids) expect((await s.call("find_asset", { id, type: "WeaponTemplate" })).isError ?? false).toBe(false);
+      for (const id of ids) {
+        expect((await s.call("find_asset", { id, type: "WeaponTemplate" })).isError ?? false).toBe(false);
+      }
 
       const def = await s.call("get_definition", { id: "SovietDesolatorInfantry", type: "GameObject" });
-      expect(textOf(def).split("\n")[0]).toStartWith("GameObject SovietDesolatorInfantry  Data/Mod/Units/Desolator/GameObject.xml lines ");
+      expect(textOf(def).split("\n")[0]).toStartWith(
+        "GameObject SovietDesolatorInfantry  Data/Mod/Units/Desolator/GameObject.xml lines ",
+      );
 
       const page = await s.call("list_assets_by_type", { type: "AudioFile", limit: 10_000 });
       expect(JSON.stringify(page.structuredContent).length + textOf(page).length).toBeLessThanOrEqual(20_000);
@@ -170,12 +198,21 @@ describe.skipIf(!binary.available || !existsSync(UPHEAVAL))("ra3 mcp (compiled b
 /** Spawns the binary with raw pipes; resolves with stdout, stderr and the exit code. */
 function runRaw(
   lines: string[],
-  opts: { closeStdin: "immediately" | "after-responses" | "never"; responses?: number; signal?: NodeJS.Signals; command?: string },
+  opts: {
+    closeStdin: "immediately" | "after-responses" | "never";
+    responses?: number;
+    signal?: NodeJS.Signals;
+    command?: string;
+  },
 ): Promise<{ out: string; err: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env };
     delete env.RA3_SDK;
-    const child: ChildProcess = spawn(BIN, [opts.command ?? "mcp", "--project", SAMPLE, "--home", home()], { cwd: tmpdir(), env, stdio: ["pipe", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(BIN, [opts.command ?? "mcp", "--project", SAMPLE, "--home", home()], {
+      cwd: tmpdir(),
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     const guard = setTimeout(() => {
@@ -201,10 +238,20 @@ function runRaw(
   });
 }
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-const CALL = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "find_asset", arguments: { id: "AthenaSplash", consistency: "strict" } } });
+const CALL = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 3,
+  method: "tools/call",
+  params: { name: "find_asset", arguments: { id: "AthenaSplash", consistency: "strict" } },
+});
 
 describe.skipIf(!binary.available)("raw JSON-RPC over the binary's stdin", () => {
   test(
@@ -240,7 +287,12 @@ describe.skipIf(!binary.available)("raw JSON-RPC over the binary's stdin", () =>
   test(
     "ra3 --mcp (the flag form); SIGTERM stops the server cleanly",
     async () => {
-      const { out, code, err } = await runRaw([INIT], { closeStdin: "never", responses: 1, signal: "SIGTERM", command: "--mcp" });
+      const { out, code, err } = await runRaw([INIT], {
+        closeStdin: "never",
+        responses: 1,
+        signal: "SIGTERM",
+        command: "--mcp",
+      });
       expect([JSON.parse(out.split("\n")[0]).id, code]).toEqual([1, 0]);
       expect(err).toContain("ra3 mcp: stopping");
     },
@@ -253,7 +305,10 @@ describe.skipIf(!binary.available)("raw JSON-RPC over the binary's stdin", () =>
       const { out, code } = await runRaw([INIT, "{not json", LIST], { closeStdin: "immediately" });
       const messages = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
       expect(messages.map((m) => m.id)).toEqual([null, 1, 2]);
-      expect(messages[0].error).toEqual({ code: -32700, message: 'Parse error: the line is not JSON ("{not json"); send one JSON-RPC message per line' });
+      expect(messages[0].error).toEqual({
+        code: -32700,
+        message: 'Parse error: the line is not JSON ("{not json"); send one JSON-RPC message per line',
+      });
       expect(code).toBe(0);
     },
     TIMEOUT,

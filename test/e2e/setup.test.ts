@@ -6,7 +6,19 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, closeSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
@@ -17,7 +29,11 @@ const WINDOWS_EXE = join(ROOT, "dist", "ra3-windows-x64.exe");
 const SAMPLE = join(ROOT, "examples", "sample-mod");
 const TIMEOUT = 120_000;
 
-if (!existsSync(BIN)) console.warn(`skipping the setup e2e test: ${BIN} is missing (build it with: node_modules/.bin/bun scripts/build.ts)`);
+if (!existsSync(BIN)) {
+  console.warn(
+    `skipping the setup e2e test: ${BIN} is missing (build it with: node_modules/.bin/bun scripts/build.ts)`,
+  );
+}
 
 /** Every folder and file below `dir` (relative, `/`), files with their SHA-256. */
 function listing(dir: string): Record<string, string> {
@@ -60,12 +76,27 @@ describe.skipIf(!existsSync(BIN))("setup → doctor → uninstall with the compi
   test(
     "setup --yes installs the binary, writes three client configs, the skill, the snapshot, and verifies",
     () => {
-      const r = run("setup", "--yes", "--client", "claude-code", "--client", "codex", "--client", "cursor", "--project", project);
+      const r = run(
+        "setup",
+        "--yes",
+        "--client",
+        "claude-code",
+        "--client",
+        "codex",
+        "--client",
+        "cursor",
+        "--project",
+        project,
+      );
       console.log(`e2e: ra3 setup took ${r.ms} ms`);
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
       const lines = r.stdout.split("\n");
-      expect(lines.filter((l) => /^\[\d\/6\]/.test(l)).map((l) => l.replace(/^(\[\d\/6\] .+?): (done|skipped|failed)\b.*$/, "$1: $2"))).toEqual([
+      expect(
+        lines.filter((l) => /^\[\d\/6\]/.test(l)).map((l) =>
+          l.replace(/^(\[\d\/6\] .+?): (done|skipped|failed)\b.*$/, "$1: $2")
+        ),
+      ).toEqual([
         "[1/6] install the stable binary: done",
         "[2/6] detect the project and the SDK: done",
         "[3/6] configure the MCP clients: done",
@@ -74,13 +105,26 @@ describe.skipIf(!existsSync(BIN))("setup → doctor → uninstall with the compi
         "[6/6] verify: start the installed server as a client would: done",
       ]);
       const verify = lines.find((l) => l.startsWith("[6/6]"))!;
-      expect(verify).toMatch(new RegExp(`done: initialize → tools/list \\(${TOOL_NAMES.length} tools\\) → get_status in \\d+ ms \\(index \\w+\\)$`));
+      expect(verify).toMatch(
+        new RegExp(
+          `done: initialize → tools/list \\(${TOOL_NAMES.length} tools\\) → get_status in \\d+ ms \\(index \\w+\\)$`,
+        ),
+      );
       console.log(`e2e: setup's verify step: ${verify.replace(/^.*done: /, "")}`);
       expect(readFileSync(installed)).toEqual(readFileSync(BIN));
       const args = ["mcp", "--project", project];
-      expect(JSON.parse(readFileSync(join(home, ".claude.json"), "utf8")).mcpServers.ra3).toEqual({ type: "stdio", command: installed, args });
-      expect(JSON.parse(readFileSync(join(home, ".cursor", "mcp.json"), "utf8")).mcpServers.ra3).toEqual({ command: installed, args });
-      expect(readFileSync(join(home, ".codex", "config.toml"), "utf8")).toBe(`[mcp_servers.ra3]\ncommand = "${installed}"\nargs = ["mcp", "--project", "${project}"]\n`);
+      expect(JSON.parse(readFileSync(join(home, ".claude.json"), "utf8")).mcpServers.ra3).toEqual({
+        type: "stdio",
+        command: installed,
+        args,
+      });
+      expect(JSON.parse(readFileSync(join(home, ".cursor", "mcp.json"), "utf8")).mcpServers.ra3).toEqual({
+        command: installed,
+        args,
+      });
+      expect(readFileSync(join(home, ".codex", "config.toml"), "utf8")).toBe(
+        `[mcp_servers.ra3]\ncommand = "${installed}"\nargs = ["mcp", "--project", "${project}"]\n`,
+      );
       expect(existsSync(join(home, ".agents", "skills", "ra3-mod-xml", "SKILL.md"))).toBe(true);
       expect(existsSync(join(home, ".claude", "skills", "ra3-mod-xml", "SKILL.md"))).toBe(true);
       expect(readdirSync(join(ra3Home, "snapshots")).filter((n) => n.endsWith(".msgpack"))).toHaveLength(1);
@@ -92,7 +136,18 @@ describe.skipIf(!existsSync(BIN))("setup → doctor → uninstall with the compi
     "a second setup reports everything unchanged and leaves HOME byte-identical",
     () => {
       const snapshot = listing(home);
-      const r = run("setup", "--yes", "--client", "claude-code", "--client", "codex", "--client", "cursor", "--project", project);
+      const r = run(
+        "setup",
+        "--yes",
+        "--client",
+        "claude-code",
+        "--client",
+        "codex",
+        "--client",
+        "cursor",
+        "--project",
+        project,
+      );
       expect(r.status).toBe(0);
       expect(r.stdout).toContain("[1/6] install the stable binary: done: unchanged:");
       expect(r.stdout).toContain("[3/6] configure the MCP clients: done: unchanged: 3 named clients already point at");
@@ -116,7 +171,11 @@ describe.skipIf(!existsSync(BIN))("setup → doctor → uninstall with the compi
       expect(json.status).toBe(0);
       const report = JSON.parse(json.stdout).result;
       expect(report.ok).toBe(true);
-      expect(report.clients.map((c: { client: string; command: string; live: { ok: boolean; tools: number } }) => [c.client, c.command, c.live.ok, c.live.tools])).toEqual([
+      expect(
+        report.clients.map((
+          c: { client: string; command: string; live: { ok: boolean; tools: number } },
+        ) => [c.client, c.command, c.live.ok, c.live.tools]),
+      ).toEqual([
         ["claude-code", installed, true, TOOL_NAMES.length],
         ["codex", installed, true, TOOL_NAMES.length],
         ["cursor", installed, true, TOOL_NAMES.length],
@@ -136,7 +195,11 @@ describe.skipIf(!existsSync(BIN))("setup → doctor → uninstall with the compi
       expect(added).toEqual([".ra3modxml", ".ra3modxml/install.json"]);
       expect(Object.fromEntries(Object.entries(after).filter(([p]) => p in before))).toEqual(before);
       const receipt = JSON.parse(readFileSync(join(ra3Home, "install.json"), "utf8"));
-      expect({ binary: receipt.binary, configs: receipt.configs, skills: receipt.skills }).toEqual({ binary: null, configs: [], skills: [] });
+      expect({ binary: receipt.binary, configs: receipt.configs, skills: receipt.skills }).toEqual({
+        binary: null,
+        configs: [],
+        skills: [],
+      });
       expect(receipt.log.at(-1).action).toBe("uninstall");
       expect(receipt.log.at(-1).detail).toMatch(/^\d+ removed, 0 failed$/);
       const doctor = run("doctor");

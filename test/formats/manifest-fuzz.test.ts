@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ManifestParse, parseManifest } from "../../src/formats/manifest.ts";
-import { ENTRY, FIELD, sampleManifest, type WrittenManifest, writeManifest } from "./manifest-writer.ts";
+import { ENTRY, FIELD, sampleManifest, writeManifest, type WrittenManifest } from "./manifest-writer.ts";
 
 /** mulberry32: small, deterministic, good enough to pick offsets and values. */
 function prng(seed: number): () => number {
@@ -63,7 +63,24 @@ function check(bytes: Uint8Array, label: string, failures: string[]): ManifestPa
   return r;
 }
 
-const INTERESTING = [0, 1, 2, 3, 4, 7, 8, 0x7f, 0x80, 0xff, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffff8, 0xffffffff];
+const INTERESTING = [
+  0,
+  1,
+  2,
+  3,
+  4,
+  7,
+  8,
+  0x7f,
+  0x80,
+  0xff,
+  0xffff,
+  0x10000,
+  0x7fffffff,
+  0x80000000,
+  0xfffffff8,
+  0xffffffff,
+];
 
 function setU32(bytes: Uint8Array, at: number, v: number, bigEndian: boolean): void {
   new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).setUint32(at, v >>> 0, !bigEndian);
@@ -73,7 +90,8 @@ function setU32(bytes: Uint8Array, at: number, v: number, bigEndian: boolean): v
 function mutate(w: WrittenManifest, rnd: () => number, bigEndian: boolean): Uint8Array {
   const b = w.bytes.slice();
   const pick = (n: number): number => Math.floor(rnd() * n);
-  const value = (): number => (rnd() < 0.7 ? INTERESTING[pick(INTERESTING.length)] : pick(0x100000000)) + (rnd() < 0.2 ? b.length : 0);
+  const value = (): number =>
+    (rnd() < 0.7 ? INTERESTING[pick(INTERESTING.length)] : pick(0x100000000)) + (rnd() < 0.2 ? b.length : 0);
   switch (pick(5)) {
     case 0: // a few random bytes anywhere
       for (let k = 1 + pick(4); k > 0; k--) b[pick(b.length)] = pick(256);
@@ -160,28 +178,49 @@ describe("parseManifest fuzz (synthetic)", () => {
 
   test("asset count 0xFFFFFFFF, and every section size 0xFFFFFFFF, fail before anything is read", () => {
     const w = writeManifest(sampleManifest(5));
-    for (const k of [FIELD.assetCount, FIELD.assetReferenceBufferSize, FIELD.referencedManifestNameBufferSize, FIELD.assetNameBufferSize, FIELD.sourceFileNameBufferSize]) {
+    for (
+      const k of [
+        FIELD.assetCount,
+        FIELD.assetReferenceBufferSize,
+        FIELD.referencedManifestNameBufferSize,
+        FIELD.assetNameBufferSize,
+        FIELD.sourceFileNameBufferSize,
+      ]
+    ) {
       const b = w.bytes.slice();
       setU32(b, w.fieldsAt + 4 * k, 0xffffffff, false);
       const r = parseManifest(b);
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.error.message).toMatch(/^(asset count 4294967295 needs|.* of 4294967295 bytes at offset \d+ runs past the end of the file)/);
+      if (!r.ok) {
+        expect(r.error.message).toMatch(
+          /^(asset count 4294967295 needs|.* of 4294967295 bytes at offset \d+ runs past the end of the file)/,
+        );
+      }
     }
   });
 
   test("name offsets into a long NUL-free run fail at the first asset, after at most maxNameBytes + 1 bytes", () => {
     // 2,000 assets whose names all point into one 100,000-byte name without a NUL nearby.
-    const assets = Array.from({ length: 2000 }, (_, i) => ({ name: i === 0 ? "Texture:" + "x".repeat(100_000) : `Texture:T${i}`, source: "a.xml" }));
+    const assets = Array.from(
+      { length: 2000 },
+      (_, i) => ({ name: i === 0 ? "Texture:" + "x".repeat(100_000) : `Texture:T${i}`, source: "a.xml" }),
+    );
     const w = writeManifest({ version: 5, assets });
     const b = w.bytes.slice();
     for (let i = 0; i < 2000; i++) setU32(b, w.assetsStart + i * 44 + 4 * ENTRY.nameOffset, i * 37, false);
     const r = parseManifest(b);
     expect(w.namesStart).toBe(88048);
-    expect(r).toEqual({ ok: false, error: { message: "asset 0: name at offset 88048 is longer than 1024 bytes", offset: 88048 } });
+    expect(r).toEqual({
+      ok: false,
+      error: { message: "asset 0: name at offset 88048 is longer than 1024 bytes", offset: 88048 },
+    });
   });
 
   test("many assets pointing inside one long name stay bounded (each decode ≤ maxNameBytes)", () => {
-    const assets = Array.from({ length: 3000 }, (_, i) => ({ name: i === 0 ? "Texture:" + "y".repeat(1000) : `Texture:T${i}`, source: "a.xml" }));
+    const assets = Array.from(
+      { length: 3000 },
+      (_, i) => ({ name: i === 0 ? "Texture:" + "y".repeat(1000) : `Texture:T${i}`, source: "a.xml" }),
+    );
     const w = writeManifest({ version: 5, assets });
     const b = w.bytes.slice();
     for (let i = 0; i < 3000; i++) setU32(b, w.assetsStart + i * 44 + 4 * ENTRY.nameOffset, i % 1000, false);
@@ -207,7 +246,14 @@ describe("parseManifest fuzz (TW manifests)", () => {
       const h = r.manifest.header;
       const refStart = 48 + h.assetCount * 44;
       const bounds = [0, 48, refStart];
-      for (const size of [h.assetReferenceBufferSize, h.referencedManifestNameBufferSize, h.assetNameBufferSize, h.sourceFileNameBufferSize]) {
+      for (
+        const size of [
+          h.assetReferenceBufferSize,
+          h.referencedManifestNameBufferSize,
+          h.assetNameBufferSize,
+          h.sourceFileNameBufferSize,
+        ]
+      ) {
         bounds.push(bounds[bounds.length - 1] + size);
       }
       const lengths = new Set<number>();
@@ -247,14 +293,26 @@ describe("parseManifest fuzz (TW manifests)", () => {
         end: bytes.length,
       };
       // Header: the fields that size or count something, and the flag/version bytes.
-      for (const k of [FIELD.assetCount, FIELD.assetReferenceBufferSize, FIELD.referencedManifestNameBufferSize, FIELD.assetNameBufferSize, FIELD.sourceFileNameBufferSize]) {
+      for (
+        const k of [
+          FIELD.assetCount,
+          FIELD.assetReferenceBufferSize,
+          FIELD.referencedManifestNameBufferSize,
+          FIELD.assetNameBufferSize,
+          FIELD.sourceFileNameBufferSize,
+        ]
+      ) {
         for (const v of [...INTERESTING, bytes.length]) {
           const b = bytes.slice();
           setU32(b, 4 + 4 * k, v, false);
           check(b, `${name} header field ${k} = ${v}`, failures);
         }
       }
-      for (let at = 0; at < 4; at++) for (const v of [0, 1, 2, 5, 6, 7, 0xff]) check(Object.assign(bytes.slice(), { [at]: v }), `${name} byte ${at} = ${v}`, failures);
+      for (let at = 0; at < 4; at++) {
+        for (const v of [0, 1, 2, 5, 6, 7, 0xff]) {
+          check(Object.assign(bytes.slice(), { [at]: v }), `${name} byte ${at} = ${v}`, failures);
+        }
+      }
       const rnd = prng(0xbadc0de + name.length);
       for (let i = 0; i < 30; i++) check(mutate(w, rnd, false), `${name} mutation ${i}`, failures);
     }

@@ -92,7 +92,7 @@ export function writeManifest(spec: SyntheticManifest): WrittenManifest {
   const sourceAt = new Map<string, number>();
   const sourceOffsets = spec.assets.map((a) => {
     let at = sourceAt.get(a.source);
-    if (at === undefined) sourceAt.set(a.source, (at = pushString(sources, a.source)));
+    if (at === undefined) sourceAt.set(a.source, at = pushString(sources, a.source));
     return at;
   });
   const manifests: number[] = [];
@@ -161,7 +161,18 @@ export function writeManifest(spec: SyntheticManifest): WrittenManifest {
   bytes.set(manifests, manifestsStart);
   bytes.set(names, namesStart);
   bytes.set(sources, sourcesStart);
-  return { bytes, headerBytes, fieldsAt, entryBytes, assetsStart, refStart, manifestsStart, namesStart, sourcesStart, end };
+  return {
+    bytes,
+    headerBytes,
+    fieldsAt,
+    entryBytes,
+    assetsStart,
+    refStart,
+    manifestsStart,
+    namesStart,
+    sourcesStart,
+    end,
+  };
 }
 
 function pushString(out: number[], s: string): number {
@@ -201,8 +212,8 @@ export function sampleManifest(version: 5 | 6 | 7, bigEndian = false): Synthetic
         name: "GameObject:GDIRifleman",
         source: "DATA:gdi/units/gdirifleman.xml",
         refs: [
-          [0xf0f08712 /* W3DContainer */, instanceHash("GUInfantry")],
-          [0x94d4d96e /* WeaponTemplate */, instanceHash("GDIRifle")],
+          [0xf0f08712, /* W3DContainer */ instanceHash("GUInfantry")],
+          [0x94d4d96e, /* WeaponTemplate */ instanceHash("GDIRifle")],
         ],
         typeHash: 0x132408db,
         instanceHash: 0xcafef00d,
@@ -212,7 +223,12 @@ export function sampleManifest(version: 5 | 6 | 7, bigEndian = false): Synthetic
       },
       { name: "W3DHierarchy:AUBarracks", source: "art:aubarracks.xml" },
       { name: "W3DAnimation:AUBarracks", source: "art:aubarracks.xml" },
-      { name: "W3DContainer:AUBarracks", source: "art:aubarracks.xml", refs: [[0x61d7ea40 /* W3DHierarchy */, instanceHash("aubarracks")]], isTokenized: true },
+      {
+        name: "W3DContainer:AUBarracks",
+        source: "art:aubarracks.xml",
+        refs: [[0x61d7ea40, /* W3DHierarchy */ instanceHash("aubarracks")]],
+        isTokenized: true,
+      },
       { name: "W3DMesh:AUBarracks_SKN:Mesh01", source: "art:aubarracks.xml", instanceDataSize: 64 },
       { name: "9Patch:Odd", source: "misc.xml", typeId: 0xdeadbeef },
       { name: "NoColon", source: "misc.xml", typeId: 0x2a },

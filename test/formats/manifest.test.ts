@@ -3,11 +3,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { instanceHash, symbolHash } from "../../src/formats/fasthash.ts";
 import {
+  indexManifestAssets,
+  learnTypeNames,
   type Manifest,
   type ManifestAsset,
   type ManifestParse,
-  indexManifestAssets,
-  learnTypeNames,
   parseManifest,
   referencesOf,
   splitName,
@@ -21,7 +21,6 @@ const W3D_MESH = 0xc2b1a262;
 const W3D_CONTAINER = 0xf0f08712;
 const W3D_HIERARCHY = 0x61d7ea40;
 const W3D_ANIMATION = 0x2448ae30;
-
 
 /** The assets of {@link sample} as a version-5 parse must return them. */
 function expectedAssets(version: 5 | 6 | 7): ManifestAsset[] {
@@ -59,8 +58,13 @@ function expectedAssets(version: 5 | 6 | 7): ManifestAsset[] {
     }),
     plain("W3DHierarchy:AUBarracks", "W3DHierarchy", "AUBarracks", W3D_HIERARCHY, "art:aubarracks.xml"),
     plain("W3DAnimation:AUBarracks", "W3DAnimation", "AUBarracks", W3D_ANIMATION, "art:aubarracks.xml"),
-    plain("W3DContainer:AUBarracks", "W3DContainer", "AUBarracks", W3D_CONTAINER, "art:aubarracks.xml", { referenceStart: 2, referenceCount: 1 }),
-    plain("W3DMesh:AUBarracks_SKN:Mesh01", "W3DMesh", "Mesh01", W3D_MESH, "art:aubarracks.xml", { instanceDataSize: 64 }),
+    plain("W3DContainer:AUBarracks", "W3DContainer", "AUBarracks", W3D_CONTAINER, "art:aubarracks.xml", {
+      referenceStart: 2,
+      referenceCount: 1,
+    }),
+    plain("W3DMesh:AUBarracks_SKN:Mesh01", "W3DMesh", "Mesh01", W3D_MESH, "art:aubarracks.xml", {
+      instanceDataSize: 64,
+    }),
     plain("9Patch:Odd", "#DEADBEEF", "Odd", 0xdeadbeef, "misc.xml"),
     plain("NoColon", "#0000002A", "NoColon", 0x2a, "misc.xml"),
   ];
@@ -77,7 +81,14 @@ describe("parseManifest on synthetic files", () => {
   test("the writer lays out version 5 as computed by hand", () => {
     const w = writeManifest(sample(5));
     // names 23+24+24+24+30+11+8 = 144 bytes, sources 31+19+9 = 59, manifests 17+24 = 41, 3 refs = 24.
-    expect([w.assetsStart, w.refStart, w.manifestsStart, w.namesStart, w.sourcesStart, w.end]).toEqual([48, 356, 380, 421, 565, 624]);
+    expect([w.assetsStart, w.refStart, w.manifestsStart, w.namesStart, w.sourcesStart, w.end]).toEqual([
+      48,
+      356,
+      380,
+      421,
+      565,
+      624,
+    ]);
     expect([...w.bytes.subarray(0, 4)]).toEqual([0, 0, 5, 0]);
     expect(writeManifest(sample(6)).end).toBe(652);
     expect(writeManifest(sample(7)).end).toBe(656);
@@ -107,9 +118,12 @@ describe("parseManifest on synthetic files", () => {
         });
         expect(m.assets).toEqual(expectedAssets(version));
         expect([...m.references]).toEqual([
-          W3D_CONTAINER, instanceHash("GUInfantry"),
-          WEAPON_TEMPLATE, instanceHash("GDIRifle"),
-          W3D_HIERARCHY, instanceHash("aubarracks"),
+          W3D_CONTAINER,
+          instanceHash("GUInfantry"),
+          WEAPON_TEMPLATE,
+          instanceHash("GDIRifle"),
+          W3D_HIERARCHY,
+          instanceHash("aubarracks"),
         ]);
         expect(m.referencedManifests).toEqual([
           { kind: 1, path: "global.manifest" },
@@ -178,7 +192,10 @@ describe("parseManifest failures (exact messages)", () => {
   };
 
   test("empty file", () => {
-    expect(failure(new Uint8Array(0))).toEqual({ message: "empty file (a manifest starts with a 48-byte header)", offset: 0 });
+    expect(failure(new Uint8Array(0))).toEqual({
+      message: "empty file (a manifest starts with a 48-byte header)",
+      offset: 0,
+    });
   });
 
   test("truncated header (version 5/6 layout, and a file too short to tell)", () => {
@@ -186,7 +203,10 @@ describe("parseManifest failures (exact messages)", () => {
       message: "truncated header: the file has 20 bytes, a version-5/6 header needs 48",
       offset: 20,
     });
-    expect(failure(new Uint8Array(3))).toEqual({ message: "truncated header: the file has 3 bytes, a version-5/6 header needs 48", offset: 3 });
+    expect(failure(new Uint8Array(3))).toEqual({
+      message: "truncated header: the file has 3 bytes, a version-5/6 header needs 48",
+      offset: 3,
+    });
   });
 
   test("truncated header (version 7 layout)", () => {
@@ -197,22 +217,43 @@ describe("parseManifest failures (exact messages)", () => {
   });
 
   test("bad flag bytes", () => {
-    expect(failure(withByte(base.bytes, 0, 2))).toEqual({ message: "IsBigEndian flag byte is 2 (expected 0 or 1)", offset: 0 });
-    expect(failure(withByte(base.bytes, 1, 0xff))).toEqual({ message: "IsLinked flag byte is 255 (expected 0 or 1)", offset: 1 });
-    expect(failure(withByte(v7.bytes, 6, 7))).toEqual({ message: "IsBigEndian flag byte is 7 (expected 0 or 1)", offset: 6 });
-    expect(failure(withByte(v7.bytes, 7, 2))).toEqual({ message: "IsLinked flag byte is 2 (expected 0 or 1)", offset: 7 });
+    expect(failure(withByte(base.bytes, 0, 2))).toEqual({
+      message: "IsBigEndian flag byte is 2 (expected 0 or 1)",
+      offset: 0,
+    });
+    expect(failure(withByte(base.bytes, 1, 0xff))).toEqual({
+      message: "IsLinked flag byte is 255 (expected 0 or 1)",
+      offset: 1,
+    });
+    expect(failure(withByte(v7.bytes, 6, 7))).toEqual({
+      message: "IsBigEndian flag byte is 7 (expected 0 or 1)",
+      offset: 6,
+    });
+    expect(failure(withByte(v7.bytes, 7, 2))).toEqual({
+      message: "IsLinked flag byte is 2 (expected 0 or 1)",
+      offset: 7,
+    });
   });
 
   test("unsupported version", () => {
     const v4 = base.bytes.slice();
     v4[2] = 4;
-    expect(failure(v4)).toEqual({ message: "unsupported manifest version 4 (expected 5 or 6, or 7 after a zero first word)", offset: 2 });
+    expect(failure(v4)).toEqual({
+      message: "unsupported manifest version 4 (expected 5 or 6, or 7 after a zero first word)",
+      offset: 2,
+    });
     const seven = base.bytes.slice();
     seven[2] = 7;
-    expect(failure(seven)).toEqual({ message: "unsupported manifest version 7 (expected 5 or 6, or 7 after a zero first word)", offset: 2 });
+    expect(failure(seven)).toEqual({
+      message: "unsupported manifest version 7 (expected 5 or 6, or 7 after a zero first word)",
+      offset: 2,
+    });
     const v7as6 = v7.bytes.slice();
     v7as6[4] = 6;
-    expect(failure(v7as6)).toEqual({ message: "unsupported manifest version 6 after a zero first word (expected 7)", offset: 4 });
+    expect(failure(v7as6)).toEqual({
+      message: "unsupported manifest version 6 after a zero first word (expected 7)",
+      offset: 4,
+    });
   });
 
   test("the big-endian flag swaps Version: a little-endian 5 under IsBigEndian=1 reads as 1280", () => {
@@ -224,7 +265,8 @@ describe("parseManifest failures (exact messages)", () => {
 
   test("asset count larger than the remaining bytes, including 0xFFFFFFFF", () => {
     expect(failure(withU32(base.bytes, field(base, FIELD.assetCount), 0xffffffff))).toEqual({
-      message: "asset count 4294967295 needs 188978560980 bytes of 44-byte entries, but only 576 bytes follow the header",
+      message:
+        "asset count 4294967295 needs 188978560980 bytes of 44-byte entries, but only 576 bytes follow the header",
       offset: 48,
     });
     // 576 / 44 = 13.09: 14 entries cannot fit; 13 fit, and then the reference buffer does not.
@@ -277,22 +319,33 @@ describe("parseManifest failures (exact messages)", () => {
   test("unterminated name", () => {
     // The last byte of the name buffer is the NUL of asset 6's name.
     expect(failure(withByte(base.bytes, base.sourcesStart - 1, 0x78))).toEqual({
-      message: "asset 6: name at offset 557 has no terminating NUL before the end of the asset-name buffer (offset 565)",
+      message:
+        "asset 6: name at offset 557 has no terminating NUL before the end of the asset-name buffer (offset 565)",
       offset: 557,
     });
     expect(failure(withByte(base.bytes, base.end - 1, 0x78))).toEqual({
-      message: "asset 5: source file name at offset 615 has no terminating NUL before the end of the source-file-name buffer (offset 624)",
+      message:
+        "asset 5: source file name at offset 615 has no terminating NUL before the end of the source-file-name buffer (offset 624)",
       offset: 615,
     });
   });
 
   test("name longer than maxNameBytes", () => {
     // "static_common.manifest" is 22 bytes, "GameObject:GDIRifleman" 22.
-    expect(failure(base.bytes, { maxNameBytes: 21 })).toEqual({ message: "referenced-manifest path at offset 398 is longer than 21 bytes", offset: 398 });
+    expect(failure(base.bytes, { maxNameBytes: 21 })).toEqual({
+      message: "referenced-manifest path at offset 398 is longer than 21 bytes",
+      offset: 398,
+    });
     const noRefs = writeManifest({ ...sample(5), referencedManifests: [] });
-    expect(failure(noRefs.bytes, { maxNameBytes: 21 })).toEqual({ message: "asset 0: name at offset 380 is longer than 21 bytes", offset: 380 });
+    expect(failure(noRefs.bytes, { maxNameBytes: 21 })).toEqual({
+      message: "asset 0: name at offset 380 is longer than 21 bytes",
+      offset: 380,
+    });
     // The longest name is 29 bytes, the longest source 30.
-    expect(failure(noRefs.bytes, { maxNameBytes: 29 })).toEqual({ message: "asset 0: source file name at offset 524 is longer than 29 bytes", offset: 524 });
+    expect(failure(noRefs.bytes, { maxNameBytes: 29 })).toEqual({
+      message: "asset 0: source file name at offset 524 is longer than 29 bytes",
+      offset: 524,
+    });
     expect(ok(parseManifest(noRefs.bytes, { maxNameBytes: 30 })).assets.length).toBe(7);
   });
 
@@ -306,7 +359,11 @@ describe("parseManifest failures (exact messages)", () => {
       offset: entry(base, 3, ENTRY.referenceOffset),
     });
     // An empty slice at the very end of the buffer is fine.
-    const atEnd = withU32(withU32(base.bytes, entry(base, 3, ENTRY.referenceOffset), 24), entry(base, 3, ENTRY.referenceCount), 0);
+    const atEnd = withU32(
+      withU32(base.bytes, entry(base, 3, ENTRY.referenceOffset), 24),
+      entry(base, 3, ENTRY.referenceCount),
+      0,
+    );
     expect(ok(parseManifest(atEnd)).assets[3].referenceStart).toBe(3);
   });
 
@@ -338,14 +395,16 @@ describe("parseManifest failures (exact messages)", () => {
 
   test("referenced-manifest path unterminated, or missing after the kind byte", () => {
     expect(failure(withByte(base.bytes, base.namesStart - 1, 0x78))).toEqual({
-      message: "referenced-manifest path at offset 398 has no terminating NUL before the end of the referenced-manifest buffer (offset 421)",
+      message:
+        "referenced-manifest path at offset 398 has no terminating NUL before the end of the referenced-manifest buffer (offset 421)",
       offset: 398,
     });
     // Shrink the buffer to its first byte (a kind with no path); the names buffer grows to compensate.
     let bytes = withU32(base.bytes, field(base, FIELD.referencedManifestNameBufferSize), 1);
     bytes = withU32(bytes, field(base, FIELD.assetNameBufferSize), 144 + 40);
     expect(failure(bytes)).toEqual({
-      message: "referenced-manifest entry at offset 380 has no path before the end of the referenced-manifest buffer (offset 381)",
+      message:
+        "referenced-manifest entry at offset 380 has no path before the end of the referenced-manifest buffer (offset 381)",
       offset: 381,
     });
   });
@@ -357,7 +416,10 @@ describe("parseManifest failures (exact messages)", () => {
     const m = ok(r);
     expect(m.assets.length).toBe(7);
     expect(m.bytesConsumed).toBe(624);
-    expect(m.warnings).toEqual([{ message: "3 trailing bytes after the source-file-name buffer, which ends at offset 624", offset: 624 }]);
+    expect(m.warnings).toEqual([{
+      message: "3 trailing bytes after the source-file-name buffer, which ends at offset 624",
+      offset: 624,
+    }]);
     expect(failure(longer, { strict: true })).toEqual({
       message: "3 trailing bytes after the source-file-name buffer, which ends at offset 624",
       offset: 624,
@@ -482,7 +544,9 @@ describe("TW manifests (corpus)", () => {
     const bytes = new Uint8Array(readFileSync(join(twDir, `${name}.manifest`)));
     return { bytes, manifest: ok(parseManifest(bytes)) };
   };
-  const all = existsSync(twDir) ? { global: load("global"), static: load("static"), worldbuilder: load("worldbuilder") } : undefined;
+  const all = existsSync(twDir)
+    ? { global: load("global"), static: load("static"), worldbuilder: load("worldbuilder") }
+    : undefined;
 
   test.skipIf(!all)("every byte is consumed and the asset counts are exact", () => {
     const facts = Object.entries(all!).map(([name, { bytes, manifest }]) => [
@@ -573,7 +637,11 @@ describe("TW manifests (corpus)", () => {
     expect(names.size).toBe(98);
     expect([...names].filter(([id, name]) => symbolHash(name) !== id)).toEqual([]);
     const unnamed = new Set<string>();
-    for (const m of ms) for (let k = 0; k < m.references.length; k += 2) if (!names.has(m.references[k])) unnamed.add(typeNameOf(m.references[k], names));
+    for (const m of ms) {
+      for (let k = 0; k < m.references.length; k += 2) {
+        if (!names.has(m.references[k])) unnamed.add(typeNameOf(m.references[k], names));
+      }
+    }
     expect([...unnamed]).toEqual(["#B22F87C9"]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type StrEntry, indexStrings, parseStringTable, searchStrings } from "../../src/formats/str.ts";
+import { indexStrings, parseStringTable, searchStrings, type StrEntry } from "../../src/formats/str.ts";
 
 describe("parseStringTable: constructs", () => {
   test("a plain entry", () => {
@@ -12,11 +12,16 @@ describe("parseStringTable: constructs", () => {
   });
 
   test("strings on several lines are concatenated as written", () => {
-    const t = parseStringTable(['Desc:Foo', '  "First line, "', '  "second part."', '  "Two" "on one line"', "END"].join("\n"));
-    expect(t).toEqual({ entries: [{ key: "Desc:Foo", text: "First line, second part.Twoon one line", line: 1 }], diagnostics: [] });
+    const t = parseStringTable(
+      ["Desc:Foo", '  "First line, "', '  "second part."', '  "Two" "on one line"', "END"].join("\n"),
+    );
+    expect(t).toEqual({
+      entries: [{ key: "Desc:Foo", text: "First line, second part.Twoon one line", line: 1 }],
+      diagnostics: [],
+    });
   });
 
-  test("escapes: \\n, \\t, \\\" and \\\\ are decoded; other backslashes are kept", () => {
+  test('escapes: \\n, \\t, \\" and \\\\ are decoded; other backslashes are kept', () => {
     const t = parseStringTable(String.raw`Desc:Esc
 "a\nb\tc \"q\" back\\slash \x %s"
 END`);
@@ -30,12 +35,15 @@ END`);
         "// header comment",
         "   // indented comment",
         "Credits:Home // the homepage",
-        '  // between',
+        "  // between",
         '  "http://www.moddb.com/mods/x" // trailing',
         "End // done",
       ].join("\n"),
     );
-    expect(t).toEqual({ entries: [{ key: "Credits:Home", text: "http://www.moddb.com/mods/x", line: 3 }], diagnostics: [] });
+    expect(t).toEqual({
+      entries: [{ key: "Credits:Home", text: "http://www.moddb.com/mods/x", line: 3 }],
+      diagnostics: [],
+    });
   });
 
   test("blank lines, indentation, CRLF, lone CR and a BOM", () => {
@@ -60,7 +68,7 @@ END`);
   });
 
   test("labels that start with END are labels", () => {
-    const t = parseStringTable(['ENDGAME:Win', '"You win"', "END", "End:Credits", '"Fin"', "END"].join("\n"));
+    const t = parseStringTable(["ENDGAME:Win", '"You win"', "END", "End:Credits", '"Fin"', "END"].join("\n"));
     expect(t.entries.map((e) => [e.key, e.text])).toEqual([
       ["ENDGAME:Win", "You win"],
       ["End:Credits", "Fin"],
@@ -80,12 +88,16 @@ END`);
 
 describe("parseStringTable: problems are diagnostics and parsing continues", () => {
   test("unterminated string: text kept to the end of the line, the next entry parsed", () => {
-    const t = parseStringTable(['Name:A', '  "Alpha', "END", "Name:B", '"Beta"', "END"].join("\n"));
+    const t = parseStringTable(["Name:A", '  "Alpha', "END", "Name:B", '"Beta"', "END"].join("\n"));
     expect(t.entries).toEqual([
       { key: "Name:A", text: "Alpha", line: 1 },
       { key: "Name:B", text: "Beta", line: 4 },
     ]);
-    expect(t.diagnostics).toEqual([{ message: "unterminated string (a string must close on its own line)", line: 2, column: 3 }]);
+    expect(t.diagnostics).toEqual([{
+      message: "unterminated string (a string must close on its own line)",
+      line: 2,
+      column: 3,
+    }]);
   });
 
   test("an escaped quote does not close a string", () => {
@@ -93,11 +105,15 @@ describe("parseStringTable: problems are diagnostics and parsing continues", () 
 "ends with \"
 END`);
     expect(t.entries).toEqual([{ key: "Name:A", text: 'ends with "', line: 1 }]);
-    expect(t.diagnostics).toEqual([{ message: "unterminated string (a string must close on its own line)", line: 2, column: 1 }]);
+    expect(t.diagnostics).toEqual([{
+      message: "unterminated string (a string must close on its own line)",
+      line: 2,
+      column: 1,
+    }]);
   });
 
   test("missing END before the next label", () => {
-    const t = parseStringTable(['Name:A', '"Alpha"', "  Name:B", '"Beta"', "END"].join("\n"));
+    const t = parseStringTable(["Name:A", '"Alpha"', "  Name:B", '"Beta"', "END"].join("\n"));
     expect(t.entries).toEqual([
       { key: "Name:A", text: "Alpha", line: 1 },
       { key: "Name:B", text: "Beta", line: 3 },
@@ -108,7 +124,11 @@ END`);
   test("missing END at the end of the file", () => {
     const t = parseStringTable('Name:A\n"Alpha"\n');
     expect(t.entries).toEqual([{ key: "Name:A", text: "Alpha", line: 1 }]);
-    expect(t.diagnostics).toEqual([{ message: "missing END for Name:A (started at line 1) at the end of the file", line: 3, column: 1 }]);
+    expect(t.diagnostics).toEqual([{
+      message: "missing END for Name:A (started at line 1) at the end of the file",
+      line: 3,
+      column: 1,
+    }]);
   });
 
   test("text outside an entry, and END without a label", () => {
@@ -122,9 +142,13 @@ END`);
   });
 
   test("unexpected text after a string", () => {
-    const t = parseStringTable(['Name:A', '"Alpha" junk here', "END"].join("\n"));
+    const t = parseStringTable(["Name:A", '"Alpha" junk here', "END"].join("\n"));
     expect(t.entries).toEqual([{ key: "Name:A", text: "Alpha", line: 1 }]);
-    expect(t.diagnostics).toEqual([{ message: 'unexpected text "junk here" (expected a quoted string, END or a comment)', line: 2, column: 9 }]);
+    expect(t.diagnostics).toEqual([{
+      message: 'unexpected text "junk here" (expected a quoted string, END or a comment)',
+      line: 2,
+      column: 9,
+    }]);
   });
 
   test("an entry without text is kept with empty text and reported", () => {
@@ -142,9 +166,13 @@ END`);
   });
 
   test("duplicate labels (case-insensitive) are kept and reported", () => {
-    const t = parseStringTable(['Name:A', '"one"', "END", "NAME:a", '"two"', "END"].join("\n"));
+    const t = parseStringTable(["Name:A", '"one"', "END", "NAME:a", '"two"', "END"].join("\n"));
     expect(t.entries.map((e) => e.text)).toEqual(["one", "two"]);
-    expect(t.diagnostics).toEqual([{ message: "duplicate label NAME:a (first defined at line 1)", line: 4, column: 1 }]);
+    expect(t.diagnostics).toEqual([{
+      message: "duplicate label NAME:a (first defined at line 1)",
+      line: 4,
+      column: 1,
+    }]);
     expect(indexStrings(t.entries).get("name:a")?.text).toBe("one");
   });
 });
@@ -202,13 +230,31 @@ describe("real string tables (corpus)", () => {
     expect(t.entries.length).toBe(132);
     expect(t.diagnostics).toEqual([]);
     const byKey = indexStrings(t.entries);
-    expect(byKey.get("name:japanarcherinfantry")).toEqual({ key: "Name:JapanArcherInfantry", text: "Archer Maiden", line: 3 });
+    expect(byKey.get("name:japanarcherinfantry")).toEqual({
+      key: "Name:JapanArcherInfantry",
+      text: "Archer Maiden",
+      line: 3,
+    });
     expect(byKey.get("credits:modhomepage1")?.text).toBe("http://www.moddb.com/mods/red-alert-3-upheaval");
-    expect(byKey.get("version:format2")).toEqual({ key: "Version:Format2", text: "Red Alert 3: Upheaval 1.16", line: 590 });
+    expect(byKey.get("version:format2")).toEqual({
+      key: "Version:Format2",
+      text: "Red Alert 3: Upheaval 1.16",
+      line: 590,
+    });
     expect(byKey.get("rule:randomcrates")?.text).toBe("Disable Super-Weapons");
     const prefixes = new Map<string, number>();
     for (const e of t.entries) prefixes.set(e.key.split(":")[0], (prefixes.get(e.key.split(":")[0]) ?? 0) + 1);
-    expect(Object.fromEntries(prefixes)).toEqual({ Name: 31, Desc: 32, Type: 14, DialogEvent: 11, RULE: 1, MAP: 28, Credits: 13, GUI: 1, Version: 1 });
+    expect(Object.fromEntries(prefixes)).toEqual({
+      Name: 31,
+      Desc: 32,
+      Type: 14,
+      DialogEvent: 11,
+      RULE: 1,
+      MAP: 28,
+      Credits: 13,
+      GUI: 1,
+      Version: 1,
+    });
     const r = searchStrings(t.entries, "archer maiden", 3);
     expect(r.matches.map((m) => [m.entry.key, m.kind])).toEqual([
       ["Name:JapanArcherInfantry", "text-exact"],

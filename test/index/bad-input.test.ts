@@ -14,9 +14,12 @@ import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { assetsOf, diagnosticsOf, doc, includes, memIndex } from "./fixture.ts";
 
-const sample = new Schema(loadSchema(join(import.meta.dirname, "..", "..", "examples", "sample-mod", "Schemas", "xsd")).model!);
+const sample = new Schema(
+  loadSchema(join(import.meta.dirname, "..", "..", "examples", "sample-mod", "Schemas", "xsd")).model!,
+);
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...utf8(p)] : p)));
+const bytes = (...parts: (string | number[])[]) =>
+  new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...utf8(p)] : p)));
 
 /** Mod.xml including `bad` and a healthy Other.xml (whose asset must survive whatever `bad` holds). */
 function project(bad: string, content: string | Uint8Array, extra: Record<string, string | Uint8Array> = {}) {
@@ -31,8 +34,18 @@ const SAFE = "WeaponTemplate:Safe@Data/Other.xml:3 project [static]";
 
 describe("malformed XML: the error is reported where it is, the records before it are kept", () => {
   test("a mismatched end tag", () => {
-    const { linked } = memIndex(project("Bad.xml", doc(`<WeaponTemplate id="Before" />\n<GameObject id="Tank">\n<Draws></Behaviors>\n</GameObject>\n<WeaponTemplate id="After" />`)), sample);
-    expect(diagnosticsOf(linked)).toEqual(["Data/Bad.xml:5:8 error xml-syntax: end tag </Behaviors> does not match start tag <Draws> (line 5, column 1)"]);
+    const { linked } = memIndex(
+      project(
+        "Bad.xml",
+        doc(
+          `<WeaponTemplate id="Before" />\n<GameObject id="Tank">\n<Draws></Behaviors>\n</GameObject>\n<WeaponTemplate id="After" />`,
+        ),
+      ),
+      sample,
+    );
+    expect(diagnosticsOf(linked)).toEqual([
+      "Data/Bad.xml:5:8 error xml-syntax: end tag </Behaviors> does not match start tag <Draws> (line 5, column 1)",
+    ]);
     expect(assetsOf(linked)).toEqual([
       SAFE,
       "WeaponTemplate:Before@Data/Bad.xml:3 project [static]",
@@ -41,37 +54,68 @@ describe("malformed XML: the error is reported where it is, the records before i
   });
 
   test("an element never closed", () => {
-    const { linked } = memIndex(project("Bad.xml", `<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<WeaponTemplate id="Before" />\n<GameObject id="Tank" CommandSet="Cmds">\n`), sample);
+    const { linked } = memIndex(
+      project(
+        "Bad.xml",
+        `<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<WeaponTemplate id="Before" />\n<GameObject id="Tank" CommandSet="Cmds">\n`,
+      ),
+      sample,
+    );
     expect(diagnosticsOf(linked)).toEqual([
       // The unclosed object's reference was read before the error and is kept (an SDK would check it).
       "-:0:0 information external-references: 1 reference points at assets outside the project; give --sdk to check them",
       "Data/Bad.xml:5:1 error xml-syntax: end of file reached, but element <GameObject> (line 4, column 1) is not closed",
     ]);
-    expect(assetsOf(linked)).toEqual([SAFE, "WeaponTemplate:Before@Data/Bad.xml:3 project [static]", "GameObject:Tank@Data/Bad.xml:4 project [static]"]);
+    expect(assetsOf(linked)).toEqual([
+      SAFE,
+      "WeaponTemplate:Before@Data/Bad.xml:3 project [static]",
+      "GameObject:Tank@Data/Bad.xml:4 project [static]",
+    ]);
     expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column}`)).toEqual(["Cmds 4:35"]);
   });
 
   test("an unquoted attribute value", () => {
-    const { linked } = memIndex(project("Bad.xml", doc(`<WeaponTemplate id="Before" />\n<GameObject id="Tank" Side=Allies />\n<WeaponTemplate id="After" />`)), sample);
-    expect(diagnosticsOf(linked)).toEqual(["Data/Bad.xml:4:28 error xml-syntax: the value of attribute 'Side' must be quoted"]);
+    const { linked } = memIndex(
+      project(
+        "Bad.xml",
+        doc(`<WeaponTemplate id="Before" />\n<GameObject id="Tank" Side=Allies />\n<WeaponTemplate id="After" />`),
+      ),
+      sample,
+    );
+    expect(diagnosticsOf(linked)).toEqual([
+      "Data/Bad.xml:4:28 error xml-syntax: the value of attribute 'Side' must be quoted",
+    ]);
     expect(assetsOf(linked)).toEqual([SAFE, "WeaponTemplate:Before@Data/Bad.xml:3 project [static]"]);
   });
 });
 
 describe("includes", () => {
   test("a missing include target is reported at its source attribute; the walk goes on", () => {
-    const { linked } = memIndex({ "Data/Mod.xml": doc(includes(["all", "Nope.xml"], ["all", "Other.xml"])), "Data/Other.xml": doc(`<WeaponTemplate id="Safe" />`) }, sample);
-    expect(diagnosticsOf(linked)).toEqual(['Data/Mod.xml:4:31 warning include-not-found: include "Nope.xml" was not found']);
+    const { linked } = memIndex({
+      "Data/Mod.xml": doc(includes(["all", "Nope.xml"], ["all", "Other.xml"])),
+      "Data/Other.xml": doc(`<WeaponTemplate id="Safe" />`),
+    }, sample);
+    expect(diagnosticsOf(linked)).toEqual([
+      'Data/Mod.xml:4:31 warning include-not-found: include "Nope.xml" was not found',
+    ]);
     expect(assetsOf(linked)).toEqual([SAFE]);
   });
 
   test("an include cycle is reported with its path at the include closing it; every file of the cycle is indexed once", () => {
     const { linked } = memIndex(
-      project("A.xml", doc(includes(["all", "B.xml"]) + `\n<GameObject id="InA" />`), { "Data/B.xml": doc(includes(["all", "A.xml"]) + `\n<GameObject id="InB" />`) }),
+      project("A.xml", doc(includes(["all", "B.xml"]) + `\n<GameObject id="InA" />`), {
+        "Data/B.xml": doc(includes(["all", "A.xml"]) + `\n<GameObject id="InB" />`),
+      }),
       sample,
     );
-    expect(diagnosticsOf(linked)).toEqual(['Data/B.xml:4:31 warning include-cycle: include cycle: Data/A.xml → Data/B.xml → Data/A.xml (the include of "A.xml" is skipped)']);
-    expect(assetsOf(linked)).toEqual([SAFE, "GameObject:InA@Data/A.xml:6 project [static]", "GameObject:InB@Data/B.xml:6 project [static]"]);
+    expect(diagnosticsOf(linked)).toEqual([
+      'Data/B.xml:4:31 warning include-cycle: include cycle: Data/A.xml → Data/B.xml → Data/A.xml (the include of "A.xml" is skipped)',
+    ]);
+    expect(assetsOf(linked)).toEqual([
+      SAFE,
+      "GameObject:InA@Data/A.xml:6 project [static]",
+      "GameObject:InB@Data/B.xml:6 project [static]",
+    ]);
     expect(linked.streams.map((s) => [s.name, s.files])).toEqual([["static", 4]]);
   });
 
@@ -94,8 +138,20 @@ describe("includes", () => {
 
 describe("encodings and file contents", () => {
   test("Latin-1 bytes without a declaration: one encoding warning at the first bad byte, decoded as windows-1252", () => {
-    const { linked } = memIndex(project("Latin.xml", bytes(`<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<GameObject id="Caf`, [0xe9], `" />\n</AssetDeclaration>\n`)), sample);
-    expect(diagnosticsOf(linked)).toEqual(["Data/Latin.xml:3:20 warning encoding: not valid UTF-8 at byte 90 (line 3, column 20); decoded as windows-1252"]);
+    const { linked } = memIndex(
+      project(
+        "Latin.xml",
+        bytes(
+          `<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<GameObject id="Caf`,
+          [0xe9],
+          `" />\n</AssetDeclaration>\n`,
+        ),
+      ),
+      sample,
+    );
+    expect(diagnosticsOf(linked)).toEqual([
+      "Data/Latin.xml:3:20 warning encoding: not valid UTF-8 at byte 90 (line 3, column 20); decoded as windows-1252",
+    ]);
     expect(assetsOf(linked)).toEqual([SAFE, "GameObject:Café@Data/Latin.xml:3 project [static]"]);
   });
 
@@ -103,7 +159,13 @@ describe("encodings and file contents", () => {
     const { linked } = memIndex(
       project(
         "Win.xml",
-        bytes(`<?xml version="1.0" encoding="windows-1252"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<Defines><Define name="QUOTE" value="`, [0x93, 0x80, 0x94], `" /></Defines>\n<GameObject id="Caf`, [0xe9], `" />\n</AssetDeclaration>\n`),
+        bytes(
+          `<?xml version="1.0" encoding="windows-1252"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<Defines><Define name="QUOTE" value="`,
+          [0x93, 0x80, 0x94],
+          `" /></Defines>\n<GameObject id="Caf`,
+          [0xe9],
+          `" />\n</AssetDeclaration>\n`,
+        ),
       ),
       sample,
     );
@@ -113,15 +175,21 @@ describe("encodings and file contents", () => {
   });
 
   test("a UTF-8 BOM and CRLF line ends: lines and columns as an editor shows them", () => {
-    const text = `\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\r\n<GameObject\r\n  id="Tank"\r\n  CommandSet="Cmds" />\r\n<LogicCommandSet id="Cmds" />\r\n</AssetDeclaration>\r\n`;
+    const text =
+      `\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\r\n<GameObject\r\n  id="Tank"\r\n  CommandSet="Cmds" />\r\n<LogicCommandSet id="Cmds" />\r\n</AssetDeclaration>\r\n`;
     const { linked } = memIndex(project("Bom.xml", text), sample);
     expect(diagnosticsOf(linked)).toEqual([]);
-    expect(linked.assets.map((a) => `${a.id} ${a.line}:${a.column} lines ${a.startLine}-${a.endLine}`)).toEqual(["Safe 3:21 lines 3-3", "Tank 4:7 lines 3-5", "Cmds 6:22 lines 6-6"]);
+    expect(linked.assets.map((a) => `${a.id} ${a.line}:${a.column} lines ${a.startLine}-${a.endLine}`)).toEqual([
+      "Safe 3:21 lines 3-3",
+      "Tank 4:7 lines 3-5",
+      "Cmds 6:22 lines 6-6",
+    ]);
     expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column} ${s.status}`)).toEqual(["Cmds 5:15 resolved"]);
   });
 
   test("UTF-16 (little-endian, with BOM) is decoded, not taken for binary", () => {
-    const s = `\uFEFF<?xml version="1.0" encoding="utf-16"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<GameObject id="Wide" />\n</AssetDeclaration>\n`;
+    const s =
+      `\uFEFF<?xml version="1.0" encoding="utf-16"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<GameObject id="Wide" />\n</AssetDeclaration>\n`;
     const le = new Uint8Array(s.length * 2);
     for (let i = 0; i < s.length; i++) {
       le[2 * i] = s.charCodeAt(i) & 0xff;
@@ -134,12 +202,17 @@ describe("encodings and file contents", () => {
 
   test("an empty .xml", () => {
     const { linked } = memIndex(project("Empty.xml", ""), sample);
-    expect(diagnosticsOf(linked)).toEqual(["Data/Empty.xml:1:1 error empty-file: the file is empty (an XML file needs a root element)"]);
+    expect(diagnosticsOf(linked)).toEqual([
+      "Data/Empty.xml:1:1 error empty-file: the file is empty (an XML file needs a root element)",
+    ]);
     expect(assetsOf(linked)).toEqual([SAFE]);
   });
 
   test("a binary file named .xml is registered, not parsed", () => {
-    const { linked } = memIndex(project("Texture.xml", new Uint8Array([0x44, 0x44, 0x53, 0x20, 0x7c, 0, 0, 0, 7, 0x10, 0, 0])), sample);
+    const { linked } = memIndex(
+      project("Texture.xml", new Uint8Array([0x44, 0x44, 0x53, 0x20, 0x7c, 0, 0, 0, 7, 0x10, 0, 0])),
+      sample,
+    );
     expect(diagnosticsOf(linked)).toEqual([
       "Data/Texture.xml:1:1 error not-xml: the file is named .xml but holds binary data (it does not start with '<' or contains NUL bytes); it was not parsed",
     ]);
@@ -155,7 +228,9 @@ describe("encodings and file contents", () => {
       },
       sample,
     );
-    expect(diagnosticsOf(linked)).toEqual(["Misc/Data/Mod.str:2:1 warning string-table: unterminated string (a string must close on its own line)"]);
+    expect(diagnosticsOf(linked)).toEqual([
+      "Misc/Data/Mod.str:2:1 warning string-table: unterminated string (a string must close on its own line)",
+    ]);
     expect(linked.strings.map((s) => `${s.key}=${s.text}@${s.line}`)).toEqual(["Name:Tank=Tank@1", "Name:Jeep=Jeep@5"]);
     expect(assetsOf(linked)).toEqual(["GameObject:Tank@Data/Mod.xml:3 project [static]"]);
   });
@@ -168,7 +243,12 @@ describe("an unreadable file (real driver)", () => {
     writeFileSync(join(dir, "Data", "Mod.xml"), doc(includes(["all", "Locked.xml"], ["all", "Other.xml"])));
     writeFileSync(join(dir, "Data", "Locked.xml"), doc(`<GameObject id="Locked" />`));
     writeFileSync(join(dir, "Data", "Other.xml"), doc(`<WeaponTemplate id="Safe" />`));
-    const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-bad-input-home-")) });
+    const cfg = resolveConfig({
+      project: dir,
+      sdk: "",
+      schema: null,
+      home: mkdtempSync(join(tmpdir(), "ra3-bad-input-home-")),
+    });
     if ("envError" in cfg) throw new Error(cfg.envError);
     return { dir, ws: new Workspace(cfg) };
   }
@@ -219,7 +299,11 @@ describe("an unreadable file (real driver)", () => {
     });
     expect(report.unreadable).toEqual([{ path: locked, error: "EISDIR" }]);
     expect(ws.linked!.assets.map((a) => a.id)).toEqual(["Safe"]);
-    expect(ws.linked!.diagnostics.filter((d) => d.file === locked).map((d) => [d.code, d.severity, d.message, d.line, d.column])).toEqual([
+    expect(
+      ws.linked!.diagnostics.filter((d) => d.file === locked).map((
+        d,
+      ) => [d.code, d.severity, d.message, d.line, d.column]),
+    ).toEqual([
       ["unreadable-file", "error", "could not read the file: EISDIR; check the file", 1, 1],
     ]);
   });

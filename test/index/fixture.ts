@@ -32,13 +32,17 @@ export function memIndex(files: Record<string, string | Uint8Array>, schema: Sch
   const core = new IndexCore(schema);
   const bytes = (v: string | Uint8Array) => (typeof v === "string" ? new TextEncoder().encode(v) : v);
   // Project files are all loaded (as the driver's scan does); SDK files only when the walk asks.
-  core.applyChanges(Object.entries(files).filter(([k]) => !k.startsWith("sdk:")).map(([k, v]) => ({ path: abs(k), bytes: bytes(v) })));
+  core.applyChanges(
+    Object.entries(files).filter(([k]) => !k.startsWith("sdk:")).map(([k, v]) => ({ path: abs(k), bytes: bytes(v) })),
+  );
   const ports = makeLinkPorts(layout, sdk, schema, resolver, core);
   const byPath = new Map(Object.entries(files).map(([k, v]) => [abs(k).toLowerCase(), { path: abs(k), v }]));
   for (let round = 0; round < 20; round++) {
     const wanted = core.wanted(ports.inputs).filter((p) => byPath.has(p.toLowerCase()) && !core.file(p));
     if (!wanted.length) break;
-    core.applyChanges(wanted.map((p) => ({ path: byPath.get(p.toLowerCase())!.path, bytes: bytes(byPath.get(p.toLowerCase())!.v) })));
+    core.applyChanges(
+      wanted.map((p) => ({ path: byPath.get(p.toLowerCase())!.path, bytes: bytes(byPath.get(p.toLowerCase())!.v) })),
+    );
   }
   return { linked: core.link(ports.inputs), core, ports, lister };
 }
@@ -50,12 +54,18 @@ export function doc(body: string, extraNs = ""): string {
 
 /** `<Includes>` with `[type, source]` pairs. */
 export function includes(...items: [string, string][]): string {
-  return `\t<Includes>\n${items.map(([t, s]) => `\t\t<Include type="${t}" source="${s}" />`).join("\n")}\n\t</Includes>`;
+  return `\t<Includes>\n${
+    items.map(([t, s]) => `\t\t<Include type="${t}" source="${s}" />`).join("\n")
+  }\n\t</Includes>`;
 }
 
 /** Compact views for assertions. */
 export function assetsOf(linked: LinkedIndex): string[] {
-  return linked.assets.map((a) => `${a.type}:${a.id}@${rel(a.file)}:${a.line} ${a.origin}${a.active ? "" : " inactive"}${a.viaInstance ? " instance" : ""} [${a.streams.join(",")}]`);
+  return linked.assets.map((a) =>
+    `${a.type}:${a.id}@${rel(a.file)}:${a.line} ${a.origin}${a.active ? "" : " inactive"}${
+      a.viaInstance ? " instance" : ""
+    } [${a.streams.join(",")}]`
+  );
 }
 
 export function rel(p: string): string {
@@ -65,5 +75,7 @@ export function rel(p: string): string {
 }
 
 export function diagnosticsOf(linked: LinkedIndex): string[] {
-  return linked.diagnostics.map((d) => `${d.file ? rel(d.file) : "-"}:${d.line}:${d.column} ${d.severity} ${d.code}: ${d.message}`);
+  return linked.diagnostics.map((d) =>
+    `${d.file ? rel(d.file) : "-"}:${d.line}:${d.column} ${d.severity} ${d.code}: ${d.message}`
+  );
 }

@@ -7,7 +7,9 @@ describe("entry points and streams", () => {
       "Data/Mod.xml": doc(includes(["all", "Shared.xml"], ["all", "Units.xml"])),
       "Data/Shared.xml": doc(`\t<LogicCommand id="Cmd_Shared" />`),
       "Data/Units.xml": doc(`\t<GameObject id="Tank" />`),
-      "Data/AdditionalMaps/mapmetadata_Global.xml": doc(includes(["all", "../Shared.xml"]) + `\n\t<MultiplayerSettings id="MP" />`),
+      "Data/AdditionalMaps/mapmetadata_Global.xml": doc(
+        includes(["all", "../Shared.xml"]) + `\n\t<MultiplayerSettings id="MP" />`,
+      ),
     });
     expect(linked.streams.map((s) => [s.name, rel(s.entry), s.files])).toEqual([
       ["static", "Data/Mod.xml", 3],
@@ -25,7 +27,8 @@ describe("entry points and streams", () => {
   test("a babproj stream's Windows path is mapped into the project", () => {
     const { linked } = memIndex({
       "Data/Mod.xml": doc(""),
-      "mod.babproj": `<BinaryAssetBuilderProject xmlns="urn:xmlns:ea.com:babproject">\n  <Stream Source="G:\\RA3 MOD SDK\\Mods\\Test Mod\\data\\mod.xml" />\n  <Stream Source="G:\\RA3 MOD SDK\\Mods\\Test Mod\\data\\aptui\\Page.xml" />\n</BinaryAssetBuilderProject>`,
+      "mod.babproj":
+        `<BinaryAssetBuilderProject xmlns="urn:xmlns:ea.com:babproject">\n  <Stream Source="G:\\RA3 MOD SDK\\Mods\\Test Mod\\data\\mod.xml" />\n  <Stream Source="G:\\RA3 MOD SDK\\Mods\\Test Mod\\data\\aptui\\Page.xml" />\n</BinaryAssetBuilderProject>`,
       "Data/AptUI/Page.xml": doc(`\t<AptAptData id="Page" />`),
     });
     expect(linked.streams.map((s) => s.name)).toEqual(["static", "babproj:Page"]);
@@ -49,7 +52,10 @@ describe("include types", () => {
   });
 
   test("all-reachability wins over instance-reachability, whatever the order", () => {
-    const { linked } = memIndex({ ...files, "Data/B.xml": doc(includes(["all", "BaseParts.xml"]) + `\n\t<GameObject id="B" />`) });
+    const { linked } = memIndex({
+      ...files,
+      "Data/B.xml": doc(includes(["all", "BaseParts.xml"]) + `\n\t<GameObject id="B" />`),
+    });
     const flags = Object.fromEntries(linked.assets.map((a) => [a.id, a.viaInstance]));
     expect(flags).toEqual({ A: false, B: false, BaseThing: true, BasePart: false });
   });
@@ -65,7 +71,11 @@ describe("include types", () => {
   test("inheritFrom through an instance include resolves", () => {
     const { linked } = memIndex(files);
     const site = linked.sites.find((s) => s.kind === "inheritFrom")!;
-    expect([site.value, site.status, linked.assets[site.targets[0]].id]).toEqual(["BaseThing", "resolved", "BaseThing"]);
+    expect([site.value, site.status, linked.assets[site.targets[0]].id]).toEqual([
+      "BaseThing",
+      "resolved",
+      "BaseThing",
+    ]);
   });
 
   test("an Include with a bad type is reported and not followed", () => {
@@ -102,7 +112,9 @@ describe("include resolution", () => {
 
   test("a missing include target is reported at the Include element", () => {
     const { linked } = memIndex({ "Data/Mod.xml": doc(includes(["all", "Missing.xml"])) });
-    expect(diagnosticsOf(linked)).toEqual(['Data/Mod.xml:4:31 warning include-not-found: include "Missing.xml" was not found']);
+    expect(diagnosticsOf(linked)).toEqual([
+      'Data/Mod.xml:4:31 warning include-not-found: include "Missing.xml" was not found',
+    ]);
   });
 
   test("an include cycle is reported with its path, and the walk terminates", () => {
@@ -112,7 +124,7 @@ describe("include resolution", () => {
       "Data/B.xml": doc(includes(["all", "A.xml"]) + `\n\t<GameObject id="B" />`),
     });
     expect(diagnosticsOf(linked)).toEqual([
-      "Data/B.xml:4:31 warning include-cycle: include cycle: Data/A.xml → Data/B.xml → Data/A.xml (the include of \"A.xml\" is skipped)",
+      'Data/B.xml:4:31 warning include-cycle: include cycle: Data/A.xml → Data/B.xml → Data/A.xml (the include of "A.xml" is skipped)',
     ]);
     expect(linked.assets.map((a) => a.id)).toEqual(["A", "B"]);
   });
@@ -138,7 +150,9 @@ describe("active and inactive files", () => {
     ]);
     expect(linked.stats.projectFiles).toBe(3);
     expect(linked.stats.activeFiles).toBe(2);
-    expect(diagnosticsOf(linked)).toEqual(['Data/Draft.xml:4:31 warning include-not-found: include "NotYet.xml" was not found']);
+    expect(diagnosticsOf(linked)).toEqual([
+      'Data/Draft.xml:4:31 warning include-not-found: include "NotYet.xml" was not found',
+    ]);
   });
 });
 
@@ -148,12 +162,16 @@ describe("assets", () => {
       "Data/Mod.xml": doc(`\t<GameObject id="Shared" />\n\t<WeaponTemplate id="Shared" />`),
     });
     expect(linked.findAssets("shared").map((a) => a.type)).toEqual(["GameObject", "WeaponTemplate"]);
-    expect(linked.findAssets("SHARED", "WeaponTemplate").map((a) => `${a.type}:${a.line}:${a.column}`)).toEqual(["WeaponTemplate:4:22"]);
+    expect(linked.findAssets("SHARED", "WeaponTemplate").map((a) => `${a.type}:${a.line}:${a.column}`)).toEqual([
+      "WeaponTemplate:4:22",
+    ]);
   });
 
   test("a duplicate id of the same type in one file is an error naming the first line", () => {
     const { linked } = memIndex({ "Data/Mod.xml": doc(`\t<GameObject id="Twice" />\n\t<GameObject id="twice" />`) });
-    expect(diagnosticsOf(linked)).toEqual(['Data/Mod.xml:4:18 error duplicate-id: GameObject "twice" is defined twice in this file (first on line 3)']);
+    expect(diagnosticsOf(linked)).toEqual([
+      'Data/Mod.xml:4:18 error duplicate-id: GameObject "twice" is defined twice in this file (first on line 3)',
+    ]);
   });
 
   test("the same type and id in two files of one stream is a duplicate; in different streams it is not", () => {
@@ -163,7 +181,9 @@ describe("assets", () => {
       "Data/B.xml": doc(`\t<GameObject id="Dup" />`),
       "Data/AdditionalMaps/MapMetaData_X.xml": doc(`\t<GameObject id="Dup" />`),
     });
-    expect(diagnosticsOf(linked)).toEqual(['Data/B.xml:3:18 error duplicate-id: GameObject "Dup" is also defined in Data/A.xml:3 (stream static)']);
+    expect(diagnosticsOf(linked)).toEqual([
+      'Data/B.xml:3:18 error duplicate-id: GameObject "Dup" is also defined in Data/A.xml:3 (stream static)',
+    ]);
   });
 
   test("a top-level element without an id is reported, and its content does not become an asset", () => {
@@ -179,10 +199,17 @@ describe("assets", () => {
 describe("defines", () => {
   test("declarations are project-global; uses are counted; undefined uses reported only with an SDK", () => {
     const { linked } = memIndex({
-      "Data/Mod.xml": doc(includes(["all", "Defines.xml"]) + `\n\t<WeaponTemplate id="W" AttackRange="$RANGE" Damage="=$DAMAGE * 2" />`),
-      "Data/Defines.xml": doc(`\t<Defines>\n\t\t<Define name="RANGE" value="350" />\n\t\t<Define name="RANGE" value="400" />\n\t</Defines>`),
+      "Data/Mod.xml": doc(
+        includes(["all", "Defines.xml"]) + `\n\t<WeaponTemplate id="W" AttackRange="$RANGE" Damage="=$DAMAGE * 2" />`,
+      ),
+      "Data/Defines.xml": doc(
+        `\t<Defines>\n\t\t<Define name="RANGE" value="350" />\n\t\t<Define name="RANGE" value="400" />\n\t</Defines>`,
+      ),
     });
-    expect([...linked.defines.get("range")!].map((d) => `${d.value}@${rel(d.file)}:${d.line}`)).toEqual(["350@Data/Defines.xml:4", "400@Data/Defines.xml:5"]);
+    expect([...linked.defines.get("range")!].map((d) => `${d.value}@${rel(d.file)}:${d.line}`)).toEqual([
+      "350@Data/Defines.xml:4",
+      "400@Data/Defines.xml:5",
+    ]);
     expect(linked.defineUses.get("range")).toBe(1);
     expect(diagnosticsOf(linked)).toEqual([
       "-:0:0 information external-defines: 1 use of 1 define not declared in the project ($DAMAGE); they may be vanilla defines: give --sdk to check them",

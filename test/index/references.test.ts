@@ -58,7 +58,9 @@ function facts(linked: LinkedIndex, s: ReferenceSite): SiteFacts {
 /** All sites, in file/line/column order. */
 function sitesOf(linked: LinkedIndex): SiteFacts[] {
   return [...linked.sites]
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || a.from - b.from)
+    .sort((a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || a.from - b.from
+    )
     .map((s) => facts(linked, s));
 }
 
@@ -101,13 +103,58 @@ describe("§6.4 attribute references", () => {
   test("typed attributes are references (type-level and attribute-level refTypes); ids, enums, lists of enums, scalars and plain strings are not", () => {
     const { linked } = memIndex(mod(body), sample);
     expect(sitesOf(linked)).toEqual([
-      site({ at: "Data/Mod.xml:3:35", value: "TankCmds", refType: "LogicCommandSet", element: "GameObject", parent: "AssetDeclaration", attribute: "CommandSet", to: ["LogicCommandSet:TankCmds"], from: "GameObject:Tank" }),
-      site({ at: "Data/Mod.xml:3:51", value: "Allies", refType: "PlayerTemplate", element: "GameObject", parent: "AssetDeclaration", attribute: "Side", to: ["PlayerTemplate:Allies"], from: "GameObject:Tank" }),
+      site({
+        at: "Data/Mod.xml:3:35",
+        value: "TankCmds",
+        refType: "LogicCommandSet",
+        element: "GameObject",
+        parent: "AssetDeclaration",
+        attribute: "CommandSet",
+        to: ["LogicCommandSet:TankCmds"],
+        from: "GameObject:Tank",
+      }),
+      site({
+        at: "Data/Mod.xml:3:51",
+        value: "Allies",
+        refType: "PlayerTemplate",
+        element: "GameObject",
+        parent: "AssetDeclaration",
+        attribute: "Side",
+        to: ["PlayerTemplate:Allies"],
+        from: "GameObject:Tank",
+      }),
       // LocomotorSet@Locomotor is typed AssetReference; its target type is declared on the attribute itself.
-      site({ at: "Data/Mod.xml:4:26", value: "TankLoco", refType: "LocomotorTemplate", element: "LocomotorSet", parent: "GameObject", attribute: "Locomotor", to: ["LocomotorTemplate:TankLoco"], from: "GameObject:Tank" }),
+      site({
+        at: "Data/Mod.xml:4:26",
+        value: "TankLoco",
+        refType: "LocomotorTemplate",
+        element: "LocomotorSet",
+        parent: "GameObject",
+        attribute: "Locomotor",
+        to: ["LocomotorTemplate:TankLoco"],
+        from: "GameObject:Tank",
+      }),
       // Model@Name → BaseRenderAssetType: the W3DContainer matches, the same-id W3DHierarchy (not a render asset) does not.
-      site({ at: "Data/Mod.xml:5:116", value: "Tank_SKN", refType: "BaseRenderAssetType", element: "Model", parent: "ModelConditionState", attribute: "Name", to: ["W3DContainer:Tank_SKN"], from: "GameObject:Tank" }),
-      site({ at: "Data/Mod.xml:13:113", value: "Splash", refType: "WeaponTemplate", element: "FireWeaponNugget", parent: "Nuggets", attribute: "WeaponName", to: ["WeaponTemplate:Splash"], from: "WeaponTemplate:Gun" }),
+      site({
+        at: "Data/Mod.xml:5:116",
+        value: "Tank_SKN",
+        refType: "BaseRenderAssetType",
+        element: "Model",
+        parent: "ModelConditionState",
+        attribute: "Name",
+        to: ["W3DContainer:Tank_SKN"],
+        from: "GameObject:Tank",
+      }),
+      site({
+        at: "Data/Mod.xml:13:113",
+        value: "Splash",
+        refType: "WeaponTemplate",
+        element: "FireWeaponNugget",
+        parent: "Nuggets",
+        attribute: "WeaponName",
+        to: ["WeaponTemplate:Splash"],
+        from: "WeaponTemplate:Gun",
+      }),
     ]);
   });
 });
@@ -128,19 +175,52 @@ describe("§6.5 inheritFrom, filtered by the element's own type", () => {
     `<AudioEvent id="Shot" inheritFrom="AudioEvent:BaseSound" />`,
     `<AudioEvent id="Shot2" inheritFrom="Multi" />`,
   ].join("\n");
-  const inherit = (at: string, value: string, selfType: string, from: string, status: ReferenceSite["status"], to: string[] = []) =>
-    site({ at, kind: "inheritFrom", value, selfType, element: selfType, parent: "AssetDeclaration", attribute: "inheritFrom", status, to, from });
+  const inherit = (
+    at: string,
+    value: string,
+    selfType: string,
+    from: string,
+    status: ReferenceSite["status"],
+    to: string[] = [],
+  ) =>
+    site({
+      at,
+      kind: "inheritFrom",
+      value,
+      selfType,
+      element: selfType,
+      parent: "AssetDeclaration",
+      attribute: "inheritFrom",
+      status,
+      to,
+      from,
+    });
 
   test("a GameObject inherits only from GameObjects, a weapon only from weapons; inheritFrom on non-inheritable FXList still counts", () => {
     const { linked } = memIndex(mod(body), sample);
     expect(sitesOf(linked)).toEqual([
-      inherit("Data/Mod.xml:5:37", "SharedThing", "GameObject", "GameObject:Child", "resolved", ["GameObject:SharedThing"]),
-      inherit("Data/Mod.xml:6:47", "SharedThing", "WeaponTemplate", "WeaponTemplate:ChildWeapon", "resolved", ["WeaponTemplate:SharedThing"]),
+      inherit("Data/Mod.xml:5:37", "SharedThing", "GameObject", "GameObject:Child", "resolved", [
+        "GameObject:SharedThing",
+      ]),
+      inherit("Data/Mod.xml:6:47", "SharedThing", "WeaponTemplate", "WeaponTemplate:ChildWeapon", "resolved", [
+        "WeaponTemplate:SharedThing",
+      ]),
       inherit("Data/Mod.xml:7:38", "OnlyAWeapon", "GameObject", "GameObject:Orphan", "wrong_type"),
       inherit("Data/Mod.xml:9:36", "Nowhere", "GameObject", "GameObject:Lost", "not_found"),
       inherit("Data/Mod.xml:11:37", "BaseFX", "FXList", "FXList:DerivedFX", "resolved", ["FXList:BaseFX"]),
-      site({ at: "Data/Mod.xml:13:34", kind: "content", value: "BaseSound", refType: "BaseAudioEventInfo", element: "Subsound", parent: "Multisound", to: ["AudioEvent:BaseSound"], from: "Multisound:Multi" }),
-      inherit("Data/Mod.xml:14:36", "AudioEvent:BaseSound", "AudioEvent", "AudioEvent:Shot", "resolved", ["AudioEvent:BaseSound"]),
+      site({
+        at: "Data/Mod.xml:13:34",
+        kind: "content",
+        value: "BaseSound",
+        refType: "BaseAudioEventInfo",
+        element: "Subsound",
+        parent: "Multisound",
+        to: ["AudioEvent:BaseSound"],
+        from: "Multisound:Multi",
+      }),
+      inherit("Data/Mod.xml:14:36", "AudioEvent:BaseSound", "AudioEvent", "AudioEvent:Shot", "resolved", [
+        "AudioEvent:BaseSound",
+      ]),
       // A Multisound is an audio event info but not an AudioEvent: the element's own type filters.
       inherit("Data/Mod.xml:15:37", "Multi", "AudioEvent", "AudioEvent:Shot2", "wrong_type"),
     ]);
@@ -174,14 +254,69 @@ describe("§6.6 Type:Id values: normalised to the last segment, still filtered b
   test("attributes, inheritFrom and content; a wrong prefix neither helps a mismatching definition pass nor hides a matching one", () => {
     const { linked } = memIndex(mod(body), sample);
     expect(sitesOf(linked)).toEqual([
-      site({ at: "Data/Mod.xml:3:29", value: "PlayerTemplate:Allies", refType: "PlayerTemplate", element: "GameObject", parent: "AssetDeclaration", attribute: "Side", to: ["PlayerTemplate:Allies"], from: "GameObject:Tank" }),
+      site({
+        at: "Data/Mod.xml:3:29",
+        value: "PlayerTemplate:Allies",
+        refType: "PlayerTemplate",
+        element: "GameObject",
+        parent: "AssetDeclaration",
+        attribute: "Side",
+        to: ["PlayerTemplate:Allies"],
+        from: "GameObject:Tank",
+      }),
       // "GameObject:Tank" names a GameObject, but CommandSet wants a LogicCommandSet.
-      site({ at: "Data/Mod.xml:3:64", value: "GameObject:Tank", refType: "LogicCommandSet", element: "GameObject", parent: "AssetDeclaration", attribute: "CommandSet", status: "wrong_type", from: "GameObject:Tank" }),
+      site({
+        at: "Data/Mod.xml:3:64",
+        value: "GameObject:Tank",
+        refType: "LogicCommandSet",
+        element: "GameObject",
+        parent: "AssetDeclaration",
+        attribute: "CommandSet",
+        status: "wrong_type",
+        from: "GameObject:Tank",
+      }),
       // Empty last segment (typing in progress): the whole value is looked up, so nothing matches.
-      site({ at: "Data/Mod.xml:7:37", value: "AudioEvent:", refType: "BaseAudioEventInfo", element: "WeaponTemplate", parent: "AssetDeclaration", attribute: "FireSound", status: "not_found", from: "WeaponTemplate:Gun" }),
-      site({ at: "Data/Mod.xml:7:90", value: "GameObject:SharedThing", refType: "WeaponTemplate", element: "FireWeaponNugget", parent: "Nuggets", attribute: "WeaponName", to: ["WeaponTemplate:SharedThing"], from: "WeaponTemplate:Gun" }),
-      site({ at: "Data/Mod.xml:8:37", kind: "inheritFrom", value: "WeaponTemplate:SharedThing", selfType: "GameObject", element: "GameObject", parent: "AssetDeclaration", attribute: "inheritFrom", to: ["GameObject:SharedThing"], from: "GameObject:Child" }),
-      site({ at: "Data/Mod.xml:9:58", kind: "content", value: "WeaponTemplate:SharedThing", refType: "GameObject", element: "CreateObject", parent: "CreateObject", to: ["GameObject:SharedThing"], from: "ObjectCreationList:OCL" }),
+      site({
+        at: "Data/Mod.xml:7:37",
+        value: "AudioEvent:",
+        refType: "BaseAudioEventInfo",
+        element: "WeaponTemplate",
+        parent: "AssetDeclaration",
+        attribute: "FireSound",
+        status: "not_found",
+        from: "WeaponTemplate:Gun",
+      }),
+      site({
+        at: "Data/Mod.xml:7:90",
+        value: "GameObject:SharedThing",
+        refType: "WeaponTemplate",
+        element: "FireWeaponNugget",
+        parent: "Nuggets",
+        attribute: "WeaponName",
+        to: ["WeaponTemplate:SharedThing"],
+        from: "WeaponTemplate:Gun",
+      }),
+      site({
+        at: "Data/Mod.xml:8:37",
+        kind: "inheritFrom",
+        value: "WeaponTemplate:SharedThing",
+        selfType: "GameObject",
+        element: "GameObject",
+        parent: "AssetDeclaration",
+        attribute: "inheritFrom",
+        to: ["GameObject:SharedThing"],
+        from: "GameObject:Child",
+      }),
+      site({
+        at: "Data/Mod.xml:9:58",
+        kind: "content",
+        value: "WeaponTemplate:SharedThing",
+        refType: "GameObject",
+        element: "CreateObject",
+        parent: "CreateObject",
+        to: ["GameObject:SharedThing"],
+        from: "ObjectCreationList:OCL",
+      }),
     ]);
   });
 
@@ -217,7 +352,8 @@ describe("§6.7 exclusions", () => {
   ].join("\n");
   const files = {
     "Data/Mod.xml": doc(body, ` xmlns:xi="http://www.w3.org/2001/XInclude"`),
-    "Data/Frag.xml": `<Spliced xmlns="uri:ea.com:eala:asset">\n<ScriptedModelDraw id="ModuleTag_Spliced" />\n</Spliced>\n`,
+    "Data/Frag.xml":
+      `<Spliced xmlns="uri:ea.com:eala:asset">\n<ScriptedModelDraw id="ModuleTag_Spliced" />\n</Spliced>\n`,
     // A usable SDK, so that anything unresolved would be reported one by one.
     "sdk:Schemas/xsd/CnC3Types.xsd": "",
   };
@@ -225,7 +361,16 @@ describe("§6.7 exclusions", () => {
   test("own ids, module ids, Poid attributes (even naming a global asset or a spliced module), enum tokens, $DEFINE and =expression values, xi:include href/xpointer: none is a reference; RoadObject@id is", () => {
     const { linked } = memIndex(files, sample);
     expect(sitesOf(linked)).toEqual([
-      site({ at: "Data/Mod.xml:9:30", value: "MainRoad", refType: "Road", element: "Road", parent: "GameMap", attribute: "id", to: ["Road:MainRoad"], from: "GameMap:Map1" }),
+      site({
+        at: "Data/Mod.xml:9:30",
+        value: "MainRoad",
+        refType: "Road",
+        element: "Road",
+        parent: "GameMap",
+        attribute: "id",
+        to: ["Road:MainRoad"],
+        from: "GameMap:Map1",
+      }),
     ]);
   });
 
@@ -249,13 +394,25 @@ describe("§6.7 exclusions", () => {
       "0 FireWeaponWhenDead=ModuleTag_FW",
       "0 SlowDeathBehavior=ModuleTag_SD",
     ]);
-    expect(rec.defineUses.map((u) => `${u.name} ${u.line}:${u.column}`)).toEqual(["DEATH_OCL 6:51", "DEATH_WEAPON 6:117", "DEATH_WEAPON 7:46", "DEATH_WEAPON 7:77"]);
+    expect(rec.defineUses.map((u) => `${u.name} ${u.line}:${u.column}`)).toEqual([
+      "DEATH_OCL 6:51",
+      "DEATH_WEAPON 6:117",
+      "DEATH_WEAPON 7:46",
+      "DEATH_WEAPON 7:77",
+    ]);
   });
 
   // Issue 3: "Poid module references resolved within the enclosing object including modules spliced by xi:include".
   test("a Poid reference resolves to the module of its own object, including a module spliced in by xi:include", async () => {
     const { linked } = await sampleIndex();
-    expect(linked.poidSites.map((p) => ({ ...p, from: linked.assets[p.from].id, file: p.file.slice(SAMPLE.length + 1), target: p.target && { ...p.target, file: p.target.file.slice(SAMPLE.length + 1) } }))).toEqual([
+    expect(
+      linked.poidSites.map((p) => ({
+        ...p,
+        from: linked.assets[p.from].id,
+        file: p.file.slice(SAMPLE.length + 1),
+        target: p.target && { ...p.target, file: p.target.file.slice(SAMPLE.length + 1) },
+      })),
+    ).toEqual([
       {
         from: "AlliedAthenaCannon",
         value: "ModuleTag_Headlight",
@@ -303,24 +460,70 @@ describe("§6.9 simple-content references", () => {
 
   test("typed simple content (simple types, simpleContent types, element-level refTypes), trimmed, at the trimmed value; the same element name typed by its parent", () => {
     const { linked } = memIndex(mod(body), sample);
-    const content = (at: string, value: string, refType: string, element: string, parent: string, from: string, to: string[]) =>
-      site({ at, kind: "content", value, refType, element, parent, to, from });
+    const content = (
+      at: string,
+      value: string,
+      refType: string,
+      element: string,
+      parent: string,
+      from: string,
+      to: string[],
+    ) => site({ at, kind: "content", value, refType, element, parent, to, from });
     expect(sitesOf(linked)).toEqual([
       // <CreateObject> holding text is GameObjectWeakRef (inside the nugget <CreateObject>, itself not a reference).
-      content("Data/Mod.xml:5:15", "Helper", "GameObject", "CreateObject", "CreateObject", "ObjectCreationList:OCL", ["GameObject:Helper"]),
-      content("Data/Mod.xml:7:4", "Helper2", "GameObject", "CreateObject", "CreateObject", "ObjectCreationList:OCL", ["GameObject:Helper2"]),
+      content("Data/Mod.xml:5:15", "Helper", "GameObject", "CreateObject", "CreateObject", "ObjectCreationList:OCL", [
+        "GameObject:Helper",
+      ]),
+      content("Data/Mod.xml:7:4", "Helper2", "GameObject", "CreateObject", "CreateObject", "ObjectCreationList:OCL", [
+        "GameObject:Helper2",
+      ]),
       // simpleContent AudioFileRefWithWeight: the text is the reference, Weight/Volume are data.
-      content("Data/Mod.xml:18:53", "BoomFile", "AudioFile", "Sound", "AudioEvent", "AudioEvent:Boom", ["AudioFile:BoomFile"]),
+      content("Data/Mod.xml:18:53", "BoomFile", "AudioFile", "Sound", "AudioEvent", "AudioEvent:Boom", [
+        "AudioFile:BoomFile",
+      ]),
       // simpleContent MultisoundSubsoundRef: the complex type's own refType.
-      content("Data/Mod.xml:19:45", "Boom", "BaseAudioEventInfo", "Subsound", "Multisound", "Multisound:Multi", ["AudioEvent:Boom"]),
+      content("Data/Mod.xml:19:45", "Boom", "BaseAudioEventInfo", "Subsound", "Multisound", "Multisound:Multi", [
+        "AudioEvent:Boom",
+      ]),
       // Inside FX nuggets <Sound> and <EvaEvent> are nuggets with reference attributes, not content.
-      site({ at: "Data/Mod.xml:20:40", value: "Boom", refType: "BaseAudioEventInfo", element: "Sound", parent: "Nuggets", attribute: "Value", to: ["AudioEvent:Boom"], from: "FXList:FX" }),
-      site({ at: "Data/Mod.xml:20:68", value: "Eva1", refType: "EvaEvent", element: "EvaEvent", parent: "Nuggets", attribute: "EvaEvent", to: ["EvaEvent:Eva1"], from: "FXList:FX" }),
+      site({
+        at: "Data/Mod.xml:20:40",
+        value: "Boom",
+        refType: "BaseAudioEventInfo",
+        element: "Sound",
+        parent: "Nuggets",
+        attribute: "Value",
+        to: ["AudioEvent:Boom"],
+        from: "FXList:FX",
+      }),
+      site({
+        at: "Data/Mod.xml:20:68",
+        value: "Eva1",
+        refType: "EvaEvent",
+        element: "EvaEvent",
+        parent: "Nuggets",
+        attribute: "EvaEvent",
+        to: ["EvaEvent:Eva1"],
+        from: "FXList:FX",
+      }),
       // Element-level refType on a generic AssetReference element.
-      content("Data/Mod.xml:22:85", "Box.MESH", "W3DMesh", "Mesh", "RenderObject", "W3DContainer:Box", ["W3DMesh:Box.MESH"]),
+      content("Data/Mod.xml:22:85", "Box.MESH", "W3DMesh", "Mesh", "RenderObject", "W3DContainer:Box", [
+        "W3DMesh:Box.MESH",
+      ]),
       // <Weapon> is WeaponRef text in SlowDeathBehavior, a slot with a Template attribute in WeaponSlotTurret.
-      content("Data/Mod.xml:24:70", "Gun", "WeaponTemplate", "Weapon", "SlowDeathBehavior", "GameObject:Wreck", ["WeaponTemplate:Gun"]),
-      site({ at: "Data/Mod.xml:25:96", value: "Gun", refType: "WeaponTemplate", element: "Weapon", parent: "WeaponSlotTurret", attribute: "Template", to: ["WeaponTemplate:Gun"], from: "GameObject:Wreck" }),
+      content("Data/Mod.xml:24:70", "Gun", "WeaponTemplate", "Weapon", "SlowDeathBehavior", "GameObject:Wreck", [
+        "WeaponTemplate:Gun",
+      ]),
+      site({
+        at: "Data/Mod.xml:25:96",
+        value: "Gun",
+        refType: "WeaponTemplate",
+        element: "Weapon",
+        parent: "WeaponSlotTurret",
+        attribute: "Template",
+        to: ["WeaponTemplate:Gun"],
+        from: "GameObject:Wreck",
+      }),
     ]);
   });
 });
@@ -338,7 +541,17 @@ describe("list references: one site per token, at the token", () => {
     ].join("\n");
     const { linked } = memIndex(mod(body), sample);
     const cmd = (at: string, value: string, from: string, to: string[], status: ReferenceSite["status"] = "resolved") =>
-      site({ at, kind: "content", value, refType: "LogicCommand", element: "Cmd", parent: "LogicCommandSet", status, to, from });
+      site({
+        at,
+        kind: "content",
+        value,
+        refType: "LogicCommand",
+        element: "Cmd",
+        parent: "LogicCommandSet",
+        status,
+        to,
+        from,
+      });
     expect(sitesOf(linked)).toEqual([
       cmd("Data/Mod.xml:3:33", "Cmd_A", "LogicCommandSet:Set1", ["LogicCommand:Cmd_A"]),
       cmd("Data/Mod.xml:3:39", "Cmd_B", "LogicCommandSet:Set1", ["LogicCommand:Cmd_B"]),
@@ -351,9 +564,13 @@ describe("list references: one site per token, at the token", () => {
   // Rule: list values split per token with exact offsets (issue 3). Fails: extract-xml.ts emitContent falls back to
   // the text start for every token when the raw text differs from the parsed text (CRLF normalised to LF).
   test("CRLF line ends inside a list content do not move its tokens to the start of the text", () => {
-    const text = `\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\r\n<LogicCommandSet id="Set">\r\n<Cmd>\r\n Cmd_A\r\n\tCmd_B</Cmd>\r\n</LogicCommandSet>\r\n<LogicCommand id="Cmd_A" Type="STOP" />\r\n<LogicCommand id="Cmd_B" Type="STOP" />\r\n</AssetDeclaration>\r\n`;
+    const text =
+      `\uFEFF<?xml version="1.0" encoding="utf-8"?>\r\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\r\n<LogicCommandSet id="Set">\r\n<Cmd>\r\n Cmd_A\r\n\tCmd_B</Cmd>\r\n</LogicCommandSet>\r\n<LogicCommand id="Cmd_A" Type="STOP" />\r\n<LogicCommand id="Cmd_B" Type="STOP" />\r\n</AssetDeclaration>\r\n`;
     const { linked } = memIndex({ "Data/Mod.xml": text }, sample);
-    expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column} ${s.status}`)).toEqual(["Cmd_A 5:2 resolved", "Cmd_B 6:2 resolved"]);
+    expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column} ${s.status}`)).toEqual([
+      "Cmd_A 5:2 resolved",
+      "Cmd_B 6:2 resolved",
+    ]);
   });
 });
 
@@ -374,14 +591,30 @@ describe("untyped references, untyped and Poid content, list attributes (fixture
 
   test("an untyped isRef attribute matches any type; untyped (AssetReference/WeakReference) and Poid content are not references; a list attribute splits per token", () => {
     const { linked } = memIndex(mod(body), untyped);
-    const thing = (at: string, value: string, attribute: string, refType: string | null, from: string, to: string[], status: ReferenceSite["status"] = "resolved") =>
-      site({ at, value, refType, element: "Thing", parent: "AssetDeclaration", attribute, status, to, from });
+    const thing = (
+      at: string,
+      value: string,
+      attribute: string,
+      refType: string | null,
+      from: string,
+      to: string[],
+      status: ReferenceSite["status"] = "resolved",
+    ) => site({ at, value, refType, element: "Thing", parent: "AssetDeclaration", attribute, status, to, from });
     expect(sitesOf(linked)).toEqual([
       thing("Data/Mod.xml:3:26", "Widget1", "Anything", null, "Thing:T1", ["Widget:Widget1"]),
       thing("Data/Mod.xml:3:42", "G1", "Parts", "Gadget", "Thing:T1", ["Gadget:G1"]),
       thing("Data/Mod.xml:3:46", "G2", "Parts", "Gadget", "Thing:T1", ["Gadget:G2"]),
       thing("Data/Mod.xml:3:49", "Ghost", "Parts", "Gadget", "Thing:T1", [], "not_found"),
-      site({ at: "Data/Mod.xml:7:7", kind: "content", value: "G2", refType: "Gadget", element: "Uses", parent: "Thing", to: ["Gadget:G2"], from: "Thing:T1" }),
+      site({
+        at: "Data/Mod.xml:7:7",
+        kind: "content",
+        value: "G2",
+        refType: "Gadget",
+        element: "Uses",
+        parent: "Thing",
+        to: ["Gadget:G2"],
+        from: "Thing:T1",
+      }),
       thing("Data/Mod.xml:9:26", "G2", "Anything", null, "Thing:T2", ["Gadget:G2", "Widget:G2"]),
     ]);
   });
@@ -389,8 +622,15 @@ describe("untyped references, untyped and Poid content, list attributes (fixture
   // Rule: list values split per token with exact offsets. Fails: extract-xml.ts handleAttributes uses the value
   // start for every token when the raw attribute text differs from the normalised value (tab/newline → space).
   test("a tab or a line break between the tokens of a list attribute keeps each token's own position", () => {
-    const { linked } = memIndex(mod(`<Thing id="T1" Parts="G1\tG2\n  Ghost" />\n<Gadget id="G1" />\n<Gadget id="G2" />`), untyped);
-    expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column} ${s.status}`)).toEqual(["G1 3:23 resolved", "G2 3:26 resolved", "Ghost 4:3 not_found"]);
+    const { linked } = memIndex(
+      mod(`<Thing id="T1" Parts="G1\tG2\n  Ghost" />\n<Gadget id="G1" />\n<Gadget id="G2" />`),
+      untyped,
+    );
+    expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column} ${s.status}`)).toEqual([
+      "G1 3:23 resolved",
+      "G2 3:26 resolved",
+      "Ghost 4:3 not_found",
+    ]);
   });
 });
 
@@ -403,7 +643,9 @@ describe("sites inside fragments spliced by xi:include belong to the splicing as
         `<Draws><xi:include href="Frags/Lights.xml" xpointer="${xp("Lights")}" /></Draws>`,
         `<Behaviors><xi:include href="Frags/Die.xml" /></Behaviors>`,
         `</GameObject>`,
-        `<GameObject id="Jeep"><Draws><xi:include href="Frags/Lights.xml" xpointer="${xp("Lights")}" /></Draws></GameObject>`,
+        `<GameObject id="Jeep"><Draws><xi:include href="Frags/Lights.xml" xpointer="${
+          xp("Lights")
+        }" /></Draws></GameObject>`,
         `<W3DContainer id="Light_SKN" />`,
         `<ObjectCreationList id="OCL_Wreck" />`,
         `<xi:include href="Frags/Weapons.xml" xpointer="${xp("WeaponList")}" />`,
@@ -416,7 +658,8 @@ describe("sites inside fragments spliced by xi:include belong to the splicing as
       `</Lights>`,
     ].join("\n"),
     // Without xpointer the fragment's root element itself is spliced (a whole module).
-    "Data/Frags/Die.xml": `<CreateObjectDie xmlns="uri:ea.com:eala:asset" id="ModuleTag_Die" CreationList="OCL_Wreck" />`,
+    "Data/Frags/Die.xml":
+      `<CreateObjectDie xmlns="uri:ea.com:eala:asset" id="ModuleTag_Die" CreationList="OCL_Wreck" />`,
     "Data/Frags/Weapons.xml": [
       `<WeaponList xmlns="uri:ea.com:eala:asset">`,
       `<WeaponTemplate id="Cannon"><Nuggets><FireWeaponNugget WeaponName="Splash" /></Nuggets></WeaponTemplate>`,
@@ -429,12 +672,30 @@ describe("sites inside fragments spliced by xi:include belong to the splicing as
   test("with and without xpointer; the same fragment spliced into two objects gives one site per object, in the fragment file", () => {
     const { linked } = memIndex(files, sample);
     const model = (from: string) =>
-      site({ at: "Data/Frags/Lights.xml:2:75", value: "Light_SKN", refType: "BaseRenderAssetType", element: "Model", parent: "ModelConditionState", attribute: "Name", to: ["W3DContainer:Light_SKN"], from });
-    expect(nested(linked).map((s) => facts(linked, s)).sort((a, b) => (a.at + a.from < b.at + b.from ? -1 : 1))).toEqual([
-      site({ at: "Data/Frags/Die.xml:1:81", value: "OCL_Wreck", refType: "ObjectCreationList", element: "CreateObjectDie", attribute: "CreationList", to: ["ObjectCreationList:OCL_Wreck"], from: "GameObject:Tank" }),
-      model("GameObject:Jeep"),
-      model("GameObject:Tank"),
-    ]);
+      site({
+        at: "Data/Frags/Lights.xml:2:75",
+        value: "Light_SKN",
+        refType: "BaseRenderAssetType",
+        element: "Model",
+        parent: "ModelConditionState",
+        attribute: "Name",
+        to: ["W3DContainer:Light_SKN"],
+        from,
+      });
+    expect(nested(linked).map((s) => facts(linked, s)).sort((a, b) => (a.at + a.from < b.at + b.from ? -1 : 1)))
+      .toEqual([
+        site({
+          at: "Data/Frags/Die.xml:1:81",
+          value: "OCL_Wreck",
+          refType: "ObjectCreationList",
+          element: "CreateObjectDie",
+          attribute: "CreationList",
+          to: ["ObjectCreationList:OCL_Wreck"],
+          from: "GameObject:Tank",
+        }),
+        model("GameObject:Jeep"),
+        model("GameObject:Tank"),
+      ]);
     expect(nested(linked).map((s) => s.via).sort()).toEqual(["Frags/Die.xml", "Frags/Lights.xml", "Frags/Lights.xml"]);
   });
 
@@ -442,13 +703,20 @@ describe("sites inside fragments spliced by xi:include belong to the splicing as
     const { linked } = memIndex(files, sample);
     const [tank] = linked.findAssets("Tank");
     const [wreck] = linked.findAssets("OCL_Wreck");
-    expect((linked.referencesFrom.get(tank.index) ?? []).map((i) => linked.sites[i].value).sort()).toEqual(["Light_SKN", "OCL_Wreck"]);
-    expect((linked.referencedBy.get(wreck.index) ?? []).map((i) => linked.assets[linked.sites[i].from].id)).toEqual(["Tank"]);
+    expect((linked.referencesFrom.get(tank.index) ?? []).map((i) => linked.sites[i].value).sort()).toEqual([
+      "Light_SKN",
+      "OCL_Wreck",
+    ]);
+    expect((linked.referencedBy.get(wreck.index) ?? []).map((i) => linked.assets[linked.sites[i].from].id)).toEqual([
+      "Tank",
+    ]);
   });
 
   test("children of a root-level xi:include container are assets of the fragment file", () => {
     const { linked } = memIndex(files, sample);
-    expect(linked.assets.filter((a) => a.type === "WeaponTemplate").map((a) => `${a.type}:${a.id}@${rel(a.file)}:${a.line}`)).toEqual([
+    expect(
+      linked.assets.filter((a) => a.type === "WeaponTemplate").map((a) => `${a.type}:${a.id}@${rel(a.file)}:${a.line}`),
+    ).toEqual([
       "WeaponTemplate:Cannon@Data/Frags/Weapons.xml:2",
       "WeaponTemplate:Splash@Data/Frags/Weapons.xml:3",
     ]);
@@ -460,7 +728,16 @@ describe("sites inside fragments spliced by xi:include belong to the splicing as
   test("a reference written inside an asset of a root-level xi:include container belongs to that asset", () => {
     const { linked } = memIndex(files, sample);
     expect(linked.sites.filter((s) => rel(s.file) === "Data/Frags/Weapons.xml").map((s) => facts(linked, s))).toEqual([
-      site({ at: "Data/Frags/Weapons.xml:2:68", value: "Splash", refType: "WeaponTemplate", element: "FireWeaponNugget", parent: "Nuggets", attribute: "WeaponName", to: ["WeaponTemplate:Splash"], from: "WeaponTemplate:Cannon" }),
+      site({
+        at: "Data/Frags/Weapons.xml:2:68",
+        value: "Splash",
+        refType: "WeaponTemplate",
+        element: "FireWeaponNugget",
+        parent: "Nuggets",
+        attribute: "WeaponName",
+        to: ["WeaponTemplate:Splash"],
+        from: "WeaponTemplate:Cannon",
+      }),
     ]);
   });
 });
@@ -473,7 +750,7 @@ describe("same id on two types never cross-resolves; the reverse index is keyed 
     `<ObjectCreationList id="OCL"><CreateObject><CreateObject>SharedThing</CreateObject></CreateObject></ObjectCreationList>`,
   ].join("\n");
 
-  test("WeaponName=\"SharedThing\" → only the WeaponTemplate; <CreateObject>SharedThing → only the GameObject", () => {
+  test('WeaponName="SharedThing" → only the WeaponTemplate; <CreateObject>SharedThing → only the GameObject', () => {
     const { linked } = memIndex(mod(body), sample);
     expect(sitesOf(linked).map((s) => `${s.from} ${s.element} → ${s.to.join(",")}`)).toEqual([
       "WeaponTemplate:Gun FireWeaponNugget → WeaponTemplate:SharedThing",
@@ -495,8 +772,13 @@ describe("same id on two types never cross-resolves; the reverse index is keyed 
     const go = findReferences(linked, "SharedThing", { type: "GameObject" });
     const wt = findReferences(linked, "SharedThing", { type: "WeaponTemplate" });
     if (isQueryError(go) || isQueryError(wt)) throw new Error("unexpected error");
-    expect(go.references.map((r) => `${r.from?.type}:${r.from?.id} ${r.element} ${r.file}:${r.line}:${r.column}`)).toEqual(["ObjectCreationList:OCL CreateObject Data/Mod.xml:6:58"]);
-    expect(wt.references.map((r) => `${r.from?.type}:${r.from?.id} ${r.element}@${r.attribute} ${r.file}:${r.line}:${r.column}`)).toEqual(["WeaponTemplate:Gun FireWeaponNugget@WeaponName Data/Mod.xml:5:65"]);
+    expect(go.references.map((r) => `${r.from?.type}:${r.from?.id} ${r.element} ${r.file}:${r.line}:${r.column}`))
+      .toEqual(["ObjectCreationList:OCL CreateObject Data/Mod.xml:6:58"]);
+    expect(
+      wt.references.map((r) =>
+        `${r.from?.type}:${r.from?.id} ${r.element}@${r.attribute} ${r.file}:${r.line}:${r.column}`
+      ),
+    ).toEqual(["WeaponTemplate:Gun FireWeaponNugget@WeaponName Data/Mod.xml:5:65"]);
   });
 });
 
@@ -544,9 +826,36 @@ describe("heuristic mode (no schema)", () => {
   test("values that match a known id are references of kind heuristic; only resolved ones are kept; inheritFrom is still inheritFrom", () => {
     const { linked } = memIndex(mod(body), null);
     expect(sitesOf(linked)).toEqual([
-      site({ at: "Data/Mod.xml:3:35", kind: "heuristic", value: "TankCmds", element: "GameObject", parent: "AssetDeclaration", attribute: "CommandSet", to: ["LogicCommandSet:TankCmds"], from: "GameObject:Tank" }),
-      site({ at: "Data/Mod.xml:4:6", kind: "heuristic", value: "TankCmds", element: "Cmd", parent: "GameObject", to: ["LogicCommandSet:TankCmds"], from: "GameObject:Tank" }),
-      site({ at: "Data/Mod.xml:6:45", kind: "inheritFrom", value: "BaseCmds", selfType: "LogicCommandSet", element: "LogicCommandSet", parent: "AssetDeclaration", attribute: "inheritFrom", to: ["LogicCommandSet:BaseCmds"], from: "LogicCommandSet:TankCmds" }),
+      site({
+        at: "Data/Mod.xml:3:35",
+        kind: "heuristic",
+        value: "TankCmds",
+        element: "GameObject",
+        parent: "AssetDeclaration",
+        attribute: "CommandSet",
+        to: ["LogicCommandSet:TankCmds"],
+        from: "GameObject:Tank",
+      }),
+      site({
+        at: "Data/Mod.xml:4:6",
+        kind: "heuristic",
+        value: "TankCmds",
+        element: "Cmd",
+        parent: "GameObject",
+        to: ["LogicCommandSet:TankCmds"],
+        from: "GameObject:Tank",
+      }),
+      site({
+        at: "Data/Mod.xml:6:45",
+        kind: "inheritFrom",
+        value: "BaseCmds",
+        selfType: "LogicCommandSet",
+        element: "LogicCommandSet",
+        parent: "AssetDeclaration",
+        attribute: "inheritFrom",
+        to: ["LogicCommandSet:BaseCmds"],
+        from: "LogicCommandSet:TankCmds",
+      }),
     ]);
   });
 
@@ -573,7 +882,9 @@ describe("uses: the Athena Cannon's weapons (direct, through a CreateObjectDie h
         `<LogicCommandSet id="AthenaCmds" />`,
       ].join("\n"),
     ),
-    "Data/Units/Base.xml": doc(`<GameObject id="BaseVehicle"><Behaviors><FireWeaponWhenDead id="ModuleTag_DW" DeathWeapon="VehicleDeathExplosion" /></Behaviors></GameObject>`),
+    "Data/Units/Base.xml": doc(
+      `<GameObject id="BaseVehicle"><Behaviors><FireWeaponWhenDead id="ModuleTag_DW" DeathWeapon="VehicleDeathExplosion" /></Behaviors></GameObject>`,
+    ),
     "Data/Weapons.xml": doc(
       [
         `<WeaponTemplate id="AthenaCannonBeam" FireSound="AthenaFire"><Nuggets><FireWeaponNugget WeaponName="AthenaSplash" /></Nuggets></WeaponTemplate>`,
@@ -586,7 +897,13 @@ describe("uses: the Athena Cannon's weapons (direct, through a CreateObjectDie h
   };
   const { linked } = memIndex(files, sample);
   const athena = { type: "GameObject", id: "AlliedAthenaCannon" };
-  const weapon = (id: string, line: number) => ({ type: "WeaponTemplate", id, file: "Data/Weapons.xml", line, status: "resolved" as const });
+  const weapon = (id: string, line: number) => ({
+    type: "WeaponTemplate",
+    id,
+    file: "Data/Weapons.xml",
+    line,
+    status: "resolved" as const,
+  });
   const slot = { kind: "attribute" as const, element: "Weapon", parent: "WeaponSlotTurret", attribute: "Template" };
   const inheritEdge = {
     from: athena,
@@ -595,7 +912,13 @@ describe("uses: the Athena Cannon's weapons (direct, through a CreateObjectDie h
     source: { file: "Data/Units/Athena.xml", line: 4 },
     depth: 1,
   };
-  const direct = { from: athena, to: weapon("AthenaCannonBeam", 3), via: slot, source: { file: "Data/Units/Athena.xml", line: 6 }, depth: 1 };
+  const direct = {
+    from: athena,
+    to: weapon("AthenaCannonBeam", 3),
+    via: slot,
+    source: { file: "Data/Units/Athena.xml", line: 6 },
+    depth: 1,
+  };
   const inherited = {
     from: athena,
     to: weapon("VehicleDeathExplosion", 6),
@@ -623,7 +946,13 @@ describe("uses: the Athena Cannon's weapons (direct, through a CreateObjectDie h
           depth: 2,
         },
         // Reached through CreateObjectDie → ObjectCreationList → the helper GameObject.
-        { from: { type: "GameObject", id: "AthenaWreckHelper" }, to: weapon("AthenaWreckBurn", 5), via: slot, source: { file: "Data/Units/Athena.xml", line: 11 }, depth: 3 },
+        {
+          from: { type: "GameObject", id: "AthenaWreckHelper" },
+          to: weapon("AthenaWreckBurn", 5),
+          via: slot,
+          source: { file: "Data/Units/Athena.xml", line: 11 },
+          depth: 3,
+        },
       ],
       truncated: false,
       // CommandSet, CreationList (depth 1), FireSound (depth 2), the OCL's CreateObject (depth 2).
@@ -636,13 +965,14 @@ describe("uses: the Athena Cannon's weapons (direct, through a CreateObjectDie h
     const r = uses(linked, "AlliedAthenaCannon");
     if (isQueryError(r)) throw new Error(r.error.message);
     expect(r.depth).toBe(1);
-    expect(r.edges.map((e) => `${e.via.kind} ${e.to.type}:${e.to.id}${e.definedIn ? ` (in ${e.definedIn.id})` : ""}`)).toEqual([
-      "inheritFrom GameObject:BaseVehicle",
-      "attribute LogicCommandSet:AthenaCmds",
-      "attribute WeaponTemplate:AthenaCannonBeam",
-      "attribute ObjectCreationList:OCL_AthenaWreck",
-      "attribute WeaponTemplate:VehicleDeathExplosion (in BaseVehicle)",
-    ]);
+    expect(r.edges.map((e) => `${e.via.kind} ${e.to.type}:${e.to.id}${e.definedIn ? ` (in ${e.definedIn.id})` : ""}`))
+      .toEqual([
+        "inheritFrom GameObject:BaseVehicle",
+        "attribute LogicCommandSet:AthenaCmds",
+        "attribute WeaponTemplate:AthenaCannonBeam",
+        "attribute ObjectCreationList:OCL_AthenaWreck",
+        "attribute WeaponTemplate:VehicleDeathExplosion (in BaseVehicle)",
+      ]);
     expect([r.truncated, r.omittedByTargetType]).toEqual([false, 0]);
   });
 
@@ -653,8 +983,12 @@ describe("uses: the Athena Cannon's weapons (direct, through a CreateObjectDie h
   });
 
   test("depth outside 1..3 is an error with one sentence", () => {
-    expect(uses(linked, "AlliedAthenaCannon", { depth: 0 })).toEqual({ error: { code: "bad_argument", message: "depth must be 1, 2 or 3, got 0" } });
-    expect(uses(linked, "AlliedAthenaCannon", { depth: 4 })).toEqual({ error: { code: "bad_argument", message: "depth must be 1, 2 or 3, got 4" } });
+    expect(uses(linked, "AlliedAthenaCannon", { depth: 0 })).toEqual({
+      error: { code: "bad_argument", message: "depth must be 1, 2 or 3, got 0" },
+    });
+    expect(uses(linked, "AlliedAthenaCannon", { depth: 4 })).toEqual({
+      error: { code: "bad_argument", message: "depth must be 1, 2 or 3, got 4" },
+    });
   });
 });
 
@@ -662,7 +996,9 @@ describe("uses: inheritFrom chains", () => {
   const objects = (n: number, inherit: (i: number) => string | null) =>
     Array.from({ length: n }, (_, i) => {
       const parent = inherit(i);
-      return `<GameObject id="G${i}"${parent ? ` inheritFrom="${parent}"` : ""}><Behaviors><FireWeaponWhenDead id="M" DeathWeapon="W${i}" /></Behaviors></GameObject>\n<WeaponTemplate id="W${i}" />`;
+      return `<GameObject id="G${i}"${
+        parent ? ` inheritFrom="${parent}"` : ""
+      }><Behaviors><FireWeaponWhenDead id="M" DeathWeapon="W${i}" /></Behaviors></GameObject>\n<WeaponTemplate id="W${i}" />`;
     }).join("\n");
 
   test("at most 8 ancestors are followed", () => {
@@ -670,7 +1006,11 @@ describe("uses: inheritFrom chains", () => {
     const r = uses(linked, "G0", { targetTypes: ["WeaponTemplate"] });
     if (isQueryError(r)) throw new Error(r.error.message);
     expect(r.inheritChain.map((a) => a.id)).toEqual(["G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8"]);
-    expect(r.edges.filter((e) => e.via.kind !== "inheritFrom").map((e) => `${e.to.id}${e.definedIn ? `<${e.definedIn.id}` : ""}`)).toEqual([
+    expect(
+      r.edges.filter((e) => e.via.kind !== "inheritFrom").map((e) =>
+        `${e.to.id}${e.definedIn ? `<${e.definedIn.id}` : ""}`
+      ),
+    ).toEqual([
       "W0",
       "W1<G1",
       "W2<G2",
@@ -689,7 +1029,11 @@ describe("uses: inheritFrom chains", () => {
     const r = uses(linked, "G0", { depth: 3, targetTypes: ["WeaponTemplate"] });
     if (isQueryError(r)) throw new Error(r.error.message);
     expect(r.inheritChain.map((a) => a.id)).toEqual(["G1"]);
-    expect(r.edges.filter((e) => e.via.kind !== "inheritFrom").map((e) => `${e.to.id}${e.definedIn ? `<${e.definedIn.id}` : ""}`)).toEqual(["W0", "W1<G1"]);
+    expect(
+      r.edges.filter((e) => e.via.kind !== "inheritFrom").map((e) =>
+        `${e.to.id}${e.definedIn ? `<${e.definedIn.id}` : ""}`
+      ),
+    ).toEqual(["W0", "W1<G1"]);
   });
 });
 

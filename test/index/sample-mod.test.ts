@@ -9,7 +9,12 @@ import { Workspace } from "../../src/workspace/workspace.ts";
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 
 async function build() {
-  const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-sample-home-")) });
+  const cfg = resolveConfig({
+    project: SAMPLE,
+    sdk: "",
+    schema: null,
+    home: mkdtempSync(join(tmpdir(), "ra3-sample-home-")),
+  });
   if ("envError" in cfg) throw new Error(cfg.envError);
   const ws = new Workspace(cfg);
   await ws.build();
@@ -35,7 +40,16 @@ describe("sample mod", () => {
   });
 
   test("counts", () => {
-    expect(linked.stats).toMatchObject({ projectFiles: 15, activeFiles: 13, assets: 28, sdkAssets: 0, references: 23, resolvedReferences: 21, externalReferences: 2, defines: 3 });
+    expect(linked.stats).toMatchObject({
+      projectFiles: 15,
+      activeFiles: 13,
+      assets: 28,
+      sdkAssets: 0,
+      references: 23,
+      resolvedReferences: 21,
+      externalReferences: 2,
+      defines: 3,
+    });
   });
 
   test("files: active, inactive, instance-only, shared by two streams, fragment", () => {
@@ -43,7 +57,8 @@ describe("sample mod", () => {
     expect([f("Data/Standalone.xml").active, f("Art/AU/AUUnusedProp.w3x").active]).toEqual([false, false]);
     expect(f("Data/Includes/BaseObjects.xml").viaInstance).toBe(true);
     expect(f("Data/Includes/Defines.xml").streams).toEqual(["static", "global:MapMetaData_Global"]);
-    expect([f("Data/Includes/Fragments/Headlights.xml").fragment, f("Data/Includes/Fragments/Headlights.xml").active]).toEqual([true, true]);
+    expect([f("Data/Includes/Fragments/Headlights.xml").fragment, f("Data/Includes/Fragments/Headlights.xml").active])
+      .toEqual([true, true]);
     expect(f("Art/AU/AUAthena_SKN.w3x").kind).toBe("art");
   });
 
@@ -55,19 +70,33 @@ describe("sample mod", () => {
   test("ART: without a folder uses the two-letter rule", () => {
     const e = linked.includes.find((i) => i.source === "ART:AUAthena_SKN.w3x")!;
     expect(rel(e.to!)).toBe("Art/AU/AUAthena_SKN.w3x");
-    expect(linked.findAssets("AUAthena_SKL").map((a) => `${a.type} ${rel(a.file)}:${a.line}`)).toEqual(["W3DHierarchy Art/AU/AUAthena_SKN.w3x:3"]);
+    expect(linked.findAssets("AUAthena_SKL").map((a) => `${a.type} ${rel(a.file)}:${a.line}`)).toEqual([
+      "W3DHierarchy Art/AU/AUAthena_SKN.w3x:3",
+    ]);
   });
 
   test("the include cycle and the inactive file's missing include are reported", () => {
-    expect(linked.diagnostics.filter((d) => d.file).map((d) => `${rel(d.file!)}:${d.line}:${d.column} ${d.code}`)).toEqual([
-      "Data/Includes/Loop/LoopB.xml:4:31 include-cycle",
-      "Data/Standalone.xml:6:31 include-not-found",
-    ]);
+    expect(linked.diagnostics.filter((d) => d.file).map((d) => `${rel(d.file!)}:${d.line}:${d.column} ${d.code}`))
+      .toEqual([
+        "Data/Includes/Loop/LoopB.xml:4:31 include-cycle",
+        "Data/Standalone.xml:6:31 include-not-found",
+      ]);
   });
 
   test("asset definitions carry type, file, line, column, origin, stream and flags", () => {
     const [a] = linked.findAssets("AlliedAthenaCannon");
-    expect({ type: a.type, file: rel(a.file), line: a.line, column: a.column, endLine: a.endLine, origin: a.origin, streams: a.streams, active: a.active, viaInstance: a.viaInstance, inheritFrom: a.inheritFrom }).toEqual({
+    expect({
+      type: a.type,
+      file: rel(a.file),
+      line: a.line,
+      column: a.column,
+      endLine: a.endLine,
+      origin: a.origin,
+      streams: a.streams,
+      active: a.active,
+      viaInstance: a.viaInstance,
+      inheritFrom: a.inheritFrom,
+    }).toEqual({
       type: "GameObject",
       file: "Data/Includes/Allied Units/AthenaCannon.xml",
       line: 11,

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_ANSWER_CHARS, answerSize, shrinkLists } from "../../src/mcp/bound.ts";
+import { answerSize, MAX_ANSWER_CHARS, shrinkLists } from "../../src/mcp/bound.ts";
 import { toToolResult } from "../../src/mcp/respond.ts";
-import { CORPORA, type Harness, type Json, connect, resultOf, textOf } from "./harness.ts";
+import { connect, CORPORA, type Harness, type Json, resultOf, textOf } from "./harness.ts";
 
 describe("shrinkLists", () => {
   test("cuts the largest list and counts what it left out", () => {
@@ -25,14 +25,24 @@ describe("toToolResult", () => {
   const index = null;
   test("a small answer passes untouched", () => {
     const r = toToolResult({ index, result: { items: [1, 2] } }, { render: (x) => `${x.items.length} items` });
-    expect(r).toEqual({ content: [{ type: "text", text: "2 items" }], structuredContent: { index: null, result: { items: [1, 2] } } });
+    expect(r).toEqual({
+      content: [{ type: "text", text: "2 items" }],
+      structuredContent: { index: null, result: { items: [1, 2] } },
+    });
   });
 
   test("too large: a refit (smaller page) is preferred over cutting lists", () => {
     const big = { items: Array.from({ length: 100 }, (_, i) => `item-${i}`), nextCursor: null as string | null };
-    const r = toToolResult({ index, result: big }, { render: () => "", refit: (x, f) => ({ items: x.items.slice(0, Math.floor(x.items.length * f)), nextCursor: "next" }) }, 500);
+    const r = toToolResult({ index, result: big }, {
+      render: () => "",
+      refit: (x, f) => ({ items: x.items.slice(0, Math.floor(x.items.length * f)), nextCursor: "next" }),
+    }, 500);
     const sc = r.structuredContent as Json;
-    expect([sc.result.nextCursor, sc.result.truncated, JSON.stringify(sc).length <= 500]).toEqual(["next", undefined, true]);
+    expect([sc.result.nextCursor, sc.result.truncated, JSON.stringify(sc).length <= 500]).toEqual([
+      "next",
+      undefined,
+      true,
+    ]);
   });
 
   test("without a refit the lists are cut and the text says so", () => {
@@ -41,7 +51,9 @@ describe("toToolResult", () => {
     const sc = r.structuredContent as Json;
     expect(sc.result.truncated).toBe(true);
     expect(sc.result.items.length + sc.result.omitted.items).toBe(100);
-    expect(textOf(r)).toBe(`${sc.result.items.length} items\n(answer shortened to stay under the size limit: ${sc.result.omitted.items} items left out; narrow the question)`);
+    expect(textOf(r)).toBe(
+      `${sc.result.items.length} items\n(answer shortened to stay under the size limit: ${sc.result.omitted.items} items left out; narrow the question)`,
+    );
     expect(answerSize(sc, textOf(r))).toBeLessThanOrEqual(500);
   });
 
@@ -92,11 +104,13 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
   });
 
   test("the lists that would overflow come back as shorter pages with a cursor", async () => {
-    for (const [name, args, list] of [
-      ["find_unreferenced", { limit: 10_000 }, "items"],
-      ["search_strings", { text: "a", limit: 10_000 }, "matches"],
-      ["list_assets_by_type", { type: "AudioFile", limit: 10_000 }, "items"],
-    ] as const) {
+    for (
+      const [name, args, list] of [
+        ["find_unreferenced", { limit: 10_000 }, "items"],
+        ["search_strings", { text: "a", limit: 10_000 }, "matches"],
+        ["list_assets_by_type", { type: "AudioFile", limit: 10_000 }, "items"],
+      ] as const
+    ) {
       const r = resultOf(await h.call(name, args));
       expect(`${name} ${r[list].length < r.total}`).toBe(`${name} true`);
       expect(r[list].length).toBeGreaterThan(10);
@@ -104,7 +118,9 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
   });
 
   test("the busiest assets: references both ways at full depth", async () => {
-    const objects = resultOf(await h.call("list_assets_by_type", { type: "GameObject", limit: 200 })).items.map((i: Json) => i.id) as string[];
+    const objects = resultOf(await h.call("list_assets_by_type", { type: "GameObject", limit: 200 })).items.map((
+      i: Json,
+    ) => i.id) as string[];
     let cut = 0;
     for (const id of objects) {
       const fwd = await h.call("get_asset_references", { id, type: "GameObject", depth: 3, maxEdges: 1000 });
@@ -121,8 +137,12 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
     const first = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: 10_000 }));
     expect(first.items.length).toBeLessThan(200);
     expect(first.total).toBeGreaterThan(first.items.length);
-    const second = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: 10_000, cursor: first.nextCursor }));
+    const second = resultOf(
+      await h.call("list_assets_by_type", { type: "AudioFile", limit: 10_000, cursor: first.nextCursor }),
+    );
     const plain = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: first.items.length + 3 }));
-    expect(plain.items.slice(first.items.length).map((i: Json) => i.id)).toEqual(second.items.slice(0, 3).map((i: Json) => i.id));
+    expect(plain.items.slice(first.items.length).map((i: Json) => i.id)).toEqual(
+      second.items.slice(0, 3).map((i: Json) => i.id),
+    );
   });
 });

@@ -11,10 +11,15 @@ import { isQueryError } from "../../src/query/envelope.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
-import { MAX_INSTRUCTIONS, buildInstructions } from "../../src/mcp/instructions.ts";
+import { buildInstructions, MAX_INSTRUCTIONS } from "../../src/mcp/instructions.ts";
 import { SAMPLE } from "./harness.ts";
 
-const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-def-home-")) });
+const cfg = resolveConfig({
+  project: SAMPLE,
+  sdk: "",
+  schema: null,
+  home: mkdtempSync(join(tmpdir(), "ra3-def-home-")),
+});
 if ("envError" in cfg) throw new Error(cfg.envError);
 const ws = new Workspace(cfg);
 await ws.build();
@@ -43,7 +48,8 @@ describe("definitionOf", () => {
       startLine: 13,
       endLine: 17,
       shown: { from: 13, to: 17 },
-      text: '\t<WeaponTemplate id="AthenaSplash" AttackRange="40">\n\t\t<Nuggets>\n\t\t\t<DamageNugget Damage="$ATHENA_DAMAGE" DamageType="EXPLOSION" />\n\t\t</Nuggets>\n\t</WeaponTemplate>',
+      text:
+        '\t<WeaponTemplate id="AthenaSplash" AttackRange="40">\n\t\t<Nuggets>\n\t\t\t<DamageNugget Damage="$ATHENA_DAMAGE" DamageType="EXPLOSION" />\n\t\t</Nuggets>\n\t</WeaponTemplate>',
       truncated: false,
       note: null,
     });
@@ -53,23 +59,40 @@ describe("definitionOf", () => {
     const t = target("AlliedAthenaCannon");
     const src = readSourceText(t.def.file);
     const byLines = definitionOf(linked, t, src, { maxLines: 3 });
-    expect([byLines.shown, byLines.truncated, byLines.text?.split("\n").length]).toEqual([{ from: 10, to: 12 }, true, 3]);
+    expect([byLines.shown, byLines.truncated, byLines.text?.split("\n").length]).toEqual([
+      { from: 10, to: 12 },
+      true,
+      3,
+    ]);
     const byChars = definitionOf(linked, t, src, { maxChars: 100 });
-    expect([byChars.truncated, (byChars.text ?? "").length <= 100, byChars.shown]).toEqual([true, true, { from: 10, to: 12 }]);
+    expect([byChars.truncated, (byChars.text ?? "").length <= 100, byChars.shown]).toEqual([true, true, {
+      from: 10,
+      to: 12,
+    }]);
   });
 
   test("one enormous line: its start, marked", () => {
     const t = target("AthenaSplash");
     const lines = Array(20).fill("");
     lines[12] = `\t<WeaponTemplate id="AthenaSplash" Payload="${"x".repeat(500)}" />`;
-    const r = definitionOf(linked, { ...t, def: { ...t.def, startLine: 13, endLine: 13 } }, { text: lines.join("\n") }, { maxChars: 100 });
+    const r = definitionOf(
+      linked,
+      { ...t, def: { ...t.def, startLine: 13, endLine: 13 } },
+      { text: lines.join("\n") },
+      { maxChars: 100 },
+    );
     expect([r.text?.length, r.text?.endsWith("…"), r.truncated]).toEqual([100, true, true]);
   });
 
   test("an art asset whose end the index did not record: the end tag is looked for", () => {
     const t = target("AUAthena_SKN.HULL");
     const r = definitionOf(linked, t, readSourceText(t.def.file), { maxLines: 12 });
-    expect([r.startLine, r.shown, r.truncated, r.note]).toEqual([7, { from: 7, to: 18 }, true, "the end of the element was not found within 12 lines of line 7"]);
+    expect([r.startLine, r.shown, r.truncated, r.note]).toEqual([
+      7,
+      { from: 7, to: 18 },
+      true,
+      "the end of the element was not found within 12 lines of line 7",
+    ]);
     const hier = target("AUAthena_SKL");
     expect(definitionOf(linked, hier, readSourceText(hier.def.file)).shown).toEqual({ from: 3, to: 6 });
   });
@@ -77,12 +100,21 @@ describe("definitionOf", () => {
   test("a self-closing element found from its id line", () => {
     const t = target("UnusedTestWeapon");
     const r = definitionOf(linked, { ...t, def: { ...t.def, endLine: t.def.startLine } }, readSourceText(t.def.file));
-    expect([r.shown, r.text]).toEqual([{ from: 32, to: 32 }, '\t<WeaponTemplate id="UnusedTestWeapon" AttackRange="10" />']);
+    expect([r.shown, r.text]).toEqual([
+      { from: 32, to: 32 },
+      '\t<WeaponTemplate id="UnusedTestWeapon" AttackRange="10" />',
+    ]);
   });
 
   test("a manifest asset has no text and says where it comes from", () => {
     const t = target("AthenaSplash");
-    const def: AssetDef = { ...t.def, origin: "manifest", file: join(SAMPLE, "static.manifest"), manifestSource: "DATA:globaldata/weapon.xml", line: 0 };
+    const def: AssetDef = {
+      ...t.def,
+      origin: "manifest",
+      file: join(SAMPLE, "static.manifest"),
+      manifestSource: "DATA:globaldata/weapon.xml",
+      line: 0,
+    };
     const r = definitionOf(linked as LinkedIndex, { ...t, def }, null);
     expect([r.text, r.shown, r.note]).toEqual([
       null,
@@ -94,12 +126,21 @@ describe("definitionOf", () => {
   test("an unreadable file: no text, and why", () => {
     const t = target("AthenaSplash");
     const r = definitionOf(linked, t, readSourceText(join(SAMPLE, "Data", "Gone.xml")));
-    expect([r.text, r.note]).toEqual([null, `could not read ${join(SAMPLE, "Data", "Gone.xml")}: it no longer exists; retry with consistency "strict" if the file changed`]);
+    expect([r.text, r.note]).toEqual([
+      null,
+      `could not read ${
+        join(SAMPLE, "Data", "Gone.xml")
+      }: it no longer exists; retry with consistency "strict" if the file changed`,
+    ]);
   });
 
   test("ambiguous and unknown ids are errors from the shared resolver", () => {
     expect(definitionTarget(linked, "SharedThing")).toEqual({
-      error: { code: "ambiguous", message: '"SharedThing" names assets of 2 types (GameObject, WeaponTemplate); pass type to choose one', details: { types: ["GameObject", "WeaponTemplate"] } },
+      error: {
+        code: "ambiguous",
+        message: '"SharedThing" names assets of 2 types (GameObject, WeaponTemplate); pass type to choose one',
+        details: { types: ["GameObject", "WeaponTemplate"] },
+      },
     });
     expect(isQueryError(definitionTarget(linked, "SharedThing", "WeaponTemplate"))).toBe(false);
   });
@@ -110,7 +151,10 @@ describe("readSourceText", () => {
     const dir = mkdtempSync(join(tmpdir(), "ra3-src-"));
     writeFileSync(join(dir, "bom.xml"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("<a/>\r\n")]));
     writeFileSync(join(dir, "u16.xml"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("<b/>", "utf16le")]));
-    expect([readSourceText(join(dir, "bom.xml")), readSourceText(join(dir, "u16.xml"))]).toEqual([{ text: "<a/>\r\n" }, { text: "<b/>" }]);
+    expect([readSourceText(join(dir, "bom.xml")), readSourceText(join(dir, "u16.xml"))]).toEqual([
+      { text: "<a/>\r\n" },
+      { text: "<b/>" },
+    ]);
     expect(readSourceText(dir)).toEqual({ error: `${dir} is not a file` });
   });
 });
@@ -124,7 +168,9 @@ describe("instructions", () => {
       `Project: ${SAMPLE}.\nNo SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla.\nIndex: building since startup. Call get_status first; if index.state is no_index or index.projectDir is not the folder you work in, do not use these tools for it.`,
     ]);
     expect(text).toContain("## Rules\n\n1. **Prefer the index over full-text search.**");
-    expect(text.endsWith("More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).")).toBe(true);
+    expect(text.endsWith("More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).")).toBe(
+      true,
+    );
   });
 
   test("a very long project path still fits: rules are cut at a whole item", () => {

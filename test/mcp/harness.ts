@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProjectRegistry } from "../../src/mcp/projects.ts";
-import { type ServerOptions, createMcpServer } from "../../src/mcp/server.ts";
+import { createMcpServer, type ServerOptions } from "../../src/mcp/server.ts";
 
 export const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 export const CORPORA = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
@@ -31,7 +31,14 @@ export async function connect(
   const logs: string[] = [];
   const log = (l: string) => logs.push(l);
   const registry = new ProjectRegistry({
-    request: { project, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-mcp-home-")), cwd: options.cwd ?? project, env: {} },
+    request: {
+      project,
+      sdk: "",
+      schema: null,
+      home: mkdtempSync(join(tmpdir(), "ra3-mcp-home-")),
+      cwd: options.cwd ?? project,
+      env: {},
+    },
     log,
     watch: options.watch ?? false,
     debounceMs: options.debounceMs,

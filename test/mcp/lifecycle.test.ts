@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { IndexEnvelope } from "../../src/query/envelope.ts";
 import { makeStrict, progressText } from "../../src/mcp/respond.ts";
 import type { ProjectHandle } from "../../src/mcp/projects.ts";
-import { CORPORA, SAMPLE, type Harness, type Json, connect, resultOf, textOf } from "./harness.ts";
+import { connect, CORPORA, type Harness, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
 
 const opened: Harness[] = [];
 async function open(...args: Parameters<typeof connect>): Promise<Harness> {
@@ -29,9 +29,17 @@ describe("before the first build has published an index", () => {
   test("a query is a clear 'still building' error, get_status answers with state building", async () => {
     const h = await open(SAMPLE, { start: false });
     const r = await h.call("find_asset", { id: "AthenaSplash" });
-    expect([r.isError, textOf(r)]).toEqual([true, 'the index is still building (starting); retry in a moment or pass consistency: "strict" to wait']);
+    expect([r.isError, textOf(r)]).toEqual([
+      true,
+      'the index is still building (starting); retry in a moment or pass consistency: "strict" to wait',
+    ]);
     const sc = r.structuredContent as Json;
-    expect([sc.index.state, sc.index.projectDir, sc.result, sc.error.code]).toEqual(["building", SAMPLE, null, "building"]);
+    expect([sc.index.state, sc.index.projectDir, sc.result, sc.error.code]).toEqual([
+      "building",
+      SAMPLE,
+      null,
+      "building",
+    ]);
   });
 
   test("get_status on a fresh server reports building or a later state, never an error", async () => {
@@ -59,17 +67,37 @@ describe("before the first build has published an index", () => {
   });
 
   test("strict gives up after its timeout, and on cancellation", async () => {
-    const view = { projectDir: "/m", sdkDir: null, game: null, lifecycle: { state: "building", hasIndex: false, complete: false, dirty: false }, linked: null, buildId: 1, builtAt: null };
+    const view = {
+      projectDir: "/m",
+      sdkDir: null,
+      game: null,
+      lifecycle: { state: "building", hasIndex: false, complete: false, dirty: false },
+      linked: null,
+      buildId: 1,
+      builtAt: null,
+    };
     const handle = {
       entry: { name: "m", dir: "/m", marker: "mod" },
-      service: { strict: () => new Promise(() => {}), view: () => view, ws: { progress: { phase: "xml", done: 3, total: 10 } }, linked: null },
+      service: {
+        strict: () => new Promise(() => {}),
+        view: () => view,
+        ws: { progress: { phase: "xml", done: 3, total: 10 } },
+        linked: null,
+      },
     } as unknown as ProjectHandle;
     const late = await makeStrict(handle, 5, new AbortController().signal);
-    expect(late?.error).toEqual({ code: "timeout", message: "the index did not finish updating within 5 ms (3 files of 10); retry, or call get_status to watch the progress" });
+    expect(late?.error).toEqual({
+      code: "timeout",
+      message:
+        "the index did not finish updating within 5 ms (3 files of 10); retry, or call get_status to watch the progress",
+    });
     expect((late?.index as IndexEnvelope).state).toBe("building");
     const ac = new AbortController();
     ac.abort();
-    expect((await makeStrict(handle, 60_000, ac.signal))?.error).toEqual({ code: "cancelled", message: "the request was cancelled" });
+    expect((await makeStrict(handle, 60_000, ac.signal))?.error).toEqual({
+      code: "cancelled",
+      message: "the request was cancelled",
+    });
   });
 });
 
@@ -136,7 +164,9 @@ describe("a server started on a folder holding several mods", () => {
       note: `${container} holds 2 mods; pass one of them with --project`,
     });
     expect((r.structuredContent as Json).index).toBeNull();
-    expect(h.client.getInstructions()).toContain(`This server answers for 2 mods below ${container}: ModA, ModB. Pass project (a name from list_projects) to every tool.`);
+    expect(h.client.getInstructions()).toContain(
+      `This server answers for 2 mods below ${container}: ModA, ModB. Pass project (a name from list_projects) to every tool.`,
+    );
   });
 
   test("without project: an error naming the projects", async () => {
@@ -156,7 +186,9 @@ describe("a server started on a folder holding several mods", () => {
     expect(resultOf(byPath).project).toBe(join(container, "ModA"));
     const inside = await h.call("is_file_active", { project: "ModA/Data/Mod.xml", path: "Data/Mod.xml" });
     expect(resultOf(inside).summary).toBe("Data/Mod.xml is active in static");
-    const listed = resultOf(await h.call("list_projects")).projects.map((p: Json) => `${p.name} ${p.opened} ${p.state}`);
+    const listed = resultOf(await h.call("list_projects")).projects.map((p: Json) =>
+      `${p.name} ${p.opened} ${p.state}`
+    );
     expect(listed).toEqual(["ModA true ready", "ModB true ready"]);
   });
 
@@ -174,17 +206,24 @@ describe("a server started on a folder holding several mods", () => {
 
 describe("a server started where there is no mod", () => {
   const empty = mkdtempSync(join(tmpdir(), "ra3-mcp-nomod-"));
-  const why = `no Red Alert 3 mod at ${empty}: expected Data/Mod.xml, a *.babproj file or Data/AdditionalMaps/MapMetaData_*.xml there or in a parent folder`;
+  const why =
+    `no Red Alert 3 mod at ${empty}: expected Data/Mod.xml, a *.babproj file or Data/AdditionalMaps/MapMetaData_*.xml there or in a parent folder`;
 
   test("get_status answers no_index and says why; other tools refuse; list_projects is empty", async () => {
     const h = await open(empty, { cwd: empty });
     const status = await h.call("get_status");
     const sc = status.structuredContent as Json;
     expect(status.isError ?? false).toBe(false);
-    expect([sc.index.state, sc.index.projectDir, sc.result.note]).toEqual(["no_index", empty, `${why}; this folder has no index: do not use the ra3 tools for it`]);
+    expect([sc.index.state, sc.index.projectDir, sc.result.note]).toEqual([
+      "no_index",
+      empty,
+      `${why}; this folder has no index: do not use the ra3 tools for it`,
+    ]);
     const q = await h.call("find_asset", { id: "X" });
     expect([q.isError, textOf(q)]).toEqual([true, `this server has no mod to answer for: ${why}`]);
     expect(resultOf(await h.call("list_projects"))).toEqual({ mode: "none", root: empty, projects: [], note: why });
-    expect(h.client.getInstructions()).toContain(`No mod found: ${why}. get_status answers with state no_index: do not use these tools for this folder.`);
+    expect(h.client.getInstructions()).toContain(
+      `No mod found: ${why}. get_status answers with state no_index: do not use these tools for this folder.`,
+    );
   });
 });

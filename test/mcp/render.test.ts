@@ -20,10 +20,18 @@ describe("indexNote", () => {
     expect([indexNote(ready), indexNote(null)]).toEqual(["", ""]);
   });
   test("rebuild running, stale, art scan running, last update failed", () => {
-    expect(indexNote({ ...ready, state: "building", complete: false })).toBe("(index: a rebuild is running; this answer comes from the previous index)");
-    expect(indexNote({ ...ready, state: "stale", stale: true })).toBe('(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)');
-    expect(indexNote({ ...ready, state: "ready_xml", complete: false })).toBe("(index still scanning .w3x art: art assets and their references may be missing for now)");
-    expect(indexNote({ ...ready, state: "error", stale: true })).toBe("(index: the last build or update failed; this answer comes from the previous index, built 2026-01-01T00:00:00.000Z)");
+    expect(indexNote({ ...ready, state: "building", complete: false })).toBe(
+      "(index: a rebuild is running; this answer comes from the previous index)",
+    );
+    expect(indexNote({ ...ready, state: "stale", stale: true })).toBe(
+      '(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)',
+    );
+    expect(indexNote({ ...ready, state: "ready_xml", complete: false })).toBe(
+      "(index still scanning .w3x art: art assets and their references may be missing for now)",
+    );
+    expect(indexNote({ ...ready, state: "error", stale: true })).toBe(
+      "(index: the last build or update failed; this answer comes from the previous index, built 2026-01-01T00:00:00.000Z)",
+    );
   });
 });
 

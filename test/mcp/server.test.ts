@@ -7,7 +7,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
 import { toolDeclarations } from "../../src/mcp/tools.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
-import { SAMPLE, type Harness, type Json, connect, resultOf, textOf } from "./harness.ts";
+import { connect, type Harness, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
 
 let h: Harness;
 let tools: Tool[];
@@ -29,19 +29,30 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<C
     const tool = tools.find((t) => t.name === name)!;
     const check = ajv.getValidator(tool.outputSchema as never)(r.structuredContent);
     expect(check.errorMessage).toBeUndefined();
-    const declared = toolDeclarations({ registry: h.registry, strictTimeoutMs: 1000, readSource: readSourceText, log: () => {} }).find((d) => d.name === name)!;
+    const declared = toolDeclarations({
+      registry: h.registry,
+      strictTimeoutMs: 1000,
+      readSource: readSourceText,
+      log: () => {},
+    }).find((d) => d.name === name)!;
     expect(declared.output.safeParse(r.structuredContent).success).toBe(true);
   }
   return r;
 }
 
-async function ok(name: string, args: Record<string, unknown> = {}): Promise<{ result: Json; text: string; index: Json }> {
+async function ok(
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ result: Json; text: string; index: Json }> {
   const r = await call(name, args);
   expect(r.isError ?? false).toBe(false);
   return { result: resultOf(r), text: textOf(r), index: (r.structuredContent as Json).index };
 }
 
-async function fails(name: string, args: Record<string, unknown> = {}): Promise<{ message: string; code: string | null }> {
+async function fails(
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ message: string; code: string | null }> {
   const r = await call(name, args);
   expect(r.isError).toBe(true);
   const sc = r.structuredContent as Json;
@@ -57,7 +68,12 @@ describe("tools/list", () => {
   test("annotations: read-only, idempotent, closed world; reindex writes only the index", () => {
     for (const t of tools) {
       if (t.name === "reindex") {
-        expect(t.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+        expect(t.annotations).toEqual({
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        });
       } else {
         expect(t.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
       }
@@ -95,7 +111,17 @@ describe("tools/list", () => {
       expect(s.required).toEqual(["index", "result"]);
     }
     const status = (tools[0].outputSchema as Json).properties.index;
-    expect(Object.keys(status.properties)).toEqual(["projectDir", "sdkDir", "game", "state", "buildId", "builtAt", "complete", "stale", "counts"]);
+    expect(Object.keys(status.properties)).toEqual([
+      "projectDir",
+      "sdkDir",
+      "game",
+      "state",
+      "buildId",
+      "builtAt",
+      "complete",
+      "stale",
+      "counts",
+    ]);
   });
 });
 
@@ -116,20 +142,45 @@ describe("initialize", () => {
 describe("get_status and list_projects", () => {
   test("get_status: the envelope and the project's facts", async () => {
     const { result, index, text } = await ok("get_status");
-    expect(index).toMatchObject({ projectDir: SAMPLE, sdkDir: null, game: "ra3", state: "ready", complete: true, stale: false });
+    expect(index).toMatchObject({
+      projectDir: SAMPLE,
+      sdkDir: null,
+      game: "ra3",
+      state: "ready",
+      complete: true,
+      stale: false,
+    });
     expect(index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 });
-    expect(result).toMatchObject({ project: SAMPLE, marker: "mod", game: "ra3", mode: "project-only", sdk: null, state: "ready", progress: null, lastError: null, note: null });
+    expect(result).toMatchObject({
+      project: SAMPLE,
+      marker: "mod",
+      game: "ra3",
+      mode: "project-only",
+      sdk: null,
+      state: "ready",
+      progress: null,
+      lastError: null,
+      note: null,
+    });
     expect(result.streams).toEqual([
       { name: "static", entry: "Data/Mod.xml", files: 12 },
       { name: "global:MapMetaData_Global", entry: "Data/AdditionalMaps/MapMetaData_Global.xml", files: 2 },
     ]);
     expect(result.types).toContain("WeaponTemplate");
-    expect(text.split("\n").slice(0, 2)).toEqual([`project ${SAMPLE} (ra3)`, "no SDK: project-only mode (vanilla assets are not indexed)"]);
+    expect(text.split("\n").slice(0, 2)).toEqual([
+      `project ${SAMPLE} (ra3)`,
+      "no SDK: project-only mode (vanilla assets are not indexed)",
+    ]);
   });
 
   test("list_projects: the one project", async () => {
     const { result, index } = await ok("list_projects");
-    expect(result).toEqual({ mode: "single", root: SAMPLE, projects: [{ name: "sample-mod", dir: SAMPLE, marker: "mod", opened: true, state: "ready", game: "ra3" }], note: null });
+    expect(result).toEqual({
+      mode: "single",
+      root: SAMPLE,
+      projects: [{ name: "sample-mod", dir: SAMPLE, marker: "mod", opened: true, state: "ready", game: "ra3" }],
+      note: null,
+    });
     expect(index.projectDir).toBe(SAMPLE);
   });
 
@@ -138,7 +189,8 @@ describe("get_status and list_projects", () => {
     expect((await ok("find_asset", { id: "AthenaSplash", project: SAMPLE })).result.definitions.length).toBe(1);
     expect(await fails("find_asset", { id: "AthenaSplash", project: "/elsewhere/OtherMod" })).toEqual({
       code: null,
-      message: `this server answers only for sample-mod (${SAMPLE}); "/elsewhere/OtherMod" is another folder: start a server for it with ra3 mcp --project "/elsewhere/OtherMod"`,
+      message:
+        `this server answers only for sample-mod (${SAMPLE}); "/elsewhere/OtherMod" is another folder: start a server for it with ra3 mcp --project "/elsewhere/OtherMod"`,
     });
   });
 });
@@ -166,29 +218,38 @@ describe("asset tools", () => {
         },
       ],
     });
-    expect(text).toBe('1 definition of "alliedathenacannon":\n- GameObject AlliedAthenaCannon  Data/Includes/Allied Units/AthenaCannon.xml:11  [project, static]  inheritFrom BaseVehicle');
+    expect(text).toBe(
+      '1 definition of "alliedathenacannon":\n- GameObject AlliedAthenaCannon  Data/Includes/Allied Units/AthenaCannon.xml:11  [project, static]  inheritFrom BaseVehicle',
+    );
   });
 
   test("find_asset: an id of two types lists both and says to pass type", async () => {
     const { result, text } = await ok("find_asset", { id: "SharedThing" });
     expect(result.types).toEqual(["GameObject", "WeaponTemplate"]);
     expect(text.split("\n").at(-1)).toBe("several types: pass type (GameObject, WeaponTemplate) to the next call");
-    expect((await ok("find_asset", { id: "SharedThing", type: "WeaponTemplate" })).result.definitions.map((d: Json) => `${d.file}:${d.line}`)).toEqual(["Data/Includes/Weapons.xml:33"]);
+    expect(
+      (await ok("find_asset", { id: "SharedThing", type: "WeaponTemplate" })).result.definitions.map((d: Json) =>
+        `${d.file}:${d.line}`
+      ),
+    ).toEqual(["Data/Includes/Weapons.xml:33"]);
   });
 
   test("find_asset errors: unknown id with suggestions, wrong type, unknown type", async () => {
     expect(await fails("find_asset", { id: "AthenaCanon" })).toEqual({
       code: "not_found",
-      message: 'no asset has the id "AthenaCanon"; similar ids: AthenaCannonBeam (project-only mode: vanilla assets are not indexed)',
+      message:
+        'no asset has the id "AthenaCanon"; similar ids: AthenaCannonBeam (project-only mode: vanilla assets are not indexed)',
     });
     expect(await fails("find_asset", { id: "SharedThing", type: "AudioEvent" })).toEqual({
       code: "not_found",
-      message: '"SharedThing" exists only as GameObject, WeaponTemplate, not as AudioEvent; retry with one of those types',
+      message:
+        '"SharedThing" exists only as GameObject, WeaponTemplate, not as AudioEvent; retry with one of those types',
     });
     expect((await fails("find_asset", { id: "SharedThing", type: "Tank" })).code).toBe("bad_argument");
-    expect((await fails("find_asset", { id: "   " })).message).toBe("the asset id is empty; pass the id attribute value of the asset");
+    expect((await fails("find_asset", { id: "   " })).message).toBe(
+      "the asset id is empty; pass the id attribute value of the asset",
+    );
   });
-
 
   test("project-only mode: an id the project references but does not define is probably vanilla", async () => {
     const message =
@@ -199,7 +260,16 @@ describe("asset tools", () => {
 
   test("get_definition: the XML with its line range", async () => {
     const { result, text } = await ok("get_definition", { id: "AthenaCannonBeam" });
-    expect(result).toMatchObject({ type: "WeaponTemplate", file: "Data/Includes/Weapons.xml", startLine: 3, endLine: 11, shown: { from: 3, to: 11 }, truncated: false, note: null, origin: "project" });
+    expect(result).toMatchObject({
+      type: "WeaponTemplate",
+      file: "Data/Includes/Weapons.xml",
+      startLine: 3,
+      endLine: 11,
+      shown: { from: 3, to: 11 },
+      truncated: false,
+      note: null,
+      origin: "project",
+    });
     expect(result.text.split("\n")).toEqual([
       "\t<WeaponTemplate",
       '\t\tid="AthenaCannonBeam"',
@@ -211,12 +281,21 @@ describe("asset tools", () => {
       "\t\t</Nuggets>",
       "\t</WeaponTemplate>",
     ]);
-    expect(text.split("\n").slice(0, 3)).toEqual(["WeaponTemplate AthenaCannonBeam  Data/Includes/Weapons.xml lines 3-11  [project]", "```xml", "\t<WeaponTemplate"]);
+    expect(text.split("\n").slice(0, 3)).toEqual([
+      "WeaponTemplate AthenaCannonBeam  Data/Includes/Weapons.xml lines 3-11  [project]",
+      "```xml",
+      "\t<WeaponTemplate",
+    ]);
   });
 
   test("get_definition: an art asset inside a .w3x file (the end tag is found)", async () => {
     const { result } = await ok("get_definition", { id: "AUAthena_SKL" });
-    expect([result.file, result.startLine, result.endLine, result.text.split("\n").at(-1)]).toEqual(["Art/AU/AUAthena_SKN.w3x", 3, 6, "\t</W3DHierarchy>"]);
+    expect([result.file, result.startLine, result.endLine, result.text.split("\n").at(-1)]).toEqual([
+      "Art/AU/AUAthena_SKN.w3x",
+      3,
+      6,
+      "\t</W3DHierarchy>",
+    ]);
   });
 
   test("get_definition errors: ambiguous id names the types", async () => {
@@ -250,15 +329,28 @@ describe("asset tools", () => {
   });
 
   test("get_asset_references: a unit's weapons with provenance", async () => {
-    const { result } = await ok("get_asset_references", { id: "AlliedAthenaCannon", depth: 3, targetTypes: ["WeaponTemplate"] });
-    expect(result.edges.map((e: Json) => `${e.depth} ${e.from.id} → ${e.to.type}:${e.to.id} via ${e.via.kind}${e.definedIn ? ` (from ${e.definedIn.id})` : ""}`)).toEqual([
+    const { result } = await ok("get_asset_references", {
+      id: "AlliedAthenaCannon",
+      depth: 3,
+      targetTypes: ["WeaponTemplate"],
+    });
+    expect(
+      result.edges.map((e: Json) =>
+        `${e.depth} ${e.from.id} → ${e.to.type}:${e.to.id} via ${e.via.kind}${
+          e.definedIn ? ` (from ${e.definedIn.id})` : ""
+        }`
+      ),
+    ).toEqual([
       "1 AlliedAthenaCannon → GameObject:BaseVehicle via inheritFrom",
       "1 AlliedAthenaCannon → WeaponTemplate:AthenaCannonBeam via attribute",
       "1 AlliedAthenaCannon → WeaponTemplate:VehicleDeathExplosion via attribute (from BaseVehicle)",
       "2 AthenaCannonBeam → WeaponTemplate:AthenaSplash via attribute",
       "3 AthenaWreckHelper → WeaponTemplate:AthenaWreckBurn via attribute",
     ]);
-    expect([result.truncated, result.omittedByTargetType, result.inheritChain]).toEqual([false, 16, [{ type: "GameObject", id: "BaseVehicle" }]]);
+    expect([result.truncated, result.omittedByTargetType, result.inheritChain]).toEqual([false, 16, [{
+      type: "GameObject",
+      id: "BaseVehicle",
+    }]]);
   });
 
   test("get_asset_references: maxEdges truncates; a bad target type is an error", async () => {
@@ -273,11 +365,22 @@ describe("asset tools", () => {
 
   test("list_assets_by_type: sorted ids, paged", async () => {
     const first = (await ok("list_assets_by_type", { type: "weapontemplate", limit: 4 })).result;
-    expect([first.type, first.total, first.items.map((i: Json) => i.id)]).toEqual(["WeaponTemplate", 6, ["AthenaCannonBeam", "AthenaSplash", "AthenaWreckBurn", "SharedThing"]]);
+    expect([first.type, first.total, first.items.map((i: Json) => i.id)]).toEqual(["WeaponTemplate", 6, [
+      "AthenaCannonBeam",
+      "AthenaSplash",
+      "AthenaWreckBurn",
+      "SharedThing",
+    ]]);
     const second = await ok("list_assets_by_type", { type: "WeaponTemplate", limit: 4, cursor: first.nextCursor });
     expect(second.result.items.map((i: Json) => i.id)).toEqual(["UnusedTestWeapon", "VehicleDeathExplosion"]);
-    expect(second.text).toBe("2 of 6 WeaponTemplate:\n- UnusedTestWeapon  Data/Includes/Weapons.xml:32\n- VehicleDeathExplosion  Data/Includes/Weapons.xml:25");
-    expect((await ok("list_assets_by_type", { type: "WeaponTemplate", prefix: "athena" })).result.items.map((i: Json) => i.id)).toEqual([
+    expect(second.text).toBe(
+      "2 of 6 WeaponTemplate:\n- UnusedTestWeapon  Data/Includes/Weapons.xml:32\n- VehicleDeathExplosion  Data/Includes/Weapons.xml:25",
+    );
+    expect(
+      (await ok("list_assets_by_type", { type: "WeaponTemplate", prefix: "athena" })).result.items.map((i: Json) =>
+        i.id
+      ),
+    ).toEqual([
       "AthenaCannonBeam",
       "AthenaSplash",
       "AthenaWreckBurn",
@@ -292,10 +395,21 @@ describe("asset tools", () => {
 describe("file, include and define tools", () => {
   test("resolve_include: case fix-up and the candidates tried", async () => {
     const { result, text } = await ok("resolve_include", { source: "includes/defines.xml" });
-    expect(result).toMatchObject({ from: "Data/Mod.xml", resolved: "Data/Includes/Defines.xml", caseFixed: true, active: true, streams: ["static", "global:MapMetaData_Global"] });
-    expect(text).toBe("includes/defines.xml → Data/Includes/Defines.xml (letter case fixed); active in static, global:MapMetaData_Global\nfrom Data/Mod.xml\n- hit  Data/includes/defines.xml");
+    expect(result).toMatchObject({
+      from: "Data/Mod.xml",
+      resolved: "Data/Includes/Defines.xml",
+      caseFixed: true,
+      active: true,
+      streams: ["static", "global:MapMetaData_Global"],
+    });
+    expect(text).toBe(
+      "includes/defines.xml → Data/Includes/Defines.xml (letter case fixed); active in static, global:MapMetaData_Global\nfrom Data/Mod.xml\n- hit  Data/includes/defines.xml",
+    );
     const art = (await ok("resolve_include", { source: "ART:AUAthena_SKN.w3x" })).result;
-    expect([art.resolved, art.twoLetterRule, art.tried.at(-1)]).toEqual(["Art/AU/AUAthena_SKN.w3x", true, { candidate: "Art/au/AUAthena_SKN.w3x", hit: true }]);
+    expect([art.resolved, art.twoLetterRule, art.tried.at(-1)]).toEqual(["Art/AU/AUAthena_SKN.w3x", true, {
+      candidate: "Art/au/AUAthena_SKN.w3x",
+      hit: true,
+    }]);
   });
 
   test("resolve_include: from outside the project is refused", async () => {
@@ -307,8 +421,15 @@ describe("file, include and define tools", () => {
 
   test("is_file_active: active in two streams, included by two files", async () => {
     const { result } = await ok("is_file_active", { path: "Data\\includes\\DEFINES.xml" });
-    expect(result).toMatchObject({ file: "Data/Includes/Defines.xml", active: true, streams: ["static", "global:MapMetaData_Global"] });
-    expect(result.includedBy.map((e: Json) => `${e.file}:${e.line} ${e.type}`)).toEqual(["Data/Mod.xml:12 all", "Data/AdditionalMaps/MapMetaData_Global.xml:5 all"]);
+    expect(result).toMatchObject({
+      file: "Data/Includes/Defines.xml",
+      active: true,
+      streams: ["static", "global:MapMetaData_Global"],
+    });
+    expect(result.includedBy.map((e: Json) => `${e.file}:${e.line} ${e.type}`)).toEqual([
+      "Data/Mod.xml:12 all",
+      "Data/AdditionalMaps/MapMetaData_Global.xml:5 all",
+    ]);
   });
 
   test("is_file_active: an inactive file; a path outside the project; an unknown file", async () => {
@@ -329,11 +450,21 @@ describe("file, include and define tools", () => {
     const { result, text } = await ok("find_define", { name: "$athena_damage" });
     expect(result).toEqual({
       name: "ATHENA_DAMAGE",
-      definitions: [{ name: "ATHENA_DAMAGE", value: "120", file: "Data/Includes/Defines.xml", line: 5, column: 17, origin: "project" }],
+      definitions: [{
+        name: "ATHENA_DAMAGE",
+        value: "120",
+        file: "Data/Includes/Defines.xml",
+        line: 5,
+        column: 17,
+        origin: "project",
+      }],
       uses: 2,
     });
     expect(text).toBe('$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in active files');
-    expect(await fails("find_define", { name: "ATHENA_DAMAGES" })).toEqual({ code: "not_found", message: 'no <Define name="ATHENA_DAMAGES"> in the active files; similar: ATHENA_DAMAGE' });
+    expect(await fails("find_define", { name: "ATHENA_DAMAGES" })).toEqual({
+      code: "not_found",
+      message: 'no <Define name="ATHENA_DAMAGES"> in the active files; similar: ATHENA_DAMAGE',
+    });
     expect(await fails("find_define", { name: "not a name" })).toEqual({
       code: "bad_argument",
       message: '"not a name" is not a define name; names look like ATHENA_RANGE (letters, digits, _)',
@@ -344,7 +475,10 @@ describe("file, include and define tools", () => {
 describe("project-wide tools", () => {
   test("find_unreferenced by type", async () => {
     const { result } = await ok("find_unreferenced", { type: "WeaponTemplate" });
-    expect(result.items.map((i: Json) => `${i.id} ${i.file}:${i.line}`)).toEqual(["SharedThing Data/Includes/Weapons.xml:33", "UnusedTestWeapon Data/Includes/Weapons.xml:32"]);
+    expect(result.items.map((i: Json) => `${i.id} ${i.file}:${i.line}`)).toEqual([
+      "SharedThing Data/Includes/Weapons.xml:33",
+      "UnusedTestWeapon Data/Includes/Weapons.xml:32",
+    ]);
     expect(result.rule).toBe("schema");
   });
 
@@ -370,7 +504,13 @@ describe("project-wide tools", () => {
         file: "Misc/Data/Mod.str",
         line: 3,
         match: "text-exact",
-        assets: [{ type: "GameObject", id: "AlliedAthenaCannon", file: "Data/Includes/Allied Units/AthenaCannon.xml", line: 16, field: "DisplayName" }],
+        assets: [{
+          type: "GameObject",
+          id: "AlliedAthenaCannon",
+          file: "Data/Includes/Allied Units/AthenaCannon.xml",
+          line: 16,
+          field: "DisplayName",
+        }],
       },
     ]);
     expect(text).toBe(
@@ -383,7 +523,11 @@ describe("project-wide tools", () => {
     expect(index.topic).toBeNull();
     expect(index.topics.map((t: Json) => t.id)).toContain("find_asset");
     const one = await ok("get_usage_guide", { topic: "find_asset" });
-    expect(one.result.sections).toEqual([{ id: "find_asset", title: "find_asset", source: "references/query-guide.md" }]);
+    expect(one.result.sections).toEqual([{
+      id: "find_asset",
+      title: "find_asset",
+      source: "references/query-guide.md",
+    }]);
     expect(one.text.split("\n").slice(0, 2)).toEqual(["<!-- references/query-guide.md -->", "### `find_asset`"]);
     const none = (await ok("get_usage_guide", { topic: "zeppelins" })).result;
     expect([none.sections, none.text.split("\n")[0]]).toEqual([[], 'No guide section matches "zeppelins".']);
@@ -392,7 +536,9 @@ describe("project-wide tools", () => {
   test("reindex: a new build id and the summary; progress notifications with a token", async () => {
     const before = (await ok("get_status")).index.buildId;
     const seen: number[] = [];
-    const r = (await h.client.callTool({ name: "reindex", arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) })) as CallToolResult;
+    const r = (await h.client.callTool({ name: "reindex", arguments: {} }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    })) as CallToolResult;
     expect(r.isError ?? false).toBe(false);
     const sc = r.structuredContent as Json;
     expect(sc.index.buildId).toBe(before + 1);
@@ -411,18 +557,49 @@ describe("argument validation (the SDK's isError results, with our sentences)", 
     ["find_asset", { id: "" }, 'id is empty: the asset id, e.g. "AlliedAthenaCannon" at id'],
     ["find_asset", { id: "x".repeat(300) }, "id is longer than 256 characters at id"],
     ["find_asset", { id: "X", bogus: 1 }, 'unknown argument "bogus"; find_asset takes id, type, project, consistency'],
-    ["find_asset", { id: "X", consistency: "fast" }, 'consistency must be "eventual" or "strict", got "fast" at consistency'],
-    ["list_assets_by_type", { type: "WeaponTemplate", limit: 0 }, "limit must be a whole number from 1 to 10000, got 0 at limit"],
-    ["list_assets_by_type", { type: "WeaponTemplate", limit: 2.5 }, "limit must be a whole number from 1 to 10000, got 2.5 at limit"],
+    [
+      "find_asset",
+      { id: "X", consistency: "fast" },
+      'consistency must be "eventual" or "strict", got "fast" at consistency',
+    ],
+    [
+      "list_assets_by_type",
+      { type: "WeaponTemplate", limit: 0 },
+      "limit must be a whole number from 1 to 10000, got 0 at limit",
+    ],
+    [
+      "list_assets_by_type",
+      { type: "WeaponTemplate", limit: 2.5 },
+      "limit must be a whole number from 1 to 10000, got 2.5 at limit",
+    ],
     ["get_asset_references", { id: "X", depth: 4 }, "depth must be a whole number from 1 to 3, got 4 at depth"],
-    ["get_asset_references", { id: "X", maxEdges: 5000 }, "maxEdges must be a whole number from 1 to 1000, got 5000 at maxEdges"],
-    ["get_asset_references", { id: "X", targetTypes: Array(11).fill("A") }, "targetTypes has more than 10 items at targetTypes"],
-    ["get_asset_references", { id: "X", targetTypes: "WeaponTemplate" }, 'targetTypes must be a list of asset type names, got "WeaponTemplate" at targetTypes'],
-    ["check_files", { paths: [""] }, "each item of paths is empty: file paths relative to the project root at paths[0]"],
+    [
+      "get_asset_references",
+      { id: "X", maxEdges: 5000 },
+      "maxEdges must be a whole number from 1 to 1000, got 5000 at maxEdges",
+    ],
+    [
+      "get_asset_references",
+      { id: "X", targetTypes: Array(11).fill("A") },
+      "targetTypes has more than 10 items at targetTypes",
+    ],
+    [
+      "get_asset_references",
+      { id: "X", targetTypes: "WeaponTemplate" },
+      'targetTypes must be a list of asset type names, got "WeaponTemplate" at targetTypes',
+    ],
+    [
+      "check_files",
+      { paths: [""] },
+      "each item of paths is empty: file paths relative to the project root at paths[0]",
+    ],
     ["search_strings", { text: "x".repeat(201) }, "text is longer than 200 characters at text"],
     ["get_status", { verbose: true }, 'unknown argument "verbose"; get_status takes project, consistency'],
   ])("%s %j", async (tool, args, message) => {
-    expect(await fails(tool as string, args as Record<string, unknown>)).toEqual({ code: null, message: prefix(tool as string) + message });
+    expect(await fails(tool as string, args as Record<string, unknown>)).toEqual({
+      code: null,
+      message: prefix(tool as string) + message,
+    });
   });
 
   test("an unknown tool is a protocol-level refusal", async () => {
@@ -435,24 +612,44 @@ describe("resources", () => {
   test("templates and completions", async () => {
     const t = await h.client.listResourceTemplates();
     expect(t.resourceTemplates.map((r) => r.uriTemplate)).toEqual(["ra3://asset/{type}/{id}", "ra3://file/{+path}"]);
-    const ids = await h.client.complete({ ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" }, argument: { name: "id", value: "athena" } });
-    expect(ids.completion.values).toEqual(["AthenaFire", "AthenaSplash", "AthenaFireFile", "AthenaWreckBurn", "AthenaCannonBeam", "AthenaWreckHelper"]);
+    const ids = await h.client.complete({
+      ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" },
+      argument: { name: "id", value: "athena" },
+    });
+    expect(ids.completion.values).toEqual([
+      "AthenaFire",
+      "AthenaSplash",
+      "AthenaFireFile",
+      "AthenaWreckBurn",
+      "AthenaCannonBeam",
+      "AthenaWreckHelper",
+    ]);
     const typed = await h.client.complete({
       ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" },
       argument: { name: "id", value: "athena" },
       context: { arguments: { type: "WeaponTemplate" } },
     });
     expect(typed.completion.values).toEqual(["AthenaSplash", "AthenaWreckBurn", "AthenaCannonBeam"]);
-    const types = await h.client.complete({ ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" }, argument: { name: "type", value: "w3d" } });
+    const types = await h.client.complete({
+      ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" },
+      argument: { name: "type", value: "w3d" },
+    });
     expect(types.completion.values).toEqual(["W3DMesh", "W3DContainer", "W3DHierarchy"]);
-    const paths = await h.client.complete({ ref: { type: "ref/resource", uri: "ra3://file/{+path}" }, argument: { name: "path", value: "data/includes/w" } });
+    const paths = await h.client.complete({
+      ref: { type: "ref/resource", uri: "ra3://file/{+path}" },
+      argument: { name: "path", value: "data/includes/w" },
+    });
     expect(paths.completion.values).toEqual(["Data/Includes/Weapons.xml"]);
   });
 
   test("read an asset and a file", async () => {
     const a = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" });
     const text = (a.contents[0] as Json).text as string;
-    expect(text.split("\n").slice(0, 3)).toEqual(["WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]", "```xml", '\t<WeaponTemplate id="AthenaSplash" AttackRange="40">']);
+    expect(text.split("\n").slice(0, 3)).toEqual([
+      "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]",
+      "```xml",
+      '\t<WeaponTemplate id="AthenaSplash" AttackRange="40">',
+    ]);
     const f = await h.client.readResource({ uri: "ra3://file/Data/Includes/Allied%20Units/AthenaCannon.xml" });
     const ftext = (f.contents[0] as Json).text as string;
     expect(ftext.split("\n")[0]).toBe("Data/Includes/Allied Units/AthenaCannon.xml is active in static");
@@ -463,6 +660,8 @@ describe("resources", () => {
     await expect(h.client.readResource({ uri: "ra3://asset/WeaponTemplate/Nope" })).rejects.toThrow(
       'MCP error -32002: no asset has the id "Nope"; check the spelling or search display names with search_strings (project-only mode: vanilla assets are not indexed)',
     );
-    await expect(h.client.readResource({ uri: "ra3://file/%2Fetc%2Fpasswd" })).rejects.toThrow(`MCP error -32602: /etc/passwd is outside the project (${SAMPLE}); pass a path inside it`);
+    await expect(h.client.readResource({ uri: "ra3://file/%2Fetc%2Fpasswd" })).rejects.toThrow(
+      `MCP error -32602: /etc/passwd is outside the project (${SAMPLE}); pass a path inside it`,
+    );
   });
 });

@@ -107,9 +107,20 @@ describe("LineTransport", () => {
     stream.write('garbage\n{"id":7,"hello":1}\n' + "x".repeat(300) + '\n{"jsonrpc":"2.0","method":"ok"}\n');
     await tick();
     expect(out.lines.map((l) => JSON.parse(l))).toEqual([
-      { jsonrpc: "2.0", id: null, error: { code: -32700, message: 'Parse error: the line is not JSON ("garbage"); send one JSON-RPC message per line' } },
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32700,
+          message: 'Parse error: the line is not JSON ("garbage"); send one JSON-RPC message per line',
+        },
+      },
       { jsonrpc: "2.0", id: 7, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } },
-      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the message is longer than 200 bytes" } },
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: the message is longer than 200 bytes" },
+      },
     ]);
     expect(received.length).toBe(1);
   });

@@ -26,7 +26,10 @@ function assetNames(xsd: string): string[] {
 describe("Upheaval corpus", () => {
   test.skipIf(!existsSync(up))("findProjectRoot from a deep folder and from a file", () => {
     const r = new CaseResolver(new NodeDirectoryLister());
-    expect(findProjectRoot(join(up, "Misc/Data/Maps/Official/map_mp_4_feasel4_ep1/Overrides"), r)).toEqual({ dir: up, marker: "mod" });
+    expect(findProjectRoot(join(up, "Misc/Data/Maps/Official/map_mp_4_feasel4_ep1/Overrides"), r)).toEqual({
+      dir: up,
+      marker: "mod",
+    });
     expect(findProjectRoot(join(up, "Art/Units/Allied Engineer"), r)).toEqual({ dir: up, marker: "mod" });
     expect(findProjectRoot(join(up, "Data/Mod/Units/Reaper/W3X.xml"), r)).toEqual({ dir: up, marker: "mod" });
   });
@@ -44,7 +47,11 @@ describe("Upheaval corpus", () => {
       audioDirs: [],
       streams: [
         { name: "static", kind: "static", entry: join(up, "Data/Mod.xml") },
-        { name: "global:MapMetaData_Global", kind: "global", entry: join(up, "Data/AdditionalMaps/MapMetaData_Global.xml") },
+        {
+          name: "global:MapMetaData_Global",
+          kind: "global",
+          entry: join(up, "Data/AdditionalMaps/MapMetaData_Global.xml"),
+        },
       ],
     });
   });
@@ -63,7 +70,9 @@ describe("Upheaval corpus", () => {
     const tally: Record<string, [number, number]> = {};
     for (const f of scanProjectFiles(up)) {
       if (f.kind !== "xml") continue;
-      for (const m of readFileSync(f.path, "utf8").matchAll(/<(?:Include|xi:include)\b[^>]*?(?:source|href)="([^"]*)"/g)) {
+      for (
+        const m of readFileSync(f.path, "utf8").matchAll(/<(?:Include|xi:include)\b[^>]*?(?:source|href)="([^"]*)"/g)
+      ) {
         const res = ir.resolve(m[1], f.path);
         const k = res.prefix ?? "relative";
         tally[k] ??= [0, 0];
@@ -96,25 +105,30 @@ describe("Tiberium Wars SDK corpus", () => {
     });
   });
 
-  test.skipIf(!existsSync(tw))("the Commander mod: lower-case data, SDK found from the project, DATA:static.xml → CnC3Xml/Static.xml", () => {
-    const r = new CaseResolver(new NodeDirectoryLister());
-    expect(findProjectsBelow(tw, r)).toEqual([{ dir: commander, marker: "mod" }]);
-    const layout = describeProject(commander, r);
-    expect(layout.modXml).toBe(join(commander, "data/Mod.xml"));
-    const chosen = resolveSdk({ env: {}, lister: r, detectors: { projectDir: commander, queryRegistry: null } });
-    expect(chosen.source).toBe("project-parent");
-    const paths = buildSearchPaths(layout, chosen.sdk, [], r);
-    expect(paths.DATA).toEqual([tw, join(commander, "data"), join(tw, "Mods"), join(tw, "CnC3Xml")]);
-    const res = resolveIncludeSource("DATA:static.xml", layout.modXml!, paths, r);
-    expect(res.resolved).toBe(join(tw, "CnC3Xml/Static.xml"));
-    expect(res.caseFixed).toBe(true);
-    expect(res.tried.map((t) => t.hit)).toEqual([false, false, false, true]);
-    expect(resolveIncludeSource("DATA:global.xml", layout.modXml!, paths, r).resolved).toBe(join(tw, "CnC3Xml/global.xml"));
-    // the mod's own includes are written with "Data", the folder on disk is "data"
-    const own = resolveIncludeSource("DATA:Commander/Data/AI/GDICommander.xml", layout.modXml!, paths, r);
-    expect(own.resolved).toBe(join(commander, "data/AI/GDICommander.xml"));
-    expect(own.caseFixed).toBe(true);
-  });
+  test.skipIf(!existsSync(tw))(
+    "the Commander mod: lower-case data, SDK found from the project, DATA:static.xml → CnC3Xml/Static.xml",
+    () => {
+      const r = new CaseResolver(new NodeDirectoryLister());
+      expect(findProjectsBelow(tw, r)).toEqual([{ dir: commander, marker: "mod" }]);
+      const layout = describeProject(commander, r);
+      expect(layout.modXml).toBe(join(commander, "data/Mod.xml"));
+      const chosen = resolveSdk({ env: {}, lister: r, detectors: { projectDir: commander, queryRegistry: null } });
+      expect(chosen.source).toBe("project-parent");
+      const paths = buildSearchPaths(layout, chosen.sdk, [], r);
+      expect(paths.DATA).toEqual([tw, join(commander, "data"), join(tw, "Mods"), join(tw, "CnC3Xml")]);
+      const res = resolveIncludeSource("DATA:static.xml", layout.modXml!, paths, r);
+      expect(res.resolved).toBe(join(tw, "CnC3Xml/Static.xml"));
+      expect(res.caseFixed).toBe(true);
+      expect(res.tried.map((t) => t.hit)).toEqual([false, false, false, true]);
+      expect(resolveIncludeSource("DATA:global.xml", layout.modXml!, paths, r).resolved).toBe(
+        join(tw, "CnC3Xml/global.xml"),
+      );
+      // the mod's own includes are written with "Data", the folder on disk is "data"
+      const own = resolveIncludeSource("DATA:Commander/Data/AI/GDICommander.xml", layout.modXml!, paths, r);
+      expect(own.resolved).toBe(join(commander, "data/AI/GDICommander.xml"));
+      expect(own.caseFixed).toBe(true);
+    },
+  );
 
   test.skipIf(!existsSync(tw))("game from the TW schema's asset names", () => {
     const names = assetNames(join(tw, "Schemas/xsd/CnC3Types.xsd"));

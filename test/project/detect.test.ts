@@ -77,7 +77,11 @@ describe("findProjectRoot (upward)", () => {
   });
 
   test("nearest ancestor wins (nested mods)", () => {
-    const m = lister("/w/Outer/Data/Mod.xml", "/w/Outer/Nested/Inner/Data/Mod.xml", "/w/Outer/Nested/Inner/Data/a/b.xml");
+    const m = lister(
+      "/w/Outer/Data/Mod.xml",
+      "/w/Outer/Nested/Inner/Data/Mod.xml",
+      "/w/Outer/Nested/Inner/Data/a/b.xml",
+    );
     expect(findProjectRoot("/w/Outer/Nested/Inner/Data/a", m)).toEqual({ dir: "/w/Outer/Nested/Inner", marker: "mod" });
     expect(findProjectRoot("/w/Outer/Nested", m)).toEqual({ dir: "/w/Outer", marker: "mod" });
   });
@@ -86,8 +90,11 @@ describe("findProjectRoot (upward)", () => {
 describe("projectMarkerOf", () => {
   test("markers are checked in order mod → babproj → mapmetadata", () => {
     const m = lister(
-      "/a/Data/Mod.xml", "/a/x.babproj", "/a/Data/additionalmaps/mapmetadata_a.xml",
-      "/b/x.babproj", "/b/Data/additionalmaps/mapmetadata_a.xml",
+      "/a/Data/Mod.xml",
+      "/a/x.babproj",
+      "/a/Data/additionalmaps/mapmetadata_a.xml",
+      "/b/x.babproj",
+      "/b/Data/additionalmaps/mapmetadata_a.xml",
       "/c/DATA/ADDITIONALMAPS/MAPMETADATA_X.XML",
     );
     expect(projectMarkerOf("/a", m)).toBe("mod");
@@ -166,14 +173,21 @@ describe("describeProject", () => {
       dataDir: "/p/Up/Data",
       modXml: "/p/Up/Data/Mod.xml",
       additionalMapsDir: "/p/Up/Data/AdditionalMaps",
-      mapMetadata: ["/p/Up/Data/AdditionalMaps/mapmetadata_Alpha.xml", "/p/Up/Data/AdditionalMaps/MapMetaData_Global.xml"],
+      mapMetadata: [
+        "/p/Up/Data/AdditionalMaps/mapmetadata_Alpha.xml",
+        "/p/Up/Data/AdditionalMaps/MapMetaData_Global.xml",
+      ],
       babprojFiles: ["/p/Up/mod.babproj"],
       artDirs: ["/p/Up/Art1", "/p/Up/Art"],
       audioDirs: ["/p/Up/Audio"],
       streams: [
         { name: "static", kind: "static", entry: "/p/Up/Data/Mod.xml" },
         { name: "global:mapmetadata_Alpha", kind: "global", entry: "/p/Up/Data/AdditionalMaps/mapmetadata_Alpha.xml" },
-        { name: "global:MapMetaData_Global", kind: "global", entry: "/p/Up/Data/AdditionalMaps/MapMetaData_Global.xml" },
+        {
+          name: "global:MapMetaData_Global",
+          kind: "global",
+          entry: "/p/Up/Data/AdditionalMaps/MapMetaData_Global.xml",
+        },
       ],
     });
   });
@@ -192,8 +206,16 @@ describe("describeProject", () => {
   test("babproj-only folder: no streams, no Data", () => {
     const d = describeProject("/p/B", lister("/p/B/x.babproj"));
     expect(d).toEqual({
-      dir: "/p/B", marker: "babproj", dataDir: null, modXml: null, additionalMapsDir: null, mapMetadata: [],
-      babprojFiles: ["/p/B/x.babproj"], artDirs: [], audioDirs: [], streams: [],
+      dir: "/p/B",
+      marker: "babproj",
+      dataDir: null,
+      modXml: null,
+      additionalMapsDir: null,
+      mapMetadata: [],
+      babprojFiles: ["/p/B/x.babproj"],
+      artDirs: [],
+      audioDirs: [],
+      streams: [],
     });
   });
 
@@ -216,7 +238,10 @@ describe("on a real case-sensitive file system", () => {
 
   test("lower-case data/mod.xml: detected, and the static stream uses the real file", () => {
     const l = new NodeDirectoryLister();
-    expect(findProjectRoot(join(root, "lower/data/units/a.xml"), l)).toEqual({ dir: join(root, "lower"), marker: "mod" });
+    expect(findProjectRoot(join(root, "lower/data/units/a.xml"), l)).toEqual({
+      dir: join(root, "lower"),
+      marker: "mod",
+    });
     const d = describeProject(join(root, "lower"), l);
     expect(d.modXml).toBe(join(root, "lower/data/mod.xml"));
     expect(d.streams.map((s) => [s.name, s.entry])).toEqual([

@@ -23,7 +23,9 @@ describe("resolveHome", () => {
 describe("snapshotPathFor", () => {
   test("<home>/snapshots/<slug>-<sha1-12 of the path key>.msgpack", () => {
     // sha1("/mods/my mod") = 4dd073c3ce1c95a1…
-    expect(snapshotPathFor("/home/u/.ra3modxml", "/mods/My Mod")).toBe("/home/u/.ra3modxml/snapshots/mods-my-mod-4dd073c3ce1c.msgpack");
+    expect(snapshotPathFor("/home/u/.ra3modxml", "/mods/My Mod")).toBe(
+      "/home/u/.ra3modxml/snapshots/mods-my-mod-4dd073c3ce1c.msgpack",
+    );
   });
 
   test("case and separators do not change the name", () => {

@@ -17,7 +17,7 @@ writeTree(root, {
   "Data/notes.txt": "x",
   "Data/Includes/Models/Tank_FP.dat": "<W3DMesh/>",
   "Art/AU/AUTank.W3X": "<W3DContainer/>",
-  "Misc/Data/Mod.str": "\"KEY\"\n",
+  "Misc/Data/Mod.str": '"KEY"\n',
   "BuiltMods/mod.manifest": "\u0000",
   ".git/objects/a.xml": "",
   ".hidden/a.xml": "",
@@ -69,7 +69,9 @@ describe("scanProjectFiles", () => {
 
   test("a root that is not a folder is an error with a clear message", () => {
     expect(() => scanProjectFiles(join(root, "nope"))).toThrow(`cannot scan ${join(root, "nope")}: no such directory`);
-    expect(() => scanProjectFiles(join(root, "mod.babproj"))).toThrow(`cannot scan ${join(root, "mod.babproj")}: not a directory`);
+    expect(() => scanProjectFiles(join(root, "mod.babproj"))).toThrow(
+      `cannot scan ${join(root, "mod.babproj")}: not a directory`,
+    );
   });
 
   // root reads everything, so there is nothing to observe when the tests run as root
@@ -90,7 +92,12 @@ describe("scanProjectFiles", () => {
 
 describe("statFiles", () => {
   test("stamps aligned with the input; null for missing paths and folders", () => {
-    const st = statFiles([join(root, "Data/Mod.xml"), join(root, "Data/Gone.xml"), join(root, "Data"), join(root, "mod.babproj/x")]);
+    const st = statFiles([
+      join(root, "Data/Mod.xml"),
+      join(root, "Data/Gone.xml"),
+      join(root, "Data"),
+      join(root, "mod.babproj/x"),
+    ]);
     expect(st).toEqual([
       { path: join(root, "Data/Mod.xml"), size: 19, mtimeMs: 1_700_000_000_000, kind: "xml" },
       null,

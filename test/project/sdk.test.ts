@@ -6,10 +6,10 @@ import {
   detectGameFromLayout,
   normalizeSdkPath,
   parseRegQueryOutput,
+  type RegistryQuery,
   resolveSdk,
   SDK_REGISTRY_KEYS,
   validateSdk,
-  type RegistryQuery,
 } from "../../src/project/sdk.ts";
 import { removeDir, tempDir, writeTree } from "./tree.ts";
 
@@ -47,8 +47,19 @@ describe("normalizeSdkPath", () => {
 describe("validateSdk", () => {
   test("missing: empty input", () => {
     expect(validateSdk('  ""  ', new MemoryDirectoryLister())).toEqual({
-      dir: "", status: "missing", missing: [], schemaDir: null, schemaFile: null, vanillaDir: null,
-      builtmodsDirs: [], manifestDirs: [], modsDir: null, artDir: null, audioDir: null, placeholders: [], game: null,
+      dir: "",
+      status: "missing",
+      missing: [],
+      schemaDir: null,
+      schemaFile: null,
+      vanillaDir: null,
+      builtmodsDirs: [],
+      manifestDirs: [],
+      modsDir: null,
+      artDir: null,
+      audioDir: null,
+      placeholders: [],
+      game: null,
     });
   });
 
@@ -121,7 +132,10 @@ describe("validateSdk", () => {
   });
 
   test("partial: a TW layout without BuiltMods and Mods", () => {
-    const info = validateSdk("/tw2", new MemoryDirectoryLister(["/tw2/Schemas/xsd/CnC3Types.xsd", "/tw2/CnC3Xml/Static.xml"]));
+    const info = validateSdk(
+      "/tw2",
+      new MemoryDirectoryLister(["/tw2/Schemas/xsd/CnC3Types.xsd", "/tw2/CnC3Xml/Static.xml"]),
+    );
     expect(info.status).toBe("partial");
     expect(info.missing).toEqual(["BuiltMods/", "Mods/"]);
   });
@@ -190,7 +204,9 @@ describe("detectGameFromAssetNames", () => {
     expect(detectGameFromAssetNames(["TheaterOfWarTemplate", ...filler(133)])).toBe("kw");
   });
   test("structural names do not count", () => {
-    expect(detectGameFromAssetNames(["Tags", "Includes", "Defines", "TheaterOfWarTemplate", ...filler(132)])).toBe("tw");
+    expect(detectGameFromAssetNames(["Tags", "Includes", "Defines", "TheaterOfWarTemplate", ...filler(132)])).toBe(
+      "tw",
+    );
   });
   test("without marker kinds the count decides; small lists are unknown", () => {
     expect(detectGameFromAssetNames(filler(292))).toBe("ra3");
@@ -206,18 +222,29 @@ describe("parseRegQueryOutput", () => {
     const out =
       "\r\nHKEY_LOCAL_MACHINE\\SOFTWARE\\Wow6432Node\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\{F6A3F605-7B10-4939-8D3D-4594332C1649}\r\n" +
       "    InstallLocation    REG_SZ    C:\\Program Files (x86)\\Electronic Arts\\Red Alert 3 Mod SDK\\\r\n\r\n";
-    expect(parseRegQueryOutput(out, "InstallLocation")).toBe("C:\\Program Files (x86)\\Electronic Arts\\Red Alert 3 Mod SDK\\");
+    expect(parseRegQueryOutput(out, "InstallLocation")).toBe(
+      "C:\\Program Files (x86)\\Electronic Arts\\Red Alert 3 Mod SDK\\",
+    );
   });
   test("value names match ignoring case; other values are skipped; REG_EXPAND_SZ works", () => {
-    const out = "\nHKEY_LOCAL_MACHINE\\X\n    DisplayName    REG_SZ    RA3 SDK\n    installlocation    REG_EXPAND_SZ    D:\\SDK\n";
+    const out =
+      "\nHKEY_LOCAL_MACHINE\\X\n    DisplayName    REG_SZ    RA3 SDK\n    installlocation    REG_EXPAND_SZ    D:\\SDK\n";
     expect(parseRegQueryOutput(out, "InstallLocation")).toBe("D:\\SDK");
     expect(parseRegQueryOutput(out, "DisplayName")).toBe("RA3 SDK");
   });
   test("absent or empty value ⇒ null", () => {
-    expect(parseRegQueryOutput("\nHKEY_LOCAL_MACHINE\\X\n    DisplayName    REG_SZ    RA3\n", "InstallLocation")).toBeNull();
-    expect(parseRegQueryOutput("\nHKEY_LOCAL_MACHINE\\X\n    InstallLocation    REG_SZ    \n", "InstallLocation")).toBeNull();
-    expect(parseRegQueryOutput("\nHKEY_LOCAL_MACHINE\\X\n    InstallLocation    REG_SZ\n", "InstallLocation")).toBeNull();
-    expect(parseRegQueryOutput("ERROR: The system was unable to find the specified registry key or value.", "InstallLocation")).toBeNull();
+    expect(parseRegQueryOutput("\nHKEY_LOCAL_MACHINE\\X\n    DisplayName    REG_SZ    RA3\n", "InstallLocation"))
+      .toBeNull();
+    expect(parseRegQueryOutput("\nHKEY_LOCAL_MACHINE\\X\n    InstallLocation    REG_SZ    \n", "InstallLocation"))
+      .toBeNull();
+    expect(parseRegQueryOutput("\nHKEY_LOCAL_MACHINE\\X\n    InstallLocation    REG_SZ\n", "InstallLocation"))
+      .toBeNull();
+    expect(
+      parseRegQueryOutput(
+        "ERROR: The system was unable to find the specified registry key or value.",
+        "InstallLocation",
+      ),
+    ).toBeNull();
     expect(parseRegQueryOutput("", "InstallLocation")).toBeNull();
   });
 });
@@ -252,7 +279,11 @@ describe("resolveSdk", () => {
   });
 
   test("the SDK containing the project (<SDK>/Mods/<name>)", () => {
-    const res = resolveSdk({ env: {}, lister: l, detectors: { projectDir: "/tw/Mods/Commander", queryRegistry: null } });
+    const res = resolveSdk({
+      env: {},
+      lister: l,
+      detectors: { projectDir: "/tw/Mods/Commander", queryRegistry: null },
+    });
     expect(res.source).toBe("project-parent");
     expect(res.sdk?.dir).toBe("/tw");
     expect(res.sdk?.game).toBe("tw");
@@ -264,7 +295,11 @@ describe("resolveSdk", () => {
       asked.push(`${key}|${value}`);
       return key === SDK_REGISTRY_KEYS[0] ? regOut("/gone") : regOut("/reg");
     };
-    const res = resolveSdk({ env: { RA3_SDK: "  " }, lister: l, detectors: { projectDir: "/elsewhere/X", queryRegistry: query } });
+    const res = resolveSdk({
+      env: { RA3_SDK: "  " },
+      lister: l,
+      detectors: { projectDir: "/elsewhere/X", queryRegistry: query },
+    });
     expect(asked).toEqual([
       "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\{F6A3F605-7B10-4939-8D3D-4594332C1649}|InstallLocation",
       "HKLM\\SOFTWARE\\Wow6432Node\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\{F6A3F605-7B10-4939-8D3D-4594332C1649}|InstallLocation",
@@ -276,7 +311,11 @@ describe("resolveSdk", () => {
       ["env", false, "RA3_SDK not set"],
       ["project-parent", false, "the project is not inside an <SDK>/Mods folder"],
       ["registry", false, "not a directory: /gone"],
-      ["registry", true, "usable SDK (partial: missing builtmods/, SageXml/, Mods/, static.xml, global.xml, audio.xml)"],
+      [
+        "registry",
+        true,
+        "usable SDK (partial: missing builtmods/, SageXml/, Mods/, static.xml, global.xml, audio.xml)",
+      ],
     ]);
   });
 
@@ -299,7 +338,10 @@ describe("resolveSdk", () => {
   test("registry disabled and no project", () => {
     const res = resolveSdk({ lister: l, detectors: { queryRegistry: null } });
     expect(res.candidates.map((c) => c.reason)).toEqual([
-      "--sdk not given", "RA3_SDK not set", "no project to look around", "registry lookup disabled",
+      "--sdk not given",
+      "RA3_SDK not set",
+      "no project to look around",
+      "registry lookup disabled",
     ]);
   });
 });

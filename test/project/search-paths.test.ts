@@ -10,8 +10,8 @@ import {
   originOf,
   parseIncludeSource,
   resolveIncludeSource,
-  vanillaOnlySearchPaths,
   type SearchPaths,
+  vanillaOnlySearchPaths,
 } from "../../src/project/search-paths.ts";
 import { removeDir, tempDir, writeTree } from "./tree.ts";
 
@@ -98,14 +98,42 @@ describe("buildSearchPaths", () => {
 
 describe("parseIncludeSource", () => {
   test("prefixes, separators, leading slashes, absolute paths", () => {
-    expect(parseIncludeSource("DATA:static.xml")).toEqual({ prefix: "DATA", remainder: "static.xml", isAbsolute: false });
-    expect(parseIncludeSource("  data:\\GlobalData\\Weapon.xml ")).toEqual({ prefix: "DATA", remainder: "GlobalData/Weapon.xml", isAbsolute: false });
-    expect(parseIncludeSource("Art:/AUTank.w3x")).toEqual({ prefix: "ART", remainder: "AUTank.w3x", isAbsolute: false });
-    expect(parseIncludeSource("AUDIO:///Sounds/x.xml")).toEqual({ prefix: "AUDIO", remainder: "Sounds/x.xml", isAbsolute: false });
+    expect(parseIncludeSource("DATA:static.xml")).toEqual({
+      prefix: "DATA",
+      remainder: "static.xml",
+      isAbsolute: false,
+    });
+    expect(parseIncludeSource("  data:\\GlobalData\\Weapon.xml ")).toEqual({
+      prefix: "DATA",
+      remainder: "GlobalData/Weapon.xml",
+      isAbsolute: false,
+    });
+    expect(parseIncludeSource("Art:/AUTank.w3x")).toEqual({
+      prefix: "ART",
+      remainder: "AUTank.w3x",
+      isAbsolute: false,
+    });
+    expect(parseIncludeSource("AUDIO:///Sounds/x.xml")).toEqual({
+      prefix: "AUDIO",
+      remainder: "Sounds/x.xml",
+      isAbsolute: false,
+    });
     expect(parseIncludeSource("C:/Mods/x.xml")).toEqual({ prefix: null, remainder: "C:/Mods/x.xml", isAbsolute: true });
-    expect(parseIncludeSource("c:\\Mods\\x.xml")).toEqual({ prefix: null, remainder: "c:/Mods/x.xml", isAbsolute: true });
-    expect(parseIncludeSource("/Includes/Units.xml")).toEqual({ prefix: null, remainder: "Includes/Units.xml", isAbsolute: false });
-    expect(parseIncludeSource("..\\Shared.xml")).toEqual({ prefix: null, remainder: "../Shared.xml", isAbsolute: false });
+    expect(parseIncludeSource("c:\\Mods\\x.xml")).toEqual({
+      prefix: null,
+      remainder: "c:/Mods/x.xml",
+      isAbsolute: true,
+    });
+    expect(parseIncludeSource("/Includes/Units.xml")).toEqual({
+      prefix: null,
+      remainder: "Includes/Units.xml",
+      isAbsolute: false,
+    });
+    expect(parseIncludeSource("..\\Shared.xml")).toEqual({
+      prefix: null,
+      remainder: "../Shared.xml",
+      isAbsolute: false,
+    });
     expect(parseIncludeSource("root:x.xml")).toEqual({ prefix: null, remainder: "root:x.xml", isAbsolute: false });
     expect(parseIncludeSource("DATA:C:/x.xml")).toEqual({ prefix: "DATA", remainder: "C:/x.xml", isAbsolute: false });
     expect(parseIncludeSource("DATAx:y.xml")).toEqual({ prefix: null, remainder: "DATAx:y.xml", isAbsolute: false });
@@ -181,7 +209,9 @@ describe("resolveIncludeSource", () => {
 
   test("mod files shadow vanilla for normal includes; vanilla-only lists do not", () => {
     expect(res("DATA:GlobalData/Weapon.xml").resolved).toBe(`${P}/Data/globaldata/weapon.xml`);
-    expect(res("DATA:GlobalData/Weapon.xml", MODXML, vanillaOnlySearchPaths(sdk)).resolved).toBe("/sdk/SageXml/GlobalData/Weapon.xml");
+    expect(res("DATA:GlobalData/Weapon.xml", MODXML, vanillaOnlySearchPaths(sdk)).resolved).toBe(
+      "/sdk/SageXml/GlobalData/Weapon.xml",
+    );
     expect(res("DATA:Includes/Units.xml", MODXML, vanillaOnlySearchPaths(sdk)).resolved).toBeNull();
   });
 

@@ -6,7 +6,9 @@ import { ok, sampleIndex } from "./sample.ts";
 describe("find_asset", () => {
   test("an id of two types: both definitions; with a type, one", async () => {
     const linked = await sampleIndex();
-    expect(ok(findAsset(linked, "sharedthing")).definitions.map((d) => `${d.type}:${d.id} ${d.file}:${d.line}:${d.column}`)).toEqual([
+    expect(
+      ok(findAsset(linked, "sharedthing")).definitions.map((d) => `${d.type}:${d.id} ${d.file}:${d.line}:${d.column}`),
+    ).toEqual([
       "GameObject:SharedThing Data/Includes/Allied Units/AthenaCannon.xml:61:18",
       "WeaponTemplate:SharedThing Data/Includes/Weapons.xml:33:22",
     ]);
@@ -15,12 +17,15 @@ describe("find_asset", () => {
 
   test("a base type finds its subtypes (assignability)", async () => {
     const linked = await sampleIndex();
-    expect(ok(findAsset(linked, "AthenaFire", "BaseAudioEventInfo")).definitions.map((d) => `${d.type}:${d.id}`)).toEqual(["AudioEvent:AthenaFire"]);
+    expect(ok(findAsset(linked, "AthenaFire", "BaseAudioEventInfo")).definitions.map((d) => `${d.type}:${d.id}`))
+      .toEqual(["AudioEvent:AthenaFire"]);
   });
 
   test("empty id", async () => {
     const linked = await sampleIndex();
-    expect(findAsset(linked, " ")).toEqual({ error: { code: "bad_argument", message: "the asset id is empty; pass the id attribute value of the asset" } });
+    expect(findAsset(linked, " ")).toEqual({
+      error: { code: "bad_argument", message: "the asset id is empty; pass the id attribute value of the asset" },
+    });
   });
 
   test("unknown id: similar ids are suggested", async () => {
@@ -37,7 +42,11 @@ describe("find_asset", () => {
   test("unknown id with nothing similar: points at search_strings", async () => {
     const linked = await sampleIndex();
     expect(findAsset(linked, "Zq")).toEqual({
-      error: { code: "not_found", message: 'no asset has the id "Zq"; check the spelling or search display names with search_strings', details: { suggestions: [] } },
+      error: {
+        code: "not_found",
+        message: 'no asset has the id "Zq"; check the spelling or search display names with search_strings',
+        details: { suggestions: [] },
+      },
     });
   });
 

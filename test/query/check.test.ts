@@ -24,14 +24,22 @@ describe("the sample mod", () => {
       ],
       diagnostics: [
         // Side="Allies" and Side="PlayerTemplate:Allies" name the vanilla PlayerTemplate.
-        { file: null, line: 0, column: 0, severity: "information", code: "external-references", message: "2 references point at assets outside the project; give --sdk to check them" },
+        {
+          file: null,
+          line: 0,
+          column: 0,
+          severity: "information",
+          code: "external-references",
+          message: "2 references point at assets outside the project; give --sdk to check them",
+        },
         {
           file: null,
           line: 0,
           column: 0,
           severity: "information",
           code: "sdk-not-configured",
-          message: "3 includes of 3 DATA:/ART:/AUDIO: sources point into the SDK (e.g. DATA:static.xml, DATA:global.xml, DATA:audio.xml); give --sdk to resolve them",
+          message:
+            "3 includes of 3 DATA:/ART:/AUDIO: sources point into the SDK (e.g. DATA:static.xml, DATA:global.xml, DATA:audio.xml); give --sdk to resolve them",
         },
         {
           file: "Data/Includes/Loop/LoopB.xml",
@@ -39,9 +47,17 @@ describe("the sample mod", () => {
           column: 31,
           severity: "warning",
           code: "include-cycle",
-          message: 'include cycle: Data/Includes/Loop/LoopA.xml → Data/Includes/Loop/LoopB.xml → Data/Includes/Loop/LoopA.xml (the include of "LoopA.xml" is skipped)',
+          message:
+            'include cycle: Data/Includes/Loop/LoopA.xml → Data/Includes/Loop/LoopB.xml → Data/Includes/Loop/LoopA.xml (the include of "LoopA.xml" is skipped)',
         },
-        { file: "Data/Standalone.xml", line: 6, column: 31, severity: "warning", code: "include-not-found", message: 'include "Includes/NotWrittenYet.xml" was not found' },
+        {
+          file: "Data/Standalone.xml",
+          line: 6,
+          column: 31,
+          severity: "warning",
+          code: "include-not-found",
+          message: 'include "Includes/NotWrittenYet.xml" was not found',
+        },
       ],
       nextCursor: null,
     });
@@ -63,28 +79,49 @@ describe("the sample mod", () => {
   test("a clean file: nothing", async () => {
     const linked = await sampleIndex();
     const r = ok(checkFiles(linked, ["Data/Includes/Weapons.xml"]));
-    expect([r.files, r.total, r.errors, r.warnings, r.information, r.byCode, r.diagnostics]).toEqual([["Data/Includes/Weapons.xml"], 0, 0, 0, 0, [], []]);
+    expect([r.files, r.total, r.errors, r.warnings, r.information, r.byCode, r.diagnostics]).toEqual([
+      ["Data/Includes/Weapons.xml"],
+      0,
+      0,
+      0,
+      0,
+      [],
+      [],
+    ]);
   });
 
   test("paging", async () => {
     const linked = await sampleIndex();
     const p1 = ok(checkFiles(linked, null, { limit: 3 }));
     const p2 = ok(checkFiles(linked, null, { limit: 3, cursor: p1.nextCursor }));
-    expect([p1.diagnostics.length, p2.diagnostics.map((d) => d.code), p2.nextCursor, p2.total]).toEqual([3, ["include-not-found"], null, 4]);
+    expect([p1.diagnostics.length, p2.diagnostics.map((d) => d.code), p2.nextCursor, p2.total]).toEqual([
+      3,
+      ["include-not-found"],
+      null,
+      4,
+    ]);
   });
 
   test("a path outside the project is an error naming the project", async () => {
     const linked = await sampleIndex();
     expect(checkFiles(linked, ["/etc/hosts"])).toEqual({
-      error: { code: "outside_project", message: `/etc/hosts is outside the project (${SAMPLE}); pass paths inside it` },
+      error: {
+        code: "outside_project",
+        message: `/etc/hosts is outside the project (${SAMPLE}); pass paths inside it`,
+      },
     });
     expect(checkFiles(linked, ["../README.md"])).toEqual({
-      error: { code: "outside_project", message: `../README.md is outside the project (${SAMPLE}); pass paths inside it` },
+      error: {
+        code: "outside_project",
+        message: `../README.md is outside the project (${SAMPLE}); pass paths inside it`,
+      },
     });
   });
 
   test("a path inside the project that is not an indexed file", async () => {
     const linked = await sampleIndex();
-    expect(checkFiles(linked, ["Data/NoSuchFile.xml"])).toEqual({ error: { code: "not_found", message: "Data/NoSuchFile.xml is not an indexed file of this project" } });
+    expect(checkFiles(linked, ["Data/NoSuchFile.xml"])).toEqual({
+      error: { code: "not_found", message: "Data/NoSuchFile.xml is not an indexed file of this project" },
+    });
   });
 });

@@ -14,12 +14,17 @@ import { ok, SAMPLE, sampleIndex } from "./sample.ts";
 const sample = new Schema(loadSchema(join(SAMPLE, "Schemas", "xsd")).model!);
 
 describe("findReferences on an in-memory project with an SDK layer", () => {
-  const deathWeapon = (id: string) => `<GameObject id="${id}"><Behaviors><FireWeaponWhenDead id="M" DeathWeapon="Gun" /></Behaviors></GameObject>`;
+  const deathWeapon = (id: string) =>
+    `<GameObject id="${id}"><Behaviors><FireWeaponWhenDead id="M" DeathWeapon="Gun" /></Behaviors></GameObject>`;
   const { linked } = memIndex(
     {
-      "Data/Mod.xml": doc(includes(["reference", "DATA:static.xml"], ["all", "Units.xml"]) + `\n<WeaponTemplate id="Gun" />`),
+      "Data/Mod.xml": doc(
+        includes(["reference", "DATA:static.xml"], ["all", "Units.xml"]) + `\n<WeaponTemplate id="Gun" />`,
+      ),
       "Data/Units.xml": doc(
-        `${deathWeapon("Tank")}\n<GameObject id="Jeep"><Behaviors><FireWeaponWhenDead id="M" DeathWeapon="Gun" /><SlowDeathBehavior id="S"><Weapon>Gun</Weapon></SlowDeathBehavior></Behaviors></GameObject>`,
+        `${
+          deathWeapon("Tank")
+        }\n<GameObject id="Jeep"><Behaviors><FireWeaponWhenDead id="M" DeathWeapon="Gun" /><SlowDeathBehavior id="S"><Weapon>Gun</Weapon></SlowDeathBehavior></Behaviors></GameObject>`,
       ),
       // Not reached from any entry point: an inactive file.
       "Data/Draft.xml": doc(deathWeapon("Draft")),
@@ -34,7 +39,11 @@ describe("findReferences on an in-memory project with an SDK layer", () => {
 
   test("every site resolving to any definition of the type (the override and the vanilla copy), sorted, with totals by layer", () => {
     const r = ok(findReferences(linked, "gun"));
-    expect([r.id, r.type, r.total, r.byOrigin]).toEqual(["Gun", "WeaponTemplate", 5, { project: 4, sdk: 1, manifest: 0 }]);
+    expect([r.id, r.type, r.total, r.byOrigin]).toEqual(["Gun", "WeaponTemplate", 5, {
+      project: 4,
+      sdk: 1,
+      manifest: 0,
+    }]);
     expect(r.references.map(line)).toEqual([
       "Tank Data/Units.xml:3:74",
       "Jeep Data/Units.xml:4:74",
@@ -59,7 +68,10 @@ describe("findReferences on an in-memory project with an SDK layer", () => {
 
   test("a cursor that is not ours is an error", () => {
     expect(findReferences(linked, "Gun", { cursor: "not-a-cursor" })).toEqual({
-      error: { code: "bad_argument", message: "the cursor is not valid; pass the nextCursor of a previous answer or omit it" },
+      error: {
+        code: "bad_argument",
+        message: "the cursor is not valid; pass the nextCursor of a previous answer or omit it",
+      },
     });
   });
 });
@@ -93,7 +105,11 @@ describe("findReferences on the sample mod", () => {
   test("a site in a spliced fragment names the splicing object and the xi:include", async () => {
     const linked = await sampleIndex();
     const r = ok(findReferences(linked, "AUAthena_Headlight"));
-    expect(r.references.map((x) => `${x.from?.type}:${x.from?.id} ${x.file}:${x.line}:${x.column} ${x.element}@${x.attribute} via ${x.via}`)).toEqual([
+    expect(
+      r.references.map((x) =>
+        `${x.from?.type}:${x.from?.id} ${x.file}:${x.line}:${x.column} ${x.element}@${x.attribute} via ${x.via}`
+      ),
+    ).toEqual([
       "GameObject:AlliedAthenaCannon Data/Includes/Fragments/Headlights.xml:6:17 Model@Name via ../Fragments/Headlights.xml",
     ]);
   });
@@ -107,7 +123,10 @@ describe("findReferences on the sample mod", () => {
         details: { types: ["GameObject", "WeaponTemplate"] },
       },
     });
-    expect([ok(findReferences(linked, "SharedThing", { type: "GameObject" })).total, ok(findReferences(linked, "SharedThing", { type: "WeaponTemplate" })).total]).toEqual([0, 0]);
+    expect([
+      ok(findReferences(linked, "SharedThing", { type: "GameObject" })).total,
+      ok(findReferences(linked, "SharedThing", { type: "WeaponTemplate" })).total,
+    ]).toEqual([0, 0]);
   });
 
   test("an unknown id: not found, with similar ids", async () => {

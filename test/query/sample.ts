@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/link.ts";
-import { type QueryResult, isQueryError } from "../../src/query/envelope.ts";
+import { isQueryError, type QueryResult } from "../../src/query/envelope.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 
@@ -17,7 +17,12 @@ let built: Promise<LinkedIndex> | null = null;
 /** The sample mod's linked index (built on first use, then shared). */
 export function sampleIndex(): Promise<LinkedIndex> {
   built ??= (async () => {
-    const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-query-home-")) });
+    const cfg = resolveConfig({
+      project: SAMPLE,
+      sdk: "",
+      schema: null,
+      home: mkdtempSync(join(tmpdir(), "ra3-query-home-")),
+    });
     if ("envError" in cfg) throw new Error(cfg.envError);
     const ws = new Workspace(cfg);
     await ws.build();

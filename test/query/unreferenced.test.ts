@@ -42,20 +42,32 @@ describe("the sample mod", () => {
   test("not reported: BaseVehicle (instance-only), TheMultiplayerSettings (a settings type), ExperimentalTank and AUUnusedProp (inactive files)", async () => {
     const linked = await sampleIndex();
     const ids = ok(unreferenced(linked, { limit: 500 })).items.map((i) => i.id);
-    for (const id of ["BaseVehicle", "TheMultiplayerSettings", "ExperimentalTank", "AUUnusedProp", "AUUnusedProp.MESH"]) expect(ids).not.toContain(id);
+    for (
+      const id of ["BaseVehicle", "TheMultiplayerSettings", "ExperimentalTank", "AUUnusedProp", "AUUnusedProp.MESH"]
+    ) expect(ids).not.toContain(id);
   });
 
   test("--type restricts, with paging", async () => {
     const linked = await sampleIndex();
     const p1 = ok(unreferenced(linked, { type: "weapontemplate", limit: 1 }));
     const p2 = ok(unreferenced(linked, { type: "WeaponTemplate", limit: 1, cursor: p1.nextCursor }));
-    expect([p1.type, p1.total, p1.items.map((i) => i.id), p2.items.map((i) => i.id), p2.nextCursor]).toEqual(["WeaponTemplate", 2, ["SharedThing"], ["UnusedTestWeapon"], null]);
+    expect([p1.type, p1.total, p1.items.map((i) => i.id), p2.items.map((i) => i.id), p2.nextCursor]).toEqual([
+      "WeaponTemplate",
+      2,
+      ["SharedThing"],
+      ["UnusedTestWeapon"],
+      null,
+    ]);
   });
 
   test("an unknown type is an error with suggestions", async () => {
     const linked = await sampleIndex();
     expect(unreferenced(linked, { type: "WeaponTemplat" })).toEqual({
-      error: { code: "bad_argument", message: '"WeaponTemplat" is not an asset type of this index', details: { suggestions: ["WeaponTemplate"] } },
+      error: {
+        code: "bad_argument",
+        message: '"WeaponTemplat" is not an asset type of this index',
+        details: { suggestions: ["WeaponTemplate"] },
+      },
     });
   });
 
@@ -64,7 +76,11 @@ describe("the sample mod", () => {
   test("an element name that is not an asset type is an error too", async () => {
     const linked = await sampleIndex();
     expect(unreferenced(linked, { type: "Weapon" })).toEqual({
-      error: { code: "bad_argument", message: '"Weapon" is not an asset type of this index', details: { suggestions: ["WeaponTemplate"] } },
+      error: {
+        code: "bad_argument",
+        message: '"Weapon" is not an asset type of this index',
+        details: { suggestions: ["WeaponTemplate"] },
+      },
     });
   });
 });
@@ -87,24 +103,31 @@ describe("what is never reported", () => {
         "Data/Base.xml": doc(`<GameObject id="InstanceBase" />\n<WeaponTemplate id="InstanceOnly" />`),
         "sdk:Schemas/xsd/CnC3Types.xsd": "",
         "sdk:static.xml": doc(""),
-        "sdk:builtmods/static.manifest": writeManifest({ version: 5, assets: [{ name: "WeaponTemplate:ManifestUnused", source: "DATA:Weapons.xml" }] }).bytes,
+        "sdk:builtmods/static.manifest":
+          writeManifest({ version: 5, assets: [{ name: "WeaponTemplate:ManifestUnused", source: "DATA:Weapons.xml" }] })
+            .bytes,
         "sdk:SageXml/static.xml": doc(`<WeaponTemplate id="VanillaUnused" />`),
       },
       sample,
     );
     // The fixture does hold all of them.
-    expect(linked.assets.map((a) => `${a.type}:${a.id} ${a.origin}${a.viaInstance ? " instance" : ""}`).sort()).toEqual([
-      "CameraSettings:Camera project",
-      "GameObject:InstanceBase project instance",
-      "GameObject:User project",
-      "MultiplayerSettings:MP project",
-      "WeaponTemplate:InstanceOnly project instance",
-      "WeaponTemplate:ManifestUnused manifest",
-      "WeaponTemplate:Orphan project",
-      "WeaponTemplate:Used project",
-      "WeaponTemplate:VanillaUnused sdk",
+    expect(linked.assets.map((a) => `${a.type}:${a.id} ${a.origin}${a.viaInstance ? " instance" : ""}`).sort()).toEqual(
+      [
+        "CameraSettings:Camera project",
+        "GameObject:InstanceBase project instance",
+        "GameObject:User project",
+        "MultiplayerSettings:MP project",
+        "WeaponTemplate:InstanceOnly project instance",
+        "WeaponTemplate:ManifestUnused manifest",
+        "WeaponTemplate:Orphan project",
+        "WeaponTemplate:Used project",
+        "WeaponTemplate:VanillaUnused sdk",
+      ],
+    );
+    expect(ok(unreferenced(linked)).items.map((i) => `${i.type}:${i.id}`)).toEqual([
+      "GameObject:User",
+      "WeaponTemplate:Orphan",
     ]);
-    expect(ok(unreferenced(linked)).items.map((i) => `${i.type}:${i.id}`)).toEqual(["GameObject:User", "WeaponTemplate:Orphan"]);
   });
 
   test("without a schema, a type counts as designed to be referenced when something in the project references one", () => {

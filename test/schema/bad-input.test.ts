@@ -27,7 +27,8 @@ function folder(files: Record<string, string>): string {
   return root;
 }
 
-const HEAD = `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns="uri:ea.com:eala:asset" xmlns:xas="uri:ea.com:eala:asset:schema" targetNamespace="uri:ea.com:eala:asset">`;
+const HEAD =
+  `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns="uri:ea.com:eala:asset" xmlns:xas="uri:ea.com:eala:asset:schema" targetNamespace="uri:ea.com:eala:asset">`;
 const schemaText = (...lines: string[]) => [HEAD, ...lines, "</xs:schema>", ""].join("\n");
 const include = (loc: string) => `  <xs:include schemaLocation="${loc}" />`;
 const complex = (name: string, body = "") => `  <xs:complexType name="${name}">${body}</xs:complexType>`;
@@ -108,7 +109,10 @@ describe("broken files", () => {
   });
 
   test("an unreadable file", () => {
-    const dir = folder({ "CnC3Types.xsd": schemaText(include("Locked.xsd"), complex("Entry")), "Locked.xsd": schemaText() });
+    const dir = folder({
+      "CnC3Types.xsd": schemaText(include("Locked.xsd"), complex("Entry")),
+      "Locked.xsd": schemaText(),
+    });
     const r = loadSchema(dir, {
       readFile: (p) => {
         if (p.endsWith("Locked.xsd")) throw new Error("EACCES: permission denied");
@@ -116,15 +120,28 @@ describe("broken files", () => {
       },
     });
     expect(r.diagnostics).toEqual([
-      { file: join(dir, "Locked.xsd"), line: 0, column: 0, message: "cannot read Locked.xsd: EACCES: permission denied" },
+      {
+        file: join(dir, "Locked.xsd"),
+        line: 0,
+        column: 0,
+        message: "cannot read Locked.xsd: EACCES: permission denied",
+      },
     ]);
     expect(Object.keys(r.model!.complexTypes)).toEqual(["Entry"]);
   });
 
   test("a file that is not a schema", () => {
-    const dir = folder({ "CnC3Types.xsd": schemaText(include("Data.xsd")), "Data.xsd": `<AssetDeclaration xmlns="uri:ea.com:eala:asset"/>` });
+    const dir = folder({
+      "CnC3Types.xsd": schemaText(include("Data.xsd")),
+      "Data.xsd": `<AssetDeclaration xmlns="uri:ea.com:eala:asset"/>`,
+    });
     expect(loadSchema(dir).diagnostics).toEqual([
-      { file: join(dir, "Data.xsd"), line: 1, column: 1, message: "Data.xsd is not an XML Schema (no xs:schema root element); skipped" },
+      {
+        file: join(dir, "Data.xsd"),
+        line: 1,
+        column: 1,
+        message: "Data.xsd is not an XML Schema (no xs:schema root element); skipped",
+      },
     ]);
   });
 });
@@ -146,10 +163,17 @@ describe("include walking", () => {
 
 describe("declarations", () => {
   test("an unknown type reference", () => {
-    const dir = folder({ "CnC3Types.xsd": schemaText(complex("T", `\n    <xs:attribute name="x" type="Nope" />\n  `)) });
+    const dir = folder({
+      "CnC3Types.xsd": schemaText(complex("T", `\n    <xs:attribute name="x" type="Nope" />\n  `)),
+    });
     const r = loadSchema(dir);
     expect(r.diagnostics).toEqual([
-      { file: join(dir, "CnC3Types.xsd"), line: 3, column: 5, message: "unknown type 'Nope' (not declared in any loaded XSD)" },
+      {
+        file: join(dir, "CnC3Types.xsd"),
+        line: 3,
+        column: 5,
+        message: "unknown type 'Nope' (not declared in any loaded XSD)",
+      },
     ]);
     expect(r.model!.complexTypes.T.attributes.x.typeName).toBeNull();
   });
@@ -162,7 +186,12 @@ describe("declarations", () => {
     });
     const r = loadSchema(dir);
     expect(r.diagnostics).toEqual([
-      { file: join(dir, "B.xsd"), line: 2, column: 3, message: "duplicate type 't' ignored (first declared in A.xsd:2)" },
+      {
+        file: join(dir, "B.xsd"),
+        line: 2,
+        column: 3,
+        message: "duplicate type 't' ignored (first declared in A.xsd:2)",
+      },
     ]);
     expect(Object.keys(r.model!.complexTypes.T.attributes)).toEqual(["fromA"]);
   });
@@ -172,7 +201,12 @@ describe("declarations", () => {
     const dir = folder({ "CnC3Types.xsd": schemaText(complex("X", ext("Y")), complex("Y", ext("X"))) });
     const r = loadSchema(dir);
     expect(r.diagnostics).toEqual([
-      { file: join(dir, "CnC3Types.xsd"), line: 2, column: 3, message: "type 'X' derives from itself; the cycle is cut here" },
+      {
+        file: join(dir, "CnC3Types.xsd"),
+        line: 2,
+        column: 3,
+        message: "type 'X' derives from itself; the cycle is cut here",
+      },
     ]);
     expect(new Schema(r.model!).typeChain("X")).toEqual(["X", "Y"]);
   });
@@ -216,7 +250,11 @@ describe("less common XSD constructs", () => {
   test("loads without diagnostics", () => expect(r.diagnostics).toEqual([]));
 
   test("a union takes the enumerations of its members", () => {
-    expect([r.model!.simpleTypes.ColorOrSize.enumValues, r.model!.simpleTypes.ColorOrSize.isList]).toEqual([["Red", "Blue", "Big"], false]);
+    expect([r.model!.simpleTypes.ColorOrSize.enumValues, r.model!.simpleTypes.ColorOrSize.isList]).toEqual([[
+      "Red",
+      "Blue",
+      "Big",
+    ], false]);
   });
 
   test("a list over an anonymous item type", () => {
@@ -231,7 +269,12 @@ describe("less common XSD constructs", () => {
   });
 
   test("an element reference to a global element", () => {
-    expect(schema.childElementType("UsesRef", "Shared")).toMatchObject({ name: "Shared", type: "Base", minOccurs: 1, maxOccurs: -1 });
+    expect(schema.childElementType("UsesRef", "Shared")).toMatchObject({
+      name: "Shared",
+      type: "Base",
+      minOccurs: 1,
+      maxOccurs: -1,
+    });
   });
 
   test("names that are also Object.prototype members are ordinary names", () => {

@@ -59,7 +59,9 @@ describe("loadSchemaCached", () => {
   test("an include target that appears invalidates a cached 'not found'", () => {
     const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
     const first = loadSchemaCached(xsd, cache);
-    expect(first.diagnostics.map((d) => d.message)).toEqual(["CnC3Types.xsd line 3: included XSD not found: Later.xsd"]);
+    expect(first.diagnostics.map((d) => d.message)).toEqual([
+      "CnC3Types.xsd line 3: included XSD not found: Later.xsd",
+    ]);
     expect(loadSchemaCached(xsd, cache).fromCache).toBe(true);
     writeFileSync(join(xsd, "later.XSD"), text(`<xs:complexType name="L" />`));
     const after = loadSchemaCached(xsd, cache);

@@ -63,7 +63,13 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
   test("292 asset kinds (Appendix B), element name = type name", () => {
     const m = ra3().result.model!;
     expect(m.assetElements).toHaveLength(292);
-    expect(m.assetElements.slice(0, 5)).toEqual(["TestGameObject", "TestTexture", "TestTextureCollection", "WeaponTemplate", "LocomotorTemplate"]);
+    expect(m.assetElements.slice(0, 5)).toEqual([
+      "TestGameObject",
+      "TestTexture",
+      "TestTextureCollection",
+      "WeaponTemplate",
+      "LocomotorTemplate",
+    ]);
     expect(m.assetElements.filter((k) => m.assetElementTypes[k] !== k)).toEqual([]);
     for (const k of ["Tags", "Includes", "Defines"]) expect(m.assetElements).not.toContain(k);
   });
@@ -89,7 +95,11 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
     expect(refOf(schema, "MapObject", "ThingTemplate")).toEqual(["AssetReference", "GameObject", false]);
     expect(refOf(schema, "RoadObject", "id")).toEqual(["AssetReference", "Road", false]);
     expect(refOf(schema, "AttachNugget", "AttachModuleId")).toEqual(["Poid", "ModuleData", true]);
-    expect(refOf(schema, "ReconstituteStateSpecialAbilityModuleData", "UpdateModuleId")).toEqual(["Poid", "ModuleData", true]);
+    expect(refOf(schema, "ReconstituteStateSpecialAbilityModuleData", "UpdateModuleId")).toEqual([
+      "Poid",
+      "ModuleData",
+      true,
+    ]);
   });
 
   test("Appendix A: typed references", () => {
@@ -119,7 +129,9 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
     expect(Object.keys(result.model!.complexTypes.Define.attributes)).toEqual(["name", "value", "override"]);
     expect(schema.attribute("Define", "value")?.required).toBe(true);
     expect(schema.attribute("Define", "override")?.isBoolean).toBe(true);
-    for (const a of ["Priority", "TimeBetweenEvents", "ExpirationTime"]) expect(schema.attribute("EvaEvent", a)).not.toBeNull();
+    for (const a of ["Priority", "TimeBetweenEvents", "ExpirationTime"]) {
+      expect(schema.attribute("EvaEvent", a)).not.toBeNull();
+    }
   });
 
   test("hierarchy: W3DHierarchy is an asset but not a render object", () => {
@@ -130,30 +142,47 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
     expect(schema.isAssetType("W3DHierarchy")).toBe(true);
     expect(schema.isAssignable("WeaponTemplate", "GameObject")).toBe(false);
     expect(schema.typeChain("W3DTruckDrawModuleData")).toEqual([
-      "W3DTruckDrawModuleData", "W3DScriptedModelDrawModuleData", "DrawModuleData", "ModuleData",
+      "W3DTruckDrawModuleData",
+      "W3DScriptedModelDrawModuleData",
+      "DrawModuleData",
+      "ModuleData",
     ]);
   });
 
   test("context-aware typing: Weapon, TruckDraw, EvaEvent", () => {
     const { schema, result } = ra3();
-    expect(typeOfPath(schema, "GameObject", "Behaviors", "WeaponSetUpdate", "WeaponSlotTurret")).toBe("WeaponSlot_Turret");
-    expect(typeOfPath(schema, "GameObject", "Behaviors", "WeaponSetUpdate", "WeaponSlotTurret", "Weapon")).toBe("WeaponSlot_WeaponData");
+    expect(typeOfPath(schema, "GameObject", "Behaviors", "WeaponSetUpdate", "WeaponSlotTurret")).toBe(
+      "WeaponSlot_Turret",
+    );
+    expect(typeOfPath(schema, "GameObject", "Behaviors", "WeaponSetUpdate", "WeaponSlotTurret", "Weapon")).toBe(
+      "WeaponSlot_WeaponData",
+    );
     expect(schema.attribute("WeaponSlot_WeaponData", "Ordering")).not.toBeNull();
     expect(result.model!.globalElements.Weapon).toBe("WeaponRef");
     expect(typeOfPath(schema, "GameObject", "Draws", "TruckDraw")).toBe("W3DTruckDrawModuleData");
     expect(schema.rootElementType("EvaEvent")).toBe("EvaEvent");
     expect(result.model!.globalElements.EvaEvent).toBe("EvaEventFXNugget");
     expect(schema.rootElementType("UpgradeTemplate")).toBe("UpgradeTemplate");
-    expect(typeOfPath(schema, "GameObject", "Draws", "ScriptedModelDraw", "ModelConditionState", "Model")).toBe("ScriptedModelDrawModel");
+    expect(typeOfPath(schema, "GameObject", "Draws", "ScriptedModelDraw", "ModelConditionState", "Model")).toBe(
+      "ScriptedModelDrawModel",
+    );
   });
 
   test("simple content (§6.1 examples)", () => {
     const { schema } = ra3();
     expect(schema.content("AudioFileRefWithWeight")?.refType).toBe("AudioFile");
-    expect(Object.keys(ra3().result.model!.complexTypes.AudioFileRefWithWeight.attributes)).toEqual(["Weight", "Volume"]);
+    expect(Object.keys(ra3().result.model!.complexTypes.AudioFileRefWithWeight.attributes)).toEqual([
+      "Weight",
+      "Volume",
+    ]);
     expect(schema.content("MultisoundSubsoundRef")?.refType).toBe("BaseAudioEventInfo");
     expect(Object.keys(ra3().result.model!.complexTypes.MultisoundSubsoundRef.attributes)).toEqual([
-      "Weight", "PitchShiftLow", "PitchShiftHigh", "Volume", "PlayPercent", "VolumeShift",
+      "Weight",
+      "PitchShiftLow",
+      "PitchShiftHigh",
+      "Volume",
+      "PlayPercent",
+      "VolumeShift",
     ]);
     expect(schema.content("@inline:AnimationChannelScalar/Frame")?.typeName).toBe("xs:float");
     expect(schema.content("@inline:AnimationChannelScalar/Frame")?.refType).toBeNull();
@@ -168,11 +197,23 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
     const st = ra3().result.model!.simpleTypes;
     expect(st.LocomotorSurfaceBitFlags.isList).toBe(true);
     expect(st.LocomotorSurfaceBitFlags.enumValues).toEqual([
-      "GROUND", "WATER", "CLIFF", "AIR", "RUBBLE", "OBSTACLE", "IMPASSABLE", "DEEP_WATER", "WALL_RAILING",
-      "CRUSHABLE_OBSTACLE", "CRUSHABLE_WALL",
+      "GROUND",
+      "WATER",
+      "CLIFF",
+      "AIR",
+      "RUBBLE",
+      "OBSTACLE",
+      "IMPASSABLE",
+      "DEEP_WATER",
+      "WALL_RAILING",
+      "CRUSHABLE_OBSTACLE",
+      "CRUSHABLE_WALL",
     ]);
-    expect([st.SageUnsignedIntList.isList, st.SageUnsignedIntList.enumValues, st.SageUnsignedIntList.allowsDefine]).toEqual([true, [], true]);
-    for (const n of ["SageReal", "SageInt", "Time", "Percentage", "Angle"]) expect([n, st[n].allowsDefine]).toEqual([n, true]);
+    expect([st.SageUnsignedIntList.isList, st.SageUnsignedIntList.enumValues, st.SageUnsignedIntList.allowsDefine])
+      .toEqual([true, [], true]);
+    for (const n of ["SageReal", "SageInt", "Time", "Percentage", "Angle"]) {
+      expect([n, st[n].allowsDefine]).toEqual([n, true]);
+    }
     expect(st.InstanceId.allowsDefine).toBe(false);
     expect(st.Poid.allowsDefine).toBe(false);
     expect(st.SageBool.isBoolean).toBe(true);
@@ -180,7 +221,9 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
 
   test("designed targets (§9.1)", () => {
     const { schema, result } = ra3();
-    for (const t of ["GameObject", "WeaponTemplate", "LogicCommandSet", "FXList", "W3DContainer", "AudioEvent", "Road"]) {
+    for (
+      const t of ["GameObject", "WeaponTemplate", "LogicCommandSet", "FXList", "W3DContainer", "AudioEvent", "Road"]
+    ) {
       expect([t, schema.isDesignedTarget(t)]).toEqual([t, true]);
     }
     for (const t of ["CameraSettings", "Credits", "MultiplayerSettings", "ModuleData"]) {

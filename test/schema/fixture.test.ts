@@ -80,9 +80,25 @@ describe("loading the fixture set", () => {
 
   test("asset kinds are AssetDeclaration's children without Tags/Includes/Defines", () => {
     expect(loaded.model!.assetElements).toEqual([
-      "GameObject", "WeaponTemplate", "LocomotorTemplate", "ObjectCreationList", "LogicCommand",
-      "LogicCommandSet", "PlayerTemplate", "FXList", "EvaEvent", "AudioFile", "AudioEvent", "Multisound",
-      "W3DMesh", "W3DContainer", "W3DHierarchy", "Road", "GameMap", "CameraSettings", "MultiplayerSettings",
+      "GameObject",
+      "WeaponTemplate",
+      "LocomotorTemplate",
+      "ObjectCreationList",
+      "LogicCommand",
+      "LogicCommandSet",
+      "PlayerTemplate",
+      "FXList",
+      "EvaEvent",
+      "AudioFile",
+      "AudioEvent",
+      "Multisound",
+      "W3DMesh",
+      "W3DContainer",
+      "W3DHierarchy",
+      "Road",
+      "GameMap",
+      "CameraSettings",
+      "MultiplayerSettings",
       "UnitAbilityButtonTemplate",
     ]);
     expect(loaded.model!.assetElementTypes.GameObject).toBe("GameObject");
@@ -95,15 +111,28 @@ describe("type hierarchy and assignability (§6.3)", () => {
     expect(schema.typeChain("GameObject")).toEqual(["GameObject", "BaseInheritableAsset", "BaseAssetType"]);
     expect(schema.typeChain("gameOBJECT")).toEqual(["GameObject", "BaseInheritableAsset", "BaseAssetType"]);
     expect(schema.typeChain("W3DTruckDrawModuleData")).toEqual([
-      "W3DTruckDrawModuleData", "W3DScriptedModelDrawModuleData", "DrawModuleData", "ModuleData",
+      "W3DTruckDrawModuleData",
+      "W3DScriptedModelDrawModuleData",
+      "DrawModuleData",
+      "ModuleData",
     ]);
     expect(schema.typeChain("W3DContainer")).toEqual(["W3DContainer", "BaseRenderAssetType", "BaseAssetType"]);
     expect(schema.typeChain("W3DMesh")).toEqual(["W3DMesh", "BaseRenderAssetType", "BaseAssetType"]);
     expect(schema.typeChain("W3DHierarchy")).toEqual(["W3DHierarchy", "BaseAssetType"]);
-    expect(schema.typeChain("AudioEvent")).toEqual(["AudioEvent", "BaseAudioEventInfo", "BaseInheritableAsset", "BaseAssetType"]);
+    expect(schema.typeChain("AudioEvent")).toEqual([
+      "AudioEvent",
+      "BaseAudioEventInfo",
+      "BaseInheritableAsset",
+      "BaseAssetType",
+    ]);
     expect(schema.typeChain("FXList")).toEqual(["FXList", "BaseAssetType"]);
     expect(schema.typeChain("Percentage")).toEqual(["Percentage", "SageReal", "xs:string"]);
-    expect(schema.typeChain("AudioFileRefWithWeight")).toEqual(["AudioFileRefWithWeight", "AudioFileRef", "AssetReference", "xs:string"]);
+    expect(schema.typeChain("AudioFileRefWithWeight")).toEqual([
+      "AudioFileRefWithWeight",
+      "AudioFileRef",
+      "AssetReference",
+      "xs:string",
+    ]);
     expect(schema.typeChain("NoSuchType")).toEqual(["NoSuchType"]);
   });
 
@@ -142,7 +171,12 @@ describe("type hierarchy and assignability (§6.3)", () => {
     const base = loaded.model!.complexTypes.BaseAssetType;
     expect(Object.keys(base.attributes)).toEqual(["id", "typeHashCode", "buildRule"]);
     expect(base.declaresInheritFrom).toBe(false);
-    expect(Object.keys(loaded.model!.complexTypes.BaseInheritableAsset.attributes)).toEqual(["id", "typeHashCode", "buildRule", "inheritFrom"]);
+    expect(Object.keys(loaded.model!.complexTypes.BaseInheritableAsset.attributes)).toEqual([
+      "id",
+      "typeHashCode",
+      "buildRule",
+      "inheritFrom",
+    ]);
     expect(loaded.model!.complexTypes.BaseInheritableAsset.declaresInheritFrom).toBe(true);
     expect(loaded.model!.complexTypes.FXList.declaresInheritFrom).toBe(false);
   });
@@ -151,7 +185,13 @@ describe("type hierarchy and assignability (§6.3)", () => {
 describe("attributes", () => {
   test("GameObject@CommandSet → LogicCommandSet through a named weak-ref type", () => {
     expect(schema.attribute("GameObject", "CommandSet")).toEqual(
-      attr("CommandSet", { typeName: "LogicCommandSetWeakRef", refType: "LogicCommandSet", isRef: true, isWeakRef: true, defaultValue: "" }),
+      attr("CommandSet", {
+        typeName: "LogicCommandSetWeakRef",
+        refType: "LogicCommandSet",
+        isRef: true,
+        isWeakRef: true,
+        defaultValue: "",
+      }),
     );
   });
 
@@ -172,20 +212,34 @@ describe("attributes", () => {
   });
 
   test("GameObject@id and @inheritFrom come from the base types", () => {
-    expect(schema.attribute("GameObject", "id")).toEqual(attr("id", { typeName: "InstanceId", required: true, defaultValue: "UnnamedAsset" }));
-    expect(schema.attribute("GameObject", "inheritFrom")).toEqual(attr("inheritFrom", { typeName: "@inline:BaseInheritableAsset@inheritFrom" }));
+    expect(schema.attribute("GameObject", "id")).toEqual(
+      attr("id", { typeName: "InstanceId", required: true, defaultValue: "UnnamedAsset" }),
+    );
+    expect(schema.attribute("GameObject", "inheritFrom")).toEqual(
+      attr("inheritFrom", { typeName: "@inline:BaseInheritableAsset@inheritFrom" }),
+    );
     expect(schema.attribute("FXList", "inheritFrom")).toBeNull();
   });
 
   test("booleans and $DEFINE-capable scalars", () => {
-    expect(schema.attribute("GameObject", "IsTrainable")).toEqual(attr("IsTrainable", { typeName: "SageBool", isBoolean: true, defaultValue: "true" }));
-    expect(schema.attribute("Define", "override")).toEqual(attr("override", { typeName: "xs:boolean", isBoolean: true }));
-    expect(schema.attribute("GameObject", "BuildCost")).toEqual(attr("BuildCost", { typeName: "SageUnsignedInt", allowsDefine: true, defaultValue: "0" }));
+    expect(schema.attribute("GameObject", "IsTrainable")).toEqual(
+      attr("IsTrainable", { typeName: "SageBool", isBoolean: true, defaultValue: "true" }),
+    );
+    expect(schema.attribute("Define", "override")).toEqual(
+      attr("override", { typeName: "xs:boolean", isBoolean: true }),
+    );
+    expect(schema.attribute("GameObject", "BuildCost")).toEqual(
+      attr("BuildCost", { typeName: "SageUnsignedInt", allowsDefine: true, defaultValue: "0" }),
+    );
     expect(schema.attribute("WeaponTemplate", "AttackRange")?.allowsDefine).toBe(true);
     // through a restriction base
-    expect(schema.attribute("BaseAudioEventInfo", "Volume")).toEqual(attr("Volume", { typeName: "Percentage", allowsDefine: true, defaultValue: "100" }));
+    expect(schema.attribute("BaseAudioEventInfo", "Volume")).toEqual(
+      attr("Volume", { typeName: "Percentage", allowsDefine: true, defaultValue: "100" }),
+    );
     // through a list item type
-    expect(schema.attribute("CreateObjectNugget", "Offset")).toEqual(attr("Offset", { typeName: "SageRealList", isList: true, allowsDefine: true }));
+    expect(schema.attribute("CreateObjectNugget", "Offset")).toEqual(
+      attr("Offset", { typeName: "SageRealList", isList: true, allowsDefine: true }),
+    );
     expect(schema.attribute("GameObject", "EditorName")).toEqual(attr("EditorName", { typeName: "xs:string" }));
   });
 
@@ -204,14 +258,18 @@ describe("attributes", () => {
   });
 
   test("RoadObject@id is a reference to a Road", () => {
-    expect(schema.attribute("RoadObject", "id")).toEqual(attr("id", { typeName: "AssetReference", refType: "Road", isRef: true }));
+    expect(schema.attribute("RoadObject", "id")).toEqual(
+      attr("id", { typeName: "AssetReference", refType: "Road", isRef: true }),
+    );
   });
 
   test("attribute-level refType on a generic AssetReference", () => {
     expect(schema.attribute("LocomotorSet", "Locomotor")).toEqual(
       attr("Locomotor", { typeName: "AssetReference", refType: "LocomotorTemplate", isRef: true, required: true }),
     );
-    expect(schema.attribute("W3DContainer", "Hierarchy")).toEqual(attr("Hierarchy", { typeName: "AssetReference", refType: "W3DHierarchy", isRef: true }));
+    expect(schema.attribute("W3DContainer", "Hierarchy")).toEqual(
+      attr("Hierarchy", { typeName: "AssetReference", refType: "W3DHierarchy", isRef: true }),
+    );
     expect(loaded.model!.simpleTypes.AssetReference).toEqual({
       ...value({ typeName: "AssetReference", isRef: true }),
       name: "AssetReference",
@@ -220,7 +278,10 @@ describe("attributes", () => {
   });
 
   test("typed references through named Ref types (annotation prefix bound as ann:)", () => {
-    const ref = (type: string, name: string) => [schema.attribute(type, name)?.typeName, schema.attribute(type, name)?.refType];
+    const ref = (
+      type: string,
+      name: string,
+    ) => [schema.attribute(type, name)?.typeName, schema.attribute(type, name)?.refType];
     expect(ref("FireWeaponNugget", "WeaponName")).toEqual(["WeaponRef", "WeaponTemplate"]);
     expect(ref("WeaponTemplate", "FireSound")).toEqual(["AudioEventInfoRef", "BaseAudioEventInfo"]);
     expect(ref("WeaponTemplate", "FireFX")).toEqual(["FXListRef", "FXList"]);
@@ -234,7 +295,10 @@ describe("attributes", () => {
   test("enumerations, in declaration order", () => {
     expect(schema.attribute("Include", "type")?.enumValues).toEqual(["reference", "instance", "all"]);
     expect(schema.attribute("DamageNugget", "DamageType")?.enumValues).toEqual(["EXPLOSION", "FLAME", "SNIPER"]);
-    expect(schema.attribute("WeaponSlot_WeaponData", "Ordering")?.enumValues).toEqual(["PRIMARY_WEAPON", "SECONDARY_WEAPON"]);
+    expect(schema.attribute("WeaponSlot_WeaponData", "Ordering")?.enumValues).toEqual([
+      "PRIMARY_WEAPON",
+      "SECONDARY_WEAPON",
+    ]);
   });
 
   test("file paths are not references", () => {
@@ -273,7 +337,9 @@ describe("simple content (§6.9)", () => {
   });
 
   test("a complex type's own refType wins over its base's (MultisoundSubsoundRef)", () => {
-    expect(schema.content("MultisoundSubsoundRef")).toEqual(value({ typeName: "AssetReference", refType: "BaseAudioEventInfo", isRef: true }));
+    expect(schema.content("MultisoundSubsoundRef")).toEqual(
+      value({ typeName: "AssetReference", refType: "BaseAudioEventInfo", isRef: true }),
+    );
   });
 
   test("<Cmd> holds a list of LogicCommand references", () => {
@@ -303,7 +369,9 @@ describe("simple content (§6.9)", () => {
 
 describe("context-aware element typing (§6.2)", () => {
   test("<Weapon> inside a turret slot vs. elsewhere", () => {
-    expect(typeOfPath("GameObject", "Behaviors", "WeaponSetUpdate", "WeaponSlotTurret", "Weapon")).toBe("WeaponSlot_WeaponData");
+    expect(typeOfPath("GameObject", "Behaviors", "WeaponSetUpdate", "WeaponSlotTurret", "Weapon")).toBe(
+      "WeaponSlot_WeaponData",
+    );
     expect(typeOfPath("GameObject", "Behaviors", "SlowDeathBehavior", "Weapon")).toBe("WeaponRef");
     expect(loaded.model!.globalElements.Weapon).toBe("WeaponRef");
   });
@@ -314,7 +382,13 @@ describe("context-aware element typing (§6.2)", () => {
     // first declaration seen (includes expanded in place) is the nugget
     expect(loaded.model!.globalElements.EvaEvent).toBe("EvaEventFXNugget");
     expect(schema.childElementType(null, "EvaEvent")).toEqual({
-      name: "EvaEvent", type: "EvaEventFXNugget", minOccurs: 0, maxOccurs: -1, refType: null, content: null, fallback: true,
+      name: "EvaEvent",
+      type: "EvaEventFXNugget",
+      minOccurs: 0,
+      maxOccurs: -1,
+      refType: null,
+      content: null,
+      fallback: true,
     });
   });
 
@@ -326,18 +400,29 @@ describe("context-aware element typing (§6.2)", () => {
 
   test("modules and documents", () => {
     expect(typeOfPath("GameObject", "Draws", "TruckDraw")).toBe("W3DTruckDrawModuleData");
-    expect(typeOfPath("GameObject", "Draws", "ScriptedModelDraw", "ModelConditionState", "Model")).toBe("ScriptedModelDrawModel");
+    expect(typeOfPath("GameObject", "Draws", "ScriptedModelDraw", "ModelConditionState", "Model")).toBe(
+      "ScriptedModelDrawModel",
+    );
     expect(typeOfPath("AssetDeclaration")).toBe("@global:AssetDeclaration");
     expect(typeOfPath("AssetDeclaration", "GameObject")).toBe("GameObject");
     expect(typeOfPath("AssetDeclaration", "Includes", "Include")).toBe("Include");
     expect(typeOfPath("HeadlightDraw1", "ScriptedModelDraw")).toBe("W3DScriptedModelDrawModuleData");
     expect(typeOfPath("W3DHierarchy", "Pivot")).toBe("@inline:W3DHierarchy/Pivot");
-    expect(Object.keys(loaded.model!.complexTypes["@inline:W3DHierarchy/Pivot"].attributes)).toEqual(["Name", "Parent"]);
+    expect(Object.keys(loaded.model!.complexTypes["@inline:W3DHierarchy/Pivot"].attributes)).toEqual([
+      "Name",
+      "Parent",
+    ]);
   });
 
   test("a child the parent does not declare falls back to the global map, flagged", () => {
     expect(schema.childElementType("GameObject", "WeaponSlotTurret")).toEqual({
-      name: "WeaponSlotTurret", type: "WeaponSlot_Turret", minOccurs: 0, maxOccurs: -1, refType: null, content: null, fallback: true,
+      name: "WeaponSlotTurret",
+      type: "WeaponSlot_Turret",
+      minOccurs: 0,
+      maxOccurs: -1,
+      refType: null,
+      content: null,
+      fallback: true,
     });
     expect(schema.childElementType("GameObject", "NoSuchElement")).toBeNull();
     expect(schema.rootElementType("NoSuchElement")).toBeNull();

@@ -46,7 +46,9 @@ function undeclared(file: string): string[] {
         } else {
           const parentType = stack[stack.length - 1];
           const child = parentType === null ? null : schema.childElementType(parentType, tag.local);
-          if (parentType !== null && (child === null || child.fallback)) problems.push(`${where}: not declared in ${parentType}`);
+          if (parentType !== null && (child === null || child.fallback)) {
+            problems.push(`${where}: not declared in ${parentType}`);
+          }
           type = child?.type ?? null;
         }
         if (type !== null) {

@@ -38,7 +38,9 @@ describe("parseXsdTree", () => {
   });
 
   test("a schema in the default namespace reads unprefixed builtins as xs:", () => {
-    const t = parseXsdTree(`<schema xmlns="http://www.w3.org/2001/XMLSchema" xmlns:a="uri:ea.com:eala:asset"><element name="e" type="string"/></schema>`);
+    const t = parseXsdTree(
+      `<schema xmlns="http://www.w3.org/2001/XMLSchema" xmlns:a="uri:ea.com:eala:asset"><element name="e" type="string"/></schema>`,
+    );
     const el = t.root!.children[0];
     expect(typeRef(el.attrs.type, el.scope)).toBe("xs:string");
     expect(typeRef("a:GameObject", el.scope)).toBe("GameObject");

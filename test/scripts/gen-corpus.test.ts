@@ -2,11 +2,16 @@
 // and indexed by ra3's own driver with the expected assets and references.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { spawnSync } from "node:child_process";
-import { GenerateError, type GenerationSummary, generateCorpus, renderSummary } from "../../scripts/gen-corpus/generate.ts";
+import {
+  generateCorpus,
+  GenerateError,
+  type GenerationSummary,
+  renderSummary,
+} from "../../scripts/gen-corpus/generate.ts";
 import { renderXsdFiles } from "../../scripts/gen-corpus/xsd.ts";
 import { decodeXml } from "../../src/xml/decode.ts";
 import { parseXml } from "../../src/xml/tokenizer.ts";
@@ -96,7 +101,9 @@ describe("what is on disk", () => {
       if (ext(f) !== ".xml" && ext(f) !== ".w3x" && ext(f) !== ".xsd") continue;
       const decoded = decodeXml(new Uint8Array(readFileSync(f)));
       const error = parseXml(decoded.text, { startElement: () => {} });
-      if (error || decoded.warnings.length) bad.push(`${relative(dirA, f)}: ${error?.message ?? decoded.warnings[0].message}`);
+      if (error || decoded.warnings.length) {
+        bad.push(`${relative(dirA, f)}: ${error?.message ?? decoded.warnings[0].message}`);
+      }
     }
     expect(bad).toEqual([]);
   });
@@ -166,13 +173,20 @@ describe("indexed by ra3's own driver (project-only mode, the mod's own schema)"
   test("include edges: every Include and xi:include, only the three vanilla reference includes unresolved", () => {
     const i = summary.includes;
     expect(linked.includes.length).toBe(i.all + i.instance + i.reference + summary.xiIncludes);
-    expect(linked.includes.filter((e) => e.to === null).map((e) => e.source)).toEqual(["DATA:static.xml", "DATA:global.xml", "DATA:audio.xml"]);
+    expect(linked.includes.filter((e) => e.to === null).map((e) => e.source)).toEqual([
+      "DATA:static.xml",
+      "DATA:global.xml",
+      "DATA:audio.xml",
+    ]);
     expect(linked.includes.some((e) => e.caseFixed)).toBe(true);
     expect(linked.includes.filter((e) => e.type === "xi").length).toBe(summary.xiIncludes);
   });
 
   test("no warnings or errors: only the two project-only notes", () => {
-    expect(linked.diagnostics.map((d) => `${d.severity} ${d.code}`).sort()).toEqual(["information external-references", "information sdk-not-configured"]);
+    expect(linked.diagnostics.map((d) => `${d.severity} ${d.code}`).sort()).toEqual([
+      "information external-references",
+      "information sdk-not-configured",
+    ]);
   });
 
   test("inheritFrom chains reach four hops (unit → faction base → kind base → BaseUnit → BaseObject)", () => {
@@ -180,7 +194,12 @@ describe("indexed by ra3's own driver (project-only mode, the mod's own schema)"
       const a = linked.findAssets(id, "GameObject")[0];
       return a?.inheritFrom ? 1 + depth(a.inheritFrom.slice(a.inheritFrom.lastIndexOf(":") + 1)) : 0;
     };
-    const units = linked.assets.filter((a) => a.type === "GameObject" && /^Base(Allied|Soviet|Japan|Celestial)(Infantry|Vehicle|Aircraft|Ship)$/.test(a.inheritFrom?.replace(/^GameObject:/, "") ?? ""));
+    const units = linked.assets.filter((a) =>
+      a.type === "GameObject" &&
+      /^Base(Allied|Soviet|Japan|Celestial)(Infantry|Vehicle|Aircraft|Ship)$/.test(
+        a.inheritFrom?.replace(/^GameObject:/, "") ?? "",
+      )
+    );
     expect(units.length).toBeGreaterThan(0);
     expect(Math.max(...units.map((u) => depth(u.id)))).toBe(4);
   });
@@ -199,16 +218,27 @@ describe("bad options", () => {
     const busy = join(root, "busy");
     mkdirSync(busy);
     writeFileSync(join(busy, "keep.txt"), "x");
-    expect(message(() => generateCorpus({ out: join(root, "x1"), scale: 0, seed: 1 }))).toBe("--scale must be a positive number, not 0");
-    expect(message(() => generateCorpus({ out: join(root, "x2"), scale: Number.NaN, seed: 1 }))).toBe("--scale must be a positive number, not NaN");
-    expect(message(() => generateCorpus({ out: join(root, "x3"), scale: 1, seed: 1.5 }))).toBe("--seed must be an integer, not 1.5");
-    expect(message(() => generateCorpus({ out: join(root, "x4"), scale: 1, seed: 1, artMb: -1 }))).toBe("--art-mb must be a number ≥ 0, not -1");
-    expect(message(() => generateCorpus({ out: busy, scale: 1, seed: 1 }))).toBe(`${busy} is not empty; give a new or empty folder with --out`);
+    expect(message(() => generateCorpus({ out: join(root, "x1"), scale: 0, seed: 1 }))).toBe(
+      "--scale must be a positive number, not 0",
+    );
+    expect(message(() => generateCorpus({ out: join(root, "x2"), scale: Number.NaN, seed: 1 }))).toBe(
+      "--scale must be a positive number, not NaN",
+    );
+    expect(message(() => generateCorpus({ out: join(root, "x3"), scale: 1, seed: 1.5 }))).toBe(
+      "--seed must be an integer, not 1.5",
+    );
+    expect(message(() => generateCorpus({ out: join(root, "x4"), scale: 1, seed: 1, artMb: -1 }))).toBe(
+      "--art-mb must be a number ≥ 0, not -1",
+    );
+    expect(message(() => generateCorpus({ out: busy, scale: 1, seed: 1 }))).toBe(
+      `${busy} is not empty; give a new or empty folder with --out`,
+    );
     expect(readdirSync(busy)).toEqual(["keep.txt"]);
   });
 
   test("the command line: --out is required, unknown flags are usage errors (exit 2)", () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [join(REPO, "scripts", "gen-corpus.ts"), ...args], { encoding: "utf8" });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(REPO, "scripts", "gen-corpus.ts"), ...args], { encoding: "utf8" });
     const noOut = run();
     expect([noOut.status, noOut.stderr.split("\n")[0]]).toEqual([2, "--out is required"]);
     const unknown = run("--out", join(root, "x5"), "--sclae", "2");
@@ -219,7 +249,20 @@ describe("bad options", () => {
 
 test("the summary table names every figure the benchmark reports", () => {
   const text = renderSummary(summary);
-  for (const label of ["files: xml", "files: w3x", "assets", "reference sites", "attribute", "content", "inheritFrom", "defines / $uses", "xi:includes", "time"]) {
+  for (
+    const label of [
+      "files: xml",
+      "files: w3x",
+      "assets",
+      "reference sites",
+      "attribute",
+      "content",
+      "inheritFrom",
+      "defines / $uses",
+      "xi:includes",
+      "time",
+    ]
+  ) {
     expect(text).toContain(label);
   }
   expect(text).toContain(`${summary.assetTotal.toLocaleString("en-US")} (`);

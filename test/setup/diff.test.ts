@@ -11,15 +11,21 @@ describe("unifiedDiff", () => {
   });
 
   test("one changed line with context", () => {
-    expect(unifiedDiff("a\nb\nc\n", "a\nB\nc\n", labels)).toBe("--- a.json\n+++ a.json\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+    expect(unifiedDiff("a\nb\nc\n", "a\nB\nc\n", labels)).toBe(
+      "--- a.json\n+++ a.json\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n",
+    );
   });
 
   test("a new file", () => {
-    expect(unifiedDiff(null, "x\ny\n", { oldLabel: "/dev/null", newLabel: "n.toml" })).toBe("--- /dev/null\n+++ n.toml\n@@ -0,0 +1,2 @@\n+x\n+y\n");
+    expect(unifiedDiff(null, "x\ny\n", { oldLabel: "/dev/null", newLabel: "n.toml" })).toBe(
+      "--- /dev/null\n+++ n.toml\n@@ -0,0 +1,2 @@\n+x\n+y\n",
+    );
   });
 
   test("a deleted file", () => {
-    expect(unifiedDiff("x\n", null, { oldLabel: "n.toml", newLabel: "/dev/null" })).toBe("--- n.toml\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n");
+    expect(unifiedDiff("x\n", null, { oldLabel: "n.toml", newLabel: "/dev/null" })).toBe(
+      "--- n.toml\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n",
+    );
   });
 
   test("distant changes make separate hunks with three lines of context", () => {
@@ -41,15 +47,21 @@ describe("unifiedDiff", () => {
   });
 
   test("a missing final newline is marked", () => {
-    expect(unifiedDiff("a\nb", "a\nb\n", labels)).toBe("--- a.json\n+++ a.json\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n");
+    expect(unifiedDiff("a\nb", "a\nb\n", labels)).toBe(
+      "--- a.json\n+++ a.json\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n",
+    );
   });
 
   test("CR of CRLF lines and the BOM are not shown", () => {
-    expect(unifiedDiff("\uFEFFa\r\nb\r\n", "\uFEFFa\r\nc\r\n", labels)).toBe("--- a.json\n+++ a.json\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
+    expect(unifiedDiff("\uFEFFa\r\nb\r\n", "\uFEFFa\r\nc\r\n", labels)).toBe(
+      "--- a.json\n+++ a.json\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n",
+    );
   });
 
   test("insertions in the middle are minimal", () => {
-    expect(unifiedDiff("a\nb\nc\nd\n", "a\nb\nX\nY\nc\nd\n", labels)).toBe("--- a.json\n+++ a.json\n@@ -1,4 +1,6 @@\n a\n b\n+X\n+Y\n c\n d\n");
+    expect(unifiedDiff("a\nb\nc\nd\n", "a\nb\nX\nY\nc\nd\n", labels)).toBe(
+      "--- a.json\n+++ a.json\n@@ -1,4 +1,6 @@\n a\n b\n+X\n+Y\n c\n d\n",
+    );
   });
 
   test("a very large changed block is still a correct diff", () => {

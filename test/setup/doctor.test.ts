@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { cursorWriter } from "../../src/setup/clients/cursor.ts";
 import { codexWriter } from "../../src/setup/clients/codex.ts";
 import { opencodeWriter } from "../../src/setup/clients/opencode.ts";
-import { extractEntry, formatAge, renderDoctor, runDoctor, type DoctorReport } from "../../src/setup/doctor.ts";
+import { type DoctorReport, extractEntry, formatAge, renderDoctor, runDoctor } from "../../src/setup/doctor.ts";
 import { runSetup } from "../../src/setup/setup.ts";
-import { doctorDeps, removeEmptyDirIn, request, setupDeps, world, type World } from "./setup-harness.ts";
+import { doctorDeps, removeEmptyDirIn, request, setupDeps, type World, world } from "./setup-harness.ts";
 
 async function installed(os: "linux" | "windows" = "linux"): Promise<World> {
   const w = world(os);
@@ -13,7 +13,8 @@ async function installed(os: "linux" | "windows" = "linux"): Promise<World> {
   return w;
 }
 
-const bad = (r: DoctorReport) => r.checks.filter((c) => !c.ok).map((c) => `${c.group} | ${c.label}: ${c.problem} | ${c.todo}`);
+const bad = (r: DoctorReport) =>
+  r.checks.filter((c) => !c.ok).map((c) => `${c.group} | ${c.label}: ${c.problem} | ${c.todo}`);
 const enc = (s: string) => new TextEncoder().encode(s);
 
 describe("a healthy installation", () => {
@@ -52,8 +53,14 @@ describe("a healthy installation", () => {
       ].join("\n"),
     );
     const args = ["mcp", "--project", "/home/ann/mods/corona"];
-    expect(w.calls.live).toEqual([0, 1, 2].map(() => ({ command: "/home/ann/.ra3modxml/bin/ra3", args, cwd: "/home/ann", timeoutMs: 20_000 })));
-    expect(r.clients.map((c) => `${c.client}:${c.source}`)).toEqual(["claude-code:receipt", "codex:receipt", "cursor:receipt"]);
+    expect(w.calls.live).toEqual(
+      [0, 1, 2].map(() => ({ command: "/home/ann/.ra3modxml/bin/ra3", args, cwd: "/home/ann", timeoutMs: 20_000 })),
+    );
+    expect(r.clients.map((c) => `${c.client}:${c.source}`)).toEqual([
+      "claude-code:receipt",
+      "codex:receipt",
+      "cursor:receipt",
+    ]);
   });
 
   test("Windows paths", async () => {
@@ -68,7 +75,10 @@ describe("each problem gives an exact ✗ line with what to do", () => {
   test("an entry pointing at a stale binary path", async () => {
     const w = await installed();
     const file = "/home/ann/.cursor/mcp.json";
-    await w.fs.writeFile(file, enc(w.fs.text(file)!.replace('"/home/ann/.ra3modxml/bin/ra3"', '"/home/ann/Downloads/ra3-0.0.9"')));
+    await w.fs.writeFile(
+      file,
+      enc(w.fs.text(file)!.replace('"/home/ann/.ra3modxml/bin/ra3"', '"/home/ann/Downloads/ra3-0.0.9"')),
+    );
     const r = await runDoctor(doctorDeps(w), { project: null });
     expect(r.ok).toBe(false);
     expect(bad(r)).toEqual([
@@ -85,7 +95,9 @@ describe("each problem gives an exact ✗ line with what to do", () => {
     const w = await installed();
     await w.fs.remove("/home/ann/.codex/config.toml");
     const r = await runDoctor(doctorDeps(w), { project: null });
-    expect(bad(r)).toEqual(["Codex: /home/ann/.codex/config.toml | the file: it is missing | run ra3 setup --client codex"]);
+    expect(bad(r)).toEqual([
+      "Codex: /home/ann/.codex/config.toml | the file: it is missing | run ra3 setup --client codex",
+    ]);
   });
 
   test("a broken JSON file", async () => {
@@ -102,19 +114,27 @@ describe("each problem gives an exact ✗ line with what to do", () => {
     await w.fs.writeFile("/home/ann/.codex/config.toml", enc("[mcp_servers.ra3\ncommand = 1\n"));
     const r = await runDoctor(doctorDeps(w), { project: null });
     expect(bad(r)).toHaveLength(1);
-    expect(bad(r)[0].startsWith("Codex: /home/ann/.codex/config.toml | the file parses: /home/ann/.codex/config.toml:1:")).toBe(true);
+    expect(
+      bad(r)[0].startsWith("Codex: /home/ann/.codex/config.toml | the file parses: /home/ann/.codex/config.toml:1:"),
+    ).toBe(true);
   });
 
   test("the entry was removed from the file", async () => {
     const w = await installed();
     await w.fs.writeFile("/home/ann/.cursor/mcp.json", enc('{ "mcpServers": {} }\n'));
     const r = await runDoctor(doctorDeps(w), { project: null });
-    expect(bad(r)).toEqual(['Cursor: /home/ann/.cursor/mcp.json | the ra3 entry: there is no "ra3" entry under "mcpServers" | run ra3 setup --client cursor']);
+    expect(bad(r)).toEqual([
+      'Cursor: /home/ann/.cursor/mcp.json | the ra3 entry: there is no "ra3" entry under "mcpServers" | run ra3 setup --client cursor',
+    ]);
   });
 
   test("a live check that fails", async () => {
     const w = await installed();
-    w.live = (req) => (req.args.includes("--project") ? { ok: false, ms: 20_000, stage: "initialize", error: "no answer within 20 s" } : { ok: false, ms: 1, stage: "spawn", error: "?" });
+    w.live = (
+      req,
+    ) => (req.args.includes("--project")
+      ? { ok: false, ms: 20_000, stage: "initialize", error: "no answer within 20 s" }
+      : { ok: false, ms: 1, stage: "spawn", error: "?" });
     const r = await runDoctor(doctorDeps(w), { project: null });
     expect(bad(r)[0]).toBe(
       "Claude Code: /home/ann/.claude.json | live check: failed at initialize after 20000 ms: no answer within 20 s | run the entry by hand to see what Claude Code sees: /home/ann/.ra3modxml/bin/ra3 mcp --project /home/ann/mods/corona",
@@ -144,14 +164,18 @@ describe("each problem gives an exact ✗ line with what to do", () => {
     ]);
     await w.fs.remove(w.binary);
     r = await runDoctor(doctorDeps(w), { project: null });
-    expect(bad(r)[0]).toBe("install | stable binary /home/ann/.ra3modxml/bin/ra3: it is missing | run ra3 setup with a compiled ra3 (it installs itself there)");
+    expect(bad(r)[0]).toBe(
+      "install | stable binary /home/ann/.ra3modxml/bin/ra3: it is missing | run ra3 setup with a compiled ra3 (it installs itself there)",
+    );
   });
 
   test("the installed server reports another version", async () => {
     const w = await installed();
     w.live = () => ({ ok: true, ms: 40, tools: 15, serverName: "ra3", serverVersion: "0.0.9", indexState: "ready" });
     const r = await runDoctor(doctorDeps(w), { project: null });
-    expect(bad(r)).toEqual(["install | installed version: the stable binary is ra3 0.0.9; this is ra3 0.1.0 | run ra3 setup with the newer binary to update the stable copy"]);
+    expect(bad(r)).toEqual([
+      "install | installed version: the stable binary is ra3 0.0.9; this is ra3 0.1.0 | run ra3 setup with the newer binary to update the stable copy",
+    ]);
   });
 
   test("skill copies: missing, outdated, files deleted; a changed file is fine", async () => {
@@ -161,16 +185,22 @@ describe("each problem gives an exact ✗ line with what to do", () => {
     await w.fs.writeFile(`${agents}/SKILL.md`, enc("my own notes"));
     let r = await runDoctor(doctorDeps(w), { project: null });
     expect(r.ok).toBe(true);
-    expect(r.checks.find((c) => c.label.startsWith(agents))?.label).toBe(`${agents}: version 0.1.0; you changed SKILL.md (ra3 keeps your changes)`);
+    expect(r.checks.find((c) => c.label.startsWith(agents))?.label).toBe(
+      `${agents}: version 0.1.0; you changed SKILL.md (ra3 keeps your changes)`,
+    );
 
     await w.fs.remove(`${claude}/references/query-guide.md`);
     r = await runDoctor(doctorDeps(w), { project: null });
-    expect(bad(r)).toEqual([`skill | ${claude}: files are missing: references/query-guide.md | run ra3 install-skill --sync to restore them`]);
+    expect(bad(r)).toEqual([
+      `skill | ${claude}: files are missing: references/query-guide.md | run ra3 install-skill --sync to restore them`,
+    ]);
 
     const marker = `${claude}/.ra3-managed.json`;
     await w.fs.writeFile(marker, enc(w.fs.text(marker)!.replace('"version": "0.1.0"', '"version": "0.0.1"')));
     r = await runDoctor(doctorDeps(w), { project: null });
-    expect(bad(r)).toEqual([`skill | ${claude}: version 0.0.1 is installed; this ra3 carries 0.1.0 | run ra3 install-skill --sync (your own changes are kept)`]);
+    expect(bad(r)).toEqual([
+      `skill | ${claude}: version 0.0.1 is installed; this ra3 carries 0.1.0 | run ra3 install-skill --sync (your own changes are kept)`,
+    ]);
 
     for (const f of w.fs.listAll().filter((p) => p.startsWith(agents))) await w.fs.remove(f);
     await removeEmptyDirIn(w.fs)(`${agents}/references`);
@@ -214,9 +244,17 @@ describe("each problem gives an exact ✗ line with what to do", () => {
   test("a client configured by hand (not in the receipt) is found and checked too", async () => {
     const w = await installed();
     await w.fs.mkdir("/home/ann/.gemini");
-    await w.fs.writeFile("/home/ann/.gemini/settings.json", enc('{ "mcpServers": { "ra3": { "command": "/opt/ra3", "args": ["mcp"] } } }\n'));
+    await w.fs.writeFile(
+      "/home/ann/.gemini/settings.json",
+      enc('{ "mcpServers": { "ra3": { "command": "/opt/ra3", "args": ["mcp"] } } }\n'),
+    );
     const r = await runDoctor(doctorDeps(w), { project: null });
-    expect(r.clients.map((c) => `${c.client}:${c.source}`)).toEqual(["claude-code:receipt", "codex:receipt", "cursor:receipt", "gemini:detected"]);
+    expect(r.clients.map((c) => `${c.client}:${c.source}`)).toEqual([
+      "claude-code:receipt",
+      "codex:receipt",
+      "cursor:receipt",
+      "gemini:detected",
+    ]);
     expect(bad(r)).toEqual([
       "Gemini CLI: /home/ann/.gemini/settings.json | the ra3 entry: it runs /opt/ra3, not the stable binary /home/ann/.ra3modxml/bin/ra3 | run ra3 setup --client gemini",
       "Gemini CLI: /home/ann/.gemini/settings.json | the project: the entry passes no --project, and clients start servers in unrelated folders | run ra3 setup --client gemini",
@@ -226,9 +264,14 @@ describe("each problem gives an exact ✗ line with what to do", () => {
 
 describe("helpers", () => {
   test("extractEntry reads every dialect's shape", () => {
-    expect(extractEntry(cursorWriter, '{"mcpServers":{"ra3":{"command":"/b/ra3","args":["mcp"]}}}')).toEqual({ command: "/b/ra3", args: ["mcp"] });
-    expect(extractEntry(codexWriter, '[mcp_servers.ra3]\ncommand = "/b/ra3"\nargs = ["mcp", "--project", "/m"]\n')).toEqual({ command: "/b/ra3", args: ["mcp", "--project", "/m"] });
-    expect(extractEntry(opencodeWriter, '{"mcp":{"ra3":{"type":"local","command":["/b/ra3","mcp"],"enabled":true}}}')).toEqual({ command: "/b/ra3", args: ["mcp"] });
+    expect(extractEntry(cursorWriter, '{"mcpServers":{"ra3":{"command":"/b/ra3","args":["mcp"]}}}')).toEqual({
+      command: "/b/ra3",
+      args: ["mcp"],
+    });
+    expect(extractEntry(codexWriter, '[mcp_servers.ra3]\ncommand = "/b/ra3"\nargs = ["mcp", "--project", "/m"]\n'))
+      .toEqual({ command: "/b/ra3", args: ["mcp", "--project", "/m"] });
+    expect(extractEntry(opencodeWriter, '{"mcp":{"ra3":{"type":"local","command":["/b/ra3","mcp"],"enabled":true}}}'))
+      .toEqual({ command: "/b/ra3", args: ["mcp"] });
     expect(extractEntry(cursorWriter, '{"mcpServers":{"other":{"command":"x"}}}')).toBeNull();
   });
 

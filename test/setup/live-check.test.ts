@@ -14,7 +14,11 @@ const RUNTIME = process.execPath;
 describe("liveCheck against real processes", () => {
   test("the MCP server from source: initialize → tools/list → get_status", async () => {
     const home = mkdtempSync(join(tmpdir(), "ra3-live-"));
-    const r = await liveCheck({ command: RUNTIME, args: [join(ROOT, "src", "main.ts"), "mcp", "--project", SAMPLE, "--home", home, "--sdk", ""], cwd: tmpdir() });
+    const r = await liveCheck({
+      command: RUNTIME,
+      args: [join(ROOT, "src", "main.ts"), "mcp", "--project", SAMPLE, "--home", home, "--sdk", ""],
+      cwd: tmpdir(),
+    });
     rmSync(home, { recursive: true, force: true });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -22,7 +26,9 @@ describe("liveCheck against real processes", () => {
     expect(r.serverName).toBe("ra3");
     expect(r.serverVersion).toBe(TOOL_VERSION);
     expect(["building", "ready_xml", "ready"]).toContain(r.indexState!);
-    expect(describeLiveCheck(r)).toBe(`initialize → tools/list (${TOOL_NAMES.length} tools) → get_status in ${r.ms} ms (index ${r.indexState})`);
+    expect(describeLiveCheck(r)).toBe(
+      `initialize → tools/list (${TOOL_NAMES.length} tools) → get_status in ${r.ms} ms (index ${r.indexState})`,
+    );
   }, 30_000);
 
   test("a command that does not exist fails at spawn", async () => {
@@ -34,7 +40,10 @@ describe("liveCheck against real processes", () => {
   });
 
   test("a server that exits at once fails at initialize, quoting its stderr", async () => {
-    const r = await liveCheck({ command: RUNTIME, args: ["-e", "console.error('ra3: no Red Alert 3 mod at /x'); process.exit(3)"] });
+    const r = await liveCheck({
+      command: RUNTIME,
+      args: ["-e", "console.error('ra3: no Red Alert 3 mod at /x'); process.exit(3)"],
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.stage).toBe("initialize");
@@ -52,8 +61,9 @@ describe("liveCheck against real processes", () => {
 });
 
 test("commandLine quotes arguments a shell would split", () => {
-  expect(commandLine("C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe", ["mcp", "--project", "D:\\Mods\\Corona Mod"])).toBe(
-    '"C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe" mcp --project "D:\\Mods\\Corona Mod"',
-  );
+  expect(commandLine("C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe", ["mcp", "--project", "D:\\Mods\\Corona Mod"]))
+    .toBe(
+      '"C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe" mcp --project "D:\\Mods\\Corona Mod"',
+    );
   expect(commandLine("/b/ra3", ["mcp", "--sdk", ""])).toBe('/b/ra3 mcp --sdk ""');
 });

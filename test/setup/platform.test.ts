@@ -17,7 +17,12 @@ import {
 
 describe("platform", () => {
   test("Node platform names map to ours", () => {
-    expect(["win32", "darwin", "linux", "freebsd"].map(osFromNodePlatform)).toEqual(["windows", "macos", "linux", "linux"]);
+    expect(["win32", "darwin", "linux", "freebsd"].map(osFromNodePlatform)).toEqual([
+      "windows",
+      "macos",
+      "linux",
+      "linux",
+    ]);
     expect(currentPlatform().os).toBe(osFromNodePlatform(process.platform));
   });
 
@@ -29,9 +34,15 @@ describe("platform", () => {
 
   test("per-user folders per OS", () => {
     const win = platformFor("windows", "C:\\Users\\A", { LOCALAPPDATA: "D:\\Local" });
-    expect([appDataDir(win), localAppDataDir(win), userSettingsDir(win)]).toEqual(["C:\\Users\\A\\AppData\\Roaming", "D:\\Local", "C:\\Users\\A\\AppData\\Roaming"]);
+    expect([appDataDir(win), localAppDataDir(win), userSettingsDir(win)]).toEqual([
+      "C:\\Users\\A\\AppData\\Roaming",
+      "D:\\Local",
+      "C:\\Users\\A\\AppData\\Roaming",
+    ]);
     expect(userSettingsDir(platformFor("macos", "/Users/a"))).toBe("/Users/a/Library/Application Support");
-    expect(userSettingsDir(platformFor("linux", "/home/a", { XDG_CONFIG_HOME: "relative/cfg" }))).toBe("/home/a/.config");
+    expect(userSettingsDir(platformFor("linux", "/home/a", { XDG_CONFIG_HOME: "relative/cfg" }))).toBe(
+      "/home/a/.config",
+    );
     expect(xdgConfigHome(platformFor("linux", "/home/a", { XDG_CONFIG_HOME: "/cfg" }))).toBe("/cfg");
   });
 });
@@ -53,7 +64,9 @@ describe("MemoryFileSystem", () => {
   });
 
   test("writing into a missing folder fails like the real thing", async () => {
-    await expect(new MemoryFileSystem(posix).writeFile("/no/such/f", new Uint8Array())).rejects.toThrow("ENOENT: no such folder: /no/such");
+    await expect(new MemoryFileSystem(posix).writeFile("/no/such/f", new Uint8Array())).rejects.toThrow(
+      "ENOENT: no such folder: /no/such",
+    );
   });
 
   test("a locked file can be renamed but not replaced or removed", async () => {

@@ -5,7 +5,6 @@ import { join, posix, win32 } from "node:path";
 import { fsError, MemoryFileSystem, nodeFileSystem } from "../../src/setup/platform.ts";
 import { cleanupOldBinaries, installedBinaryPath, selfInstall } from "../../src/setup/self-install.ts";
 
-
 describe("Unix", () => {
   const home = "/home/ann/.ra3modxml";
   const target = "/home/ann/.ra3modxml/bin/ra3";
@@ -18,7 +17,13 @@ describe("Unix", () => {
     expect(first).toEqual({ ok: true, status: "installed", path: target, sha256: sha1!, movedAside: null });
     expect(fs.text(target)).toBe("binary v1");
     expect(fs.modeOf(target)).toBe(0o755);
-    expect(await selfInstall({ execPath: download, home, os: "linux", fs })).toEqual({ ok: true, status: "unchanged", path: target, sha256: sha1!, movedAside: null });
+    expect(await selfInstall({ execPath: download, home, os: "linux", fs })).toEqual({
+      ok: true,
+      status: "unchanged",
+      path: target,
+      sha256: sha1!,
+      movedAside: null,
+    });
     await fs.writeFile(download, new TextEncoder().encode("binary v2"));
     const third = await selfInstall({ execPath: download, home, os: "linux", fs });
     expect(third.ok && third.status).toBe("updated");
@@ -83,7 +88,13 @@ describe("Windows: replacing a running ra3.exe", () => {
     fs.lock(target);
     await expect(fs.writeFile(target, new Uint8Array([1]))).rejects.toThrow("EBUSY");
     const r = await selfInstall({ execPath: download, home, os: "windows", fs });
-    expect(r).toEqual({ ok: true, status: "updated", path: target, sha256: (await fs.sha256(download))!, movedAside: `${target}.old-1` });
+    expect(r).toEqual({
+      ok: true,
+      status: "updated",
+      path: target,
+      sha256: (await fs.sha256(download))!,
+      movedAside: `${target}.old-1`,
+    });
     expect(fs.text(target)).toBe("v2");
     expect(fs.text(`${target}.old-1`)).toBe("v1");
     expect(await cleanupOldBinaries(fs, home)).toEqual({ removed: [], kept: [`${target}.old-1`] });
@@ -134,4 +145,3 @@ describe("Windows: replacing a running ra3.exe", () => {
     expect(await cleanupOldBinaries(new MemoryFileSystem(win32), home)).toEqual({ removed: [], kept: [] });
   });
 });
-

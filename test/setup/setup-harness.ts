@@ -10,9 +10,15 @@ import { SKILL_FILES, SKILL_NAME, SKILL_VERSION } from "../../src/skill/embedded
 import type { DoctorDeps } from "../../src/setup/doctor.ts";
 import type { EmptyDirRemover } from "../../src/setup/footprint.ts";
 import type { LiveCheckRequest, LiveCheckResult } from "../../src/setup/live-check.ts";
-import { MemoryFileSystem, platformFor, type OsName, type Platform } from "../../src/setup/platform.ts";
+import { MemoryFileSystem, type OsName, type Platform, platformFor } from "../../src/setup/platform.ts";
 import type { IndexOutcome, ProjectDetection, SetupDeps, SetupRequest } from "../../src/setup/setup.ts";
-import { DEFAULT_SKILL_TARGETS, resolveSkillTarget, SKILL_MARKER_FILE, SKILL_RECORDS_FILE, type SkillInstallReport } from "../../src/setup/skill-install.ts";
+import {
+  DEFAULT_SKILL_TARGETS,
+  resolveSkillTarget,
+  SKILL_MARKER_FILE,
+  SKILL_RECORDS_FILE,
+  type SkillInstallReport,
+} from "../../src/setup/skill-install.ts";
 import type { UninstallDeps } from "../../src/setup/uninstall.ts";
 
 export const NOW = new Date("2026-11-23T14:15:02Z");
@@ -40,14 +46,24 @@ export interface World {
 const enc = new TextEncoder();
 const sha = (s: string | Uint8Array) => createHash("sha256").update(s).digest("hex");
 
-export const HEALTHY: LiveCheckResult = { ok: true, ms: 42, tools: 15, serverName: "ra3", serverVersion: "0.1.0", indexState: "ready" };
+export const HEALTHY: LiveCheckResult = {
+  ok: true,
+  ms: 42,
+  tools: 15,
+  serverName: "ra3",
+  serverVersion: "0.1.0",
+  indexState: "ready",
+};
 
 /** A user Ann on `os` with a downloaded ra3 and a mod folder; `files` adds more. */
 export function world(os: OsName = "linux", files: Record<string, string> = {}): World {
   const windows = os === "windows";
   const userHome = windows ? "C:\\Users\\Ann Lee" : "/home/ann";
   const platform = windows
-    ? platformFor("windows", userHome, { APPDATA: "C:\\Users\\Ann Lee\\AppData\\Roaming", LOCALAPPDATA: "C:\\Users\\Ann Lee\\AppData\\Local" })
+    ? platformFor("windows", userHome, {
+      APPDATA: "C:\\Users\\Ann Lee\\AppData\\Roaming",
+      LOCALAPPDATA: "C:\\Users\\Ann Lee\\AppData\\Local",
+    })
     : platformFor(os, userHome);
   const f = windows ? win32 : posix;
   const home = f.join(userHome, ".ra3modxml");
@@ -77,7 +93,9 @@ export function world(os: OsName = "linux", files: Record<string, string> = {}):
 }
 
 function skillTargets(w: World) {
-  return DEFAULT_SKILL_TARGETS.map((t) => resolveSkillTarget(t, { userHome: w.platform.home, env: {}, platform: w.os === "windows" ? "win32" : "linux" }));
+  return DEFAULT_SKILL_TARGETS.map((t) =>
+    resolveSkillTarget(t, { userHome: w.platform.home, env: {}, platform: w.os === "windows" ? "win32" : "linux" })
+  );
 }
 
 async function writeText(fs: MemoryFileSystem, p: string, text: string): Promise<void> {
@@ -94,14 +112,27 @@ async function fakeInstallSkill(w: World) {
   for (const t of skillTargets(w)) {
     if ("error" in t) continue;
     let same = true;
-    for (const file of SKILL_FILES) if (fs.text(fs.path.join(t.dir, ...file.path.split("/"))) !== file.text) same = false;
+    for (const file of SKILL_FILES) {
+      if (fs.text(fs.path.join(t.dir, ...file.path.split("/"))) !== file.text) same = false;
+    }
     const hashes: Record<string, string> = {};
     for (const file of SKILL_FILES) hashes[file.path] = sha(file.text);
     if (!same) {
       for (const file of SKILL_FILES) await writeText(fs, fs.path.join(t.dir, ...file.path.split("/")), file.text);
-      await writeText(fs, fs.path.join(t.dir, SKILL_MARKER_FILE), JSON.stringify({ tool: "ra3", version: w.skillVersion, files: hashes }, null, 2) + "\n");
+      await writeText(
+        fs,
+        fs.path.join(t.dir, SKILL_MARKER_FILE),
+        JSON.stringify({ tool: "ra3", version: w.skillVersion, files: hashes }, null, 2) + "\n",
+      );
     }
-    reports.push({ target: t.target, dir: t.dir, action: same ? "unchanged" : "installed", written: same ? [] : SKILL_FILES.map((x) => x.path), removed: [], keptUserModified: [] });
+    reports.push({
+      target: t.target,
+      dir: t.dir,
+      action: same ? "unchanged" : "installed",
+      written: same ? [] : SKILL_FILES.map((x) => x.path),
+      removed: [],
+      keptUserModified: [],
+    });
     ledger.push({ target: t.target, dir: t.dir, version: w.skillVersion, updatedAt: NOW.toISOString() });
   }
   const recordsFile = fs.path.join(w.home, SKILL_RECORDS_FILE);
@@ -114,12 +145,22 @@ async function fakeInstallSkill(w: World) {
 async function fakeUninstallSkill(w: World) {
   const { fs } = w;
   const recordsFile = fs.path.join(w.home, SKILL_RECORDS_FILE);
-  const ledger = JSON.parse(fs.text(recordsFile) ?? '{"installs":[]}') as { installs: { target: string; dir: string }[] };
+  const ledger = JSON.parse(fs.text(recordsFile) ?? '{"installs":[]}') as {
+    installs: { target: string; dir: string }[];
+  };
   const reports: SkillInstallReport[] = [];
   for (const r of ledger.installs) {
     const marker = fs.text(fs.path.join(r.dir, SKILL_MARKER_FILE));
     if (marker === null) {
-      reports.push({ target: r.target, dir: r.dir, action: "skipped", written: [], removed: [], keptUserModified: [], note: "nothing is installed there" });
+      reports.push({
+        target: r.target,
+        dir: r.dir,
+        action: "skipped",
+        written: [],
+        removed: [],
+        keptUserModified: [],
+        note: "nothing is installed there",
+      });
       continue;
     }
     const files = (JSON.parse(marker) as { files: Record<string, string> }).files;
@@ -184,7 +225,17 @@ export function setupDeps(w: World, over: Partial<SetupDeps> = {}): SetupDeps {
         await writeText(fs, snap.replace(/\.msgpack$/, ".meta.json"), "{}");
         await writeText(fs, fs.path.join(w.home, "cache", "schema", "schema-1.msgpack"), "SCHEMA");
       }
-      return { ok: true, mode: saved ? "cold" : "warm", files: 15, assets: 28, ms: 16, snapshotPath: snap, saved, size: saved ? 8 : null, warning: null };
+      return {
+        ok: true,
+        mode: saved ? "cold" : "warm",
+        files: 15,
+        assets: 28,
+        ms: 16,
+        snapshotPath: snap,
+        saved,
+        size: saved ? 8 : null,
+        warning: null,
+      };
     },
     liveCheck: async (r) => {
       w.calls.live.push(r);
@@ -202,7 +253,16 @@ export function setupDeps(w: World, over: Partial<SetupDeps> = {}): SetupDeps {
 
 /** A setup request: the three e2e clients, `--yes`. */
 export function request(w: World, over: Partial<SetupRequest> = {}): SetupRequest {
-  return { clients: ["claude-code", "codex", "cursor"], project: w.project, sdk: null, yes: true, dryRun: false, print: false, interactive: false, ...over };
+  return {
+    clients: ["claude-code", "codex", "cursor"],
+    project: w.project,
+    sdk: null,
+    yes: true,
+    dryRun: false,
+    print: false,
+    interactive: false,
+    ...over,
+  };
 }
 
 /** Doctor's ports over the world; `snapshots` lists projects that have a snapshot. */
@@ -221,7 +281,12 @@ export function doctorDeps(w: World, over: Partial<DoctorDeps> = {}): DoctorDeps
     snapshot: (dir) => {
       const path = w.fs.path.join(w.home, "snapshots", "corona-0123456789ab.msgpack");
       const exists = dir === w.project && w.fs.text(path) !== null;
-      return { path, meta: exists ? { generatedAt: NOW.toISOString(), size: 5120, toolVersion: "0.1.0", files: 16, complete: true } : null };
+      return {
+        path,
+        meta: exists
+          ? { generatedAt: NOW.toISOString(), size: 5120, toolVersion: "0.1.0", files: 16, complete: true }
+          : null,
+      };
     },
     skillFiles: SKILL_FILES,
     skillVersion: w.skillVersion,

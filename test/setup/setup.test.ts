@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { fsError } from "../../src/setup/platform.ts";
 import { homeArgs, isCompiledRa3, runSetup, serverEntryFor, type SetupReport } from "../../src/setup/setup.ts";
 import { renderStep, stepReport } from "../../src/setup/steps.ts";
-import { HEALTHY, request, setupDeps, treeOf, world, type World } from "./setup-harness.ts";
+import { HEALTHY, request, setupDeps, treeOf, type World, world } from "./setup-harness.ts";
 
 const statuses = (r: SetupReport) => r.steps.map((s) => `${s.id}:${s.status}`);
 const output = (w: World) => w.out.join("").replace(/setup finished in \d+\.\d s/, "setup finished in N s");
@@ -14,7 +14,14 @@ describe("a first run on Linux", () => {
     const r = await runSetup(setupDeps(w), request(w));
     expect(r.ok).toBe(true);
     expect(r.mode).toBe("applied");
-    expect(statuses(r)).toEqual(["binary:done", "project:done", "clients:done", "skill:done", "index:done", "verify:done"]);
+    expect(statuses(r)).toEqual([
+      "binary:done",
+      "project:done",
+      "clients:done",
+      "skill:done",
+      "index:done",
+      "verify:done",
+    ]);
     expect(output(w)).toBe(
       [
         "ra3 setup 0.1.0: home /home/ann/.ra3modxml, stable binary /home/ann/.ra3modxml/bin/ra3",
@@ -43,9 +50,16 @@ describe("a first run on Linux", () => {
       '[mcp_servers.ra3]\ncommand = "/home/ann/.ra3modxml/bin/ra3"\nargs = ["mcp", "--project", "/home/ann/mods/corona"]\n',
     );
     expect(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!)).toEqual({
-      mcpServers: { ra3: { command: "/home/ann/.ra3modxml/bin/ra3", args: ["mcp", "--project", "/home/ann/mods/corona"] } },
+      mcpServers: {
+        ra3: { command: "/home/ann/.ra3modxml/bin/ra3", args: ["mcp", "--project", "/home/ann/mods/corona"] },
+      },
     });
-    expect(w.calls.live).toEqual([{ command: "/home/ann/.ra3modxml/bin/ra3", args: ["mcp", "--project", "/home/ann/mods/corona"], cwd: "/home/ann", timeoutMs: 20_000 }]);
+    expect(w.calls.live).toEqual([{
+      command: "/home/ann/.ra3modxml/bin/ra3",
+      args: ["mcp", "--project", "/home/ann/mods/corona"],
+      cwd: "/home/ann",
+      timeoutMs: 20_000,
+    }]);
   });
 
   test("the receipt records the binary, every config, the skill copies, created folders and cache files", async () => {
@@ -54,7 +68,8 @@ describe("a first run on Linux", () => {
     expect(r.receiptFile).toBe("/home/ann/.ra3modxml/install.json");
     const receipt = JSON.parse(w.fs.text(r.receiptFile!)!);
     expect(receipt.binary.path).toBe("/home/ann/.ra3modxml/bin/ra3");
-    expect(receipt.configs.map((c: { client: string; createdFile: boolean }) => `${c.client}:${c.createdFile}`)).toEqual(["claude-code:true", "codex:true", "cursor:true"]);
+    expect(receipt.configs.map((c: { client: string; createdFile: boolean }) => `${c.client}:${c.createdFile}`))
+      .toEqual(["claude-code:true", "codex:true", "cursor:true"]);
     expect(receipt.skills.map((s: { target: string }) => s.target)).toEqual(["agents", "claude"]);
     expect(receipt.log.map((l: { action: string; detail: string }) => `${l.action} ${l.detail}`)).toEqual([
       "dir.create /home/ann/.ra3modxml/bin",
@@ -94,7 +109,9 @@ describe("a first run on Linux", () => {
     expect(treeOf(w.fs)).toEqual(before);
     expect(r.clients.map((c) => c.result)).toEqual(["unchanged", "unchanged", "unchanged"]);
     expect(line(w, "[1/6]")).toBe("[1/6] install the stable binary: done: unchanged: /home/ann/.ra3modxml/bin/ra3");
-    expect(line(w, "[3/6]")).toBe("[3/6] configure the MCP clients: done: unchanged: 3 named clients already point at /home/ann/.ra3modxml/bin/ra3");
+    expect(line(w, "[3/6]")).toBe(
+      "[3/6] configure the MCP clients: done: unchanged: 3 named clients already point at /home/ann/.ra3modxml/bin/ra3",
+    );
     expect(line(w, "[4/6]")).toBe("[4/6] install the Agent Skill: done: unchanged: ra3-mod-xml 0.1.0 in 2 folders");
     expect(line(w, "[5/6]")).toBe(
       "[5/6] build the index and the snapshot: done: 15 files, 28 assets, warm start in 16 ms; snapshot /home/ann/.ra3modxml/snapshots/corona-0123456789ab.msgpack unchanged",
@@ -104,17 +121,28 @@ describe("a first run on Linux", () => {
 
 describe("dry run", () => {
   test("--dry-run writes nothing (no binary, receipt, skill, index) and prints the diff of every config file", async () => {
-    const w = world("linux", { "/home/ann/.cursor/mcp.json": '{\n  "mcpServers": {\n    "other": { "command": "x" }\n  }\n}\n' });
+    const w = world("linux", {
+      "/home/ann/.cursor/mcp.json": '{\n  "mcpServers": {\n    "other": { "command": "x" }\n  }\n}\n',
+    });
     const before = treeOf(w.fs);
     const r = await runSetup(setupDeps(w), request(w, { dryRun: true }));
     expect(treeOf(w.fs)).toEqual(before);
     expect(w.calls).toEqual({ skills: 0, index: 0, live: [], confirm: [] });
     expect(r.mode).toBe("dry-run");
     expect(r.dryRunReason).toBe("flag");
-    expect(statuses(r)).toEqual(["binary:skipped", "project:done", "clients:skipped", "skill:skipped", "index:skipped", "verify:skipped"]);
+    expect(statuses(r)).toEqual([
+      "binary:skipped",
+      "project:done",
+      "clients:skipped",
+      "skill:skipped",
+      "index:skipped",
+      "verify:skipped",
+    ]);
     const out = output(w);
     expect(out).toContain("dry run: nothing will be written\n");
-    expect(out).toContain("[1/6] install the stable binary: skipped (dry run: would install /home/ann/.ra3modxml/bin/ra3 from /home/ann/Downloads/ra3)\n");
+    expect(out).toContain(
+      "[1/6] install the stable binary: skipped (dry run: would install /home/ann/.ra3modxml/bin/ra3 from /home/ann/Downloads/ra3)\n",
+    );
     expect(out).toContain("[3/6] configure the MCP clients: skipped (dry run: would write 3 files (diffs below))\n");
     expect(out).toContain("      ✓ Cursor: /home/ann/.cursor/mcp.json: would update\n");
     expect(out).toContain(
@@ -123,12 +151,12 @@ describe("dry run", () => {
         "      +++ /home/ann/.cursor/mcp.json",
         "      @@ -1,5 +1,9 @@",
         "       {",
-        "         \"mcpServers\": {",
-        "      -    \"other\": { \"command\": \"x\" }",
-        "      +    \"other\": { \"command\": \"x\" },",
-        "      +    \"ra3\": {",
-        "      +      \"command\": \"/home/ann/.ra3modxml/bin/ra3\",",
-        "      +      \"args\": [\"mcp\", \"--project\", \"/home/ann/mods/corona\"]",
+        '         "mcpServers": {',
+        '      -    "other": { "command": "x" }',
+        '      +    "other": { "command": "x" },',
+        '      +    "ra3": {',
+        '      +      "command": "/home/ann/.ra3modxml/bin/ra3",',
+        '      +      "args": ["mcp", "--project", "/home/ann/mods/corona"]',
         "      +    }",
         "         }",
         "       }",
@@ -158,7 +186,9 @@ describe("dry run", () => {
     expect(r.mode).toBe("dry-run");
     expect(r.dryRunReason).toBe("no-terminal");
     expect(treeOf(w.fs)).toEqual(before);
-    expect(w.out[1]).toBe("not a terminal and no --yes: showing what setup would do without writing anything (run again with --yes to apply)\n");
+    expect(w.out[1]).toBe(
+      "not a terminal and no --yes: showing what setup would do without writing anything (run again with --yes to apply)\n",
+    );
   });
 
   test("a dry run after setup reports the steps with nothing to do as done", async () => {
@@ -166,7 +196,14 @@ describe("dry run", () => {
     await runSetup(setupDeps(w), request(w));
     w.out.length = 0;
     const r = await runSetup(setupDeps(w), request(w, { dryRun: true }));
-    expect(statuses(r)).toEqual(["binary:done", "project:done", "clients:done", "skill:done", "index:skipped", "verify:skipped"]);
+    expect(statuses(r)).toEqual([
+      "binary:done",
+      "project:done",
+      "clients:done",
+      "skill:done",
+      "index:skipped",
+      "verify:skipped",
+    ]);
   });
 });
 
@@ -180,7 +217,9 @@ describe("the terminal question", () => {
     expect(r.ok).toBe(false);
     expect(w.calls.confirm).toEqual(["write these 8 files? [y/N] "]);
     expect(treeOf(w.fs)).toEqual(before);
-    expect(output(w)).toContain("setup will write:\n  /home/ann/.ra3modxml/bin/ra3  (install the stable binary)\n  /home/ann/.claude.json  (create: the ra3 server for Claude Code)\n");
+    expect(output(w)).toContain(
+      "setup will write:\n  /home/ann/.ra3modxml/bin/ra3  (install the stable binary)\n  /home/ann/.claude.json  (create: the ra3 server for Claude Code)\n",
+    );
     expect(output(w).endsWith("nothing was written\n")).toBe(true);
   });
 
@@ -201,14 +240,25 @@ describe("failures are reported and the run goes on", () => {
     const w = world("linux", { "/home/ann/.cursor/mcp.json": broken });
     const r = await runSetup(setupDeps(w), request(w));
     expect(r.ok).toBe(false);
-    expect(statuses(r)).toEqual(["binary:done", "project:done", "clients:failed", "skill:done", "index:done", "verify:done"]);
+    expect(statuses(r)).toEqual([
+      "binary:done",
+      "project:done",
+      "clients:failed",
+      "skill:done",
+      "index:done",
+      "verify:done",
+    ]);
     const cursor = r.clients.find((c) => c.client === "cursor")!;
     expect(cursor.result).toBe("failed");
     expect(cursor.error).toBe(
       "/home/ann/.cursor/mcp.json:4:5: not valid JSON (comma expected). ra3 left the file unchanged; fix it (or move it aside) and run setup again.",
     );
     expect(w.fs.text("/home/ann/.cursor/mcp.json")).toBe(broken);
-    expect(r.clients.map((c) => `${c.client}:${c.result}`)).toEqual(["claude-code:created", "codex:created", "cursor:failed"]);
+    expect(r.clients.map((c) => `${c.client}:${c.result}`)).toEqual([
+      "claude-code:created",
+      "codex:created",
+      "cursor:failed",
+    ]);
     const out = output(w);
     expect(out).toContain(
       [
@@ -228,7 +278,14 @@ describe("failures are reported and the run goes on", () => {
     const w = world("linux");
     w.fs.failOn("copyFile", w.download, fsError("ENOSPC", "full"));
     const r = await runSetup(setupDeps(w), request(w));
-    expect(statuses(r)).toEqual(["binary:failed", "project:done", "clients:skipped", "skill:done", "index:done", "verify:skipped"]);
+    expect(statuses(r)).toEqual([
+      "binary:failed",
+      "project:done",
+      "clients:skipped",
+      "skill:done",
+      "index:done",
+      "verify:skipped",
+    ]);
     expect(output(w)).toContain(
       [
         "[1/6] install the stable binary: failed: could not copy ra3 to /home/ann/.ra3modxml/bin: the disk is full (ENOSPC). Nothing was changed.",
@@ -236,16 +293,31 @@ describe("failures are reported and the run goes on", () => {
         "      continuing with step 2: detect the project and the SDK",
       ].join("\n"),
     );
-    expect(line(w, "[3/6]")).toBe("[3/6] configure the MCP clients: skipped (step 1 failed, so there is no binary at /home/ann/.ra3modxml/bin/ra3 for the configs to point at)");
-    expect(line(w, "[6/6]")).toBe("[6/6] verify: start the installed server as a client would: skipped (there is no installed binary at /home/ann/.ra3modxml/bin/ra3 (step 1))");
+    expect(line(w, "[3/6]")).toBe(
+      "[3/6] configure the MCP clients: skipped (step 1 failed, so there is no binary at /home/ann/.ra3modxml/bin/ra3 for the configs to point at)",
+    );
+    expect(line(w, "[6/6]")).toBe(
+      "[6/6] verify: start the installed server as a client would: skipped (there is no installed binary at /home/ann/.ra3modxml/bin/ra3 (step 1))",
+    );
     expect(w.fs.text("/home/ann/.cursor/mcp.json")).toBeNull();
   });
 
   test("no project: step 2 fails; clients, index and verify are skipped; the skill is installed", async () => {
     const w = world("linux");
-    w.project_ = { ok: false, error: "no Red Alert 3 mod found from /home/ann: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR" };
+    w.project_ = {
+      ok: false,
+      error:
+        "no Red Alert 3 mod found from /home/ann: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR",
+    };
     const r = await runSetup(setupDeps(w), request(w, { project: null }));
-    expect(statuses(r)).toEqual(["binary:done", "project:failed", "clients:skipped", "skill:done", "index:skipped", "verify:skipped"]);
+    expect(statuses(r)).toEqual([
+      "binary:done",
+      "project:failed",
+      "clients:skipped",
+      "skill:done",
+      "index:skipped",
+      "verify:skipped",
+    ]);
     expect(output(w)).toContain(
       [
         "[2/6] detect the project and the SDK: failed: no Red Alert 3 mod found from /home/ann: run ra3 inside a mod folder (one with Data/Mod.xml) or pass --project DIR",
@@ -291,7 +363,14 @@ describe("running from source", () => {
   test("with no installed binary: step 1 skipped, the clients step fails saying to build and run dist/ra3", async () => {
     const w = world("linux");
     const r = await runSetup(setupDeps(w, { execPath: "/usr/local/bin/bun" }), request(w));
-    expect(statuses(r)).toEqual(["binary:skipped", "project:done", "clients:failed", "skill:done", "index:done", "verify:skipped"]);
+    expect(statuses(r)).toEqual([
+      "binary:skipped",
+      "project:done",
+      "clients:failed",
+      "skill:done",
+      "index:done",
+      "verify:skipped",
+    ]);
     expect(line(w, "[1/6]")).toBe(
       "[1/6] install the stable binary: skipped (running from source: bun is a JavaScript runtime, not a compiled ra3, so there is nothing to copy; build ra3 (npm run build) and run dist/ra3 setup to install it)",
     );
@@ -304,10 +383,23 @@ describe("running from source", () => {
   test("with a binary installed earlier: the configs point at it", async () => {
     const w = world("linux", { "/home/ann/.ra3modxml/bin/ra3": "RA3 BINARY v0" });
     const r = await runSetup(setupDeps(w, { execPath: "/usr/local/bin/bun" }), request(w, { clients: ["cursor"] }));
-    expect(statuses(r)).toEqual(["binary:skipped", "project:done", "clients:done", "skill:done", "index:done", "verify:done"]);
-    expect(r.steps[0].summary.endsWith("; client configs point at the binary already installed at /home/ann/.ra3modxml/bin/ra3")).toBe(true);
+    expect(statuses(r)).toEqual([
+      "binary:skipped",
+      "project:done",
+      "clients:done",
+      "skill:done",
+      "index:done",
+      "verify:done",
+    ]);
+    expect(
+      r.steps[0].summary.endsWith(
+        "; client configs point at the binary already installed at /home/ann/.ra3modxml/bin/ra3",
+      ),
+    ).toBe(true);
     expect(w.fs.text("/home/ann/.ra3modxml/bin/ra3")).toBe("RA3 BINARY v0");
-    expect(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!).mcpServers.ra3.command).toBe("/home/ann/.ra3modxml/bin/ra3");
+    expect(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!).mcpServers.ra3.command).toBe(
+      "/home/ann/.ra3modxml/bin/ra3",
+    );
   });
 });
 
@@ -362,13 +454,23 @@ describe("Windows", () => {
   test("installs ra3.exe and writes entries with Windows paths", async () => {
     const w = world("windows");
     const r = await runSetup(setupDeps(w), request(w, { clients: ["cursor", "claude-desktop"] }));
-    expect(statuses(r)).toEqual(["binary:done", "project:done", "clients:done", "skill:done", "index:done", "verify:done"]);
+    expect(statuses(r)).toEqual([
+      "binary:done",
+      "project:done",
+      "clients:done",
+      "skill:done",
+      "index:done",
+      "verify:done",
+    ]);
     expect(w.fs.text("C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe")).toBe("RA3 BINARY v1");
     expect(JSON.parse(w.fs.text("C:\\Users\\Ann Lee\\.cursor\\mcp.json")!).mcpServers.ra3).toEqual({
       command: "C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe",
       args: ["mcp", "--project", "D:\\Mods\\Corona Mod"],
     });
-    expect(r.clients.map((c) => c.file)).toEqual(["C:\\Users\\Ann Lee\\.cursor\\mcp.json", "C:\\Users\\Ann Lee\\AppData\\Roaming\\Claude\\claude_desktop_config.json"]);
+    expect(r.clients.map((c) => c.file)).toEqual([
+      "C:\\Users\\Ann Lee\\.cursor\\mcp.json",
+      "C:\\Users\\Ann Lee\\AppData\\Roaming\\Claude\\claude_desktop_config.json",
+    ]);
   });
 
   test("a new version replaces the running binary by moving it aside", async () => {
@@ -378,7 +480,9 @@ describe("Windows", () => {
     await w.fs.writeFile(w.download, new TextEncoder().encode("RA3 BINARY v2"));
     w.out.length = 0;
     const r = await runSetup(setupDeps(w), request(w));
-    expect(r.steps[0].summary).toBe("updated: C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe (the previous one was moved aside to C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe.old-1)");
+    expect(r.steps[0].summary).toBe(
+      "updated: C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe (the previous one was moved aside to C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe.old-1)",
+    );
     expect(w.fs.text(w.binary)).toBe("RA3 BINARY v2");
     expect(w.fs.text("C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe.old-1")).toBe("RA3 BINARY v1");
     expect(r.clients.map((c) => c.result)).toEqual(["unchanged", "unchanged", "unchanged"]);
@@ -390,7 +494,15 @@ describe("entries", () => {
     const w = world("linux");
     const project = { projectDir: "/mods/x", sdkDir: "/opt/sdk", description: "" };
     expect(homeArgs(w.platform, "/home/ann/.ra3modxml")).toEqual([]);
-    expect(serverEntryFor(w.platform, "/srv/ra3", "/srv/ra3/bin/ra3", project).args).toEqual(["mcp", "--project", "/mods/x", "--sdk", "/opt/sdk", "--home", "/srv/ra3"]);
+    expect(serverEntryFor(w.platform, "/srv/ra3", "/srv/ra3/bin/ra3", project).args).toEqual([
+      "mcp",
+      "--project",
+      "/mods/x",
+      "--sdk",
+      "/opt/sdk",
+      "--home",
+      "/srv/ra3",
+    ]);
   });
 
   test("the live check of a setup with another home passes it to the server", async () => {
@@ -403,7 +515,9 @@ describe("entries", () => {
 
 describe("step rendering", () => {
   test("skipped shows the reason in parentheses; failed shows what to do and names the next step", () => {
-    expect(renderStep(stepReport("index", "skipped", "dry run"))).toBe("[5/6] build the index and the snapshot: skipped (dry run)\n");
+    expect(renderStep(stepReport("index", "skipped", "dry run"))).toBe(
+      "[5/6] build the index and the snapshot: skipped (dry run)\n",
+    );
     expect(renderStep(stepReport("verify", "failed", "boom", { todo: "fix it" }))).toBe(
       "[6/6] verify: start the installed server as a client would: failed: boom\n      what to do: fix it\n",
     );

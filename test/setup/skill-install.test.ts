@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
 import { join } from "node:path";
@@ -46,7 +55,9 @@ const OLD_FILES: readonly SkillFile[] = [
 
 function listTree(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((e) => nodePath.relative(dir, join(e.parentPath, e.name)).split(nodePath.sep).join("/") + (e.isDirectory() ? "/" : ""))
+    .map((e) =>
+      nodePath.relative(dir, join(e.parentPath, e.name)).split(nodePath.sep).join("/") + (e.isDirectory() ? "/" : "")
+    )
     .sort();
 }
 
@@ -61,7 +72,10 @@ describe("resolveSkillTarget", () => {
       dir: "/cfg/claude/skills/ra3-mod-xml",
     });
     expect(resolveSkillTarget("codex", ctx)).toEqual({ target: "codex", dir: "/home/u/.codex/skills/ra3-mod-xml" });
-    expect(resolveSkillTarget("codex", { ...ctx, env: { CODEX_HOME: "/cfg/codex" } })).toEqual({ target: "codex", dir: "/cfg/codex/skills/ra3-mod-xml" });
+    expect(resolveSkillTarget("codex", { ...ctx, env: { CODEX_HOME: "/cfg/codex" } })).toEqual({
+      target: "codex",
+      dir: "/cfg/codex/skills/ra3-mod-xml",
+    });
     expect(resolveSkillTarget("project-agents", { ...ctx, projectDir: "/mods/x" })).toEqual({
       target: "project-agents",
       dir: "/mods/x/.agents/skills/ra3-mod-xml",
@@ -81,15 +95,32 @@ describe("resolveSkillTarget", () => {
 
   test("folders: the skill goes inside, unless the folder is already named ra3-mod-xml", () => {
     expect(resolveSkillTarget("skills", ctx)).toEqual({ target: "skills", dir: "/work/mod/skills/ra3-mod-xml" });
-    expect(resolveSkillTarget("/opt/skills/RA3-Mod-XML", ctx)).toEqual({ target: "/opt/skills/RA3-Mod-XML", dir: "/opt/skills/RA3-Mod-XML" });
-    expect(resolveSkillTarget("~/my skills", ctx)).toEqual({ target: "~/my skills", dir: "/home/u/my skills/ra3-mod-xml" });
+    expect(resolveSkillTarget("/opt/skills/RA3-Mod-XML", ctx)).toEqual({
+      target: "/opt/skills/RA3-Mod-XML",
+      dir: "/opt/skills/RA3-Mod-XML",
+    });
+    expect(resolveSkillTarget("~/my skills", ctx)).toEqual({
+      target: "~/my skills",
+      dir: "/home/u/my skills/ra3-mod-xml",
+    });
   });
 
   test("Windows paths", () => {
-    const win = { userHome: "C:\\Users\\Ann", env: { CLAUDE_CONFIG_DIR: "D:\\Claude" }, cwd: "C:\\Mods\\X", platform: "win32" as const };
-    expect(resolveSkillTarget("agents", win)).toEqual({ target: "agents", dir: "C:\\Users\\Ann\\.agents\\skills\\ra3-mod-xml" });
+    const win = {
+      userHome: "C:\\Users\\Ann",
+      env: { CLAUDE_CONFIG_DIR: "D:\\Claude" },
+      cwd: "C:\\Mods\\X",
+      platform: "win32" as const,
+    };
+    expect(resolveSkillTarget("agents", win)).toEqual({
+      target: "agents",
+      dir: "C:\\Users\\Ann\\.agents\\skills\\ra3-mod-xml",
+    });
     expect(resolveSkillTarget("claude", win)).toEqual({ target: "claude", dir: "D:\\Claude\\skills\\ra3-mod-xml" });
-    expect(resolveSkillTarget("Data\\skills", win)).toEqual({ target: "Data\\skills", dir: "C:\\Mods\\X\\Data\\skills\\ra3-mod-xml" });
+    expect(resolveSkillTarget("Data\\skills", win)).toEqual({
+      target: "Data\\skills",
+      dir: "C:\\Mods\\X\\Data\\skills\\ra3-mod-xml",
+    });
   });
 });
 
@@ -98,11 +129,31 @@ describe("installSkill", () => {
     const r = await installSkill(opts());
     expect(r.recordsError).toBeUndefined();
     expect(r.reports).toEqual([
-      { target: "agents", dir: agentsDir(), action: "installed", written: SKILL_FILES.map((f) => f.path), removed: [], keptUserModified: [] },
-      { target: "claude", dir: claudeDir(), action: "installed", written: SKILL_FILES.map((f) => f.path), removed: [], keptUserModified: [] },
+      {
+        target: "agents",
+        dir: agentsDir(),
+        action: "installed",
+        written: SKILL_FILES.map((f) => f.path),
+        removed: [],
+        keptUserModified: [],
+      },
+      {
+        target: "claude",
+        dir: claudeDir(),
+        action: "installed",
+        written: SKILL_FILES.map((f) => f.path),
+        removed: [],
+        keptUserModified: [],
+      },
     ]);
     for (const dir of [agentsDir(), claudeDir()]) {
-      expect(listTree(dir)).toEqual([SKILL_MARKER_FILE, "SKILL.md", "references/", "references/mod-xml-primer.md", "references/query-guide.md"]);
+      expect(listTree(dir)).toEqual([
+        SKILL_MARKER_FILE,
+        "SKILL.md",
+        "references/",
+        "references/mod-xml-primer.md",
+        "references/query-guide.md",
+      ]);
       for (const f of SKILL_FILES) expect(readFileSync(join(dir, f.path), "utf8")).toBe(f.text);
       expect(readJson(join(dir, SKILL_MARKER_FILE))).toEqual({
         tool: "ra3",
@@ -157,13 +208,19 @@ describe("installSkill", () => {
     expect(readJson(join(agentsDir(), SKILL_MARKER_FILE))).toEqual({
       tool: "ra3",
       version: SKILL_VERSION,
-      files: { "references/mod-xml-primer.md": sha(SKILL_FILES[2].text), "references/query-guide.md": sha(SKILL_FILES[1].text) },
+      files: {
+        "references/mod-xml-primer.md": sha(SKILL_FILES[2].text),
+        "references/query-guide.md": sha(SKILL_FILES[1].text),
+      },
     });
-    expect((readJson(join(home, "skills.json")) as { installs: { version: string }[] }).installs.map((i) => i.version)).toEqual([SKILL_VERSION]);
+    expect((readJson(join(home, "skills.json")) as { installs: { version: string }[] }).installs.map((i) => i.version))
+      .toEqual([SKILL_VERSION]);
 
     // Again: nothing to write, the user's file is still reported.
     const again = await installSkill(opts({ targets: ["agents"] }));
-    expect(again.reports.map((x) => [x.action, x.written, x.keptUserModified])).toEqual([["unchanged", [], ["SKILL.md"]]]);
+    expect(again.reports.map((x) => [x.action, x.written, x.keptUserModified])).toEqual([["unchanged", [], [
+      "SKILL.md",
+    ]]]);
   });
 
   test("a file the user deleted is restored; one they made identical to ours is adopted", async () => {
@@ -238,7 +295,15 @@ describe("installSkill", () => {
     writeFileSync(join(custom, "SKILL.md"), "theirs\n");
     const r = await installSkill(opts({ uninstall: true, targets: ["agents", custom] }));
     expect(r.reports).toEqual([
-      { target: "agents", dir: agentsDir(), action: "skipped", written: [], removed: [], keptUserModified: [], note: "nothing is installed there" },
+      {
+        target: "agents",
+        dir: agentsDir(),
+        action: "skipped",
+        written: [],
+        removed: [],
+        keptUserModified: [],
+        note: "nothing is installed there",
+      },
       {
         target: custom,
         dir: custom,
@@ -273,13 +338,18 @@ describe("installSkill", () => {
     ]);
     expect((readJson(join(home, "skills.json")) as { installs: unknown[] }).installs.length).toBe(1);
     const finish = await installSkill(opts({ targets: ["agents"], uninstall: true }));
-    expect(finish.reports.map((x) => [x.action, x.removed])).toEqual([["removed", ["references/mod-xml-primer.md", "references/query-guide.md"]]]);
+    expect(finish.reports.map((x) => [x.action, x.removed])).toEqual([["removed", [
+      "references/mod-xml-primer.md",
+      "references/query-guide.md",
+    ]]]);
     expect(existsSync(agentsDir())).toBe(false);
   });
 
   test("a custom folder and CLAUDE_CONFIG_DIR", async () => {
     const claudeConfig = join(tmp, "claude-config");
-    const r = await installSkill(opts({ targets: ["claude", "extra-skills"], cwd: tmp, env: { CLAUDE_CONFIG_DIR: claudeConfig } }));
+    const r = await installSkill(
+      opts({ targets: ["claude", "extra-skills"], cwd: tmp, env: { CLAUDE_CONFIG_DIR: claudeConfig } }),
+    );
     expect(r.reports.map((x) => [x.target, x.dir, x.action])).toEqual([
       ["claude", join(claudeConfig, "skills", "ra3-mod-xml"), "installed"],
       ["extra-skills", join(tmp, "extra-skills", "ra3-mod-xml"), "installed"],
@@ -296,23 +366,33 @@ describe("installSkill", () => {
   test("an unresolvable target fails alone", async () => {
     const r = await installSkill(opts({ targets: ["project-agents", "agents"] }));
     expect(r.reports.map((x) => [x.target, x.dir, x.action, x.error ?? null])).toEqual([
-      ["project-agents", "", "failed", 'target "project-agents" needs a mod project folder (run inside the mod or pass --project DIR)'],
+      [
+        "project-agents",
+        "",
+        "failed",
+        'target "project-agents" needs a mod project folder (run inside the mod or pass --project DIR)',
+      ],
       ["agents", agentsDir(), "installed", null],
     ]);
   });
 
-  test.skipIf(process.getuid?.() === 0)("a read-only folder (real permissions) fails clearly and leaves nothing", async () => {
-    const locked = join(tmp, "locked");
-    mkdirSync(locked);
-    chmodSync(locked, 0o555);
-    try {
-      const r = await installSkill(opts({ targets: [locked] }));
-      expect(r.reports[0].error).toBe(`cannot install the skill into ${join(locked, "ra3-mod-xml")}: permission denied`);
-      expect(readdirSync(locked)).toEqual([]);
-    } finally {
-      chmodSync(locked, 0o755);
-    }
-  });
+  test.skipIf(process.getuid?.() === 0)(
+    "a read-only folder (real permissions) fails clearly and leaves nothing",
+    async () => {
+      const locked = join(tmp, "locked");
+      mkdirSync(locked);
+      chmodSync(locked, 0o555);
+      try {
+        const r = await installSkill(opts({ targets: [locked] }));
+        expect(r.reports[0].error).toBe(
+          `cannot install the skill into ${join(locked, "ra3-mod-xml")}: permission denied`,
+        );
+        expect(readdirSync(locked)).toEqual([]);
+      } finally {
+        chmodSync(locked, 0o755);
+      }
+    },
+  );
 
   test("an unwritable folder fails with the folder's name and leaves nothing half-written", async () => {
     const locked = join(tmp, "locked");
@@ -335,19 +415,27 @@ describe("installSkill", () => {
 
   test("a write failing in the middle of an upgrade leaves the old version intact", async () => {
     await installSkill(opts({ targets: ["agents"], version: "0.0.9", files: OLD_FILES }));
-    const before = listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]);
-    const r = await installSkill(opts({ targets: ["agents"], fs: failingFs({ writeUnder: join(agentsDir(), "references"), afterWrites: 1 }) }));
+    const before = listTree(agentsDir()).map((
+      p,
+    ) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]);
+    const r = await installSkill(
+      opts({ targets: ["agents"], fs: failingFs({ writeUnder: join(agentsDir(), "references"), afterWrites: 1 }) }),
+    );
     expect(r.reports[0].action).toBe("failed");
     expect(r.reports[0].error).toBe(`cannot update the skill in ${agentsDir()}: permission denied`);
-    expect(listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")])).toEqual(before);
+    expect(listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]))
+      .toEqual(before);
   });
 
   test("a rename failing during an upgrade rolls the renamed files back", async () => {
     await installSkill(opts({ targets: ["agents"], version: "0.0.9", files: OLD_FILES }));
-    const before = listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]);
+    const before = listTree(agentsDir()).map((
+      p,
+    ) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]);
     const r = await installSkill(opts({ targets: ["agents"], fs: failingFs({ renameAfter: 1 }) }));
     expect(r.reports[0].error).toBe(`cannot update the skill in ${agentsDir()}: permission denied`);
-    expect(listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")])).toEqual(before);
+    expect(listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]))
+      .toEqual(before);
   });
 
   test("sync upgrades every recorded copy and forgets the ones the user deleted", async () => {
@@ -384,12 +472,16 @@ describe("installSkill", () => {
 });
 
 /** The real file system, except that the chosen operations fail with EACCES. */
-function failingFs(o: { writeUnder?: string; afterWrites?: number; renameAfter?: number; removeAfter?: number }): SkillFs {
+function failingFs(
+  o: { writeUnder?: string; afterWrites?: number; renameAfter?: number; removeAfter?: number },
+): SkillFs {
   let writes = 0;
   let renames = 0;
   let removes = 0;
-  const denied = (op: string, path: string): Error => Object.assign(new Error(`EACCES: permission denied, ${op} '${path}'`), { code: "EACCES" });
-  const under = (p: string): boolean => o.writeUnder !== undefined && (p === o.writeUnder || p.startsWith(o.writeUnder + nodePath.sep));
+  const denied = (op: string, path: string): Error =>
+    Object.assign(new Error(`EACCES: permission denied, ${op} '${path}'`), { code: "EACCES" });
+  const under = (p: string): boolean =>
+    o.writeUnder !== undefined && (p === o.writeUnder || p.startsWith(o.writeUnder + nodePath.sep));
   return {
     ...nodeSkillFs,
     async writeFile(path, data) {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatSkillProblem, validateSkill, type SkillBundle } from "../../src/setup/skill-validate.ts";
+import { formatSkillProblem, type SkillBundle, validateSkill } from "../../src/setup/skill-validate.ts";
 import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
 import { SKILL_FILES, SKILL_NAME } from "../../src/skill/embedded.ts";
 
@@ -10,7 +10,10 @@ const skillDir = join(import.meta.dirname, "..", "..", "skills", SKILL_NAME);
 const skillMd = SKILL_FILES[0].text;
 
 /** The real skill with SKILL.md (or another file) changed. */
-function variant(edit: (text: string) => string, opts: { folderName?: string; path?: string; extra?: { path: string; text: string }[] } = {}): SkillBundle {
+function variant(
+  edit: (text: string) => string,
+  opts: { folderName?: string; path?: string; extra?: { path: string; text: string }[] } = {},
+): SkillBundle {
   const path = opts.path ?? "SKILL.md";
   const files = SKILL_FILES.map((f) => (f.path === path ? { path, text: edit(f.text) } : f));
   return { folderName: opts.folderName ?? SKILL_NAME, files: [...files, ...(opts.extra ?? [])] };
@@ -53,9 +56,10 @@ describe("validateSkill on broken copies", () => {
     expect(problems(variant((t) => t.replace("name: ra3-mod-xml", "name: -ra3"), { folderName: "-ra3" }))).toEqual([
       'SKILL.md:2: name "-ra3" must not start or end with a hyphen',
     ]);
-    expect(problems(variant((t) => t.replace("name: ra3-mod-xml", "name: ra3--mod"), { folderName: "ra3--mod" }))).toEqual([
-      'SKILL.md:2: name "ra3--mod" must not contain two hyphens in a row',
-    ]);
+    expect(problems(variant((t) => t.replace("name: ra3-mod-xml", "name: ra3--mod"), { folderName: "ra3--mod" })))
+      .toEqual([
+        'SKILL.md:2: name "ra3--mod" must not contain two hyphens in a row',
+      ]);
     const long = "a".repeat(65);
     expect(problems(variant((t) => t.replace("name: ra3-mod-xml", `name: ${long}`), { folderName: long }))).toEqual([
       "SKILL.md:2: name must be 1-64 characters (got 65)",
@@ -63,7 +67,9 @@ describe("validateSkill on broken copies", () => {
   });
 
   test("a name that is fine but differs from the folder", () => {
-    expect(problems(variant((t) => t, { folderName: "ra3" }))).toEqual(['SKILL.md:2: name "ra3-mod-xml" must equal the folder name "ra3"']);
+    expect(problems(variant((t) => t, { folderName: "ra3" }))).toEqual([
+      'SKILL.md:2: name "ra3-mod-xml" must equal the folder name "ra3"',
+    ]);
   });
 
   test("an unknown frontmatter key", () => {
@@ -100,7 +106,7 @@ describe("validateSkill on broken copies", () => {
       t
         .replace(/^compatibility: .*$/m, `compatibility: "${"c".repeat(501)}"`)
         .replace('  version: "0.1.0"', "  version: 0.1")
-        .replace("license: MIT", "license: MIT: really"),
+        .replace("license: MIT", "license: MIT: really")
     );
     expect(problems(b)).toEqual([
       'SKILL.md:4: unquoted value contains ": " (YAML reads it as a mapping); put the value in double quotes',
@@ -110,7 +116,9 @@ describe("validateSkill on broken copies", () => {
   });
 
   test("missing required keys and metadata without a version", () => {
-    const b = variant((t) => t.replace(/^name: .*\n/m, "").replace(/^description: .*\n/m, "").replace('  version: "0.1.0"\n', ""));
+    const b = variant((t) =>
+      t.replace(/^name: .*\n/m, "").replace(/^description: .*\n/m, "").replace('  version: "0.1.0"\n', "")
+    );
     expect(problems(b)).toEqual([
       'SKILL.md: missing required key "name"',
       'SKILL.md: missing required key "description"',
@@ -119,12 +127,18 @@ describe("validateSkill on broken copies", () => {
   });
 
   test("no frontmatter at all, and frontmatter that never closes", () => {
-    expect(problems(variant((t) => t.replace(/^---\n[\s\S]*?\n---\n/, "")))).toEqual(['SKILL.md:1: no YAML frontmatter: SKILL.md must start with a line "---"']);
-    expect(problems(variant((t) => t.replace(/\n---\n/, "\n")))).toEqual(['SKILL.md:1: the frontmatter is never closed: end it with a line "---"']);
+    expect(problems(variant((t) => t.replace(/^---\n[\s\S]*?\n---\n/, "")))).toEqual([
+      'SKILL.md:1: no YAML frontmatter: SKILL.md must start with a line "---"',
+    ]);
+    expect(problems(variant((t) => t.replace(/\n---\n/, "\n")))).toEqual([
+      'SKILL.md:1: the frontmatter is never closed: end it with a line "---"',
+    ]);
   });
 
   test("a broken link, and the reference it no longer reaches", () => {
-    const b = variant((t) => t.replace("[references/query-guide.md](references/query-guide.md)", "[the guide](references/query-guid.md)"));
+    const b = variant((t) =>
+      t.replace("[references/query-guide.md](references/query-guide.md)", "[the guide](references/query-guid.md)")
+    );
     const line = lineOf(b.files[0].text, "query-guid.md");
     expect(problems(b)).toEqual([
       `SKILL.md:${line}: link "references/query-guid.md" does not resolve to a file in the skill`,
@@ -135,7 +149,8 @@ describe("validateSkill on broken copies", () => {
   test("links that escape the folder, are absolute, or go two levels deep", () => {
     const extra = [{ path: "references/deep/more.md", text: "# More\n" }];
     const b = variant(
-      (t) => `${t}\n[up](../other/SKILL.md) [abs](/etc/passwd) [deep](references/deep/more.md) [web](https://example.com) [here](#rules)\n`,
+      (t) =>
+        `${t}\n[up](../other/SKILL.md) [abs](/etc/passwd) [deep](references/deep/more.md) [web](https://example.com) [here](#rules)\n`,
       { extra },
     );
     const line = b.files[0].text.split("\n").length - 1;
@@ -155,19 +170,27 @@ describe("validateSkill on broken copies", () => {
   });
 
   test("a tool name that the server does not have, inline or in a code block", () => {
-    const b = variant((t) => t.replace("## Rules\n", "## Rules\n\nAlso `get_weapons {id}` helps.\n\n```\nfind_weapons MyTank\n```\n"));
+    const b = variant((t) =>
+      t.replace("## Rules\n", "## Rules\n\nAlso `get_weapons {id}` helps.\n\n```\nfind_weapons MyTank\n```\n")
+    );
     const line = lineOf(b.files[0].text, "get_weapons");
     expect(problems(b)).toEqual([
       `SKILL.md:${line}: unknown tool "get_weapons" (the server has no tool of that name)`,
       `SKILL.md:${line + 3}: unknown tool "find_weapons" (the server has no tool of that name)`,
     ]);
-    const ref = variant((t) => t.replace("## Tools\n", "## Tools\n\nSee `search_everything`.\n"), { path: "references/query-guide.md" });
+    const ref = variant((t) => t.replace("## Tools\n", "## Tools\n\nSee `search_everything`.\n"), {
+      path: "references/query-guide.md",
+    });
     const refLine = lineOf(ref.files[1].text, "search_everything");
-    expect(problems(ref)).toEqual([`references/query-guide.md:${refLine}: unknown tool "search_everything" (the server has no tool of that name)`]);
+    expect(problems(ref)).toEqual([
+      `references/query-guide.md:${refLine}: unknown tool "search_everything" (the server has no tool of that name)`,
+    ]);
   });
 
   test("snake_case words that are not tool-shaped are not tool mentions", () => {
-    const b = variant((t) => t.replace("## Rules\n", "## Rules\n\nStates `no_index`, `ready_xml`; files `mapmetadata_*.xml`; `MY_DEFINE`.\n"));
+    const b = variant((t) =>
+      t.replace("## Rules\n", "## Rules\n\nStates `no_index`, `ready_xml`; files `mapmetadata_*.xml`; `MY_DEFINE`.\n")
+    );
     expect(problems(b)).toEqual([]);
   });
 
@@ -175,7 +198,9 @@ describe("validateSkill on broken copies", () => {
     const b = variant((t) => t + "filler\n".repeat(400));
     const bodyLines = b.files[0].text.split("\n---\n")[1].trimEnd().split("\n").length;
     expect(bodyLines).toBe(555);
-    expect(problems(b)).toEqual(["SKILL.md:10: the body has 555 lines; keep it under 500 (move detail into references/)"]);
+    expect(problems(b)).toEqual([
+      "SKILL.md:10: the body has 555 lines; keep it under 500 (move detail into references/)",
+    ]);
   });
 
   test("a folder without SKILL.md, and a folder that does not exist", () => {
@@ -183,7 +208,9 @@ describe("validateSkill on broken copies", () => {
     try {
       mkdirSync(join(tmp, "ra3-mod-xml"));
       writeFileSync(join(tmp, "ra3-mod-xml", "README.md"), "# x\n");
-      expect(validateSkill(join(tmp, "ra3-mod-xml")).map(formatSkillProblem)).toEqual(["SKILL.md: SKILL.md is missing"]);
+      expect(validateSkill(join(tmp, "ra3-mod-xml")).map(formatSkillProblem)).toEqual([
+        "SKILL.md: SKILL.md is missing",
+      ]);
       const missing = join(tmp, "nope");
       expect(validateSkill(missing).map(formatSkillProblem)).toEqual([
         `${missing}: cannot read the skill folder ${missing}: ENOENT: no such file or directory, stat '${missing}'`,

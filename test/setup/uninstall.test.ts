@@ -7,7 +7,9 @@ const yes = { yes: true, interactive: false, all: false };
 
 /** The tree without the receipt (the one file uninstall keeps) and without backups setup made. */
 function withoutReceipt(tree: Record<string, string | null>, home: string): Record<string, string | null> {
-  return Object.fromEntries(Object.entries(tree).filter(([p]) => p !== `${home}/install.json` && p !== home && !p.includes(".ra3-backup-")));
+  return Object.fromEntries(
+    Object.entries(tree).filter(([p]) => p !== `${home}/install.json` && p !== home && !p.includes(".ra3-backup-")),
+  );
 }
 
 const CURSOR_BEFORE = `{
@@ -49,7 +51,10 @@ describe("uninstall after setup", () => {
     expect(r.mode).toBe("applied");
     const after = treeOf(w.fs);
     expect(withoutReceipt(after, w.home)).toEqual(before);
-    expect(Object.keys(after).filter((p) => !(p in before))).toEqual(["/home/ann/.ra3modxml", "/home/ann/.ra3modxml/install.json"]);
+    expect(Object.keys(after).filter((p) => !(p in before))).toEqual([
+      "/home/ann/.ra3modxml",
+      "/home/ann/.ra3modxml/install.json",
+    ]);
     expect(w.out.join("")).toBe(
       [
         "ra3 uninstall 0.1.0: home /home/ann/.ra3modxml",
@@ -69,12 +74,24 @@ describe("uninstall after setup", () => {
       ].join("\n"),
     );
     const receipt = JSON.parse(w.fs.text("/home/ann/.ra3modxml/install.json")!);
-    expect({ binary: receipt.binary, configs: receipt.configs, skills: receipt.skills }).toEqual({ binary: null, configs: [], skills: [] });
-    expect(receipt.log.at(-1)).toEqual({ at: "2026-11-23T14:15:02.000Z", action: "uninstall", detail: "20 removed, 0 failed" });
+    expect({ binary: receipt.binary, configs: receipt.configs, skills: receipt.skills }).toEqual({
+      binary: null,
+      configs: [],
+      skills: [],
+    });
+    expect(receipt.log.at(-1)).toEqual({
+      at: "2026-11-23T14:15:02.000Z",
+      action: "uninstall",
+      detail: "20 removed, 0 failed",
+    });
   });
 
   test("other servers, settings and comments are restored byte for byte; backups are kept and named", async () => {
-    const w = world("linux", { "/home/ann/.cursor/mcp.json": CURSOR_BEFORE, "/home/ann/.codex/config.toml": CODEX_BEFORE, "/home/ann/.claude.json": CLAUDE_BEFORE });
+    const w = world("linux", {
+      "/home/ann/.cursor/mcp.json": CURSOR_BEFORE,
+      "/home/ann/.codex/config.toml": CODEX_BEFORE,
+      "/home/ann/.claude.json": CLAUDE_BEFORE,
+    });
     const before = treeOf(w.fs);
     await runSetup(setupDeps(w), request(w));
     expect(w.fs.text("/home/ann/.codex/config.toml")).not.toBe(CODEX_BEFORE);
@@ -90,7 +107,9 @@ describe("uninstall after setup", () => {
       "/home/ann/.codex/config.toml.ra3-backup-20261123T141502Z",
       "/home/ann/.cursor/mcp.json.ra3-backup-20261123T141502Z",
     ]);
-    expect(w.out.join("")).toContain("  removed      /home/ann/.cursor/mcp.json: the ra3 entry for Cursor; backup /home/ann/.cursor/mcp.json.ra3-backup-20261123T141502Z-2\n");
+    expect(w.out.join("")).toContain(
+      "  removed      /home/ann/.cursor/mcp.json: the ra3 entry for Cursor; backup /home/ann/.cursor/mcp.json.ra3-backup-20261123T141502Z-2\n",
+    );
     expect(w.out.join("").endsWith(`backups setup made of your files are kept: ${r.backups.join(", ")}\n`)).toBe(true);
   });
 
@@ -124,7 +143,9 @@ describe("asking first", () => {
     expect(r.mode).toBe("dry-run");
     expect(treeOf(w.fs)).toEqual(before);
     const out = w.out.join("");
-    expect(out).toContain("not a terminal and no --yes: showing what uninstall would do without changing anything (run again with --yes to apply)\n");
+    expect(out).toContain(
+      "not a terminal and no --yes: showing what uninstall would do without changing anything (run again with --yes to apply)\n",
+    );
     expect(out).toContain("  would remove /home/ann/.cursor/mcp.json: the ra3 entry for Cursor\n");
     expect(out).toContain("  would delete /home/ann/.ra3modxml/bin/ra3: the stable binary\n");
     expect(out).toContain('-    "ra3": {\n');
@@ -155,10 +176,13 @@ describe("problems", () => {
       kind: "config",
       path: "/home/ann/.cursor/mcp.json",
       result: "failed",
-      detail: "Cursor: /home/ann/.cursor/mcp.json:1:46: not valid JSON (closing brace '}' expected). ra3 left the file unchanged; fix it (or move it aside) and run ra3 uninstall again.",
+      detail:
+        "Cursor: /home/ann/.cursor/mcp.json:1:46: not valid JSON (closing brace '}' expected). ra3 left the file unchanged; fix it (or move it aside) and run ra3 uninstall again.",
     });
     expect(w.fs.text("/home/ann/.cursor/mcp.json")).toBe(broken);
-    expect(w.out.join("")).toContain("  ✗ failed     /home/ann/.cursor/mcp.json: Cursor: /home/ann/.cursor/mcp.json:1:46:");
+    expect(w.out.join("")).toContain(
+      "  ✗ failed     /home/ann/.cursor/mcp.json: Cursor: /home/ann/.cursor/mcp.json:1:46:",
+    );
     expect(w.fs.text("/home/ann/.codex/config.toml")).toBeNull();
     const receipt = JSON.parse(w.fs.text("/home/ann/.ra3modxml/install.json")!);
     expect(receipt.configs.map((c: { client: string }) => c.client)).toEqual(["cursor"]);
@@ -186,7 +210,9 @@ describe("problems", () => {
     const w = world("linux");
     const r = await runUninstall(uninstallDeps(w), yes);
     expect(r.mode).toBe("nothing");
-    expect(w.out.join("")).toBe("ra3 uninstall 0.1.0: home /home/ann/.ra3modxml\nnothing to uninstall: there is no install receipt at /home/ann/.ra3modxml/install.json\n");
+    expect(w.out.join("")).toBe(
+      "ra3 uninstall 0.1.0: home /home/ann/.ra3modxml\nnothing to uninstall: there is no install receipt at /home/ann/.ra3modxml/install.json\n",
+    );
   });
 
   test("an unreadable receipt: refused", async () => {
@@ -205,6 +231,8 @@ describe("problems", () => {
     expect(w.fs.text("/home/ann/.ra3modxml/snapshots/other-mod-aaaaaaaaaaaa.msgpack")).toBe("OTHER");
     await runSetup(setupDeps(w), request(w));
     await runUninstall(uninstallDeps(w), { ...yes, all: true });
-    expect(w.fs.listAll().filter((p) => p.startsWith("/home/ann/.ra3modxml"))).toEqual(["/home/ann/.ra3modxml/install.json"]);
+    expect(w.fs.listAll().filter((p) => p.startsWith("/home/ann/.ra3modxml"))).toEqual([
+      "/home/ann/.ra3modxml/install.json",
+    ]);
   });
 });

@@ -10,7 +10,11 @@ const skillDir = join(import.meta.dirname, "..", "..", "skills", SKILL_NAME);
 
 describe("embedded skill", () => {
   test("embeds exactly the files of skills/ra3-mod-xml, byte for byte", () => {
-    expect(SKILL_FILES.map((f) => f.path)).toEqual(["SKILL.md", "references/query-guide.md", "references/mod-xml-primer.md"]);
+    expect(SKILL_FILES.map((f) => f.path)).toEqual([
+      "SKILL.md",
+      "references/query-guide.md",
+      "references/mod-xml-primer.md",
+    ]);
     for (const f of SKILL_FILES) expect(f.text).toBe(readFileSync(join(skillDir, f.path), "utf8"));
   });
 
@@ -21,7 +25,15 @@ describe("embedded skill", () => {
   });
 
   test("SKILL.md has the headings the MCP server extracts, and a body of the intended size", () => {
-    for (const h of ["When this skill applies", "Which tool answers which question", "Workflows", "Rules", "Without MCP: the command line"]) {
+    for (
+      const h of [
+        "When this skill applies",
+        "Which tool answers which question",
+        "Workflows",
+        "Rules",
+        "Without MCP: the command line",
+      ]
+    ) {
       expect(skillSection(h)?.startsWith(`## ${h}`)).toBe(true);
     }
     const fm = parseFrontmatter(SKILL_FILES[0].text);
@@ -43,13 +55,17 @@ describe("embedded skill", () => {
   });
 
   test("the 'Which tool' section names every tool once per line, in the server's order", () => {
-    const lines = (skillSection("Which tool answers which question") ?? "").split("\n").filter((l) => l.startsWith("- `"));
+    const lines = (skillSection("Which tool answers which question") ?? "").split("\n").filter((l) =>
+      l.startsWith("- `")
+    );
     expect(lines.map((l) => /^- `([a-z_]+)`/.exec(l)?.[1])).toEqual([...TOOL_NAMES]);
   });
 
   test("the skill names no particular mod", () => {
     for (const f of SKILL_FILES) {
-      for (const word of ["Corona", "Upheaval", "GenEvo", "AttachTest", "Commander"]) expect(f.text).not.toContain(word);
+      for (const word of ["Corona", "Upheaval", "GenEvo", "AttachTest", "Commander"]) {
+        expect(f.text).not.toContain(word);
+      }
     }
   });
 });
@@ -61,7 +77,9 @@ describe("usageGuide", () => {
     expect(g.sections).toEqual([]);
     expect(g.text.split("\n")[0]).toBe("Topics (pass one as `topic`):");
     const ids = g.topics.map((t) => t.id);
-    for (const id of ["workflows", "rules", "query-guide", "mod-xml-primer", "includes", ...TOOL_NAMES]) expect(ids).toContain(id);
+    for (const id of ["workflows", "rules", "query-guide", "mod-xml-primer", "includes", ...TOOL_NAMES]) {
+      expect(ids).toContain(id);
+    }
     expect(g.text).toContain("- find_asset: find_asset (references/query-guide.md)");
   });
 

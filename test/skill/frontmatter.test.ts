@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { entryOf, parseFrontmatter, type ParsedFrontmatter } from "../../src/skill/frontmatter.ts";
+import { entryOf, type ParsedFrontmatter, parseFrontmatter } from "../../src/skill/frontmatter.ts";
 
 function parsed(text: string): ParsedFrontmatter {
   const fm = parseFrontmatter(text);
@@ -10,11 +10,29 @@ function parsed(text: string): ParsedFrontmatter {
 describe("parseFrontmatter", () => {
   test("reads plain, quoted and nested values and locates the body", () => {
     const fm = parsed(
-      ['---', 'name: ra3-mod-xml', 'description: "Says \\"hi\\": to RA3"', "license: 'it''s MIT'", "metadata:", '  version: "0.1.0"', "  tool: ra3", "---", "# Body", ""].join("\n"),
+      [
+        "---",
+        "name: ra3-mod-xml",
+        'description: "Says \\"hi\\": to RA3"',
+        "license: 'it''s MIT'",
+        "metadata:",
+        '  version: "0.1.0"',
+        "  tool: ra3",
+        "---",
+        "# Body",
+        "",
+      ].join("\n"),
     );
     expect(fm.errors).toEqual([]);
-    expect(fm.entries.map((e) => [e.key, e.line])).toEqual([["name", 2], ["description", 3], ["license", 4], ["metadata", 5]]);
-    expect(entryOf(fm.entries, "description")?.value).toEqual({ kind: "scalar", value: 'Says "hi": to RA3', yamlType: "string" });
+    expect(fm.entries.map((e) => [e.key, e.line])).toEqual([["name", 2], ["description", 3], ["license", 4], [
+      "metadata",
+      5,
+    ]]);
+    expect(entryOf(fm.entries, "description")?.value).toEqual({
+      kind: "scalar",
+      value: 'Says "hi": to RA3',
+      yamlType: "string",
+    });
     expect(entryOf(fm.entries, "license")?.value).toEqual({ kind: "scalar", value: "it's MIT", yamlType: "string" });
     expect(entryOf(fm.entries, "metadata")?.value).toEqual({
       kind: "mapping",
@@ -41,7 +59,12 @@ describe("parseFrontmatter", () => {
   test("types plain scalars the way YAML would", () => {
     const fm = parsed("---\na: 1.0\nb: true\nc: ~\nd: 0.1.0\ne: yes\nf:\n---\n");
     expect(fm.entries.map((e) => (e.value.kind === "scalar" ? e.value.yamlType : e.value.kind))).toEqual([
-      "number", "boolean", "null", "string", "boolean", "null",
+      "number",
+      "boolean",
+      "null",
+      "string",
+      "boolean",
+      "null",
     ]);
   });
 
@@ -58,19 +81,32 @@ describe("parseFrontmatter", () => {
     const fm = parsed('---\nname: a\nname: b\nmetadata:\n  deep:\n    x: "1"\ndescription: "open\njust text\n---\n');
     expect(fm.errors).toEqual([
       { line: 3, message: 'duplicate key "name"' },
-      { line: 5, message: '"metadata.deep" is a nested mapping; "metadata" may hold only one level of "key: value" pairs' },
+      {
+        line: 5,
+        message: '"metadata.deep" is a nested mapping; "metadata" may hold only one level of "key: value" pairs',
+      },
       { line: 7, message: "unterminated double-quoted string" },
       { line: 8, message: 'expected "key: value", got "just text"' },
     ]);
   });
 
   test("reads block scalars and lists", () => {
-    const fm = parsed("---\ndescription: >\n  folded line\n  continues\n\n  new paragraph\nallowed-tools:\n  - Read\n  - \"Bash(ra3:*)\"\nother: [a, 'b c']\nlit: |-\n  one\n  two\n---\n");
+    const fm = parsed(
+      "---\ndescription: >\n  folded line\n  continues\n\n  new paragraph\nallowed-tools:\n  - Read\n  - \"Bash(ra3:*)\"\nother: [a, 'b c']\nlit: |-\n  one\n  two\n---\n",
+    );
     expect(fm.errors).toEqual([]);
-    expect(entryOf(fm.entries, "description")?.value).toEqual({ kind: "scalar", value: "folded line continues\nnew paragraph\n", yamlType: "string" });
+    expect(entryOf(fm.entries, "description")?.value).toEqual({
+      kind: "scalar",
+      value: "folded line continues\nnew paragraph\n",
+      yamlType: "string",
+    });
     expect(entryOf(fm.entries, "allowed-tools")?.value).toEqual({
       kind: "list",
-      items: [{ kind: "scalar", value: "Read", yamlType: "string" }, { kind: "scalar", value: "Bash(ra3:*)", yamlType: "string" }],
+      items: [{ kind: "scalar", value: "Read", yamlType: "string" }, {
+        kind: "scalar",
+        value: "Bash(ra3:*)",
+        yamlType: "string",
+      }],
     });
     expect(entryOf(fm.entries, "other")?.value).toEqual({
       kind: "list",
@@ -82,6 +118,10 @@ describe("parseFrontmatter", () => {
   test("folds a plain scalar continued on indented lines and ignores comments", () => {
     const fm = parsed("---\n# a comment\ndescription: first part\n  second part # trailing\n---\n");
     expect(fm.errors).toEqual([]);
-    expect(entryOf(fm.entries, "description")?.value).toEqual({ kind: "scalar", value: "first part second part", yamlType: "string" });
+    expect(entryOf(fm.entries, "description")?.value).toEqual({
+      kind: "scalar",
+      value: "first part second part",
+      yamlType: "string",
+    });
   });
 });

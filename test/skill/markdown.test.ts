@@ -11,7 +11,7 @@ const doc = [
   "[not](a-link.md)",
   "```",
   "### Sub",
-  "sub text ![img](img/x.png \"title\")",
+  'sub text ![img](img/x.png "title")',
   "## Two",
   "[ref]: <references/b c.md>",
 ].join("\n");
@@ -19,7 +19,11 @@ const doc = [
 describe("markdown helpers", () => {
   test("sections ignore headings inside fenced code and end at the next heading of the same level", () => {
     const s = markdownSections(doc);
-    expect(s.map((x) => [x.heading, x.level, x.line])).toEqual([["Title", 1, 1], ["One", 2, 3], ["Sub", 3, 9], ["Two", 2, 11]]);
+    expect(s.map((x) => [x.heading, x.level, x.line])).toEqual([["Title", 1, 1], ["One", 2, 3], ["Sub", 3, 9], [
+      "Two",
+      2,
+      11,
+    ]]);
     expect(s[1].text.split("\n").at(-1)).toBe('sub text ![img](img/x.png "title")');
     expect(s[2].text).toBe('### Sub\nsub text ![img](img/x.png "title")');
   });

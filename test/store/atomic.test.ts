@@ -1,6 +1,6 @@
 // Atomic replacement: the target always holds one complete version, and no temporary file is left behind.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEMP_SUFFIX, tempPathFor, writeFileAtomic } from "../../src/store/atomic.ts";
@@ -43,7 +43,7 @@ describe("writeFileAtomic", () => {
         beforeRename: () => {
           throw new Error("disk pulled out");
         },
-      }),
+      })
     ).toThrow("disk pulled out");
     expect(readFileSync(target, "utf8")).toBe("keep me");
     expect(readdirSync(dir)).toEqual(["x.bin"]);

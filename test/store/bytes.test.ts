@@ -1,6 +1,6 @@
 // Varints, floats and the checksum under the snapshot codec.
 import { describe, expect, test } from "bun:test";
-import { ByteReader, ByteWriter, CorruptInput, checksum32 } from "../../src/store/bytes.ts";
+import { ByteReader, ByteWriter, checksum32, CorruptInput } from "../../src/store/bytes.ts";
 
 describe("varints", () => {
   test("unsigned values round-trip with the expected byte counts", () => {
@@ -48,12 +48,20 @@ describe("varints", () => {
   });
 
   test("the reader stops at its end and at over-long numbers", () => {
-    expect(() => new ByteReader(new Uint8Array([0x80, 0x80])).uint()).toThrow(new CorruptInput("unexpected end of data"));
-    expect(() => new ByteReader(new Uint8Array(9).fill(0xff)).uint()).toThrow(new CorruptInput("a number is longer than 8 bytes"));
-    expect(() => new ByteReader(new Uint8Array([5, 1, 2])).count()).toThrow(new CorruptInput("a list claims 5 items but only 2 bytes are left"));
+    expect(() => new ByteReader(new Uint8Array([0x80, 0x80])).uint()).toThrow(
+      new CorruptInput("unexpected end of data"),
+    );
+    expect(() => new ByteReader(new Uint8Array(9).fill(0xff)).uint()).toThrow(
+      new CorruptInput("a number is longer than 8 bytes"),
+    );
+    expect(() => new ByteReader(new Uint8Array([5, 1, 2])).count()).toThrow(
+      new CorruptInput("a list claims 5 items but only 2 bytes are left"),
+    );
     expect(() => new ByteReader(new Uint8Array(7)).float()).toThrow(new CorruptInput("unexpected end of data"));
     // A reader over a window never reads the bytes after it.
-    expect(() => new ByteReader(new Uint8Array([1, 2, 3]), 1, 1).uint()).toThrow(new CorruptInput("unexpected end of data"));
+    expect(() => new ByteReader(new Uint8Array([1, 2, 3]), 1, 1).uint()).toThrow(
+      new CorruptInput("unexpected end of data"),
+    );
   });
 });
 

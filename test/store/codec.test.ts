@@ -6,15 +6,15 @@ import { Packr, unpack } from "msgpackr";
 import { emptyRecord, type FileRecord } from "../../src/index/records.ts";
 import { checksum32 } from "../../src/store/bytes.ts";
 import {
-  RECORD_LAYOUT,
-  SNAPSHOT_MAGIC,
-  SNAPSHOT_SCHEMA_VERSION,
   type DecodeResult,
   decodeSnapshot,
   encodeSnapshot,
   readSnapshotHeader,
+  RECORD_LAYOUT,
+  SNAPSHOT_MAGIC,
+  SNAPSHOT_SCHEMA_VERSION,
 } from "../../src/store/codec.ts";
-import { CORPORA, SAMPLE, recordsOf, snapshotOf } from "./records.ts";
+import { CORPORA, recordsOf, SAMPLE, snapshotOf } from "./records.ts";
 
 const EXPECT = { projectDir: SAMPLE, toolVersion: "9.9.9" };
 const sampleFiles = recordsOf(SAMPLE, join(SAMPLE, "Schemas", "xsd"));
@@ -64,7 +64,9 @@ function resealed(b: Uint8Array): Uint8Array {
 
 describe("round trip", () => {
   test("the sample mod's records come back exactly", () => {
-    expect(sampleFiles.map((f) => f.record.kind).sort()).toEqual([...Array(13).fill("xml"), "art", "art", "str"].sort());
+    expect(sampleFiles.map((f) => f.record.kind).sort()).toEqual(
+      [...Array(13).fill("xml"), "art", "art", "str"].sort(),
+    );
     const r = decodeSnapshot(bytes, EXPECT);
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.snapshot).toEqual(sample);
@@ -99,10 +101,28 @@ describe("round trip", () => {
     const record: FileRecord = {
       ...emptyRecord("manifest"),
       rootName: "Wörld — 世界 🚀",
-      manifestAssets: [{ type: "GameObject", id: "ÜnïcødeTank", typeId: 0xffffffff, instanceId: 0x80000000, sourceFile: "DATA:a\\b.xml" }],
+      manifestAssets: [{
+        type: "GameObject",
+        id: "ÜnïcødeTank",
+        typeId: 0xffffffff,
+        instanceId: 0x80000000,
+        sourceFile: "DATA:a\\b.xml",
+      }],
       manifestRefs: [0, 0xffffffff, 0, -1, 2 ** 40],
       refs: [
-        { owner: -1, kind: "heuristic", value: "", refType: null, selfType: null, element: "e", parent: null, attribute: null, offset: 0, line: 0, column: 0 },
+        {
+          owner: -1,
+          kind: "heuristic",
+          value: "",
+          refType: null,
+          selfType: null,
+          element: "e",
+          parent: null,
+          attribute: null,
+          offset: 0,
+          line: 0,
+          column: 0,
+        },
       ],
       streamSources: ["static.xml", ""],
       lineCount: 123456789,
@@ -137,25 +157,33 @@ describe("round trip", () => {
     expect(() => encodeSnapshot(snapshotOf(SAMPLE, [{ path: "/x.xml", stamp: null, record: bad }]))).toThrow(
       "snapshot encoder: 1.5 is not a non-negative safe integer",
     );
-    expect(() => encodeSnapshot({ ...sample, schemaVersion: 99 })).toThrow(`encodeSnapshot: this build writes snapshot version ${SNAPSHOT_SCHEMA_VERSION}, not 99`);
+    expect(() => encodeSnapshot({ ...sample, schemaVersion: 99 })).toThrow(
+      `encodeSnapshot: this build writes snapshot version ${SNAPSHOT_SCHEMA_VERSION}, not 99`,
+    );
   });
 
   const upheaval = join(CORPORA, "upheaval");
   const ra3xsd = join(CORPORA, "ra3-xsd");
-  test.skipIf(!existsSync(upheaval) || !existsSync(ra3xsd))("Upheaval's records (with the RA3 schema) come back exactly", () => {
-    const files = recordsOf(upheaval, ra3xsd);
-    expect(files.length).toBeGreaterThan(900);
-    expect(files.reduce((n, f) => n + f.record.refs.length, 0)).toBeGreaterThan(50_000);
-    const s = snapshotOf(upheaval, files);
-    const r = decodeSnapshot(encodeSnapshot(s), { projectDir: upheaval, toolVersion: "9.9.9" });
-    if (!r.ok) throw new Error(r.message);
-    expect(r.snapshot).toEqual(s);
-  });
+  test.skipIf(!existsSync(upheaval) || !existsSync(ra3xsd))(
+    "Upheaval's records (with the RA3 schema) come back exactly",
+    () => {
+      const files = recordsOf(upheaval, ra3xsd);
+      expect(files.length).toBeGreaterThan(900);
+      expect(files.reduce((n, f) => n + f.record.refs.length, 0)).toBeGreaterThan(50_000);
+      const s = snapshotOf(upheaval, files);
+      const r = decodeSnapshot(encodeSnapshot(s), { projectDir: upheaval, toolVersion: "9.9.9" });
+      if (!r.ok) throw new Error(r.message);
+      expect(r.snapshot).toEqual(s);
+    },
+  );
 });
 
 describe("decoding never throws and says why", () => {
   test("empty file", () => {
-    expect(failure(decodeSnapshot(new Uint8Array(0), EXPECT))).toEqual({ reason: "empty", message: "the snapshot file is empty" });
+    expect(failure(decodeSnapshot(new Uint8Array(0), EXPECT))).toEqual({
+      reason: "empty",
+      message: "the snapshot file is empty",
+    });
   });
 
   test("foreign files: random bytes, JSON, plain msgpack, a gzip stream", () => {
@@ -175,9 +203,15 @@ describe("decoding never throws and says why", () => {
       reason: "truncated",
       message: "the snapshot is truncated: 4 bytes, shorter than its 24-byte prefix",
     });
-    expect(failure(decodeSnapshot(bytes.subarray(0, 30), EXPECT))).toEqual({ reason: "truncated", message: `the snapshot is truncated: 30 of ${bytes.length} bytes` });
+    expect(failure(decodeSnapshot(bytes.subarray(0, 30), EXPECT))).toEqual({
+      reason: "truncated",
+      message: `the snapshot is truncated: 30 of ${bytes.length} bytes`,
+    });
     const half = Math.floor(bytes.length / 2);
-    expect(failure(decodeSnapshot(bytes.subarray(0, half), EXPECT))).toEqual({ reason: "truncated", message: `the snapshot is truncated: ${half} of ${bytes.length} bytes` });
+    expect(failure(decodeSnapshot(bytes.subarray(0, half), EXPECT))).toEqual({
+      reason: "truncated",
+      message: `the snapshot is truncated: ${half} of ${bytes.length} bytes`,
+    });
     expect(failure(decodeSnapshot(bytes.subarray(0, bytes.length - 1), EXPECT))).toEqual({
       reason: "truncated",
       message: `the snapshot is truncated: ${bytes.length - 1} of ${bytes.length} bytes`,
@@ -188,11 +222,17 @@ describe("decoding never throws and says why", () => {
     for (const at of [24, 40, Math.floor(bytes.length / 2), bytes.length - 1]) {
       const b = bytes.slice();
       b[at] ^= 0x01;
-      expect(failure(decodeSnapshot(b, EXPECT))).toEqual({ reason: "corrupt", message: "the snapshot is corrupt: checksum mismatch" });
+      expect(failure(decodeSnapshot(b, EXPECT))).toEqual({
+        reason: "corrupt",
+        message: "the snapshot is corrupt: checksum mismatch",
+      });
     }
     const longer = new Uint8Array(bytes.length + 3);
     longer.set(bytes);
-    expect(failure(decodeSnapshot(longer, EXPECT))).toEqual({ reason: "corrupt", message: "the snapshot is corrupt: 3 unexpected bytes after its end" });
+    expect(failure(decodeSnapshot(longer, EXPECT))).toEqual({
+      reason: "corrupt",
+      message: "the snapshot is corrupt: 3 unexpected bytes after its end",
+    });
   });
 
   test("corrupt even with a valid checksum: a damaged header or body", () => {
@@ -215,7 +255,10 @@ describe("decoding never throws and says why", () => {
     // The body one byte short, with the lengths and checksum adjusted to match.
     const short = bytes.slice(0, bytes.length - 1);
     new DataView(short.buffer).setUint32(16, dv.getUint32(16, true) - 1, true);
-    expect(failure(decodeSnapshot(resealed(short), EXPECT))).toEqual({ reason: "corrupt", message: "the snapshot is corrupt: unexpected end of data" });
+    expect(failure(decodeSnapshot(resealed(short), EXPECT))).toEqual({
+      reason: "corrupt",
+      message: "the snapshot is corrupt: unexpected end of data",
+    });
   });
 
   test("another snapshot format version", () => {
@@ -223,7 +266,9 @@ describe("decoding never throws and says why", () => {
     new DataView(b.buffer).setUint32(8, SNAPSHOT_SCHEMA_VERSION + 1, true);
     expect(failure(decodeSnapshot(b, EXPECT))).toEqual({
       reason: "version",
-      message: `the snapshot has format version ${SNAPSHOT_SCHEMA_VERSION + 1}; this ra3 reads version ${SNAPSHOT_SCHEMA_VERSION}`,
+      message: `the snapshot has format version ${
+        SNAPSHOT_SCHEMA_VERSION + 1
+      }; this ra3 reads version ${SNAPSHOT_SCHEMA_VERSION}`,
     });
     expect([...b.subarray(0, 8)]).toEqual([...SNAPSHOT_MAGIC]);
   });
@@ -231,10 +276,11 @@ describe("decoding never throws and says why", () => {
   test("records laid out by another build's specs (a spec changed without a version bump)", () => {
     expect(RECORD_LAYOUT).toMatch(/^[0-9a-f]{8}$/);
     expect(headerOf(bytes).recordLayout).toBe(RECORD_LAYOUT);
-    expect(failure(decodeSnapshot(withHeader(bytes, { ...headerOf(bytes), recordLayout: "0badc0de" }), EXPECT))).toEqual({
-      reason: "version",
-      message: `the snapshot's record layout (0badc0de) differs from this build's (${RECORD_LAYOUT})`,
-    });
+    expect(failure(decodeSnapshot(withHeader(bytes, { ...headerOf(bytes), recordLayout: "0badc0de" }), EXPECT)))
+      .toEqual({
+        reason: "version",
+        message: `the snapshot's record layout (0badc0de) differs from this build's (${RECORD_LAYOUT})`,
+      });
   });
 
   test("another tool version", () => {

@@ -1,7 +1,7 @@
 // Two processes writing the same snapshot while this one reads it: every read is one complete snapshot.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeSnapshot } from "../../src/store/codec.ts";
@@ -40,7 +40,7 @@ async function readWhile(path: string, done: Promise<unknown>): Promise<{ ids: n
   const ids: number[] = [];
   const failures: string[] = [];
   // One more read after the writers are done, so there is always at least one.
-  for (let last = false; !last; ) {
+  for (let last = false; !last;) {
     last = finished;
     if (existsSync(path)) {
       const r = decodeSnapshot(readFileSync(path), { projectDir: PROJECT, toolVersion: "9.9.9" });
@@ -59,7 +59,10 @@ describe("concurrent writers", () => {
     "raw atomic writes from two processes: every read decodes, and the final file is one writer's last",
     async () => {
       const target = join(root, "raw", "snap.msgpack");
-      const children = Promise.all([runChild(["raw", target, PROJECT, "1", String(COUNT)]), runChild(["raw", target, PROJECT, "2", String(COUNT)])]);
+      const children = Promise.all([
+        runChild(["raw", target, PROJECT, "1", String(COUNT)]),
+        runChild(["raw", target, PROJECT, "2", String(COUNT)]),
+      ]);
       const { ids, failures } = await readWhile(target, children);
       const results = await children;
       expect(results.map((r) => [r.code, r.err])).toEqual([[0, ""], [0, ""]]);
@@ -80,7 +83,10 @@ describe("concurrent writers", () => {
     async () => {
       const home = join(root, "home");
       const store = new SnapshotStore(home, PROJECT);
-      const children = Promise.all([runChild(["store", home, PROJECT, "3", String(COUNT)]), runChild(["store", home, PROJECT, "4", String(COUNT)])]);
+      const children = Promise.all([
+        runChild(["store", home, PROJECT, "3", String(COUNT)]),
+        runChild(["store", home, PROJECT, "4", String(COUNT)]),
+      ]);
       const { ids, failures } = await readWhile(store.path, children);
       const results = await children;
       expect(results.map((r) => [r.code, r.err])).toEqual([[0, ""], [0, ""]]);
@@ -93,7 +99,9 @@ describe("concurrent writers", () => {
       const final = store.load({ projectDir: PROJECT, toolVersion: "9.9.9" });
       if (!final.ok) throw new Error(final.message);
       expect(store.meta()?.buildId).toBe(final.snapshot.buildId);
-      expect(readdirSync(join(home, "snapshots")).sort()).toEqual([store.path, store.metaPath].map((p) => p.slice(p.lastIndexOf("/") + 1)).sort());
+      expect(readdirSync(join(home, "snapshots")).sort()).toEqual(
+        [store.path, store.metaPath].map((p) => p.slice(p.lastIndexOf("/") + 1)).sort(),
+      );
     },
     120_000,
   );

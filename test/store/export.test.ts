@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { unpack } from "msgpackr";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
-import { type ExportMeta, buildPublicSnapshot, exportSnapshot, parseExport } from "../../src/store/export.ts";
+import { buildPublicSnapshot, type ExportMeta, exportSnapshot, parseExport } from "../../src/store/export.ts";
 import { EXPORT_SCHEMA_VERSION, snapshotJsonSchemaText } from "../../src/store/export-schema.ts";
 import { CORPORA, REPO, SAMPLE } from "./records.ts";
 
@@ -20,7 +20,15 @@ if ("envError" in cfg) throw new Error(cfg.envError);
 const ws = new Workspace(cfg);
 await ws.build();
 const linked = ws.linked!;
-const META: ExportMeta = { toolVersion: "9.9.9", generatedAt: "2026-01-02T03:04:05.000Z", buildId: 4, phase: "art", complete: true, stale: false, stats: { totalMs: 12.5 } };
+const META: ExportMeta = {
+  toolVersion: "9.9.9",
+  generatedAt: "2026-01-02T03:04:05.000Z",
+  buildId: 4,
+  phase: "art",
+  complete: true,
+  stale: false,
+  stats: { totalMs: 12.5 },
+};
 
 describe("docs/snapshot.schema.json", () => {
   test("is exactly what the zod schema generates (UPDATE_SNAPSHOT_SCHEMA=1 rewrites it)", () => {
@@ -29,8 +37,23 @@ describe("docs/snapshot.schema.json", () => {
     expect(readFileSync(SCHEMA_FILE, "utf8")).toBe(generated);
     const schema = JSON.parse(generated);
     expect(schema.required).toEqual([
-      "schemaVersion", "tool", "project", "sdk", "generatedAt", "buildId", "phase", "complete", "stale", "stats",
-      "files", "assets", "defines", "references", "includes", "strings", "diagnostics",
+      "schemaVersion",
+      "tool",
+      "project",
+      "sdk",
+      "generatedAt",
+      "buildId",
+      "phase",
+      "complete",
+      "stale",
+      "stats",
+      "files",
+      "assets",
+      "defines",
+      "references",
+      "includes",
+      "strings",
+      "diagnostics",
     ]);
   });
 });
@@ -65,20 +88,45 @@ describe("export of the sample mod", () => {
     });
     expect(stats).toEqual({ ...linked.stats, totalMs: 12.5 });
     expect(stats).toMatchObject({ files: 16, projectFiles: 15, activeFiles: 13, assets: 28, defines: 3 });
-    expect([files.length, assets.length, defines.length, references.length, strings.length]).toEqual([16, 28, 3, linked.sites.length, 2]);
+    expect([files.length, assets.length, defines.length, references.length, strings.length]).toEqual([
+      16,
+      28,
+      3,
+      linked.sites.length,
+      2,
+    ]);
     expect(includes.length).toBe(linked.includes.length);
-    expect(diagnostics.map((d) => d.code)).toEqual(linked.diagnostics.filter((d) => d.file === null).map((d) => d.code));
+    expect(diagnostics.map((d) => d.code)).toEqual(
+      linked.diagnostics.filter((d) => d.file === null).map((d) => d.code),
+    );
   });
 
   test("files: relative paths, kind, stream, stamps, diagnostics", () => {
     const file = (p: string) => s.files.find((f) => f.path === p)!;
     const mod = readFileSync(join(SAMPLE, "Data", "Mod.xml"));
-    expect(file("Data/Mod.xml")).toMatchObject({ kind: "xml", root: "project", stream: "static", streams: ["static"], active: true, size: mod.length, diagnostics: [] });
+    expect(file("Data/Mod.xml")).toMatchObject({
+      kind: "xml",
+      root: "project",
+      stream: "static",
+      streams: ["static"],
+      active: true,
+      size: mod.length,
+      diagnostics: [],
+    });
     expect(typeof file("Data/Mod.xml").mtimeMs).toBe("number");
-    expect(file("Data/Includes/Defines.xml")).toMatchObject({ stream: "static", streams: ["static", "global:MapMetaData_Global"] });
+    expect(file("Data/Includes/Defines.xml")).toMatchObject({
+      stream: "static",
+      streams: ["static", "global:MapMetaData_Global"],
+    });
     expect(file("Art/AU/AUUnusedProp.w3x")).toMatchObject({ kind: "art", stream: null, streams: [], active: false });
     expect(file("Data/Standalone.xml").diagnostics).toEqual([
-      { code: "include-not-found", severity: "warning", message: 'include "Includes/NotWrittenYet.xml" was not found', line: 6, column: 31 },
+      {
+        code: "include-not-found",
+        severity: "warning",
+        message: 'include "Includes/NotWrittenYet.xml" was not found',
+        line: 6,
+        column: 31,
+      },
     ]);
     expect(s.files.map((f) => f.path)).toEqual([...s.files.map((f) => f.path)].sort());
   });
@@ -114,12 +162,26 @@ describe("export of the sample mod", () => {
       line: 12,
       column: 16,
     });
-    expect(s.references.filter((r) => r.to === null).length).toBe(linked.sites.filter((x) => x.targets.length === 0).length);
-    expect(s.includes.find((i) => i.source === "includes/defines.xml")).toMatchObject({ to: "Data/Includes/Defines.xml", type: "all" });
-    expect(s.includes.find((i) => i.source === "Includes/NotWrittenYet.xml")).toMatchObject({ from: "Data/Standalone.xml", to: null, line: 6 });
+    expect(s.references.filter((r) => r.to === null).length).toBe(
+      linked.sites.filter((x) => x.targets.length === 0).length,
+    );
+    expect(s.includes.find((i) => i.source === "includes/defines.xml")).toMatchObject({
+      to: "Data/Includes/Defines.xml",
+      type: "all",
+    });
+    expect(s.includes.find((i) => i.source === "Includes/NotWrittenYet.xml")).toMatchObject({
+      from: "Data/Standalone.xml",
+      to: null,
+      line: 6,
+    });
     expect(s.strings).toEqual([
       { key: "Name:AlliedAthenaCannon", text: "Athena Cannon", file: "Misc/Data/Mod.str", line: 3 },
-      { key: "Desc:AlliedAthenaCannon", text: "Long-range satellite-guided artillery.\nWeak up close.", file: "Misc/Data/Mod.str", line: 7 },
+      {
+        key: "Desc:AlliedAthenaCannon",
+        text: "Long-range satellite-guided artillery.\nWeak up close.",
+        file: "Misc/Data/Mod.str",
+        line: 7,
+      },
     ]);
   });
 
@@ -177,7 +239,8 @@ describe("parseExport", () => {
     const wrongKind = { ...s, references: [{ ...s.references[0], kind: "guess" }] };
     expect(parseExport(new TextEncoder().encode(JSON.stringify(wrongKind)), "json")).toEqual({
       ok: false,
-      message: 'the export does not match the schema at references.0.kind: Invalid option: expected one of "attribute"|"content"|"inheritFrom"|"heuristic"|"manifest"',
+      message:
+        'the export does not match the schema at references.0.kind: Invalid option: expected one of "attribute"|"content"|"inheritFrom"|"heuristic"|"manifest"',
     });
     // Additive fields are accepted (the stability promise).
     const extra = { ...s, newTopLevel: 1, assets: s.assets.map((a) => ({ ...a, extra: true })) };

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Lock, type LockBusy, acquireLock, isLockBusy, pidIsAlive } from "../../src/store/lock.ts";
+import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "../../src/store/lock.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ra3-lock-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -33,7 +33,12 @@ describe("acquireLock", () => {
     const path = fresh();
     const lock = held(acquireLock(path, { now: () => NOW }));
     const content = JSON.parse(readFileSync(path, "utf8"));
-    expect({ ...content, token: typeof content.token }).toEqual({ pid: process.pid, hostname: hostname(), createdAt: "2026-03-01T12:00:00.000Z", token: "string" });
+    expect({ ...content, token: typeof content.token }).toEqual({
+      pid: process.pid,
+      hostname: hostname(),
+      createdAt: "2026-03-01T12:00:00.000Z",
+      token: "string",
+    });
     expect(lock.recovered).toBe(false);
     expect(lock.release()).toBe(true);
     expect(existsSync(path)).toBe(false);
@@ -87,7 +92,9 @@ describe("acquireLock", () => {
     writeFileSync(path, ""); // created with wx, content not written yet
     const mtime = new Date(NOW);
     utimesSync(path, mtime, mtime);
-    expect(acquireLock(path, { staleMs: 1000, now: () => NOW + 500 })).toEqual({ busy: { pid: 0, hostname: "", since: "2026-03-01T12:00:00.000Z" } });
+    expect(acquireLock(path, { staleMs: 1000, now: () => NOW + 500 })).toEqual({
+      busy: { pid: 0, hostname: "", since: "2026-03-01T12:00:00.000Z" },
+    });
     held(acquireLock(path, { staleMs: 1000, now: () => NOW + 1001 })).release();
   });
 
@@ -95,7 +102,12 @@ describe("acquireLock", () => {
     const path = fresh();
     const mine = held(acquireLock(path));
     // Judged stale by someone else, who replaced it with theirs.
-    const theirs = JSON.stringify({ pid: 999_999, hostname: "elsewhere", createdAt: new Date().toISOString(), token: "theirs" });
+    const theirs = JSON.stringify({
+      pid: 999_999,
+      hostname: "elsewhere",
+      createdAt: new Date().toISOString(),
+      token: "theirs",
+    });
     writeFileSync(path, theirs);
     expect(mine.release()).toBe(false);
     expect(readFileSync(path, "utf8")).toBe(theirs);

@@ -8,7 +8,7 @@ import { parseFile } from "../../src/index/parse-file.ts";
 import { scanProjectFiles } from "../../src/project/scan.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
-import { SNAPSHOT_SCHEMA_VERSION, type Snapshot, type SnapshotFile } from "../../src/store/codec.ts";
+import { type Snapshot, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from "../../src/store/codec.ts";
 
 export const REPO = join(import.meta.dirname, "..", "..");
 export const SAMPLE = join(REPO, "examples", "sample-mod");

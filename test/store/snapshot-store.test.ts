@@ -1,12 +1,21 @@
 // The per-project snapshot on disk: save/load/meta, and snapshots that must be ignored, with the reason.
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { snapshotPathFor } from "../../src/project/home.ts";
 import { acquireLock, isLockBusy } from "../../src/store/lock.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-import { SAMPLE, recordsOf, snapshotOf } from "./records.ts";
+import { recordsOf, SAMPLE, snapshotOf } from "./records.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ra3-store-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,13 +74,21 @@ describe("SnapshotStore", () => {
     const store = new SnapshotStore(home, SAMPLE);
     mkdirSync(join(home, "snapshots"), { recursive: true });
     copyFileSync(other.path, store.path);
-    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "project", message: `the snapshot belongs to another project (/mods/Other), not ${SAMPLE}` });
+    expect(store.load(EXPECT)).toEqual({
+      ok: false,
+      reason: "project",
+      message: `the snapshot belongs to another project (/mods/Other), not ${SAMPLE}`,
+    });
   });
 
   test("a snapshot written by another ra3 version is ignored, with the reason", () => {
     const store = new SnapshotStore(freshHome(), SAMPLE);
     store.save(snapshotOf(SAMPLE, files, { toolVersion: "0.0.1" }));
-    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "tool", message: "the snapshot was written by ra3 0.0.1; this is ra3 9.9.9" });
+    expect(store.load(EXPECT)).toEqual({
+      ok: false,
+      reason: "tool",
+      message: "the snapshot was written by ra3 0.0.1; this is ra3 9.9.9",
+    });
   });
 
   test("a snapshot in another format version is ignored, with the reason", () => {
@@ -80,7 +97,11 @@ describe("SnapshotStore", () => {
     const b = readFileSync(store.path);
     b.writeUInt32LE(0, 8);
     writeFileSync(store.path, b);
-    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "version", message: "the snapshot has format version 0; this ra3 reads version 1" });
+    expect(store.load(EXPECT)).toEqual({
+      ok: false,
+      reason: "version",
+      message: "the snapshot has format version 0; this ra3 reads version 1",
+    });
   });
 
   test("a damaged snapshot is reported as corrupt", () => {
@@ -89,13 +110,21 @@ describe("SnapshotStore", () => {
     const b = readFileSync(store.path);
     b[b.length - 10] ^= 0xff;
     writeFileSync(store.path, b);
-    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "corrupt", message: "the snapshot is corrupt: checksum mismatch" });
+    expect(store.load(EXPECT)).toEqual({
+      ok: false,
+      reason: "corrupt",
+      message: "the snapshot is corrupt: checksum mismatch",
+    });
   });
 
   test("an unreadable snapshot path is reported, not thrown", () => {
     const store = new SnapshotStore(freshHome(), SAMPLE);
     mkdirSync(store.path, { recursive: true });
-    expect(store.load(EXPECT)).toEqual({ ok: false, reason: "unreadable", message: `the snapshot ${store.path} could not be read (EISDIR)` });
+    expect(store.load(EXPECT)).toEqual({
+      ok: false,
+      reason: "unreadable",
+      message: `the snapshot ${store.path} could not be read (EISDIR)`,
+    });
   });
 
   test("while another writer holds the lock, save is skipped and says who holds it", () => {
@@ -107,7 +136,8 @@ describe("SnapshotStore", () => {
     expect(r).toEqual({
       saved: false,
       reason: "busy",
-      message: `process ${process.pid} on ${hostname()} has been writing the snapshot since ${lock.owner.createdAt}; this save was skipped`,
+      message:
+        `process ${process.pid} on ${hostname()} has been writing the snapshot since ${lock.owner.createdAt}; this save was skipped`,
       busy: { pid: process.pid, hostname: hostname(), since: lock.owner.createdAt },
     });
     lock.release();
@@ -124,7 +154,9 @@ describe("SnapshotStore", () => {
     const r = store.save(snapshotOf(SAMPLE, files));
     expect(r.saved).toBe(false);
     expect(!r.saved && r.reason).toBe("error");
-    expect(!r.saved && r.message).toMatch(new RegExp(`^could not lock ${store.lockPath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\((ENOTDIR|EEXIST): `));
+    expect(!r.saved && r.message).toMatch(
+      new RegExp(`^could not lock ${store.lockPath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\((ENOTDIR|EEXIST): `),
+    );
   });
 
   test("meta is null when the meta file is not valid JSON or lacks fields", () => {

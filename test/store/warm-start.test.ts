@@ -5,7 +5,11 @@ import { emptyRecord } from "../../src/index/records.ts";
 import type { SnapshotFile } from "../../src/store/codec.ts";
 import { planWarmStart, snapshotFiles } from "../../src/store/warm-start.ts";
 
-const file = (path: string, stamp: SnapshotFile["stamp"]): SnapshotFile => ({ path, stamp, record: emptyRecord("xml") });
+const file = (path: string, stamp: SnapshotFile["stamp"]): SnapshotFile => ({
+  path,
+  stamp,
+  record: emptyRecord("xml"),
+});
 
 describe("planWarmStart", () => {
   test("same size and mtime: reuse; different or unknown stamp: re-read; gone: vanished", () => {
@@ -36,7 +40,11 @@ describe("planWarmStart", () => {
 describe("snapshotFiles", () => {
   test("collects every record of the core with its stamp; installing them back gives the same files", () => {
     const core = new IndexCore(null);
-    core.applyChanges([{ path: "/m/Data/Mod.xml", bytes: new TextEncoder().encode("<AssetDeclaration/>"), stamp: { size: 19, mtimeMs: 5 } }]);
+    core.applyChanges([{
+      path: "/m/Data/Mod.xml",
+      bytes: new TextEncoder().encode("<AssetDeclaration/>"),
+      stamp: { size: 19, mtimeMs: 5 },
+    }]);
     core.setRecord("/m/Data/X.xml", emptyRecord("xml"), null);
     const files = snapshotFiles(core);
     expect(files.map((f) => [f.path, f.stamp])).toEqual([

@@ -4,7 +4,7 @@
 import { writeFileAtomic } from "../../src/store/atomic.ts";
 import { encodeSnapshot } from "../../src/store/codec.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-import { SAMPLE, recordsOf, snapshotOf } from "./records.ts";
+import { recordsOf, SAMPLE, snapshotOf } from "./records.ts";
 
 const [mode, target, projectDir, tagText, countText] = process.argv.slice(2);
 const tag = Number(tagText);

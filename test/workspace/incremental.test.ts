@@ -1,7 +1,17 @@
 // The live index against the disk: incremental refreshes must equal a fresh build, bad snapshots are
 // rebuilt with one warning, and a burst of edits causes one or two snapshot writes, not one each.
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/link.ts";
@@ -9,7 +19,7 @@ import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { IndexService } from "../../src/workspace/service.ts";
-import { StoreSnapshotPort, schemaKeyOf } from "../../src/workspace/snapshots.ts";
+import { schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 
@@ -33,12 +43,26 @@ function canonical(l: LinkedIndex, dir: string): unknown {
   const rel = (p: string | null) => (p === null ? null : p.slice(dir.length + 1));
   return {
     files: [...l.files.values()].map((f) => ({ ...f, path: rel(f.path) })).sort((a, b) => (a.path! < b.path! ? -1 : 1)),
-    assets: l.assets.map((a) => `${a.type}:${a.id}@${rel(a.file)}:${a.line}:${a.column}-${a.endLine} ${a.origin} ${a.active} ${a.viaInstance} [${a.streams}]`).sort(),
+    assets: l.assets.map((a) =>
+      `${a.type}:${a.id}@${
+        rel(a.file)
+      }:${a.line}:${a.column}-${a.endLine} ${a.origin} ${a.active} ${a.viaInstance} [${a.streams}]`
+    ).sort(),
     sites: l.sites
-      .map((s) => `${s.kind} ${s.from >= 0 ? l.assets[s.from].id : "-"} ${s.value}@${rel(s.file)}:${s.line}:${s.column} ${s.status} → ${s.targets.map((t) => `${l.assets[t].type}:${l.assets[t].id}`).join(",")}`)
+      .map((s) =>
+        `${s.kind} ${s.from >= 0 ? l.assets[s.from].id : "-"} ${s.value}@${
+          rel(s.file)
+        }:${s.line}:${s.column} ${s.status} → ${
+          s.targets.map((t) => `${l.assets[t].type}:${l.assets[t].id}`).join(",")
+        }`
+      )
       .sort(),
-    diagnostics: l.diagnostics.map((d) => `${rel(d.file)}:${d.line}:${d.column} ${d.code} ${d.message.replaceAll(dir, "<mod>")}`).sort(),
-    defines: [...l.defines.entries()].map(([k, v]) => `${k}=${v.map((d) => `${d.value}@${rel(d.file)}:${d.line}`).join("|")}`).sort(),
+    diagnostics: l.diagnostics.map((d) =>
+      `${rel(d.file)}:${d.line}:${d.column} ${d.code} ${d.message.replaceAll(dir, "<mod>")}`
+    ).sort(),
+    defines: [...l.defines.entries()].map(([k, v]) =>
+      `${k}=${v.map((d) => `${d.value}@${rel(d.file)}:${d.line}`).join("|")}`
+    ).sort(),
     includes: l.includes.map((e) => `${rel(e.from)}:${e.line} ${e.source} → ${rel(e.to)}`).sort(),
   };
 }
@@ -58,7 +82,13 @@ describe("incremental refresh equals a fresh build", () => {
     const weapons = join(dir, "Data", "Includes", "Weapons.xml");
 
     // Edit: a weapon renamed and a line inserted above everything (positions shift).
-    writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashRenamed"').replace("<AssetDeclaration", "<!-- edited -->\n<AssetDeclaration"));
+    writeFileSync(
+      weapons,
+      readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashRenamed"').replace(
+        "<AssetDeclaration",
+        "<!-- edited -->\n<AssetDeclaration",
+      ),
+    );
     let r = await ws.refresh();
     expect(r.changed.map((p) => p.slice(dir.length + 1))).toEqual(["Data/Includes/Weapons.xml"]);
     expect(ws.linked!.findAssets("AthenaSplashRenamed").map((a) => a.line)).toEqual([14]);
@@ -67,11 +97,23 @@ describe("incremental refresh equals a fresh build", () => {
 
     // Add: a new file included by an existing one (both appear; the include resolves now).
     mkdirSync(join(dir, "Data", "Includes", "New Stuff"));
-    writeFileSync(join(dir, "Data", "Includes", "New Stuff", "Extra.xml"), `<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n\t<WeaponTemplate id="AthenaSplash" AttackRange="5" />\n</AssetDeclaration>\n`);
+    writeFileSync(
+      join(dir, "Data", "Includes", "New Stuff", "Extra.xml"),
+      `<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n\t<WeaponTemplate id="AthenaSplash" AttackRange="5" />\n</AssetDeclaration>\n`,
+    );
     const art = join(dir, "Data", "Includes", "Art.xml");
-    writeFileSync(art, readFileSync(art, "utf8").replace("</Includes>", '\t<Include type="all" source="New Stuff/Extra.xml" />\n\t</Includes>'));
+    writeFileSync(
+      art,
+      readFileSync(art, "utf8").replace(
+        "</Includes>",
+        '\t<Include type="all" source="New Stuff/Extra.xml" />\n\t</Includes>',
+      ),
+    );
     r = await ws.refresh();
-    expect(r.changed.map((p) => p.slice(dir.length + 1)).sort()).toEqual(["Data/Includes/Art.xml", "Data/Includes/New Stuff/Extra.xml"]);
+    expect(r.changed.map((p) => p.slice(dir.length + 1)).sort()).toEqual([
+      "Data/Includes/Art.xml",
+      "Data/Includes/New Stuff/Extra.xml",
+    ]);
     expect(ws.linked!.sites.find((s) => s.value === "AthenaSplash")?.status).toBe("resolved");
     expect(canonical(ws.linked!, dir)).toEqual(canonical(await fresh(dir, home), dir));
 
@@ -88,8 +130,12 @@ describe("incremental refresh equals a fresh build", () => {
     // Rename: Standalone.xml becomes the file the inactive include wanted... of another folder; the old path vanishes.
     renameSync(join(dir, "Data", "Standalone.xml"), join(dir, "Data", "Renamed Standalone.xml"));
     r = await ws.refresh();
-    expect([r.changed.map((p) => p.slice(dir.length + 1)), r.deleted.map((p) => p.slice(dir.length + 1))]).toEqual([["Data/Renamed Standalone.xml"], ["Data/Standalone.xml"]]);
-    expect(ws.linked!.findAssets("ExperimentalTank").map((a) => a.file.slice(dir.length + 1))).toEqual(["Data/Renamed Standalone.xml"]);
+    expect([r.changed.map((p) => p.slice(dir.length + 1)), r.deleted.map((p) => p.slice(dir.length + 1))]).toEqual([[
+      "Data/Renamed Standalone.xml",
+    ], ["Data/Standalone.xml"]]);
+    expect(ws.linked!.findAssets("ExperimentalTank").map((a) => a.file.slice(dir.length + 1))).toEqual([
+      "Data/Renamed Standalone.xml",
+    ]);
     expect(canonical(ws.linked!, dir)).toEqual(canonical(await fresh(dir, home), dir));
     ws.close();
   });
@@ -126,39 +172,45 @@ describe("snapshots", () => {
     expect([foreign.start, foreign.err.endsWith("; rebuilding the index\n")]).toEqual(["cold", true]);
   });
 
-  test("a burst of 500 edits while the server runs: the index follows, the snapshot is written once or twice", async () => {
-    const { dir, home } = copySample();
-    const cfg = config(dir, home);
-    let writes = 0;
-    const service = new IndexService(cfg, {
-      watch: true,
-      debounceMs: 20,
-      snapshots: (ws) => {
-        const port = new StoreSnapshotPort(home, dir, schemaKeyOf(ws.schema), () => {}, 400);
-        const save = port.store.save.bind(port.store);
-        port.store.save = (s) => {
-          writes++;
-          return save(s);
-        };
-        return port;
-      },
-    });
-    await service.start();
-    await service.strict(10_000);
-    await new Promise((r) => setTimeout(r, 600)); // the first build's own save
-    writes = 0;
-    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
-    const text = readFileSync(weapons, "utf8");
-    for (let i = 0; i < 500; i++) writeFileSync(weapons, text.replace('AttackRange="40"', `AttackRange="${i}"`));
-    writeFileSync(weapons, text.replace('id="AthenaSplash"', 'id="AfterTheBurst"'));
-    const t = Date.now();
-    while (!service.linked?.findAssets("AfterTheBurst").length && Date.now() - t < 10_000) await new Promise((r) => setTimeout(r, 10));
-    expect(service.linked!.findAssets("AfterTheBurst").length).toBe(1);
-    await new Promise((r) => setTimeout(r, 900));
-    await service.dispose();
-    expect(writes).toBeGreaterThanOrEqual(1);
-    expect(writes).toBeLessThanOrEqual(2);
-    expect(statSync(new SnapshotStore(home, dir).path).size).toBeGreaterThan(1000);
-    expect(readdirSync(join(home, "snapshots")).filter((f) => f.includes(".tmp")).length).toBe(0);
-  }, 30_000);
+  test(
+    "a burst of 500 edits while the server runs: the index follows, the snapshot is written once or twice",
+    async () => {
+      const { dir, home } = copySample();
+      const cfg = config(dir, home);
+      let writes = 0;
+      const service = new IndexService(cfg, {
+        watch: true,
+        debounceMs: 20,
+        snapshots: (ws) => {
+          const port = new StoreSnapshotPort(home, dir, schemaKeyOf(ws.schema), () => {}, 400);
+          const save = port.store.save.bind(port.store);
+          port.store.save = (s) => {
+            writes++;
+            return save(s);
+          };
+          return port;
+        },
+      });
+      await service.start();
+      await service.strict(10_000);
+      await new Promise((r) => setTimeout(r, 600)); // the first build's own save
+      writes = 0;
+      const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+      const text = readFileSync(weapons, "utf8");
+      for (let i = 0; i < 500; i++) writeFileSync(weapons, text.replace('AttackRange="40"', `AttackRange="${i}"`));
+      writeFileSync(weapons, text.replace('id="AthenaSplash"', 'id="AfterTheBurst"'));
+      const t = Date.now();
+      while (!service.linked?.findAssets("AfterTheBurst").length && Date.now() - t < 10_000) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(service.linked!.findAssets("AfterTheBurst").length).toBe(1);
+      await new Promise((r) => setTimeout(r, 900));
+      await service.dispose();
+      expect(writes).toBeGreaterThanOrEqual(1);
+      expect(writes).toBeLessThanOrEqual(2);
+      expect(statSync(new SnapshotStore(home, dir).path).size).toBeGreaterThan(1000);
+      expect(readdirSync(join(home, "snapshots")).filter((f) => f.includes(".tmp")).length).toBe(0);
+    },
+    30_000,
+  );
 });

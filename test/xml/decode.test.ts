@@ -1,13 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import {
-  declaredSingleByteEncoding, decodeSingleByte, decodeXml, firstInvalidUtf8, sniffBinary, sniffEncoding,
+  declaredSingleByteEncoding,
+  decodeSingleByte,
+  decodeXml,
+  firstInvalidUtf8,
+  sniffBinary,
+  sniffEncoding,
 } from "../../src/xml/decode.ts";
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const bytes = (...parts: (string | number[])[]): Uint8Array => {
   const out: number[] = [];
   for (const p of parts) {
-    if (typeof p === "string") for (let i = 0; i < p.length; i++) out.push(p.charCodeAt(i));
+    if (typeof p === "string") { for (let i = 0; i < p.length; i++) out.push(p.charCodeAt(i)); }
     else out.push(...p);
   }
   return new Uint8Array(out);
@@ -38,37 +43,69 @@ describe("decodeXml", () => {
 
   test("UTF-16 LE and BE with BOM", () => {
     expect(decodeXml(utf16("<r>é\ud83d\ude00</r>", true, true))).toEqual({
-      text: "<r>é\ud83d\ude00</r>", encoding: "utf-16le", bomBytes: 2, warnings: [],
+      text: "<r>é\ud83d\ude00</r>",
+      encoding: "utf-16le",
+      bomBytes: 2,
+      warnings: [],
     });
-    expect(decodeXml(utf16("<r/>", false, true))).toEqual({ text: "<r/>", encoding: "utf-16be", bomBytes: 2, warnings: [] });
+    expect(decodeXml(utf16("<r/>", false, true))).toEqual({
+      text: "<r/>",
+      encoding: "utf-16be",
+      bomBytes: 2,
+      warnings: [],
+    });
   });
 
   test("BOM-less UTF-16 detected from the '<' + NUL pattern (also after leading whitespace)", () => {
     expect(decodeXml(utf16('<?xml version="1.0" encoding="utf-16"?><r/>', true, false))).toEqual({
-      text: '<?xml version="1.0" encoding="utf-16"?><r/>', encoding: "utf-16le", bomBytes: 0, warnings: [],
+      text: '<?xml version="1.0" encoding="utf-16"?><r/>',
+      encoding: "utf-16le",
+      bomBytes: 0,
+      warnings: [],
     });
-    expect(decodeXml(utf16("\n<r/>", false, false))).toEqual({ text: "\n<r/>", encoding: "utf-16be", bomBytes: 0, warnings: [] });
+    expect(decodeXml(utf16("\n<r/>", false, false))).toEqual({
+      text: "\n<r/>",
+      encoding: "utf-16be",
+      bomBytes: 0,
+      warnings: [],
+    });
   });
 
   test("UTF-16 file declaring utf-8 decodes as UTF-16 with a warning", () => {
     expect(decodeXml(utf16('<?xml version="1.0" encoding="utf-8"?><r/>', true, true)).warnings).toEqual([
-      { message: "declared encoding 'utf-8' does not match the file's bytes; decoded as UTF-16 little-endian", offset: 30, line: 1, column: 31 },
+      {
+        message: "declared encoding 'utf-8' does not match the file's bytes; decoded as UTF-16 little-endian",
+        offset: 30,
+        line: 1,
+        column: 31,
+      },
     ]);
   });
 
   test("UTF-16 with an odd number of bytes: last byte ignored, with a warning", () => {
     const odd = new Uint8Array([...utf16("<r/>", true, true), 0x41]);
     expect(decodeXml(odd)).toEqual({
-      text: "<r/>", encoding: "utf-16le", bomBytes: 2,
-      warnings: [{ message: "UTF-16 little-endian data has an odd number of bytes; the last byte was ignored", offset: 4, line: 1, column: 5 }],
+      text: "<r/>",
+      encoding: "utf-16le",
+      bomBytes: 2,
+      warnings: [{
+        message: "UTF-16 little-endian data has an odd number of bytes; the last byte was ignored",
+        offset: 4,
+        line: 1,
+        column: 5,
+      }],
     });
   });
 
   test("declared windows-1252 uses the 1252 table for 0x80–0x9F", () => {
-    const d = decodeXml(bytes('<?xml version="1.0" encoding="Windows-1252"?><r>', [0x80, 0x93, 0x94, 0x9f, 0xe9, 0x81], "</r>"));
+    const d = decodeXml(
+      bytes('<?xml version="1.0" encoding="Windows-1252"?><r>', [0x80, 0x93, 0x94, 0x9f, 0xe9, 0x81], "</r>"),
+    );
     expect(d).toEqual({
       text: '<?xml version="1.0" encoding="Windows-1252"?><r>\u20ac\u201c\u201d\u0178\u00e9\u0081</r>',
-      encoding: "windows-1252", bomBytes: 0, warnings: [],
+      encoding: "windows-1252",
+      bomBytes: 0,
+      warnings: [],
     });
   });
 
@@ -86,7 +123,12 @@ describe("decodeXml", () => {
 
   test("declared us-ascii with valid UTF-8 bytes decodes as UTF-8 without a warning (the real-world case)", () => {
     const d = decodeXml(utf8('<?xml version="1.0" encoding="us-ascii"?><r>Café</r>'));
-    expect(d).toEqual({ text: '<?xml version="1.0" encoding="us-ascii"?><r>Café</r>', encoding: "utf-8", bomBytes: 0, warnings: [] });
+    expect(d).toEqual({
+      text: '<?xml version="1.0" encoding="us-ascii"?><r>Café</r>',
+      encoding: "utf-8",
+      bomBytes: 0,
+      warnings: [],
+    });
   });
 
   test("declared us-ascii with bytes that are not UTF-8 either: windows-1252 and a warning", () => {
@@ -97,7 +139,9 @@ describe("decodeXml", () => {
       {
         message:
           "declared encoding 'us-ascii' but the file has non-ASCII bytes that are not valid UTF-8 either, first at byte 48 (line 2, column 7); decoded as windows-1252",
-        offset: 48, line: 2, column: 7,
+        offset: 48,
+        line: 2,
+        column: 7,
       },
     ]);
   });
@@ -105,8 +149,15 @@ describe("decodeXml", () => {
   test("invalid UTF-8 falls back to windows-1252, naming byte, line and column of the first bad byte", () => {
     const d = decodeXml(bytes("<r>\nab", [0xff], "c</r>"));
     expect(d).toEqual({
-      text: "<r>\nab\u00ffc</r>", encoding: "windows-1252", bomBytes: 0,
-      warnings: [{ message: "not valid UTF-8 at byte 6 (line 2, column 3); decoded as windows-1252", offset: 6, line: 2, column: 3 }],
+      text: "<r>\nab\u00ffc</r>",
+      encoding: "windows-1252",
+      bomBytes: 0,
+      warnings: [{
+        message: "not valid UTF-8 at byte 6 (line 2, column 3); decoded as windows-1252",
+        offset: 6,
+        line: 2,
+        column: 3,
+      }],
     });
   });
 
@@ -115,7 +166,12 @@ describe("decodeXml", () => {
     expect(d.bomBytes).toBe(3);
     expect(d.text).toBe("<r>\r\n\u20ac</r>");
     expect(d.warnings).toEqual([
-      { message: "not valid UTF-8 at byte 8 (line 2, column 1); decoded as windows-1252", offset: 5, line: 2, column: 1 },
+      {
+        message: "not valid UTF-8 at byte 8 (line 2, column 1); decoded as windows-1252",
+        offset: 5,
+        line: 2,
+        column: 1,
+      },
     ]);
   });
 
@@ -129,16 +185,28 @@ describe("decodeXml", () => {
 
   test("utf-16 declared on an 8-bit file", () => {
     expect(decodeXml(utf8("<?xml version='1.0' encoding='UTF-16'?><r/>")).warnings).toEqual([
-      { message: "declared encoding 'UTF-16' does not match the file's bytes (not UTF-16); decoded as UTF-8", offset: 30, line: 1, column: 31 },
+      {
+        message: "declared encoding 'UTF-16' does not match the file's bytes (not UTF-16); decoded as UTF-8",
+        offset: 30,
+        line: 1,
+        column: 31,
+      },
     ]);
   });
 
   test("a UTF-8 BOM wins over a declared single-byte encoding", () => {
-    const d = decodeXml(bytes(BOM, '<?xml version="1.0" encoding="windows-1252"?><r>é</r>'.replace("é", "\u00c3\u00a9")));
+    const d = decodeXml(
+      bytes(BOM, '<?xml version="1.0" encoding="windows-1252"?><r>é</r>'.replace("é", "\u00c3\u00a9")),
+    );
     expect(d.text).toBe('<?xml version="1.0" encoding="windows-1252"?><r>é</r>');
     expect(d.encoding).toBe("utf-8");
     expect(d.warnings).toEqual([
-      { message: "declared encoding 'windows-1252' contradicts the UTF-8 byte order mark; decoded as UTF-8", offset: 30, line: 1, column: 31 },
+      {
+        message: "declared encoding 'windows-1252' contradicts the UTF-8 byte order mark; decoded as UTF-8",
+        offset: 30,
+        line: 1,
+        column: 31,
+      },
     ]);
   });
 });
@@ -156,10 +224,26 @@ describe("declaredSingleByteEncoding", () => {
 describe("sniffEncoding", () => {
   test("BOMs and BOM-less UTF-16", () => {
     expect(sniffEncoding(bytes(BOM, "<"))).toEqual({ family: "8-bit", bomBytes: 3, utf8Bom: true });
-    expect(sniffEncoding(new Uint8Array([0xff, 0xfe, 0x3c, 0]))).toEqual({ family: "utf-16le", bomBytes: 2, utf8Bom: false });
-    expect(sniffEncoding(new Uint8Array([0xfe, 0xff, 0, 0x3c]))).toEqual({ family: "utf-16be", bomBytes: 2, utf8Bom: false });
-    expect(sniffEncoding(new Uint8Array([0x3c, 0, 0x3f, 0]))).toEqual({ family: "utf-16le", bomBytes: 0, utf8Bom: false });
-    expect(sniffEncoding(new Uint8Array([0, 0x3c, 0, 0x3f]))).toEqual({ family: "utf-16be", bomBytes: 0, utf8Bom: false });
+    expect(sniffEncoding(new Uint8Array([0xff, 0xfe, 0x3c, 0]))).toEqual({
+      family: "utf-16le",
+      bomBytes: 2,
+      utf8Bom: false,
+    });
+    expect(sniffEncoding(new Uint8Array([0xfe, 0xff, 0, 0x3c]))).toEqual({
+      family: "utf-16be",
+      bomBytes: 2,
+      utf8Bom: false,
+    });
+    expect(sniffEncoding(new Uint8Array([0x3c, 0, 0x3f, 0]))).toEqual({
+      family: "utf-16le",
+      bomBytes: 0,
+      utf8Bom: false,
+    });
+    expect(sniffEncoding(new Uint8Array([0, 0x3c, 0, 0x3f]))).toEqual({
+      family: "utf-16be",
+      bomBytes: 0,
+      utf8Bom: false,
+    });
     expect(sniffEncoding(utf8("<?xml"))).toEqual({ family: "8-bit", bomBytes: 0, utf8Bom: false });
   });
 });

@@ -26,7 +26,10 @@ import type { XmlError } from "../../src/xml/types.ts";
 const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
 
 function walk(dir: string, accept: (name: string) => boolean, out: string[] = []): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((
+    a,
+    b,
+  ) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) walk(p, accept, out);
@@ -88,12 +91,18 @@ function knownLeniency(text: string, error: XmlError): Exception | null {
   const qname = /^invalid qualified name '([^']*)'/.exec(error.message);
   if (qname) {
     const parts = qname[1].split(":");
-    if (parts.length === 2 && parts.every((p) => p !== "") && parts.some((p) => /^[-.0-9\u00b7\u0300-\u036f\u203f\u2040]/.test(p))) {
+    if (
+      parts.length === 2 && parts.every((p) => p !== "") &&
+      parts.some((p) => /^[-.0-9\u00b7\u0300-\u036f\u203f\u2040]/.test(p))
+    ) {
       return "QNAME_PART";
     }
   }
   if (/^invalid character .* after processing instruction target/.test(error.message)) return "PI_TARGET";
-  if (error.message === "expected whitespace after '<!DOCTYPE'" || error.message === "DOCTYPE declaration must name the root element") {
+  if (
+    error.message === "expected whitespace after '<!DOCTYPE'" ||
+    error.message === "DOCTYPE declaration must name the root element"
+  ) {
     return text.startsWith("<!DOCTYPE", text.lastIndexOf("<!DOCTYPE", error.offset)) ? "DOCTYPE" : null;
   }
   // saxes skips a DOCTYPE's internal subset without checking its declarations, so a mutation that breaks
@@ -101,7 +110,9 @@ function knownLeniency(text: string, error: XmlError): Exception | null {
   const doctype = text.indexOf("<!DOCTYPE");
   const subset = doctype >= 0 ? text.indexOf("[", doctype) : -1;
   const root = text.search(/<[A-Za-z_]/);
-  if (subset >= 0 && (root < 0 || subset < root) && error.offset >= doctype && (root < 0 || error.offset <= root + 1)) return "DOCTYPE_SUBSET";
+  if (subset >= 0 && (root < 0 || subset < root) && error.offset >= doctype && (root < 0 || error.offset <= root + 1)) {
+    return "DOCTYPE_SUBSET";
+  }
   return null;
 }
 
@@ -123,7 +134,10 @@ describe("differential vs saxes: corpus", () => {
         const theirs = saxes(text, mine.seq);
         if ((mine.error === null) !== (theirs.error === null) || (mine.error === null && !theirs.matches)) {
           expect({ file: f, ours: mine.error, saxes: theirs.error, sameSequence: theirs.matches }).toEqual({
-            file: f, ours: null, saxes: null, sameSequence: true,
+            file: f,
+            ours: null,
+            saxes: null,
+            sameSequence: true,
           });
         }
         if (mine.error) rejected++;
@@ -180,7 +194,8 @@ function mutate(doc: string, rnd: () => number): string {
         const a = tags[Math.floor(rnd() * tags.length)];
         const b = tags[Math.floor(rnd() * tags.length)];
         if (a.index! + a[0].length <= b.index!) {
-          s = s.slice(0, a.index) + b[0] + s.slice(a.index! + a[0].length, b.index) + a[0] + s.slice(b.index! + b[0].length);
+          s = s.slice(0, a.index) + b[0] + s.slice(a.index! + a[0].length, b.index) + a[0] +
+            s.slice(b.index! + b[0].length);
         }
       }
     }
@@ -254,7 +269,9 @@ describe("linear time on pathological input (a quadratic path would time out)", 
     const doc = "<a>".repeat(N);
     expect(parseXml(doc, { startElement: () => {} })).toEqual({
       message: `end of file reached, but element <a> (line 1, column ${3 * N - 2}) is not closed`,
-      offset: 3 * N, line: 1, column: 3 * N + 1,
+      offset: 3 * N,
+      line: 1,
+      column: 3 * N + 1,
     });
   });
 
@@ -264,7 +281,9 @@ describe("linear time on pathological input (a quadratic path would time out)", 
     let count = 0;
     expect(parseXml(tag + "/>", { startElement: (t) => (count = t.attributes.length) })).toBeNull();
     expect(count).toBe(N / 4);
-    expect(parseXml(tag + ' a7="x"/>', { startElement: () => {} })?.message).toBe("duplicate attribute 'a7' in start tag <r>");
+    expect(parseXml(tag + ' a7="x"/>', { startElement: () => {} })?.message).toBe(
+      "duplicate attribute 'a7' in start tag <r>",
+    );
   });
 
   test("many prefixed, namespaced attributes in one tag (expanded-name duplicate check)", () => {
@@ -286,8 +305,14 @@ describe("linear time on pathological input (a quadratic path would time out)", 
     expect(parseXml("<r>" + "]]".repeat(N) + "</r>", visitor)).toBeNull();
     expect(parseXml("<r><!--" + "-x".repeat(N), visitor)?.message).toBe("comment is not closed (missing '-->')");
     expect(parseXml("<r>" + "<!--".repeat(N), visitor)?.message).toBe("'--' is not allowed inside a comment");
-    expect(parseXml(`<r a="` + "&amp;".repeat(N) + `"/>`, { startElement: (t) => expect(t.attributes[0].value.length).toBe(N) })).toBeNull();
-    expect(parseXml("<r>" + "<?p ?".repeat(N), visitor)?.message).toBe("processing instruction is not closed (missing '?>')");
+    expect(
+      parseXml(`<r a="` + "&amp;".repeat(N) + `"/>`, {
+        startElement: (t) => expect(t.attributes[0].value.length).toBe(N),
+      }),
+    ).toBeNull();
+    expect(parseXml("<r>" + "<?p ?".repeat(N), visitor)?.message).toBe(
+      "processing instruction is not closed (missing '?>')",
+    );
   });
 
   test("shallow scan: many top-level elements, each skipped or rescanned", () => {
@@ -296,6 +321,8 @@ describe("linear time on pathological input (a quadratic path would time out)", 
     const rescanned = "<R>" + '<M id="x"><!-- c --><v/></M>'.repeat(N / 4) + "</R>";
     expect(scanShallow(new TextEncoder().encode(rescanned)).assets.length).toBe(N / 4);
     const unterminated = "<R>" + '<M id="x">'.repeat(N / 4);
-    expect(scanShallow(new TextEncoder().encode(unterminated)).error?.message).toBe("end of file reached, but element <M> is not closed");
+    expect(scanShallow(new TextEncoder().encode(unterminated)).error?.message).toBe(
+      "end of file reached, but element <M> is not closed",
+    );
   });
 });

@@ -30,7 +30,7 @@ describe("scanShallow: records", () => {
     '  <Defines><Define name="MAX" value="3"/><Define name="NOVALUE"/><Define name="" value="x"/></Defines>',
     '  <W3DMesh id="Mesh1"><V X="1"/><Sub><Deep id="not-top-level"/></Sub></W3DMesh>',
     '  <GameObject id="a&amp;b" inheritFrom="X"/>',
-    '  <NoId/>',
+    "  <NoId/>",
     '  <EmptyId id=""/>',
     '  <xi:include href="Root Level.xml" xpointer="xmlns(n=uri:ea.com:eala:asset) xpointer(/n:A/child::*)"/>',
     '  <Includes><Include type="reference" source="DATA:static.xml"/></Includes>',
@@ -71,7 +71,9 @@ describe("scanShallow: records", () => {
   test("xi:include: href and xpointer, root level flag", () => {
     expect(result.xincludes).toEqual([
       {
-        href: "Root Level.xml", xpointer: "xmlns(n=uri:ea.com:eala:asset) xpointer(/n:A/child::*)", rootLevel: true,
+        href: "Root Level.xml",
+        xpointer: "xmlns(n=uri:ea.com:eala:asset) xpointer(/n:A/child::*)",
+        rootLevel: true,
         ...at(doc, "Root Level.xml"),
       },
     ]);
@@ -139,7 +141,14 @@ describe("scanShallow: encodings and positions", () => {
     const text = '<R>\n<M id="é"/></R>';
     const le = [0xff, 0xfe];
     for (let i = 0; i < text.length; i++) le.push(text.charCodeAt(i) & 0xff, text.charCodeAt(i) >> 8);
-    expect(scanShallow(new Uint8Array(le)).assets).toEqual([{ type: "M", id: "é", line: 2, column: 8, offset: 11, start: 4 }]);
+    expect(scanShallow(new Uint8Array(le)).assets).toEqual([{
+      type: "M",
+      id: "é",
+      line: 2,
+      column: 8,
+      offset: 11,
+      start: 4,
+    }]);
   });
 
   test("declared windows-1252: values use the 1252 table, one character per byte", () => {
@@ -160,14 +169,54 @@ describe("scanShallow: encodings and positions", () => {
 
 describe("scanShallow: errors stop the scan and keep what was found", () => {
   const cases: [string, string, ShallowScan["error"], string[]][] = [
-    ["unterminated comment", '<R><M id="a"/>\n<!-- x', { message: "comment is not closed (missing '-->')", offset: 15, line: 2, column: 1 }, ["a"]],
-    ["unterminated CDATA", '<R><M id="a"/><![CDATA[', { message: "CDATA section is not closed (missing ']]>')", offset: 14, line: 1, column: 15 }, ["a"]],
-    ["unterminated PI", '<R><M id="a"/><?pi', { message: "processing instruction is not closed (missing '?>')", offset: 14, line: 1, column: 15 }, ["a"]],
-    ["unterminated DOCTYPE", '<!DOCTYPE R [ <!ENTITY x "y">', { message: "declaration is not closed (missing '>')", offset: 0, line: 1, column: 1 }, []],
-    ["unterminated start tag", '<R><M id="a"/><N id="b', { message: "start tag <N> is not closed (missing '>')", offset: 14, line: 1, column: 15 }, ["a"]],
-    ["unterminated end tag", '<R><M id="a"></M', { message: "end tag is not closed (missing '>')", offset: 13, line: 1, column: 14 }, ["a"]],
-    ["mismatched end tag", '<R><M id="a"/></X>', { message: "end tag </X> does not match start tag <R>", offset: 14, line: 1, column: 15 }, ["a"]],
-    ["unclosed element at the end of file", '<R><M id="a"/>', { message: "end of file reached, but element <R> is not closed", offset: 14, line: 1, column: 15 }, ["a"]],
+    ["unterminated comment", '<R><M id="a"/>\n<!-- x', {
+      message: "comment is not closed (missing '-->')",
+      offset: 15,
+      line: 2,
+      column: 1,
+    }, ["a"]],
+    ["unterminated CDATA", '<R><M id="a"/><![CDATA[', {
+      message: "CDATA section is not closed (missing ']]>')",
+      offset: 14,
+      line: 1,
+      column: 15,
+    }, ["a"]],
+    ["unterminated PI", '<R><M id="a"/><?pi', {
+      message: "processing instruction is not closed (missing '?>')",
+      offset: 14,
+      line: 1,
+      column: 15,
+    }, ["a"]],
+    ["unterminated DOCTYPE", '<!DOCTYPE R [ <!ENTITY x "y">', {
+      message: "declaration is not closed (missing '>')",
+      offset: 0,
+      line: 1,
+      column: 1,
+    }, []],
+    ["unterminated start tag", '<R><M id="a"/><N id="b', {
+      message: "start tag <N> is not closed (missing '>')",
+      offset: 14,
+      line: 1,
+      column: 15,
+    }, ["a"]],
+    ["unterminated end tag", '<R><M id="a"></M', {
+      message: "end tag is not closed (missing '>')",
+      offset: 13,
+      line: 1,
+      column: 14,
+    }, ["a"]],
+    ["mismatched end tag", '<R><M id="a"/></X>', {
+      message: "end tag </X> does not match start tag <R>",
+      offset: 14,
+      line: 1,
+      column: 15,
+    }, ["a"]],
+    ["unclosed element at the end of file", '<R><M id="a"/>', {
+      message: "end of file reached, but element <R> is not closed",
+      offset: 14,
+      line: 1,
+      column: 15,
+    }, ["a"]],
     ["empty document", "", { message: "document has no root element", offset: 0, line: 1, column: 1 }, []],
   ];
   for (const [name, doc, error, ids] of cases) {
@@ -219,24 +268,37 @@ function fromFullParse(bytes: Uint8Array): Omit<ShallowScan, "error"> | null {
       if (t.depth === 1) {
         depth1 = t.local;
         const id = attr(t.attributes, "id");
-        if (id && id.value !== "") out.assets.push({ type: t.local, id: id.value, ...pos(id.valueStart), start: t.start });
+        if (id && id.value !== "") {
+          out.assets.push({ type: t.local, id: id.value, ...pos(id.valueStart), start: t.start });
+        }
       }
       if (t.depth === 2 && depth1 === "Includes" && t.local === "Include") {
         const source = attr(t.attributes, "source");
         const rawType = attr(t.attributes, "type")?.value ?? null;
         const type = rawType === "all" || rawType === "instance" || rawType === "reference" ? rawType : null;
-        if (source && source.value !== "") out.includes.push({ type, rawType, source: source.value, ...pos(source.valueStart) });
+        if (source && source.value !== "") {
+          out.includes.push({ type, rawType, source: source.value, ...pos(source.valueStart) });
+        }
       }
       if (t.depth === 2 && depth1 === "Defines" && t.local === "Define") {
         const name = attr(t.attributes, "name");
         if (name && name.value !== "") {
-          out.defines.push({ name: name.value, value: attr(t.attributes, "value")?.value ?? "", ...pos(name.valueStart) });
+          out.defines.push({
+            name: name.value,
+            value: attr(t.attributes, "value")?.value ?? "",
+            ...pos(name.valueStart),
+          });
         }
       }
       if (t.local === "include") {
         const href = attr(t.attributes, "href");
         if (href && href.value !== "") {
-          out.xincludes.push({ href: href.value, xpointer: attr(t.attributes, "xpointer")?.value ?? null, rootLevel: t.depth === 1, ...pos(href.valueStart) });
+          out.xincludes.push({
+            href: href.value,
+            xpointer: attr(t.attributes, "xpointer")?.value ?? null,
+            rootLevel: t.depth === 1,
+            ...pos(href.valueStart),
+          });
         }
       }
     },

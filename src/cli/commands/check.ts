@@ -56,6 +56,8 @@ export function renderCheck(diagnostics: readonly DiagnosticView[]): string {
   const w = count("warning");
   const files = new Set(diagnostics.filter((d) => d.file).map((d) => d.file)).size;
   if (lines.length) lines.push("");
-  lines.push(`${e} error${e === 1 ? "" : "s"}, ${w} warning${w === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`);
+  lines.push(
+    `${e} error${e === 1 ? "" : "s"}, ${w} warning${w === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`,
+  );
   return lines.join("\n");
 }

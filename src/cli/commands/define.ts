@@ -9,7 +9,15 @@ export async function runDefine(cfg: CliConfig, io: CliIo): Promise<number> {
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = findDefine(ws.linked!, cfg.positionals[0]);
-  return emit(cfg, io, ws, result, (r) =>
-    [...r.definitions.map((d) => `$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`), `${r.uses} use${r.uses === 1 ? "" : "s"} in active files`].join("\n"),
+  return emit(
+    cfg,
+    io,
+    ws,
+    result,
+    (r) =>
+      [
+        ...r.definitions.map((d) => `$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`),
+        `${r.uses} use${r.uses === 1 ? "" : "s"} in active files`,
+      ].join("\n"),
   );
 }

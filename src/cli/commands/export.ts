@@ -4,7 +4,7 @@ import type { CliConfig } from "../args.ts";
 import { openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_ENV, EXIT_OK } from "../io.ts";
 import { formatBytes } from "./index.ts";
-import { toAbsolute, slugOf } from "../../project/paths.ts";
+import { slugOf, toAbsolute } from "../../project/paths.ts";
 import { writeFileAtomic } from "../../store/atomic.ts";
 import { exportSnapshot } from "../../store/export.ts";
 import { TOOL_VERSION } from "../../version.ts";
@@ -24,11 +24,17 @@ export async function runExport(cfg: CliConfig, io: CliIo): Promise<number> {
     stale: view.lifecycle.state === "stale",
   }, format);
   // Default: next to the working directory, named after the mod, so it never lands inside the mod's Data.
-  const out = cfg.out ? toAbsolute(cfg.out, io.cwd) : join(io.cwd, `${slugOf(ws.config.projectDir)}.ra3-export.${format === "json" ? "json" : "msgpack"}`);
+  const out = cfg.out
+    ? toAbsolute(cfg.out, io.cwd)
+    : join(io.cwd, `${slugOf(ws.config.projectDir)}.ra3-export.${format === "json" ? "json" : "msgpack"}`);
   try {
     writeFileAtomic(out, bytes);
   } catch (e) {
-    io.err(`ra3: could not write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; pass --out with a writable path\n`);
+    io.err(
+      `ra3: could not write ${out}: ${
+        (e as NodeJS.ErrnoException).code ?? (e as Error).message
+      }; pass --out with a writable path\n`,
+    );
     return EXIT_ENV;
   }
   if (cfg.json) io.out(JSON.stringify({ result: { path: out, format, size: bytes.length } }) + "\n");

@@ -9,7 +9,12 @@ export async function runFile(cfg: CliConfig, io: CliIo): Promise<number> {
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   return emit(cfg, io, ws, fileQuery(ws.linked!, cfg.positionals[0]), (r) => {
-    const lines = [r.summary, `  kind ${r.kind}, ${r.assets} asset${r.assets === 1 ? "" : "s"}, ${r.diagnostics} diagnostic${r.diagnostics === 1 ? "" : "s"}`];
+    const lines = [
+      r.summary,
+      `  kind ${r.kind}, ${r.assets} asset${r.assets === 1 ? "" : "s"}, ${r.diagnostics} diagnostic${
+        r.diagnostics === 1 ? "" : "s"
+      }`,
+    ];
     for (const e of r.includedBy) lines.push(`  included by ${e.file}:${e.line} (${e.type})`);
     for (const e of r.includes) lines.push(`  includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
     return lines.join("\n");

@@ -11,10 +11,12 @@ export async function runFind(cfg: CliConfig, io: CliIo): Promise<number> {
   return emit(cfg, io, ws, findAsset(ws.linked!, cfg.positionals[0], cfg.type), (r) =>
     r.definitions
       .map((d) => {
-        const where = d.origin === "manifest" ? `${d.file} (manifest${d.manifestSource ? `, source ${d.manifestSource}` : ""})` : `${d.file}:${d.line}:${d.column}`;
-        const flags = [d.origin, d.active ? d.streams.join("+") : "inactive", d.viaInstance ? "instance-only" : ""].filter(Boolean).join(", ");
+        const where = d.origin === "manifest"
+          ? `${d.file} (manifest${d.manifestSource ? `, source ${d.manifestSource}` : ""})`
+          : `${d.file}:${d.line}:${d.column}`;
+        const flags = [d.origin, d.active ? d.streams.join("+") : "inactive", d.viaInstance ? "instance-only" : ""]
+          .filter(Boolean).join(", ");
         return `${d.type} ${d.id}\n  ${where}  [${flags}]${d.inheritFrom ? `\n  inheritFrom ${d.inheritFrom}` : ""}`;
       })
-      .join("\n"),
-  );
+      .join("\n"));
 }

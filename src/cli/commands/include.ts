@@ -10,7 +10,13 @@ export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
   const { ws } = opened;
   const result = resolveIncludeQuery(ws.linked!, ws.ports, ws.config.layout, cfg.positionals[0], cfg.from);
   return emit(cfg, io, ws, result, (r) => {
-    const lines = [r.resolved ? `${r.source} → ${r.resolved}${r.caseFixed ? " (case fixed)" : ""}${r.twoLetterRule ? " (ART two-letter folder rule)" : ""}` : `${r.source} does not resolve: ${r.reason}`];
+    const lines = [
+      r.resolved
+        ? `${r.source} → ${r.resolved}${r.caseFixed ? " (case fixed)" : ""}${
+          r.twoLetterRule ? " (ART two-letter folder rule)" : ""
+        }`
+        : `${r.source} does not resolve: ${r.reason}`,
+    ];
     lines.push(`  from ${r.from}`);
     for (const t of r.tried) lines.push(`  ${t.hit ? "hit " : "miss"} ${t.candidate}`);
     return lines.join("\n");

@@ -6,11 +6,16 @@ import { type IndexSummary, summarize } from "../../query/summary.ts";
 import type { BuildTimings } from "../../workspace/workspace.ts";
 import { TOOL_VERSION } from "../../version.ts";
 import { IndexService } from "../../workspace/service.ts";
-import { StoreSnapshotPort, schemaKeyOf } from "../../workspace/snapshots.ts";
+import { schemaKeyOf, StoreSnapshotPort } from "../../workspace/snapshots.ts";
 
 export interface IndexResult extends IndexSummary {
   /** "cold": a full build; "warm": started from the snapshot, re-reading only changed files. */
-  readonly start: { readonly mode: "cold" | "warm"; readonly changed: number; readonly deleted: number; readonly ms: number };
+  readonly start: {
+    readonly mode: "cold" | "warm";
+    readonly changed: number;
+    readonly deleted: number;
+    readonly ms: number;
+  };
   /** Per-phase timings of a full build (null after a warm start). */
   readonly timings: BuildTimings | null;
   readonly snapshot: { readonly path: string; readonly saved: boolean; readonly size: number | null };
@@ -33,7 +38,12 @@ export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
   // --watch: keep the index (and its snapshot) current until interrupted.
   const service = new IndexService(ws.config, {
     watch: true,
-    snapshots: new StoreSnapshotPort(ws.config.home, ws.config.projectDir, schemaKeyOf(ws.schema), (l) => io.err(`ra3: ${l}\n`)),
+    snapshots: new StoreSnapshotPort(
+      ws.config.home,
+      ws.config.projectDir,
+      schemaKeyOf(ws.schema),
+      (l) => io.err(`ra3: ${l}\n`),
+    ),
     log: (line) => io.err(`ra3: ${line}\n`),
   });
   await service.start();
@@ -61,27 +71,62 @@ export function renderIndex(r: IndexResult, quiet = false): string {
     const m = st.manifests.length ? `, manifests ${st.manifests.join(", ")}` : "";
     lines.push(`  ${st.name.padEnd(28)} ${st.entry} (${st.files} file${st.files === 1 ? "" : "s"}${m})`);
   }
-  lines.push(`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive; ${r.files.art} art, ${r.files.fragments} fragments)`);
+  lines.push(
+    `files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive; ${r.files.art} art, ${r.files.fragments} fragments)`,
+  );
   const total = r.assetsByType.reduce((a, b) => a + b.count, 0);
-  lines.push(`assets: ${total} in ${r.assetsByType.length} types` + (r.sdkAssetsByOrigin.sdk + r.sdkAssetsByOrigin.manifest > 0 ? `; SDK layer: ${r.sdkAssetsByOrigin.sdk} from XML, ${r.sdkAssetsByOrigin.manifest} from manifests` : ""));
+  lines.push(
+    `assets: ${total} in ${r.assetsByType.length} types` +
+      (r.sdkAssetsByOrigin.sdk + r.sdkAssetsByOrigin.manifest > 0
+        ? `; SDK layer: ${r.sdkAssetsByOrigin.sdk} from XML, ${r.sdkAssetsByOrigin.manifest} from manifests`
+        : ""),
+  );
   const shown = r.assetsByType.slice(0, 12).map((c) => `${c.type} ${c.count}`);
-  if (shown.length) lines.push(`  ${shown.join(", ")}${r.assetsByType.length > 12 ? `, … ${r.assetsByType.length - 12} more types` : ""}`);
-  lines.push(`references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`);
+  if (shown.length) {
+    lines.push(
+      `  ${shown.join(", ")}${r.assetsByType.length > 12 ? `, … ${r.assetsByType.length - 12} more types` : ""}`,
+    );
+  }
+  lines.push(
+    `references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`,
+  );
   if (r.unresolvedIncludes.length) {
     const n = r.unresolvedIncludes.reduce((a, b) => a + b.count, 0);
     const top = r.unresolvedIncludes.slice(0, 5).map((u) => `${u.source}${u.count > 1 ? ` ×${u.count}` : ""}`);
     lines.push(`unresolved includes: ${n} (${top.join(", ")}${r.unresolvedIncludes.length > 5 ? ", …" : ""})`);
   }
   const d = r.diagnostics;
-  lines.push(`diagnostics: ${d.errors} error${d.errors === 1 ? "" : "s"}, ${d.warnings} warning${d.warnings === 1 ? "" : "s"}, ${d.information} note${d.information === 1 ? "" : "s"}${d.errors + d.warnings > 0 ? " (ra3 check lists them)" : ""}`);
+  lines.push(
+    `diagnostics: ${d.errors} error${d.errors === 1 ? "" : "s"}, ${d.warnings} warning${
+      d.warnings === 1 ? "" : "s"
+    }, ${d.information} note${d.information === 1 ? "" : "s"}${
+      d.errors + d.warnings > 0 ? " (ra3 check lists them)" : ""
+    }`,
+  );
   for (const note of d.notes) lines.push(`  note: ${note}`);
   const t = r.timings;
   if (t) {
-    lines.push(`time: ${Math.round(t.totalMs)} ms full build (scan ${Math.round(t.scanMs)}, schema ${Math.round(t.schemaMs)}, parse ${Math.round(t.parseMs)}, SDK ${Math.round(t.sdkMs)}, link ${Math.round(t.linkMs)}, art ${Math.round(t.artMs)})`);
+    lines.push(
+      `time: ${Math.round(t.totalMs)} ms full build (scan ${Math.round(t.scanMs)}, schema ${
+        Math.round(t.schemaMs)
+      }, parse ${Math.round(t.parseMs)}, SDK ${Math.round(t.sdkMs)}, link ${Math.round(t.linkMs)}, art ${
+        Math.round(t.artMs)
+      })`,
+    );
   } else {
-    lines.push(`time: ${Math.round(r.start.ms)} ms from the snapshot (${r.start.changed} changed, ${r.start.deleted} deleted file${r.start.deleted === 1 ? "" : "s"} re-read)`);
+    lines.push(
+      `time: ${
+        Math.round(r.start.ms)
+      } ms from the snapshot (${r.start.changed} changed, ${r.start.deleted} deleted file${
+        r.start.deleted === 1 ? "" : "s"
+      } re-read)`,
+    );
   }
-  lines.push(`snapshot: ${r.snapshot.path}${r.snapshot.size !== null ? ` (${formatBytes(r.snapshot.size)})` : ""}${r.snapshot.saved ? "" : " (not written)"}`);
+  lines.push(
+    `snapshot: ${r.snapshot.path}${r.snapshot.size !== null ? ` (${formatBytes(r.snapshot.size)})` : ""}${
+      r.snapshot.saved ? "" : " (not written)"
+    }`,
+  );
   return lines.join("\n");
 }
 

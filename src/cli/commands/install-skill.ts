@@ -32,7 +32,9 @@ export async function runInstallSkill(cfg: CliConfig, io: CliIo): Promise<number
     for (const r of result.reports) {
       const where = r.dir || r.target;
       let line = `${r.action.padEnd(9)} ${where}`;
-      if (r.written.length && r.action !== "installed") line += ` (${r.written.length} file${r.written.length === 1 ? "" : "s"} written)`;
+      if (r.written.length && r.action !== "installed") {
+        line += ` (${r.written.length} file${r.written.length === 1 ? "" : "s"} written)`;
+      }
       if (r.keptUserModified.length) line += `; kept your changes to ${r.keptUserModified.join(", ")}`;
       if (r.error) line += `: ${r.error}`;
       else if (r.note) line += `: ${r.note}`;

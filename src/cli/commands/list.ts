@@ -8,10 +8,22 @@ export async function runList(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
-  const result = listAssets(ws.linked!, cfg.positionals[0], { prefix: cfg.prefix, limit: cfg.limit, cursor: cfg.cursor });
+  const result = listAssets(ws.linked!, cfg.positionals[0], {
+    prefix: cfg.prefix,
+    limit: cfg.limit,
+    cursor: cfg.cursor,
+  });
   return emit(cfg, io, ws, result, (r) => {
-    const lines = r.items.map((i) => `${i.id.padEnd(40)} ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${i.origin === "project" ? "" : ` [${i.origin}]`}`);
-    lines.push(`${r.items.length} of ${r.total} ${r.type}${r.prefix ? ` starting with "${r.prefix}"` : ""}${r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""}`);
+    const lines = r.items.map((i) =>
+      `${i.id.padEnd(40)} ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${
+        i.origin === "project" ? "" : ` [${i.origin}]`
+      }`
+    );
+    lines.push(
+      `${r.items.length} of ${r.total} ${r.type}${r.prefix ? ` starting with "${r.prefix}"` : ""}${
+        r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""
+      }`,
+    );
     return lines.join("\n");
   });
 }

@@ -3,7 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { isUsageError, parseCli } from "../args.ts";
 import { type CliIo, EXIT_OK } from "../io.ts";
 import { captureProcessStdin } from "../../mcp/stdin.ts";
-import { type StdioSession, startStdioSession } from "../../mcp/server.ts";
+import { startStdioSession, type StdioSession } from "../../mcp/server.ts";
 
 /**
  * Starts buffering stdin when argv asks for the MCP server. `main.ts` calls this before its first

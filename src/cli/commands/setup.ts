@@ -5,7 +5,7 @@ import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from "../io.
 import { envelopeOf } from "../../query/envelope.ts";
 import { resolveHome } from "../../project/home.ts";
 import { isEnvError, resolveConfig } from "../../workspace/config.ts";
-import { clientIds, writerFor, type ClientId } from "../../setup/clients/index.ts";
+import { type ClientId, clientIds, writerFor } from "../../setup/clients/index.ts";
 import { askYesNo, canAsk, platformFromEnv } from "../../setup/environment.ts";
 import { liveCheck } from "../../setup/live-check.ts";
 import { nodeFileSystem } from "../../setup/platform.ts";
@@ -17,7 +17,11 @@ import { TOOL_VERSION } from "../../version.ts";
 export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number> {
   const unknown = cfg.clients.find((c) => writerFor(c) === null);
   if (unknown !== undefined) {
-    io.err(`ra3: unknown client "${unknown}"; --client takes one of ${clientIds.join(", ")} (use --print for any other client)\n`);
+    io.err(
+      `ra3: unknown client "${unknown}"; --client takes one of ${
+        clientIds.join(", ")
+      } (use --print for any other client)\n`,
+    );
     return EXIT_USAGE;
   }
   const platform = platformFromEnv(io.env);
@@ -30,14 +34,25 @@ export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number
       const list = config.projects?.length ? ` (${config.projects.map((p) => p.dir).join(", ")})` : "";
       return { ok: false, error: config.envError + list };
     }
-    const sdkPart = config.sdk ? `SDK ${config.sdk.dir}${config.sdk.game ? ` (${config.sdk.game})` : ""}` : "no SDK: project-only mode, vanilla assets are not indexed";
-    return { ok: true, project: { projectDir: config.projectDir, sdkDir: config.sdk?.dir ?? null, description: sdkPart } };
+    const sdkPart = config.sdk
+      ? `SDK ${config.sdk.dir}${config.sdk.game ? ` (${config.sdk.game})` : ""}`
+      : "no SDK: project-only mode, vanilla assets are not indexed";
+    return {
+      ok: true,
+      project: { projectDir: config.projectDir, sdkDir: config.sdk?.dir ?? null, description: sdkPart },
+    };
   };
 
   const buildIndex = async (project: { projectDir: string; sdkDir: string | null }): Promise<IndexOutcome> => {
     const errors: string[] = [];
     const capture: CliIo = { ...silent, err: (t) => errors.push(t.replace(/^ra3: /, "").trim()) };
-    const opened = await openWorkspace({ ...cfg, project: project.projectDir, sdk: project.sdkDir ?? cfg.sdk, home, quiet: false }, capture);
+    const opened = await openWorkspace({
+      ...cfg,
+      project: project.projectDir,
+      sdk: project.sdkDir ?? cfg.sdk,
+      home,
+      quiet: false,
+    }, capture);
     if (typeof opened === "number") return { ok: false, error: errors.join("; ") || "the index could not be built" };
     const counts = envelopeOf(opened.ws.view()).counts;
     return {
@@ -63,7 +78,10 @@ export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number
       now: () => new Date(),
       detectProject,
       skills: {
-        targets: () => DEFAULT_SKILL_TARGETS.map((t) => resolveSkillTarget(t, { userHome: platform.home, env: io.env, cwd: io.cwd })),
+        targets: () =>
+          DEFAULT_SKILL_TARGETS.map((t) =>
+            resolveSkillTarget(t, { userHome: platform.home, env: io.env, cwd: io.cwd })
+          ),
         install: () => installSkill({ home, userHome: platform.home, env: io.env, cwd: io.cwd }),
       },
       buildIndex,

@@ -27,7 +27,9 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
     exists: inspection.meta !== null,
     size: inspection.meta?.size ?? null,
     generatedAt: inspection.meta?.generatedAt ?? null,
-    ageSeconds: inspection.meta ? Math.max(0, Math.round((Date.now() - Date.parse(inspection.meta.generatedAt)) / 1000)) : null,
+    ageSeconds: inspection.meta
+      ? Math.max(0, Math.round((Date.now() - Date.parse(inspection.meta.generatedAt)) / 1000))
+      : null,
     problem: inspection.reason,
     stale: {
       changed: inspection.changed.slice(0, SHOWN).map(rel),
@@ -43,12 +45,26 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
       `game      ${r.game ?? "unknown"}`,
       `sdk       ${r.sdk ? `${r.sdk.dir} (${r.sdk.status}, from ${r.sdk.source})` : "none: project-only mode"}`,
     ];
-    for (const c of r.sdkCandidates) lines.push(`            ${c.accepted ? "used" : "skipped"} ${c.source}${c.path ? ` ${c.path}` : ""}: ${c.reason}`);
-    lines.push(`schema    ${r.schema.dir ? `${r.schema.dir} (${r.schema.source}, ${r.schema.files} files)` : "none: references matched heuristically"}`);
+    for (const c of r.sdkCandidates) {
+      lines.push(
+        `            ${c.accepted ? "used" : "skipped"} ${c.source}${c.path ? ` ${c.path}` : ""}: ${c.reason}`,
+      );
+    }
+    lines.push(
+      `schema    ${
+        r.schema.dir
+          ? `${r.schema.dir} (${r.schema.source}, ${r.schema.files} files)`
+          : "none: references matched heuristically"
+      }`,
+    );
     if (!snapshot.exists) {
       lines.push(`index     ${r.state}: ${snapshot.problem ?? "no snapshot"}; run ra3 index`);
     } else {
-      lines.push(`index     ${r.state}, build ${r.buildId}, built ${snapshot.generatedAt} (${age(snapshot.ageSeconds!)} ago)${r.complete ? "" : ", XML only"}`);
+      lines.push(
+        `index     ${r.state}, build ${r.buildId}, built ${snapshot.generatedAt} (${age(snapshot.ageSeconds!)} ago)${
+          r.complete ? "" : ", XML only"
+        }`,
+      );
       lines.push(`snapshot  ${snapshot.path} (${formatBytes(snapshot.size ?? 0)})`);
       if (total === 0) lines.push(`stale     nothing: every file matches the snapshot`);
       else {
@@ -56,7 +72,9 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
         for (const f of snapshot.stale.changed) lines.push(`            changed ${f}`);
         for (const f of snapshot.stale.added) lines.push(`            added   ${f}`);
         for (const f of snapshot.stale.deleted) lines.push(`            deleted ${f}`);
-        if (total > snapshot.stale.changed.length + snapshot.stale.added.length + snapshot.stale.deleted.length) lines.push("            …");
+        if (total > snapshot.stale.changed.length + snapshot.stale.added.length + snapshot.stale.deleted.length) {
+          lines.push("            …");
+        }
       }
       for (const s of r.streams) lines.push(`stream    ${s.name}: ${s.entry} (${s.files} files)`);
     }

@@ -22,7 +22,8 @@ export async function runUninstallCommand(cfg: CliConfig, io: CliIo): Promise<nu
       now: () => new Date(),
       skills: {
         recorded: async () => (await listSkillInstalls(home)).records,
-        uninstall: () => installSkill({ home, userHome: platform.home, env: io.env, cwd: io.cwd, sync: true, uninstall: true }),
+        uninstall: () =>
+          installSkill({ home, userHome: platform.home, env: io.env, cwd: io.cwd, sync: true, uninstall: true }),
       },
       removeEmptyDir: removeEmptyDirNode,
       print: cfg.json ? () => {} : (t) => io.out(t),

@@ -19,7 +19,11 @@ export async function runUnreferenced(cfg: CliConfig, io: CliIo): Promise<number
       }
       lines.push(`  ${i.id.padEnd(40)} ${i.file}:${i.line}`);
     }
-    lines.push(`${r.total} unreferenced asset${r.total === 1 ? "" : "s"}${r.rule === "heuristic" ? " (no schema: types judged by what the project references)" : ""}${r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""}`);
+    lines.push(
+      `${r.total} unreferenced asset${r.total === 1 ? "" : "s"}${
+        r.rule === "heuristic" ? " (no schema: types judged by what the project references)" : ""
+      }${r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""}`,
+    );
     return lines.join("\n");
   });
 }

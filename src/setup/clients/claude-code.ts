@@ -14,10 +14,19 @@ function configDir(platform: Platform): string {
   return dir && platform.pathFlavour.isAbsolute(dir) ? dir : platform.home;
 }
 
-async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+async function locate(
+  platform: Platform,
+  scope: Scope,
+  _fs: FileSystemPort,
+  projectDir?: string,
+): Promise<ConfigLocation> {
   const j = platform.pathFlavour.join;
-  if (scope === "project") return projectDir ? fixedLocation(j(projectDir, ".mcp.json")) : noProjectLocation("Claude Code");
-  const notes = configDir(platform) !== platform.home ? ["CLAUDE_CONFIG_DIR is set, so Claude Code keeps its user configuration there."] : [];
+  if (scope === "project") {
+    return projectDir ? fixedLocation(j(projectDir, ".mcp.json")) : noProjectLocation("Claude Code");
+  }
+  const notes = configDir(platform) !== platform.home
+    ? ["CLAUDE_CONFIG_DIR is set, so Claude Code keeps its user configuration there."]
+    : [];
   return fixedLocation(j(configDir(platform), ".claude.json"), notes);
 }
 
@@ -31,5 +40,8 @@ export const claudeCodeWriter: ClientConfigWriter = jsonWriter({
   renderEntry: (e) => ({ type: "stdio", command: e.command, args: [...e.args] }),
   locate,
   presence: (platform, fs) =>
-    firstExisting(fs, [platform.pathFlavour.join(configDir(platform), ".claude.json"), platform.pathFlavour.join(platform.home, ".claude")]),
+    firstExisting(fs, [
+      platform.pathFlavour.join(configDir(platform), ".claude.json"),
+      platform.pathFlavour.join(platform.home, ".claude"),
+    ]),
 });

@@ -5,7 +5,7 @@
  * `%LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude\` — writing the classic file then does
  * nothing. Linux has no official build; unofficial builds use `~/.config/Claude/`.
  */
-import { appDataDir, localAppDataDir, xdgConfigHome, type FileSystemPort, type Platform } from "../platform.ts";
+import { appDataDir, type FileSystemPort, localAppDataDir, type Platform, xdgConfigHome } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, unsupportedScope } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -35,7 +35,9 @@ async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Pro
   for (const c of candidates) if (await fs.exists(c)) existing.push(c);
   if (existing.length === 1) {
     const unused = packages.filter((_p, i) => msixFiles[i] !== existing[0]);
-    const notes = unused.map((p) => `Also found the Claude Desktop package folder ${p}, which has no configuration file; ra3 left it alone.`);
+    const notes = unused.map((p) =>
+      `Also found the Claude Desktop package folder ${p}, which has no configuration file; ra3 left it alone.`
+    );
     return { file: existing[0], candidates, problem: null, notes };
   }
   if (existing.length > 1) {
@@ -43,7 +45,9 @@ async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Pro
       file: null,
       candidates,
       problem:
-        `Claude Desktop has configuration files in ${existing.length} places (${existing.join("; ")}) and ra3 cannot tell which one the app reads. ` +
+        `Claude Desktop has configuration files in ${existing.length} places (${
+          existing.join("; ")
+        }) and ra3 cannot tell which one the app reads. ` +
         "In Claude Desktop open Settings → Developer → Edit Config to see the file it uses, rename the other one, and run setup again.",
       notes: [],
     };
@@ -61,7 +65,9 @@ async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Pro
     file: null,
     candidates,
     problem:
-      `Found ${packages.length} Claude Desktop packages (${packages.join("; ")}) and no configuration file in any of them, so ra3 cannot tell which one is in use. ` +
+      `Found ${packages.length} Claude Desktop packages (${
+        packages.join("; ")
+      }) and no configuration file in any of them, so ra3 cannot tell which one is in use. ` +
       "In Claude Desktop open Settings → Developer → Edit Config (this creates the file) and run setup again.",
     notes: [],
   };

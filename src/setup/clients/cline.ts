@@ -29,7 +29,12 @@ async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Pro
   const extensionExists = await fs.exists(extension);
   const cliExists = await fs.exists(cli);
   if (extensionExists && cliExists) {
-    return { file: extension, candidates, problem: null, notes: [`Cline's CLI has its own configuration at ${cli}; ra3 did not change it.`] };
+    return {
+      file: extension,
+      candidates,
+      problem: null,
+      notes: [`Cline's CLI has its own configuration at ${cli}; ra3 did not change it.`],
+    };
   }
   if (extensionExists) return { file: extension, candidates, problem: null, notes: [] };
   if (cliExists) return { file: cli, candidates, problem: null, notes: [] };

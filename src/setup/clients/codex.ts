@@ -8,8 +8,17 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { envVar, type FileSystemPort, type Platform } from "../platform.ts";
 import { decodeConfigBytes, describeKind, jsonEqual, lineColumn, problem, withBom } from "./config-text.ts";
 import { firstExisting, fixedLocation, noProjectLocation } from "./json-dialect.ts";
-import { keysStartWith, removeLines, scanToml, sectionsOf, tomlKey, tomlValue, type TomlSection } from "./toml-edit.ts";
-import type { ClientConfigWriter, ConfigLocation, ConfigProblem, EditResult, ParsedConfig, ReadResult, Scope, ServerEntry } from "./types.ts";
+import { keysStartWith, removeLines, scanToml, sectionsOf, tomlKey, type TomlSection, tomlValue } from "./toml-edit.ts";
+import type {
+  ClientConfigWriter,
+  ConfigLocation,
+  ConfigProblem,
+  EditResult,
+  ParsedConfig,
+  ReadResult,
+  Scope,
+  ServerEntry,
+} from "./types.ts";
 
 const SERVERS = "mcp_servers";
 
@@ -33,15 +42,23 @@ function isTable(v: unknown): v is Record<string, unknown> {
 
 function codexHome(platform: Platform): string {
   const fromEnv = envVar(platform, "CODEX_HOME");
-  return fromEnv && platform.pathFlavour.isAbsolute(fromEnv) ? fromEnv : platform.pathFlavour.join(platform.home, ".codex");
+  return fromEnv && platform.pathFlavour.isAbsolute(fromEnv)
+    ? fromEnv
+    : platform.pathFlavour.join(platform.home, ".codex");
 }
 
 function sectionOf(sections: readonly TomlSection[], keys: readonly string[]): TomlSection | undefined {
-  return sections.find((s) => s.header && !s.header.arrayTable && s.header.keys.length === keys.length && keysStartWith(s.header.keys, keys));
+  return sections.find((s) =>
+    s.header && !s.header.arrayTable && s.header.keys.length === keys.length && keysStartWith(s.header.keys, keys)
+  );
 }
 
 /** Where a key path is first mentioned outside a `[mcp_servers.<name>]` header (for the "cannot edit" message). */
-function mentionOf(text: string, sections: readonly TomlSection[], path: readonly string[]): { line: number; column: number } | null {
+function mentionOf(
+  text: string,
+  sections: readonly TomlSection[],
+  path: readonly string[],
+): { line: number; column: number } | null {
   for (const s of sections) {
     const base = s.header?.keys ?? [];
     if (s.header && keysStartWith(s.header.keys, path)) return lineColumn(text, s.header.start);
@@ -58,7 +75,9 @@ function notEditable(text: string, name: string): ConfigProblem {
   const sections = sectionsOf(scanToml(text));
   const at = mentionOf(text, sections, [SERVERS, name]);
   return problem(
-    `${SERVERS}.${name} is written as an inline table or with dotted keys, which ra3 does not edit; replace it with a [${SERVERS}.${tomlKey(name)}] table (or delete it) and run setup again`,
+    `${SERVERS}.${name} is written as an inline table or with dotted keys, which ra3 does not edit; replace it with a [${SERVERS}.${
+      tomlKey(name)
+    }] table (or delete it) and run setup again`,
     at?.line ?? null,
     at?.column ?? null,
   );
@@ -69,7 +88,9 @@ function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDi
   if (scope === "project") {
     if (!projectDir) return Promise.resolve(noProjectLocation("Codex"));
     return Promise.resolve(
-      fixedLocation(j(projectDir, ".codex", "config.toml"), ["Codex reads a project's .codex/config.toml only after you mark the project as trusted."]),
+      fixedLocation(j(projectDir, ".codex", "config.toml"), [
+        "Codex reads a project's .codex/config.toml only after you mark the project as trusted.",
+      ]),
     );
   }
   const notes = envVar(platform, "CODEX_HOME") ? ["CODEX_HOME is set, so Codex keeps its configuration there."] : [];
@@ -85,7 +106,10 @@ function read(bytes: Uint8Array): ReadResult {
   const servers = parsed.value[SERVERS];
   if (servers !== undefined && !isTable(servers)) {
     const at = mentionOf(text, sectionsOf(scanToml(text)), [SERVERS]);
-    return { ok: false, problem: problem(`"${SERVERS}" is ${describeKind(servers)}, not a table`, at?.line ?? null, at?.column ?? null) };
+    return {
+      ok: false,
+      problem: problem(`"${SERVERS}" is ${describeKind(servers)}, not a table`, at?.line ?? null, at?.column ?? null),
+    };
   }
   return { ok: true, doc: { text, bom, eol, empty: text.trim() === "", warnings: [] } };
 }
@@ -103,10 +127,13 @@ function merge(doc: ParsedConfig, entry: ServerEntry): EditResult {
   const existing = sectionOf(sectionsOf(scanToml(text)), path);
   if (!existing) {
     const servers = before.value[SERVERS];
-    if (isTable(servers) && servers[entry.name] !== undefined) return { ok: false, problem: notEditable(text, entry.name) };
+    if (isTable(servers) && servers[entry.name] !== undefined) {
+      return { ok: false, problem: notEditable(text, entry.name) };
+    }
     const sections = sectionsOf(scanToml(text));
     const lastOurs = [...sections].reverse().find((s) => s.header && s.header.keys[0] === SERVERS);
-    const block = [`[${path.map(tomlKey).join(".")}]`, ...wanted.map(([k, v]) => `${k} = ${tomlValue(v)}`)].join(eol) + eol;
+    const block = [`[${path.map(tomlKey).join(".")}]`, ...wanted.map(([k, v]) => `${k} = ${tomlValue(v)}`)].join(eol) +
+      eol;
     if (lastOurs) {
       const at = lastOurs.contentEnd;
       const lead = at > 0 && !/\n$/.test(text.slice(0, at)) ? eol + eol : eol;
@@ -138,7 +165,11 @@ function merge(doc: ParsedConfig, entry: ServerEntry): EditResult {
   if (!after.ok) {
     return {
       ok: false,
-      problem: problem(`adding [${SERVERS}.${tomlKey(entry.name)}] would make the file invalid TOML (${after.problem.message}); add the entry by hand`),
+      problem: problem(
+        `adding [${SERVERS}.${
+          tomlKey(entry.name)
+        }] would make the file invalid TOML (${after.problem.message}); add the entry by hand`,
+      ),
     };
   }
   return { ok: true, text: withBom(text, doc.bom) };

@@ -12,7 +12,10 @@ export interface DecodedText {
   readonly eol: "\n" | "\r\n";
 }
 
-export type DecodeResult = { readonly ok: true; readonly value: DecodedText } | { readonly ok: false; readonly problem: ConfigProblem };
+export type DecodeResult = { readonly ok: true; readonly value: DecodedText } | {
+  readonly ok: false;
+  readonly problem: ConfigProblem;
+};
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -27,7 +30,10 @@ export function problem(message: string, line: number | null = null, column: num
  */
 export function decodeConfigBytes(bytes: Uint8Array): DecodeResult {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    return { ok: false, problem: problem("the file is saved as UTF-16; save it as UTF-8 (in Notepad: File → Save as → Encoding: UTF-8)") };
+    return {
+      ok: false,
+      problem: problem("the file is saved as UTF-16; save it as UTF-8 (in Notepad: File → Save as → Encoding: UTF-8)"),
+    };
   }
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   let text: string;
@@ -85,5 +91,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.length === kb.length &&
+    ka.every((k) =>
+      Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+    );
 }

@@ -7,9 +7,16 @@ import type { FileSystemPort, Platform } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
-async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+async function locate(
+  platform: Platform,
+  scope: Scope,
+  _fs: FileSystemPort,
+  projectDir?: string,
+): Promise<ConfigLocation> {
   const j = platform.pathFlavour.join;
-  if (scope === "project") return projectDir ? fixedLocation(j(projectDir, ".cursor", "mcp.json")) : noProjectLocation("Cursor");
+  if (scope === "project") {
+    return projectDir ? fixedLocation(j(projectDir, ".cursor", "mcp.json")) : noProjectLocation("Cursor");
+  }
   return fixedLocation(j(platform.home, ".cursor", "mcp.json"));
 }
 

@@ -6,9 +6,16 @@ import type { FileSystemPort, Platform } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
-async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+async function locate(
+  platform: Platform,
+  scope: Scope,
+  _fs: FileSystemPort,
+  projectDir?: string,
+): Promise<ConfigLocation> {
   const j = platform.pathFlavour.join;
-  if (scope === "project") return projectDir ? fixedLocation(j(projectDir, ".gemini", "settings.json")) : noProjectLocation("Gemini CLI");
+  if (scope === "project") {
+    return projectDir ? fixedLocation(j(projectDir, ".gemini", "settings.json")) : noProjectLocation("Gemini CLI");
+  }
   return fixedLocation(j(platform.home, ".gemini", "settings.json"));
 }
 

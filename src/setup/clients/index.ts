@@ -1,14 +1,24 @@
-export type { ClientConfigWriter, ClientId, ConfigLocation, ConfigProblem, EditResult, ParsedConfig, ReadResult, Scope, ServerEntry } from "./types.ts";
-export { SERVER_NAME, printEntry, ra3ServerEntry, type EntryInputs } from "./entry.ts";
+export type {
+  ClientConfigWriter,
+  ClientId,
+  ConfigLocation,
+  ConfigProblem,
+  EditResult,
+  ParsedConfig,
+  ReadResult,
+  Scope,
+  ServerEntry,
+} from "./types.ts";
+export { type EntryInputs, printEntry, ra3ServerEntry, SERVER_NAME } from "./entry.ts";
 export { allWriters, clientIds, writerFor } from "./registry.ts";
 export {
   applyConfigChange,
-  formatProblem,
-  planConfigChange,
-  planConfigRemoval,
-  removeConfigEntry,
   type ApplyResult,
   type ConfigChange,
   type ConfigPlan,
+  formatProblem,
+  planConfigChange,
+  planConfigRemoval,
   type RemovalTarget,
+  removeConfigEntry,
 } from "./plan.ts";

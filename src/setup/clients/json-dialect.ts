@@ -10,6 +10,7 @@ import {
   detectIndentUnit,
   hasJsoncExtensions,
   insertProperty,
+  type JsonFormat,
   nodeValue,
   parseJsonc,
   propertyOf,
@@ -17,9 +18,17 @@ import {
   renderJson,
   replaceValue,
   valueOf,
-  type JsonFormat,
 } from "./json-edit.ts";
-import type { ClientConfigWriter, ClientId, ConfigLocation, EditResult, ParsedConfig, ReadResult, Scope, ServerEntry } from "./types.ts";
+import type {
+  ClientConfigWriter,
+  ClientId,
+  ConfigLocation,
+  EditResult,
+  ParsedConfig,
+  ReadResult,
+  Scope,
+  ServerEntry,
+} from "./types.ts";
 
 export interface JsonDialectSpec {
   readonly id: ClientId;
@@ -28,7 +37,12 @@ export interface JsonDialectSpec {
   readonly syntax: "json" | "jsonc";
   readonly serversKey: string;
   readonly renderEntry: (entry: ServerEntry) => Record<string, unknown>;
-  readonly locate: (platform: Platform, scope: Scope, fs: FileSystemPort, projectDir?: string) => Promise<ConfigLocation>;
+  readonly locate: (
+    platform: Platform,
+    scope: Scope,
+    fs: FileSystemPort,
+    projectDir?: string,
+  ) => Promise<ConfigLocation>;
   readonly presence: (platform: Platform, fs: FileSystemPort) => Promise<string | null>;
 }
 
@@ -39,7 +53,12 @@ export function fixedLocation(file: string, notes: readonly string[] = []): Conf
 
 /** The location answer when a project-scope file is asked for without a project folder. */
 export function noProjectLocation(displayName: string): ConfigLocation {
-  return { file: null, candidates: [], problem: `${displayName}'s project configuration needs a project folder; pass --project.`, notes: [] };
+  return {
+    file: null,
+    candidates: [],
+    problem: `${displayName}'s project configuration needs a project folder; pass --project.`,
+    notes: [],
+  };
 }
 
 /** The location answer for a scope the client does not have. */
@@ -66,25 +85,43 @@ function readJson(bytes: Uint8Array, spec: JsonDialectSpec): JsonRead {
   if (root !== undefined) {
     if (root.type !== "object") {
       const at = lineColumn(text, root.offset);
-      return { ok: false, problem: problem(`the top level is ${describeKind(nodeValue(root))}, not an object`, at.line, at.column) };
+      return {
+        ok: false,
+        problem: problem(`the top level is ${describeKind(nodeValue(root))}, not an object`, at.line, at.column),
+      };
     }
     const servers = propertyOf(root, spec.serversKey);
     if (servers) {
       const value = valueOf(servers);
       if (value.type !== "object") {
         const at = lineColumn(text, value.offset);
-        return { ok: false, problem: problem(`"${spec.serversKey}" is ${describeKind(nodeValue(value))}, not an object`, at.line, at.column) };
+        return {
+          ok: false,
+          problem: problem(
+            `"${spec.serversKey}" is ${describeKind(nodeValue(value))}, not an object`,
+            at.line,
+            at.column,
+          ),
+        };
       }
     }
     if (spec.syntax === "json" && hasJsoncExtensions(text)) {
-      warnings.push(`the file has comments or trailing commas, which ${spec.displayName} may reject as invalid JSON; ra3 kept them as they are`);
+      warnings.push(
+        `the file has comments or trailing commas, which ${spec.displayName} may reject as invalid JSON; ra3 kept them as they are`,
+      );
     }
   }
   return { ok: true, doc: { text, bom, eol, empty: root === undefined, warnings } };
 }
 
 /** Applies one edit step at a time, re-parsing in between, so each step sees positions of the current text. */
-function mergeText(text: string, fmt: JsonFormat, serversKey: string, name: string, value: Record<string, unknown>): string {
+function mergeText(
+  text: string,
+  fmt: JsonFormat,
+  serversKey: string,
+  name: string,
+  value: Record<string, unknown>,
+): string {
   for (let guard = 0; guard < 16; guard++) {
     const parsed = parseJsonc(text);
     if (!parsed.ok || !parsed.root) throw new Error("merge on text that no longer parses");
@@ -169,7 +206,9 @@ export function jsonWriter(spec: JsonDialectSpec): ClientConfigWriter {
       const left = again.ok && again.root ? propertyOf(again.root, spec.serversKey) : undefined;
       if (again.ok && again.root && left) {
         const v = valueOf(left);
-        if (text.slice(v.offset, v.offset + v.length) === "{}") text = applyTextEdits(text, removeProperty(text, again.root, left));
+        if (text.slice(v.offset, v.offset + v.length) === "{}") {
+          text = applyTextEdits(text, removeProperty(text, again.root, left));
+        }
       }
       return { ok: true, text: withBom(text, doc.bom) };
     },
@@ -183,7 +222,9 @@ export function jsonWriter(spec: JsonDialectSpec): ClientConfigWriter {
       if (!ours) return false;
       const actual = nodeValue(valueOf(ours));
       if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
-      return Object.entries(spec.renderEntry(entry)).every(([k, v]) => jsonEqual((actual as Record<string, unknown>)[k], v));
+      return Object.entries(spec.renderEntry(entry)).every(([k, v]) =>
+        jsonEqual((actual as Record<string, unknown>)[k], v)
+      );
     },
 
     isEmptyShell(text: string): boolean {

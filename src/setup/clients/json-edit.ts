@@ -7,7 +7,15 @@
  * Conventions kept: the file's indentation unit (detected), its line ending, trailing-comma style, and
  * compact (single-line) objects stay single-line.
  */
-import { applyEdits, createScanner, getNodeValue, parseTree, type Edit, type Node, type ParseError } from "jsonc-parser";
+import {
+  applyEdits,
+  createScanner,
+  type Edit,
+  getNodeValue,
+  type Node,
+  type ParseError,
+  parseTree,
+} from "jsonc-parser";
 import { lineColumn, problem } from "./config-text.ts";
 import type { ConfigProblem } from "./types.ts";
 
@@ -44,7 +52,10 @@ const ERROR_TEXT: Record<number, string> = {
   16: "invalid character in string",
 };
 
-export type JsonParse = { readonly ok: true; readonly root: Node | undefined } | { readonly ok: false; readonly problem: ConfigProblem };
+export type JsonParse = { readonly ok: true; readonly root: Node | undefined } | {
+  readonly ok: false;
+  readonly problem: ConfigProblem;
+};
 
 /** Parses JSON with comments and trailing commas; the first syntax error becomes a positioned problem. */
 export function parseJsonc(text: string): JsonParse {
@@ -53,7 +64,10 @@ export function parseJsonc(text: string): JsonParse {
   if (errors.length > 0) {
     const e = errors[0];
     const at = lineColumn(text, e.offset);
-    return { ok: false, problem: problem(`not valid JSON (${ERROR_TEXT[e.error] ?? "syntax error"})`, at.line, at.column) };
+    return {
+      ok: false,
+      problem: problem(`not valid JSON (${ERROR_TEXT[e.error] ?? "syntax error"})`, at.line, at.column),
+    };
   }
   return { ok: true, root };
 }
@@ -129,7 +143,9 @@ function triviaToLineEnd(text: string, pos: number): number | null {
     const kind = scanner.scan();
     if (kind === LINE_BREAK || kind === EOF) return scanner.getTokenOffset();
     if (kind === TRIVIA || kind === LINE_COMMENT) continue;
-    if (kind === BLOCK_COMMENT && !/[\r\n]/.test(text.substr(scanner.getTokenOffset(), scanner.getTokenLength()))) continue;
+    if (kind === BLOCK_COMMENT && !/[\r\n]/.test(text.substr(scanner.getTokenOffset(), scanner.getTokenLength()))) {
+      continue;
+    }
     return null;
   }
 }
@@ -146,13 +162,18 @@ export function renderJson(value: unknown, indent: string, fmt: JsonFormat, comp
   if (isPrimitive(value)) return JSON.stringify(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    if (compact || value.every(isPrimitive)) return "[" + value.map((v) => renderJson(v, indent, fmt, true)).join(", ") + "]";
+    if (compact || value.every(isPrimitive)) {
+      return "[" + value.map((v) => renderJson(v, indent, fmt, true)).join(", ") + "]";
+    }
     const inner = indent + fmt.unit;
-    return "[" + fmt.eol + value.map((v) => inner + renderJson(v, inner, fmt)).join("," + fmt.eol) + fmt.eol + indent + "]";
+    return "[" + fmt.eol + value.map((v) => inner + renderJson(v, inner, fmt)).join("," + fmt.eol) + fmt.eol + indent +
+      "]";
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return "{}";
-  if (compact) return "{" + entries.map(([k, v]) => `${JSON.stringify(k)}: ${renderJson(v, indent, fmt, true)}`).join(", ") + "}";
+  if (compact) {
+    return "{" + entries.map(([k, v]) => `${JSON.stringify(k)}: ${renderJson(v, indent, fmt, true)}`).join(", ") + "}";
+  }
   const inner = indent + fmt.unit;
   return (
     "{" + fmt.eol +
@@ -179,12 +200,18 @@ export function insertProperty(text: string, obj: Node, key: string, value: unkn
     const holder = obj.parent;
     if (holder && !startsOwnLine(text, holder.offset) && /^\s*$/.test(text.slice(obj.offset + 1, objEnd - 1))) {
       // An empty object inside a single-line document stays single-line.
-      return [{ offset: obj.offset, length: obj.length, content: `{${JSON.stringify(key)}: ${renderJson(value, "", fmt, true)}}` }];
+      return [{
+        offset: obj.offset,
+        length: obj.length,
+        content: `{${JSON.stringify(key)}: ${renderJson(value, "", fmt, true)}}`,
+      }];
     }
     const base = indentOf(text, obj.offset);
     const prop = `${base}${fmt.unit}${JSON.stringify(key)}: ${renderJson(value, base + fmt.unit, fmt)}`;
     const inner = text.slice(obj.offset + 1, objEnd - 1);
-    if (/^\s*$/.test(inner)) return [{ offset: obj.offset, length: obj.length, content: `{${fmt.eol}${prop}${fmt.eol}${base}}` }];
+    if (/^\s*$/.test(inner)) {
+      return [{ offset: obj.offset, length: obj.length, content: `{${fmt.eol}${prop}${fmt.eol}${base}}` }];
+    }
     // Only comments inside: keep them after the new property.
     return [{ offset: obj.offset + 1, length: 0, content: fmt.eol + prop }];
   }
@@ -194,13 +221,17 @@ export function insertProperty(text: string, obj: Node, key: string, value: unkn
   const trailingComma = next.kind === COMMA ? next : null;
   const anchor = trailingComma ? trailingComma.end : lastEnd;
   if (!startsOwnLine(text, last.offset)) {
-    const content = `${trailingComma ? " " : ", "}${JSON.stringify(key)}: ${renderJson(value, "", fmt, true)}${trailingComma ? "," : ""}`;
+    const content = `${trailingComma ? " " : ", "}${JSON.stringify(key)}: ${renderJson(value, "", fmt, true)}${
+      trailingComma ? "," : ""
+    }`;
     return [{ offset: anchor, length: 0, content }];
   }
   const indent = indentOf(text, last.offset);
   const lineEnd = triviaToLineEnd(text, anchor);
   const at = lineEnd ?? anchor;
-  const prop = `${fmt.eol}${indent}${JSON.stringify(key)}: ${renderJson(value, indent, fmt)}${trailingComma ? "," : ""}`;
+  const prop = `${fmt.eol}${indent}${JSON.stringify(key)}: ${renderJson(value, indent, fmt)}${
+    trailingComma ? "," : ""
+  }`;
   if (trailingComma) return [{ offset: at, length: 0, content: prop }];
   if (at === lastEnd) return [{ offset: at, length: 0, content: "," + prop }];
   return [

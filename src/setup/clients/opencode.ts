@@ -5,7 +5,7 @@
  * project root; each may be `opencode.json` or `opencode.jsonc` — the existing one is edited, the
  * `.jsonc` one when both exist (opencode reads it last, so it wins).
  */
-import { xdgConfigHome, type FileSystemPort, type Platform } from "../platform.ts";
+import { type FileSystemPort, type Platform, xdgConfigHome } from "../platform.ts";
 import { firstExisting, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -21,12 +21,22 @@ async function pick(platform: Platform, dir: string, fs: FileSystemPort): Promis
   const hasJson = await fs.exists(json);
   const hasJsonc = await fs.exists(jsonc);
   if (hasJson && hasJsonc) {
-    return { file: jsonc, candidates, problem: null, notes: [`Both ${json} and ${jsonc} exist; ra3 edits the .jsonc one, which opencode reads last.`] };
+    return {
+      file: jsonc,
+      candidates,
+      problem: null,
+      notes: [`Both ${json} and ${jsonc} exist; ra3 edits the .jsonc one, which opencode reads last.`],
+    };
   }
   return { file: hasJsonc ? jsonc : json, candidates, problem: null, notes: [] };
 }
 
-async function locate(platform: Platform, scope: Scope, fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+async function locate(
+  platform: Platform,
+  scope: Scope,
+  fs: FileSystemPort,
+  projectDir?: string,
+): Promise<ConfigLocation> {
   if (scope === "project") return projectDir ? pick(platform, projectDir, fs) : noProjectLocation("opencode");
   return pick(platform, userDir(platform), fs);
 }

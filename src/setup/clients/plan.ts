@@ -6,7 +6,13 @@
 import { writeFileAtomic } from "../atomic-write.ts";
 import { unifiedDiff } from "../diff.ts";
 import { describeFsError, type FileSystemPort, type Platform } from "../platform.ts";
-import { withConfigRecord, withLogEntry, withoutConfigRecord, type ConfigRecord, type InstallReceipt } from "../receipt.ts";
+import {
+  type ConfigRecord,
+  type InstallReceipt,
+  withConfigRecord,
+  withLogEntry,
+  withoutConfigRecord,
+} from "../receipt.ts";
 import { writerFor } from "./registry.ts";
 import type { ClientConfigWriter, ClientId, ConfigProblem, Scope, ServerEntry } from "./types.ts";
 
@@ -91,10 +97,14 @@ export async function planConfigChange(
   options: { readonly projectDir?: string } = {},
 ): Promise<ConfigPlan> {
   let plan = basePlan(writer, scope, "add", entry.name);
-  if (!writer.scopes.includes(scope)) return failed(plan, `${writer.displayName} has no ${scope}-level configuration file.`);
+  if (!writer.scopes.includes(scope)) {
+    return failed(plan, `${writer.displayName} has no ${scope}-level configuration file.`);
+  }
   const location = await writer.locate(platform, scope, fs, options.projectDir);
   plan = { ...plan, candidates: location.candidates, notes: location.notes, file: location.file };
-  if (location.file === null) return failed(plan, location.problem ?? `could not find ${writer.displayName}'s configuration file.`);
+  if (location.file === null) {
+    return failed(plan, location.problem ?? `could not find ${writer.displayName}'s configuration file.`);
+  }
   const file = location.file;
   let bytes: Uint8Array | null;
   try {
@@ -110,7 +120,10 @@ export async function planConfigChange(
   const merged = writer.merge(read.doc, entry);
   if (!merged.ok) return failed(plan, formatProblem(file, merged.problem, false));
   if (!writer.verify(merged.text, entry)) {
-    return failed(plan, `${file}: ra3's edit did not produce a valid ${writer.displayName} entry (a bug in ra3). ra3 left the file unchanged.`);
+    return failed(
+      plan,
+      `${file}: ra3's edit did not produce a valid ${writer.displayName} entry (a bug in ra3). ra3 left the file unchanged.`,
+    );
   }
   const after = merged.text;
   if (before !== null && after === before) return { ...plan, change: "unchanged", after: null };
@@ -130,8 +143,17 @@ export interface RemovalTarget {
  * Plans removing our entry from `target.file`, without writing anything. A file ra3 created that
  * would be left holding only an empty servers container is planned for deletion instead.
  */
-export async function planConfigRemoval(writer: ClientConfigWriter, target: RemovalTarget, fs: FileSystemPort): Promise<ConfigPlan> {
-  let plan = { ...basePlan(writer, target.scope, "remove", target.entryName), file: target.file, candidates: [target.file], createdFile: target.createdFile ?? false };
+export async function planConfigRemoval(
+  writer: ClientConfigWriter,
+  target: RemovalTarget,
+  fs: FileSystemPort,
+): Promise<ConfigPlan> {
+  let plan = {
+    ...basePlan(writer, target.scope, "remove", target.entryName),
+    file: target.file,
+    candidates: [target.file],
+    createdFile: target.createdFile ?? false,
+  };
   let bytes: Uint8Array | null;
   try {
     bytes = await fs.readFile(target.file);
@@ -148,7 +170,11 @@ export async function planConfigRemoval(writer: ClientConfigWriter, target: Remo
   if (!removed.ok) return failed(plan, formatProblem(target.file, removed.problem, false));
   if (removed.text === before) return { ...plan, change: "absent" };
   if (plan.createdFile && writer.isEmptyShell(removed.text)) {
-    return { ...plan, change: "delete", diff: unifiedDiff(before, "", { oldLabel: target.file, newLabel: "/dev/null" }) };
+    return {
+      ...plan,
+      change: "delete",
+      diff: unifiedDiff(before, "", { oldLabel: target.file, newLabel: "/dev/null" }),
+    };
   }
   const diff = unifiedDiff(before, removed.text, { oldLabel: target.file, newLabel: target.file });
   return { ...plan, change: "remove", after: removed.text, diff };
@@ -165,7 +191,9 @@ export async function applyConfigChange(
   receipt: InstallReceipt,
   options: { readonly now?: Date } = {},
 ): Promise<ApplyResult> {
-  if (plan.change === "error" || plan.file === null) return { ok: false, receipt, error: plan.error ?? "nothing to apply" };
+  if (plan.change === "error" || plan.file === null) {
+    return { ok: false, receipt, error: plan.error ?? "nothing to apply" };
+  }
   const file = plan.file;
   const now = options.now ?? new Date();
   const record = (createdFile: boolean, backup: string | null): ConfigRecord => ({
@@ -176,8 +204,17 @@ export async function applyConfigChange(
     createdFile,
     ...(backup !== null ? { backup } : {}),
   });
-  if (plan.change === "unchanged") return { ok: true, receipt: withConfigRecord(receipt, record(false, null)), written: false, backup: null };
-  if (plan.change === "absent") return { ok: true, receipt: withoutConfigRecord(receipt, plan.client, plan.scope, file), written: false, backup: null };
+  if (plan.change === "unchanged") {
+    return { ok: true, receipt: withConfigRecord(receipt, record(false, null)), written: false, backup: null };
+  }
+  if (plan.change === "absent") {
+    return {
+      ok: true,
+      receipt: withoutConfigRecord(receipt, plan.client, plan.scope, file),
+      written: false,
+      backup: null,
+    };
+  }
 
   let current: string | null;
   try {
@@ -187,23 +224,47 @@ export async function applyConfigChange(
     return { ok: false, receipt, error: `could not read ${file}: ${describeFsError(err)}.` };
   }
   if (current !== plan.before) {
-    return { ok: false, receipt, error: `${file} changed after ra3 read it (another program may be writing it); nothing was written. Run the command again.` };
+    return {
+      ok: false,
+      receipt,
+      error:
+        `${file} changed after ra3 read it (another program may be writing it); nothing was written. Run the command again.`,
+    };
   }
   try {
     if (plan.change === "delete") {
       await fs.remove(file);
       const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
-      return { ok: true, receipt: withLogEntry(next, "config.delete", `${plan.client} ${file}`, now), written: true, backup: null };
+      return {
+        ok: true,
+        receipt: withLogEntry(next, "config.delete", `${plan.client} ${file}`, now),
+        written: true,
+        backup: null,
+      };
     }
     const result = await writeFileAtomic(fs, file, plan.after ?? "", { backup: plan.change !== "create", now });
     if (plan.change === "remove") {
       const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
-      return { ok: true, receipt: withLogEntry(next, "config.remove", `${plan.client} ${file}`, now), written: true, backup: result.backup };
+      return {
+        ok: true,
+        receipt: withLogEntry(next, "config.remove", `${plan.client} ${file}`, now),
+        written: true,
+        backup: result.backup,
+      };
     }
     const next = withConfigRecord(receipt, record(plan.change === "create", result.backup));
-    return { ok: true, receipt: withLogEntry(next, `config.${plan.change}`, `${plan.client} ${file}`, now), written: true, backup: result.backup };
+    return {
+      ok: true,
+      receipt: withLogEntry(next, `config.${plan.change}`, `${plan.client} ${file}`, now),
+      written: true,
+      backup: result.backup,
+    };
   } catch (err) {
-    return { ok: false, receipt, error: `could not write ${file}: ${describeFsError(err)}. The previous file is unchanged.` };
+    return {
+      ok: false,
+      receipt,
+      error: `could not write ${file}: ${describeFsError(err)}. The previous file is unchanged.`,
+    };
   }
 }
 
@@ -220,11 +281,21 @@ export async function removeConfigEntry(
 ): Promise<{ readonly plan: ConfigPlan | null; readonly result: ApplyResult }> {
   const writer = writerFor(record.client);
   if (!writer) {
-    return { plan: null, result: { ok: false, receipt, error: `the install receipt names an unknown client "${record.client}" for ${record.file}; remove the "ra3" entry from that file by hand.` } };
+    return {
+      plan: null,
+      result: {
+        ok: false,
+        receipt,
+        error:
+          `the install receipt names an unknown client "${record.client}" for ${record.file}; remove the "ra3" entry from that file by hand.`,
+      },
+    };
   }
   const plan = await planConfigRemoval(writer, record, fs);
   if (options.dryRun) {
-    const result: ApplyResult = plan.change === "error" ? { ok: false, receipt, error: plan.error ?? "" } : { ok: true, receipt, written: false, backup: null };
+    const result: ApplyResult = plan.change === "error"
+      ? { ok: false, receipt, error: plan.error ?? "" }
+      : { ok: true, receipt, written: false, backup: null };
     return { plan, result };
   }
   return { plan, result: await applyConfigChange(plan, fs, receipt, options) };

@@ -48,7 +48,7 @@ function skipLayout(text: string, pos: number): number {
 /** Past the rest of the line: spaces, an optional comment, the line break. */
 function endOfLine(text: string, pos: number): number {
   pos = skipSpaces(text, pos);
-  if (text[pos] === "#") while (pos < text.length && text[pos] !== "\r" && text[pos] !== "\n") pos++;
+  if (text[pos] === "#") { while (pos < text.length && text[pos] !== "\r" && text[pos] !== "\n") pos++; }
   if (text.startsWith("\r\n", pos)) return pos + 2;
   if (text[pos] === "\n" || text[pos] === "\r") return pos + 1;
   return pos;
@@ -57,7 +57,9 @@ function endOfLine(text: string, pos: number): number {
 function decodeBasic(raw: string): string {
   return raw.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2})|(.))/g, (_m, u4, u8, x2, c) => {
     if (u4 || u8 || x2) return String.fromCodePoint(parseInt(u4 ?? u8 ?? x2, 16));
-    return ({ b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", e: "\x1b", '"': '"', "\\": "\\" } as Record<string, string>)[c] ?? c;
+    return ({ b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", e: "\x1b", '"': '"', "\\": "\\" } as Record<string, string>)[
+      c
+    ] ?? c;
   });
 }
 

@@ -49,10 +49,16 @@ export interface ParsedConfig {
   readonly warnings: readonly string[];
 }
 
-export type ReadResult = { readonly ok: true; readonly doc: ParsedConfig } | { readonly ok: false; readonly problem: ConfigProblem };
+export type ReadResult = { readonly ok: true; readonly doc: ParsedConfig } | {
+  readonly ok: false;
+  readonly problem: ConfigProblem;
+};
 
 /** The full new text of the file (BOM included when the file had one), or why it cannot be produced. */
-export type EditResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly problem: ConfigProblem };
+export type EditResult = { readonly ok: true; readonly text: string } | {
+  readonly ok: false;
+  readonly problem: ConfigProblem;
+};
 
 /** Which file a client reads for a scope, and what else was considered. */
 export interface ConfigLocation {

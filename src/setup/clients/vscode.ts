@@ -4,7 +4,7 @@
  * Support/Code/User`, `~/.config/Code/User`); project `.vscode/mcp.json`. JSONC. Only the default
  * profile and the stable build are handled (not Insiders, portable mode or extra profiles).
  */
-import { userSettingsDir, type FileSystemPort, type Platform } from "../platform.ts";
+import { type FileSystemPort, type Platform, userSettingsDir } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -13,9 +13,16 @@ export function vscodeUserDir(platform: Platform): string {
   return platform.pathFlavour.join(userSettingsDir(platform), "Code", "User");
 }
 
-async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+async function locate(
+  platform: Platform,
+  scope: Scope,
+  _fs: FileSystemPort,
+  projectDir?: string,
+): Promise<ConfigLocation> {
   const j = platform.pathFlavour.join;
-  if (scope === "project") return projectDir ? fixedLocation(j(projectDir, ".vscode", "mcp.json")) : noProjectLocation("VS Code");
+  if (scope === "project") {
+    return projectDir ? fixedLocation(j(projectDir, ".vscode", "mcp.json")) : noProjectLocation("VS Code");
+  }
   return fixedLocation(j(vscodeUserDir(platform), "mcp.json"));
 }
 

@@ -5,7 +5,7 @@
  * `.zed/settings.json`. Entries carry `"source": "custom"`, as Zed's own "Add Custom Server" writes them,
  * because some Zed versions tell custom servers from extension ones by that field.
  */
-import { appDataDir, envVar, xdgConfigHome, type FileSystemPort, type Platform } from "../platform.ts";
+import { appDataDir, envVar, type FileSystemPort, type Platform, xdgConfigHome } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -23,9 +23,16 @@ function zedDir(platform: Platform): string {
   }
 }
 
-async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+async function locate(
+  platform: Platform,
+  scope: Scope,
+  _fs: FileSystemPort,
+  projectDir?: string,
+): Promise<ConfigLocation> {
   const j = platform.pathFlavour.join;
-  if (scope === "project") return projectDir ? fixedLocation(j(projectDir, ".zed", "settings.json")) : noProjectLocation("Zed");
+  if (scope === "project") {
+    return projectDir ? fixedLocation(j(projectDir, ".zed", "settings.json")) : noProjectLocation("Zed");
+  }
   return fixedLocation(j(zedDir(platform), "settings.json"));
 }
 

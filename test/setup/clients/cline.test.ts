@@ -1,8 +1,10 @@
 import { defineGoldenSuite, invalidFileErrors } from "./golden-harness.ts";
 
 const files = {
-  windows: "C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json",
-  macos: "/Users/ann/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+  windows:
+    "C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json",
+  macos:
+    "/Users/ann/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
   linux: "/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
 };
 

@@ -9,8 +9,17 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyConfigChange, planConfigChange, planConfigRemoval, ra3ServerEntry, writerFor, type ClientId, type Scope, type ServerEntry } from "../../../src/setup/clients/index.ts";
-import { MemoryFileSystem, platformFor, type OsName, type Platform } from "../../../src/setup/platform.ts";
+import {
+  applyConfigChange,
+  type ClientId,
+  planConfigChange,
+  planConfigRemoval,
+  ra3ServerEntry,
+  type Scope,
+  type ServerEntry,
+  writerFor,
+} from "../../../src/setup/clients/index.ts";
+import { MemoryFileSystem, type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
 import { emptyReceipt } from "../../../src/setup/receipt.ts";
 
 export const OSES: readonly OsName[] = ["windows", "macos", "linux"];
@@ -34,7 +43,11 @@ export const PROJECTS: Record<OsName, string> = {
 export const ENTRIES: Record<OsName, ServerEntry> = {
   windows: ra3ServerEntry({ binaryPath: "C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe", projectDir: PROJECTS.windows }),
   macos: ra3ServerEntry({ binaryPath: "/Users/ann/.ra3modxml/bin/ra3", projectDir: PROJECTS.macos }),
-  linux: ra3ServerEntry({ binaryPath: "/home/ann/.ra3modxml/bin/ra3", projectDir: PROJECTS.linux, sdkDir: "/home/ann/ra3-sdk" }),
+  linux: ra3ServerEntry({
+    binaryPath: "/home/ann/.ra3modxml/bin/ra3",
+    projectDir: PROJECTS.linux,
+    sdkDir: "/home/ann/ra3-sdk",
+  }),
 };
 
 export const NOW = new Date("2026-11-23T14:15:02Z");
@@ -82,8 +95,10 @@ export function defineGoldenSuite(c: DialectCase): void {
     const entry = ENTRIES[os];
     const file = c.files[os];
     const eolFix = (s: string): string => (os === "windows" ? crlf(s) : s);
-    const plan = (fs: MemoryFileSystem) => planConfigChange(writer, platform, c.scope, entry, fs, { projectDir: PROJECTS[os] });
-    const emptyFs = () => new MemoryFileSystem(platform.pathFlavour, { [platform.pathFlavour.join(platform.home, ".keep")]: "" });
+    const plan = (fs: MemoryFileSystem) =>
+      planConfigChange(writer, platform, c.scope, entry, fs, { projectDir: PROJECTS[os] });
+    const emptyFs = () =>
+      new MemoryFileSystem(platform.pathFlavour, { [platform.pathFlavour.join(platform.home, ".keep")]: "" });
 
     describe(`${c.client} ${c.scope} on ${os}`, () => {
       test("from no file: creates the file with our entry", async () => {
@@ -97,7 +112,15 @@ export function defineGoldenSuite(c: DialectCase): void {
         const applied = await applyConfigChange(p, fs, emptyReceipt("0.1.0"), { now: NOW });
         expect(applied.ok).toBe(true);
         expect(fs.text(file)).toBe(p.after);
-        if (applied.ok) expect(applied.receipt.configs).toEqual([{ client: c.client, scope: c.scope, file, entryName: "ra3", createdFile: true }]);
+        if (applied.ok) {
+          expect(applied.receipt.configs).toEqual([{
+            client: c.client,
+            scope: c.scope,
+            file,
+            entryName: "ra3",
+            createdFile: true,
+          }]);
+        }
       });
 
       test("from an empty file: same content as a new file, and the user's file is backed up", async () => {
@@ -156,10 +179,17 @@ export function defineGoldenSuite(c: DialectCase): void {
         const added = await applyConfigChange(await plan(fs), fs, emptyReceipt("0.1.0"), { now: NOW });
         expect(added.ok).toBe(true);
         const record = added.ok ? added.receipt.configs[0] : undefined;
-        const removal = await planConfigRemoval(writer, { file, scope: c.scope, entryName: "ra3", createdFile: record?.createdFile }, fs);
+        const removal = await planConfigRemoval(writer, {
+          file,
+          scope: c.scope,
+          entryName: "ra3",
+          createdFile: record?.createdFile,
+        }, fs);
         expect(removal.change).toBe("remove");
         expect(removal.after).toBe(existing);
-        const removed = await applyConfigChange(removal, fs, added.ok ? added.receipt : emptyReceipt("0.1.0"), { now: NOW });
+        const removed = await applyConfigChange(removal, fs, added.ok ? added.receipt : emptyReceipt("0.1.0"), {
+          now: NOW,
+        });
         expect(removed.ok && removed.receipt.configs).toEqual([]);
         expect(fs.text(file)).toBe(existing);
       });
@@ -167,10 +197,16 @@ export function defineGoldenSuite(c: DialectCase): void {
       test("remove from a file ra3 created: the file is deleted", async () => {
         const fs = emptyFs();
         const added = await applyConfigChange(await plan(fs), fs, emptyReceipt("0.1.0"), { now: NOW });
-        const removal = await planConfigRemoval(writer, { file, scope: c.scope, entryName: "ra3", createdFile: true }, fs);
+        const removal = await planConfigRemoval(
+          writer,
+          { file, scope: c.scope, entryName: "ra3", createdFile: true },
+          fs,
+        );
         expect(removal.change).toBe("delete");
         expect(removal.diff.startsWith(`--- ${file}\n+++ /dev/null\n`)).toBe(true);
-        const removed = await applyConfigChange(removal, fs, added.ok ? added.receipt : emptyReceipt("0.1.0"), { now: NOW });
+        const removed = await applyConfigChange(removal, fs, added.ok ? added.receipt : emptyReceipt("0.1.0"), {
+          now: NOW,
+        });
         expect(removed.ok).toBe(true);
         expect(fs.text(file)).toBeNull();
       });
@@ -181,6 +217,10 @@ export function defineGoldenSuite(c: DialectCase): void {
 /** The exact error for an invalid file on each OS: `<file>:<position and reason>. ra3 left the file unchanged; …`. */
 export function invalidFileErrors(files: Record<OsName, string>, positionAndReason: string): Record<OsName, string> {
   const out = {} as Record<OsName, string>;
-  for (const os of OSES) out[os] = `${files[os]}:${positionAndReason}. ra3 left the file unchanged; fix it (or move it aside) and run setup again.`;
+  for (const os of OSES) {
+    out[os] = `${
+      files[os]
+    }:${positionAndReason}. ra3 left the file unchanged; fix it (or move it aside) and run setup again.`;
+  }
   return out;
 }

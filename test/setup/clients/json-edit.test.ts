@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { ra3ServerEntry, writerFor, type ClientConfigWriter, type ServerEntry } from "../../../src/setup/clients/index.ts";
+import {
+  type ClientConfigWriter,
+  ra3ServerEntry,
+  type ServerEntry,
+  writerFor,
+} from "../../../src/setup/clients/index.ts";
 
 const entry: ServerEntry = ra3ServerEntry({ binaryPath: "/opt/ra3/bin/ra3", projectDir: "/mods/x" });
 const ENTRY_JSON = `{
@@ -38,7 +43,11 @@ describe("encodings and line endings", () => {
   test("UTF-16 files are refused with how to fix them", () => {
     const read = desktop.read(new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]));
     expect(read.ok).toBe(false);
-    if (!read.ok) expect(read.problem.message).toBe("the file is saved as UTF-16; save it as UTF-8 (in Notepad: File → Save as → Encoding: UTF-8)");
+    if (!read.ok) {
+      expect(read.problem.message).toBe(
+        "the file is saved as UTF-16; save it as UTF-8 (in Notepad: File → Save as → Encoding: UTF-8)",
+      );
+    }
   });
 
   test("bytes that are not UTF-8 are refused", () => {
@@ -47,7 +56,9 @@ describe("encodings and line endings", () => {
   });
 
   test("a file without a final newline does not gain one", () => {
-    expect(mergeText(code, '{\n  "a": 1\n}')).toBe(`{\n  "a": 1,\n  "mcpServers": {\n    "ra3": {\n      "type": "stdio",\n      "command": "/opt/ra3/bin/ra3",\n      "args": ["mcp", "--project", "/mods/x"]\n    }\n  }\n}`);
+    expect(mergeText(code, '{\n  "a": 1\n}')).toBe(
+      `{\n  "a": 1,\n  "mcpServers": {\n    "ra3": {\n      "type": "stdio",\n      "command": "/opt/ra3/bin/ra3",\n      "args": ["mcp", "--project", "/mods/x"]\n    }\n  }\n}`,
+    );
   });
 });
 
@@ -63,12 +74,16 @@ describe("insertion keeps the neighbours as they are", () => {
 
   test("a trailing line comment stays on its line; the comma goes before it", () => {
     const before = '{\n  "mcpServers": {\n    "a": {"command": "x"} // mine\n  }\n}\n';
-    expect(mergeText(desktop, before)).toBe(`{\n  "mcpServers": {\n    "a": {"command": "x"}, // mine\n    "ra3": ${ENTRY_JSON}\n  }\n}\n`);
+    expect(mergeText(desktop, before)).toBe(
+      `{\n  "mcpServers": {\n    "a": {"command": "x"}, // mine\n    "ra3": ${ENTRY_JSON}\n  }\n}\n`,
+    );
   });
 
   test("a servers object holding only a comment gets our entry before the comment", () => {
     const before = '{\n  "mcpServers": {\n    // none yet\n  }\n}\n';
-    expect(mergeText(desktop, before)).toBe(`{\n  "mcpServers": {\n    "ra3": ${ENTRY_JSON}\n    // none yet\n  }\n}\n`);
+    expect(mergeText(desktop, before)).toBe(
+      `{\n  "mcpServers": {\n    "ra3": ${ENTRY_JSON}\n    // none yet\n  }\n}\n`,
+    );
   });
 
   test("an empty file, or one with only whitespace, becomes a fresh document", () => {
@@ -89,27 +104,33 @@ describe("insertion keeps the neighbours as they are", () => {
 
   test("with duplicate servers keys the last one (the one JSON.parse keeps) is edited", () => {
     const before = '{\n  "mcpServers": {"old": {}},\n  "mcpServers": {}\n}\n';
-    expect(mergeText(desktop, before)).toBe(`{\n  "mcpServers": {"old": {}},\n  "mcpServers": {\n    "ra3": ${ENTRY_JSON}\n  }\n}\n`);
+    expect(mergeText(desktop, before)).toBe(
+      `{\n  "mcpServers": {"old": {}},\n  "mcpServers": {\n    "ra3": ${ENTRY_JSON}\n  }\n}\n`,
+    );
   });
 });
 
 describe("updating an existing ra3 entry", () => {
   test("command and args are updated in place; fields the user added survive", () => {
-    const before = '{\n  "mcpServers": {\n    "ra3": {\n      "command": "/old/ra3",\n      "env": {"RA3_SDK": "/sdk"},\n      "args": ["mcp"]\n    }\n  }\n}\n';
+    const before =
+      '{\n  "mcpServers": {\n    "ra3": {\n      "command": "/old/ra3",\n      "env": {"RA3_SDK": "/sdk"},\n      "args": ["mcp"]\n    }\n  }\n}\n';
     expect(mergeText(desktop, before)).toBe(
       '{\n  "mcpServers": {\n    "ra3": {\n      "command": "/opt/ra3/bin/ra3",\n      "env": {"RA3_SDK": "/sdk"},\n      "args": ["mcp", "--project", "/mods/x"]\n    }\n  }\n}\n',
     );
   });
 
   test("a missing field is added at the end of the entry", () => {
-    const before = '{\n  "mcpServers": {\n    "ra3": {\n      "command": "/opt/ra3/bin/ra3",\n      "args": ["mcp", "--project", "/mods/x"]\n    }\n  }\n}\n';
+    const before =
+      '{\n  "mcpServers": {\n    "ra3": {\n      "command": "/opt/ra3/bin/ra3",\n      "args": ["mcp", "--project", "/mods/x"]\n    }\n  }\n}\n';
     expect(mergeText(code, before)).toBe(
       '{\n  "mcpServers": {\n    "ra3": {\n      "command": "/opt/ra3/bin/ra3",\n      "args": ["mcp", "--project", "/mods/x"],\n      "type": "stdio"\n    }\n  }\n}\n',
     );
   });
 
   test("an entry that is not an object is replaced", () => {
-    expect(mergeText(desktop, '{\n  "mcpServers": {\n    "ra3": "todo"\n  }\n}\n')).toBe(`{\n  "mcpServers": {\n    "ra3": ${ENTRY_JSON}\n  }\n}\n`);
+    expect(mergeText(desktop, '{\n  "mcpServers": {\n    "ra3": "todo"\n  }\n}\n')).toBe(
+      `{\n  "mcpServers": {\n    "ra3": ${ENTRY_JSON}\n  }\n}\n`,
+    );
   });
 
   test("a changed project path is one changed line", () => {
@@ -131,11 +152,15 @@ describe("removal", () => {
   });
 
   test("the only entry: the emptied servers key goes too", () => {
-    expect(removeText(desktop, '{\n  "theme": 1,\n  "mcpServers": {\n    "ra3": {}\n  }\n}\n')).toBe('{\n  "theme": 1\n}\n');
+    expect(removeText(desktop, '{\n  "theme": 1,\n  "mcpServers": {\n    "ra3": {}\n  }\n}\n')).toBe(
+      '{\n  "theme": 1\n}\n',
+    );
   });
 
   test("a servers object that keeps a comment stays", () => {
-    expect(removeText(desktop, '{\n  "mcpServers": {\n    // later\n    "ra3": {}\n  }\n}\n')).toBe('{\n  "mcpServers": {\n    // later\n  }\n}\n');
+    expect(removeText(desktop, '{\n  "mcpServers": {\n    // later\n    "ra3": {}\n  }\n}\n')).toBe(
+      '{\n  "mcpServers": {\n    // later\n  }\n}\n',
+    );
   });
 
   test("nothing to remove: the text is returned unchanged", () => {

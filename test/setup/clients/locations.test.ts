@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { allWriters, clientIds, writerFor, type ClientId, type Scope } from "../../../src/setup/clients/index.ts";
-import { MemoryFileSystem, platformFor, type OsName, type Platform } from "../../../src/setup/platform.ts";
+import { allWriters, type ClientId, clientIds, type Scope, writerFor } from "../../../src/setup/clients/index.ts";
+import { MemoryFileSystem, type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
 import { PLATFORMS, PROJECTS } from "./golden-harness.ts";
 
 /** Where each client's config lives for Ann on each OS, with nothing installed yet. */
@@ -13,11 +13,23 @@ const EXPECTED: Record<ClientId, Partial<Record<Scope, Record<OsName, string>>>>
     },
   },
   "claude-code": {
-    user: { windows: "C:\\Users\\Ann Lee\\.claude.json", macos: "/Users/ann/.claude.json", linux: "/home/ann/.claude.json" },
-    project: { windows: "D:\\Mods\\Corona Mod\\.mcp.json", macos: "/Users/ann/Mods/Corona Mod/.mcp.json", linux: "/home/ann/mods/corona/.mcp.json" },
+    user: {
+      windows: "C:\\Users\\Ann Lee\\.claude.json",
+      macos: "/Users/ann/.claude.json",
+      linux: "/home/ann/.claude.json",
+    },
+    project: {
+      windows: "D:\\Mods\\Corona Mod\\.mcp.json",
+      macos: "/Users/ann/Mods/Corona Mod/.mcp.json",
+      linux: "/home/ann/mods/corona/.mcp.json",
+    },
   },
   cursor: {
-    user: { windows: "C:\\Users\\Ann Lee\\.cursor\\mcp.json", macos: "/Users/ann/.cursor/mcp.json", linux: "/home/ann/.cursor/mcp.json" },
+    user: {
+      windows: "C:\\Users\\Ann Lee\\.cursor\\mcp.json",
+      macos: "/Users/ann/.cursor/mcp.json",
+      linux: "/home/ann/.cursor/mcp.json",
+    },
     project: {
       windows: "D:\\Mods\\Corona Mod\\.cursor\\mcp.json",
       macos: "/Users/ann/Mods/Corona Mod/.cursor/mcp.json",
@@ -25,7 +37,11 @@ const EXPECTED: Record<ClientId, Partial<Record<Scope, Record<OsName, string>>>>
     },
   },
   codex: {
-    user: { windows: "C:\\Users\\Ann Lee\\.codex\\config.toml", macos: "/Users/ann/.codex/config.toml", linux: "/home/ann/.codex/config.toml" },
+    user: {
+      windows: "C:\\Users\\Ann Lee\\.codex\\config.toml",
+      macos: "/Users/ann/.codex/config.toml",
+      linux: "/home/ann/.codex/config.toml",
+    },
     project: {
       windows: "D:\\Mods\\Corona Mod\\.codex\\config.toml",
       macos: "/Users/ann/Mods/Corona Mod/.codex/config.toml",
@@ -52,7 +68,11 @@ const EXPECTED: Record<ClientId, Partial<Record<Scope, Record<OsName, string>>>>
     },
   },
   gemini: {
-    user: { windows: "C:\\Users\\Ann Lee\\.gemini\\settings.json", macos: "/Users/ann/.gemini/settings.json", linux: "/home/ann/.gemini/settings.json" },
+    user: {
+      windows: "C:\\Users\\Ann Lee\\.gemini\\settings.json",
+      macos: "/Users/ann/.gemini/settings.json",
+      linux: "/home/ann/.gemini/settings.json",
+    },
     project: {
       windows: "D:\\Mods\\Corona Mod\\.gemini\\settings.json",
       macos: "/Users/ann/Mods/Corona Mod/.gemini/settings.json",
@@ -61,8 +81,10 @@ const EXPECTED: Record<ClientId, Partial<Record<Scope, Record<OsName, string>>>>
   },
   cline: {
     user: {
-      windows: "C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json",
-      macos: "/Users/ann/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+      windows:
+        "C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json",
+      macos:
+        "/Users/ann/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
       linux: "/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
     },
   },
@@ -111,7 +133,12 @@ describe("default locations", () => {
 
   test("project scope without a project folder is a problem, not a guess", async () => {
     const loc = await writerFor("cursor")!.locate(PLATFORMS.linux, "project", empty(PLATFORMS.linux));
-    expect(loc).toEqual({ file: null, candidates: [], problem: "Cursor's project configuration needs a project folder; pass --project.", notes: [] });
+    expect(loc).toEqual({
+      file: null,
+      candidates: [],
+      problem: "Cursor's project configuration needs a project folder; pass --project.",
+      notes: [],
+    });
   });
 });
 
@@ -127,15 +154,31 @@ describe("environment overrides", () => {
     const set = platformFor("windows", "C:\\Users\\a", { CODEX_HOME: "E:\\codex" });
     expect((await writerFor("codex")!.locate(set, "user", empty(set))).file).toBe("E:\\codex\\config.toml");
     const relative = platformFor("linux", "/home/a", { CODEX_HOME: "codex" });
-    expect((await writerFor("codex")!.locate(relative, "user", empty(relative))).file).toBe("/home/a/.codex/config.toml");
+    expect((await writerFor("codex")!.locate(relative, "user", empty(relative))).file).toBe(
+      "/home/a/.codex/config.toml",
+    );
   });
 
   test("XDG_CONFIG_HOME on Linux moves Zed, VS Code, Claude Desktop and opencode; Flatpak's override wins for Zed", async () => {
     const p = platformFor("linux", "/home/a", { XDG_CONFIG_HOME: "/cfg" });
-    const files = await Promise.all(["zed", "vscode", "claude-desktop", "opencode"].map(async (id) => (await writerFor(id)!.locate(p, "user", empty(p))).file));
-    expect(files).toEqual(["/cfg/zed/settings.json", "/cfg/Code/User/mcp.json", "/cfg/Claude/claude_desktop_config.json", "/cfg/opencode/opencode.json"]);
-    const flatpak = platformFor("linux", "/home/a", { XDG_CONFIG_HOME: "/cfg", FLATPAK_XDG_CONFIG_HOME: "/home/a/.var/app/dev.zed.Zed/config" });
-    expect((await writerFor("zed")!.locate(flatpak, "user", empty(flatpak))).file).toBe("/home/a/.var/app/dev.zed.Zed/config/zed/settings.json");
+    const files = await Promise.all(
+      ["zed", "vscode", "claude-desktop", "opencode"].map(async (id) =>
+        (await writerFor(id)!.locate(p, "user", empty(p))).file
+      ),
+    );
+    expect(files).toEqual([
+      "/cfg/zed/settings.json",
+      "/cfg/Code/User/mcp.json",
+      "/cfg/Claude/claude_desktop_config.json",
+      "/cfg/opencode/opencode.json",
+    ]);
+    const flatpak = platformFor("linux", "/home/a", {
+      XDG_CONFIG_HOME: "/cfg",
+      FLATPAK_XDG_CONFIG_HOME: "/home/a/.var/app/dev.zed.Zed/config",
+    });
+    expect((await writerFor("zed")!.locate(flatpak, "user", empty(flatpak))).file).toBe(
+      "/home/a/.var/app/dev.zed.Zed/config/zed/settings.json",
+    );
   });
 
   test("Zed on macOS ignores XDG_CONFIG_HOME", async () => {
@@ -145,9 +188,13 @@ describe("environment overrides", () => {
 
   test("Windows variable names are case-insensitive; a missing APPDATA falls back to the profile", async () => {
     const mixed = platformFor("windows", "C:\\Users\\a", { AppData: "E:\\Roam" });
-    expect((await writerFor("vscode")!.locate(mixed, "user", empty(mixed))).file).toBe("E:\\Roam\\Code\\User\\mcp.json");
+    expect((await writerFor("vscode")!.locate(mixed, "user", empty(mixed))).file).toBe(
+      "E:\\Roam\\Code\\User\\mcp.json",
+    );
     const bare = platformFor("windows", "C:\\Users\\a", {});
-    expect((await writerFor("zed")!.locate(bare, "user", empty(bare))).file).toBe("C:\\Users\\a\\AppData\\Roaming\\Zed\\settings.json");
+    expect((await writerFor("zed")!.locate(bare, "user", empty(bare))).file).toBe(
+      "C:\\Users\\a\\AppData\\Roaming\\Zed\\settings.json",
+    );
   });
 });
 
@@ -175,14 +222,18 @@ describe("Claude Desktop on Windows: classic or MSIX", () => {
 
   test("the package folder name is matched case-insensitively", async () => {
     const lower = "C:\\Users\\Ann Lee\\AppData\\Local\\Packages\\claude_abc";
-    expect((await writer.locate(p, "user", fsWith({}, [lower]))).file).toBe(`${lower}\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json`);
+    expect((await writer.locate(p, "user", fsWith({}, [lower]))).file).toBe(
+      `${lower}\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json`,
+    );
   });
 
   test("exactly one existing config wins", async () => {
     expect((await writer.locate(p, "user", fsWith({ [msix]: "{}" }))).file).toBe(msix);
     const classicOnly = await writer.locate(p, "user", fsWith({ [classic]: "{}" }, [pkg]));
     expect(classicOnly.file).toBe(classic);
-    expect(classicOnly.notes).toEqual([`Also found the Claude Desktop package folder ${pkg}, which has no configuration file; ra3 left it alone.`]);
+    expect(classicOnly.notes).toEqual([
+      `Also found the Claude Desktop package folder ${pkg}, which has no configuration file; ra3 left it alone.`,
+    ]);
   });
 
   test("configs in both places: refused, with how to find out which one the app reads", async () => {
@@ -223,7 +274,13 @@ describe("clients with two possible files", () => {
     await cliOnlyDir.mkdir("/home/ann/.cline");
     expect((await writer.locate(p, "user", cliOnlyDir)).file).toBe(cli);
     const moved = platformFor("linux", "/home/ann", { CLINE_DIR: "/opt/cline" });
-    expect((await writer.locate(moved, "user", new MemoryFileSystem(moved.pathFlavour, { "/opt/cline/data/settings/cline_mcp_settings.json": "{}" }))).file).toBe(
+    expect(
+      (await writer.locate(
+        moved,
+        "user",
+        new MemoryFileSystem(moved.pathFlavour, { "/opt/cline/data/settings/cline_mcp_settings.json": "{}" }),
+      )).file,
+    ).toBe(
       "/opt/cline/data/settings/cline_mcp_settings.json",
     );
   });
@@ -232,16 +289,35 @@ describe("clients with two possible files", () => {
     const p = PLATFORMS.linux;
     const dir = "/home/ann/.config/opencode";
     const writer = writerFor("opencode")!;
-    expect((await writer.locate(p, "user", new MemoryFileSystem(p.pathFlavour, { [`${dir}/opencode.jsonc`]: "{}" }))).file).toBe(`${dir}/opencode.jsonc`);
-    const both = await writer.locate(p, "user", new MemoryFileSystem(p.pathFlavour, { [`${dir}/opencode.jsonc`]: "{}", [`${dir}/opencode.json`]: "{}" }));
+    expect(
+      (await writer.locate(p, "user", new MemoryFileSystem(p.pathFlavour, { [`${dir}/opencode.jsonc`]: "{}" }))).file,
+    ).toBe(`${dir}/opencode.jsonc`);
+    const both = await writer.locate(
+      p,
+      "user",
+      new MemoryFileSystem(p.pathFlavour, { [`${dir}/opencode.jsonc`]: "{}", [`${dir}/opencode.json`]: "{}" }),
+    );
     expect(both.file).toBe(`${dir}/opencode.jsonc`);
-    expect(both.notes).toEqual([`Both ${dir}/opencode.json and ${dir}/opencode.jsonc exist; ra3 edits the .jsonc one, which opencode reads last.`]);
+    expect(both.notes).toEqual([
+      `Both ${dir}/opencode.json and ${dir}/opencode.jsonc exist; ra3 edits the .jsonc one, which opencode reads last.`,
+    ]);
   });
 });
 
 describe("registry", () => {
   test("every dialect is registered once, in setup's order", () => {
-    expect(clientIds).toEqual(["claude-code", "claude-desktop", "cursor", "vscode", "codex", "gemini", "windsurf", "cline", "zed", "opencode"]);
+    expect(clientIds).toEqual([
+      "claude-code",
+      "claude-desktop",
+      "cursor",
+      "vscode",
+      "codex",
+      "gemini",
+      "windsurf",
+      "cline",
+      "zed",
+      "opencode",
+    ]);
   });
   test("writerFor is case-insensitive and returns null for unknown clients", () => {
     expect(writerFor("Codex")?.id).toBe("codex");

@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { applyConfigChange, planConfigChange, planConfigRemoval, printEntry, ra3ServerEntry, removeConfigEntry, writerFor } from "../../../src/setup/clients/index.ts";
+import {
+  applyConfigChange,
+  planConfigChange,
+  planConfigRemoval,
+  printEntry,
+  ra3ServerEntry,
+  removeConfigEntry,
+  writerFor,
+} from "../../../src/setup/clients/index.ts";
 import { fsError, MemoryFileSystem } from "../../../src/setup/platform.ts";
 import { emptyReceipt, withConfigRecord } from "../../../src/setup/receipt.ts";
 import { ENTRIES, NOW, PLATFORMS } from "./golden-harness.ts";
@@ -38,7 +46,14 @@ describe("plan (the dry run)", () => {
   });
 
   test("a scope the client lacks is an error", async () => {
-    const plan = await planConfigChange(writerFor("windsurf")!, linux, "project", entry, new MemoryFileSystem(linux.pathFlavour), { projectDir: "/p" });
+    const plan = await planConfigChange(
+      writerFor("windsurf")!,
+      linux,
+      "project",
+      entry,
+      new MemoryFileSystem(linux.pathFlavour),
+      { projectDir: "/p" },
+    );
     expect(plan.change).toBe("error");
     expect(plan.error).toBe("Windsurf has no project-level configuration file.");
   });
@@ -60,7 +75,8 @@ describe("apply", () => {
     expect(result).toEqual({
       ok: false,
       receipt: emptyReceipt("0.1.0"),
-      error: `${cursorFile} changed after ra3 read it (another program may be writing it); nothing was written. Run the command again.`,
+      error:
+        `${cursorFile} changed after ra3 read it (another program may be writing it); nothing was written. Run the command again.`,
     });
     expect(fs.text(cursorFile)).toBe(existing + " ");
   });
@@ -71,14 +87,23 @@ describe("apply", () => {
     fs.failOn("rename", (p) => p.includes(".ra3-tmp-"), fsError("ENOSPC", "full"));
     const result = await applyConfigChange(plan, fs, emptyReceipt("0.1.0"), { now: NOW });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toBe(`could not write ${cursorFile}: the disk is full (ENOSPC). The previous file is unchanged.`);
+    if (!result.ok) {
+      expect(result.error).toBe(
+        `could not write ${cursorFile}: the disk is full (ENOSPC). The previous file is unchanged.`,
+      );
+    }
     expect(fs.text(cursorFile)).toBe(existing);
     expect(fs.listAll()).toEqual([cursorFile]);
   });
 
   test("records the change, the backup and the log in the receipt", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
-    const result = await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), { now: NOW });
+    const result = await applyConfigChange(
+      await planConfigChange(cursor, linux, "user", entry, fs),
+      fs,
+      emptyReceipt("0.1.0"),
+      { now: NOW },
+    );
     const backup = `${cursorFile}.ra3-backup-20261123T141502Z`;
     expect(result).toEqual({
       ok: true,
@@ -95,7 +120,9 @@ describe("apply", () => {
 
   test("an entry that is already right is recorded without writing", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour);
-    await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), { now: NOW });
+    await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), {
+      now: NOW,
+    });
     const again = await planConfigChange(cursor, linux, "user", entry, fs);
     expect(again.change).toBe("unchanged");
     const result = await applyConfigChange(again, fs, emptyReceipt("0.1.0"), { now: NOW });
@@ -103,13 +130,21 @@ describe("apply", () => {
       ok: true,
       written: false,
       backup: null,
-      receipt: { ...emptyReceipt("0.1.0"), configs: [{ client: "cursor", scope: "user", file: cursorFile, entryName: "ra3", createdFile: false }] },
+      receipt: {
+        ...emptyReceipt("0.1.0"),
+        configs: [{ client: "cursor", scope: "user", file: cursorFile, entryName: "ra3", createdFile: false }],
+      },
     });
   });
 
   test("an update of a file ra3 created keeps createdFile and the first backup", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour);
-    const created = await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), { now: NOW });
+    const created = await applyConfigChange(
+      await planConfigChange(cursor, linux, "user", entry, fs),
+      fs,
+      emptyReceipt("0.1.0"),
+      { now: NOW },
+    );
     const moved = ra3ServerEntry({ binaryPath: entry.command, projectDir: "/home/ann/mods/other" });
     const updated = await applyConfigChange(
       await planConfigChange(cursor, linux, "user", moved, fs),
@@ -118,10 +153,22 @@ describe("apply", () => {
       { now: new Date("2026-11-24T00:00:00Z") },
     );
     expect(updated.ok && updated.receipt.configs).toEqual([
-      { client: "cursor", scope: "user", file: cursorFile, entryName: "ra3", createdFile: true, backup: `${cursorFile}.ra3-backup-20261124T000000Z` },
+      {
+        client: "cursor",
+        scope: "user",
+        file: cursorFile,
+        entryName: "ra3",
+        createdFile: true,
+        backup: `${cursorFile}.ra3-backup-20261124T000000Z`,
+      },
     ]);
     const r = withConfigRecord(updated.ok ? updated.receipt : emptyReceipt(""), {
-      client: "cursor", scope: "user", file: cursorFile.toUpperCase(), entryName: "ra3", createdFile: false, backup: "/later",
+      client: "cursor",
+      scope: "user",
+      file: cursorFile.toUpperCase(),
+      entryName: "ra3",
+      createdFile: false,
+      backup: "/later",
     });
     expect(r.configs).toHaveLength(1);
     expect(r.configs[0].createdFile).toBe(true);
@@ -132,7 +179,12 @@ describe("apply", () => {
     const target = "/home/ann/dotfiles/cursor-mcp.json";
     const fs = new MemoryFileSystem(linux.pathFlavour, { [target]: existing });
     fs.symlink(cursorFile, target);
-    const result = await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), { now: NOW });
+    const result = await applyConfigChange(
+      await planConfigChange(cursor, linux, "user", entry, fs),
+      fs,
+      emptyReceipt("0.1.0"),
+      { now: NOW },
+    );
     expect(result.ok).toBe(true);
     expect(cursor.verify(fs.text(target)!, entry)).toBe(true);
     expect(fs.listAll()).toEqual([target, `${target}.ra3-backup-20261123T141502Z`]);
@@ -142,7 +194,12 @@ describe("apply", () => {
     const file = "/home/ann/.claude.json";
     const fs = new MemoryFileSystem(linux.pathFlavour, { [file]: "{}\n" });
     await fs.chmod(file, 0o600);
-    await applyConfigChange(await planConfigChange(writerFor("claude-code")!, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), { now: NOW });
+    await applyConfigChange(
+      await planConfigChange(writerFor("claude-code")!, linux, "user", entry, fs),
+      fs,
+      emptyReceipt("0.1.0"),
+      { now: NOW },
+    );
     expect(fs.modeOf(file)).toBe(0o600);
   });
 });
@@ -150,10 +207,18 @@ describe("apply", () => {
 describe("removal plans", () => {
   test("a missing file or a missing entry is 'absent' and drops the record", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
-    expect((await planConfigRemoval(cursor, { file: "/nope.json", scope: "user", entryName: "ra3" }, fs)).change).toBe("absent");
+    expect((await planConfigRemoval(cursor, { file: "/nope.json", scope: "user", entryName: "ra3" }, fs)).change).toBe(
+      "absent",
+    );
     const plan = await planConfigRemoval(cursor, { file: cursorFile, scope: "user", entryName: "ra3" }, fs);
     expect(plan.change).toBe("absent");
-    const receipt = withConfigRecord(emptyReceipt("0.1.0"), { client: "cursor", scope: "user", file: cursorFile, entryName: "ra3", createdFile: false });
+    const receipt = withConfigRecord(emptyReceipt("0.1.0"), {
+      client: "cursor",
+      scope: "user",
+      file: cursorFile,
+      entryName: "ra3",
+      createdFile: false,
+    });
     const result = await applyConfigChange(plan, fs, receipt, { now: NOW });
     expect(result.ok && result.receipt.configs).toEqual([]);
   });
@@ -161,7 +226,9 @@ describe("removal plans", () => {
   test("an invalid file is reported, not touched", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: "{" });
     const plan = await planConfigRemoval(cursor, { file: cursorFile, scope: "user", entryName: "ra3" }, fs);
-    expect(plan.error).toBe(`${cursorFile}:1:2: not valid JSON (closing brace '}' expected). ra3 left the file unchanged; fix it (or move it aside) and run setup again.`);
+    expect(plan.error).toBe(
+      `${cursorFile}:1:2: not valid JSON (closing brace '}' expected). ra3 left the file unchanged; fix it (or move it aside) and run setup again.`,
+    );
   });
 });
 
@@ -174,7 +241,9 @@ describe("the server entry", () => {
     });
   });
   test("refuses relative paths and npx/cmd wrappers (caller bugs)", () => {
-    expect(() => ra3ServerEntry({ binaryPath: "ra3", projectDir: "/p" })).toThrow('server entry paths must be absolute, got "ra3"');
+    expect(() => ra3ServerEntry({ binaryPath: "ra3", projectDir: "/p" })).toThrow(
+      'server entry paths must be absolute, got "ra3"',
+    );
     expect(() => ra3ServerEntry({ binaryPath: "C:\\Windows\\cmd.exe", projectDir: "C:\\p" })).toThrow(
       "the server command must be the ra3 binary itself, got C:\\Windows\\cmd.exe",
     );
@@ -189,7 +258,12 @@ describe("the server entry", () => {
 describe("removeConfigEntry (uninstall from the receipt)", () => {
   test("removes the entry a record names and drops the record", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
-    const added = await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), { now: NOW });
+    const added = await applyConfigChange(
+      await planConfigChange(cursor, linux, "user", entry, fs),
+      fs,
+      emptyReceipt("0.1.0"),
+      { now: NOW },
+    );
     const receipt = added.ok ? added.receipt : emptyReceipt("0.1.0");
     const dry = await removeConfigEntry(receipt.configs[0], fs, receipt, { dryRun: true });
     expect(dry.plan?.change).toBe("remove");
@@ -200,11 +274,16 @@ describe("removeConfigEntry (uninstall from the receipt)", () => {
   });
 
   test("an unknown client in the record is an error sentence", async () => {
-    const r = await removeConfigEntry({ client: "notepad", scope: "user", file: "/x.json", entryName: "ra3", createdFile: false }, new MemoryFileSystem(linux.pathFlavour), emptyReceipt("0.1.0"));
+    const r = await removeConfigEntry(
+      { client: "notepad", scope: "user", file: "/x.json", entryName: "ra3", createdFile: false },
+      new MemoryFileSystem(linux.pathFlavour),
+      emptyReceipt("0.1.0"),
+    );
     expect(r.result).toEqual({
       ok: false,
       receipt: emptyReceipt("0.1.0"),
-      error: 'the install receipt names an unknown client "notepad" for /x.json; remove the "ra3" entry from that file by hand.',
+      error:
+        'the install receipt names an unknown client "notepad" for /x.json; remove the "ra3" entry from that file by hand.',
     });
   });
 });

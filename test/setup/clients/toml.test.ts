@@ -11,7 +11,9 @@ function merge(text: string | Uint8Array): { ok: boolean; text?: string; message
   const read = codex.read(typeof text === "string" ? enc(text) : text);
   if (!read.ok) return { ok: false, message: read.problem.message, line: read.problem.line };
   const merged = codex.merge(read.doc, entry);
-  return merged.ok ? { ok: true, text: merged.text } : { ok: false, message: merged.problem.message, line: merged.problem.line };
+  return merged.ok
+    ? { ok: true, text: merged.text }
+    : { ok: false, message: merged.problem.message, line: merged.problem.line };
 }
 
 function remove(text: string): string {
@@ -24,14 +26,15 @@ function remove(text: string): string {
 
 describe("the statement scanner is not fooled by what looks like a header", () => {
   test("a multi-line string and a multi-line array with nested arrays", () => {
-    const text = 'notes = """\n[mcp_servers.ra3]\nnot a table\n"""\nmatrix = [\n  [1, 2],\n  [3, 4], # comment ]\n]\nwhen = 1979-05-27 07:32:00Z\n[real]\nx = 1\n';
+    const text =
+      'notes = """\n[mcp_servers.ra3]\nnot a table\n"""\nmatrix = [\n  [1, 2],\n  [3, 4], # comment ]\n]\nwhen = 1979-05-27 07:32:00Z\n[real]\nx = 1\n';
     const headers = scanToml(text).filter((s) => s.kind === "header").map((s) => s.keys.join("."));
     expect(headers).toEqual(["real"]);
     expect(merge(text)).toEqual({ ok: true, text: text + "\n" + OURS.replace(/^/, "") });
   });
 
   test("quoted keys in headers are decoded", () => {
-    const keys = scanToml('[mcp_servers."ra3"]\n[ a . \'b.c\' ]\n[[arr]]\n').map((s) => s.keys);
+    const keys = scanToml("[mcp_servers.\"ra3\"]\n[ a . 'b.c' ]\n[[arr]]\n").map((s) => s.keys);
     expect(keys).toEqual([["mcp_servers", "ra3"], ["a", "b.c"], ["arr"]]);
   });
 });
@@ -41,7 +44,8 @@ describe("merge", () => {
     const before = '[mcp_servers."ra3"]\ncommand = "/old" # was here\nstartup_timeout_sec = 30\n';
     expect(merge(before)).toEqual({
       ok: true,
-      text: '[mcp_servers."ra3"]\ncommand = "C:\\\\Tools\\\\ra3.exe" # was here\nstartup_timeout_sec = 30\nargs = ["mcp", "--project", "C:\\\\Mods\\\\X"]\n',
+      text:
+        '[mcp_servers."ra3"]\ncommand = "C:\\\\Tools\\\\ra3.exe" # was here\nstartup_timeout_sec = 30\nargs = ["mcp", "--project", "C:\\\\Mods\\\\X"]\n',
     });
   });
 
@@ -49,7 +53,8 @@ describe("merge", () => {
     const before = '[mcp_servers.ra3]\ncommand = "C:\\\\Tools\\\\ra3.exe"\nargs = [\n  "mcp",\n]\n\n[other]\n';
     expect(merge(before)).toEqual({
       ok: true,
-      text: '[mcp_servers.ra3]\ncommand = "C:\\\\Tools\\\\ra3.exe"\nargs = ["mcp", "--project", "C:\\\\Mods\\\\X"]\n\n[other]\n',
+      text:
+        '[mcp_servers.ra3]\ncommand = "C:\\\\Tools\\\\ra3.exe"\nargs = ["mcp", "--project", "C:\\\\Mods\\\\X"]\n\n[other]\n',
     });
   });
 
@@ -89,18 +94,23 @@ describe("merge", () => {
   });
 
   test("mcp_servers that is not a table is refused at read", () => {
-    expect(merge("x = 1\nmcp_servers = [1, 2]\n")).toEqual({ ok: false, message: '"mcp_servers" is an array, not a table', line: 2 });
+    expect(merge("x = 1\nmcp_servers = [1, 2]\n")).toEqual({
+      ok: false,
+      message: '"mcp_servers" is an array, not a table',
+      line: 2,
+    });
   });
 });
 
 describe("remove", () => {
   test("our table and its sub-tables go; one blank line stays between neighbours", () => {
-    const before = 'a = 1\n\n[mcp_servers.other]\ncommand = "y"\n\n[mcp_servers.ra3]\ncommand = "x"\n\n[mcp_servers.ra3.env]\nK = "v"\n\n# next\n[profiles.z]\nm = 2\n';
+    const before =
+      'a = 1\n\n[mcp_servers.other]\ncommand = "y"\n\n[mcp_servers.ra3]\ncommand = "x"\n\n[mcp_servers.ra3.env]\nK = "v"\n\n# next\n[profiles.z]\nm = 2\n';
     expect(remove(before)).toBe('a = 1\n\n[mcp_servers.other]\ncommand = "y"\n\n# next\n[profiles.z]\nm = 2\n');
   });
 
   test("at the end of the file the trailing blank lines go too", () => {
-    expect(remove('a = 1\n\n' + OURS + "\n\n")).toBe("a = 1\n");
+    expect(remove("a = 1\n\n" + OURS + "\n\n")).toBe("a = 1\n");
   });
 
   test("the only content: the file becomes empty", () => {
@@ -117,5 +127,9 @@ describe("remove", () => {
 });
 
 test("invalid TOML: position and reason from smol-toml", () => {
-  expect(merge('a = "unterminated\n')).toEqual({ ok: false, message: "not valid TOML (control characters are not allowed in strings)", line: 1 });
+  expect(merge('a = "unterminated\n')).toEqual({
+    ok: false,
+    message: "not valid TOML (control characters are not allowed in strings)",
+    line: 1,
+  });
 });
