@@ -19,6 +19,7 @@ export interface ByteStream {
   on(event: "end" | "close", fn: () => void): unknown;
   on(event: "error", fn: (e: Error) => void): unknown;
   // `any[]`: Node's listener type; narrower parameter types would not accept process.stdin.
+  // deno-lint-ignore no-explicit-any
   off(event: string, fn: (...args: any[]) => void): unknown;
   pause?(): unknown;
   destroy?(): unknown;

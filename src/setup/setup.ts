@@ -394,7 +394,7 @@ function dryRunSteps(
         : "unchanged",
     )
   );
-  steps.push(clientsStep(deps, plan, request, clients, true));
+  steps.push(clientsStep(plan, request, clients, true));
 
   const pending = plan.skills.filter((s) => s.action === "install" || s.action === "update");
   const broken = plan.skills.filter((s) => s.action === "failed");
@@ -453,7 +453,6 @@ function projectStep(project: ProjectDetection): StepReport {
 }
 
 function clientsStep(
-  deps: SetupDeps,
   plan: Plan,
   request: SetupRequest,
   clients: readonly ClientOutcome[],
@@ -624,7 +623,7 @@ async function applyClients(
     const result: ClientResult = p.change === "create" ? "created" : p.change === "update" ? "updated" : "unchanged";
     clients.push(clientOutcome(p, result, { backup: applied.backup }));
   }
-  return { step: clientsStep(deps, plan, request, clients, false), clients };
+  return { step: clientsStep(plan, request, clients, false), clients };
 }
 
 // Record order may change when a record is re-added; only the set matters.

@@ -70,6 +70,7 @@ export class LineMap {
     if (encoding === "utf-16le" || encoding === "utf-16be") return bomBytes + 2 * o;
     if (encoding !== "utf-8") return bomBytes + o;
     if (this.asciiPrefix < 0) {
+      // deno-lint-ignore no-control-regex -- the ASCII range starts at NUL on purpose
       const m = /[^\x00-\x7f]/.exec(this.text);
       this.asciiPrefix = m ? m.index : this.text.length;
     }

@@ -41,8 +41,11 @@ const good = () => ({
   ],
 });
 
+// deno-lint-ignore no-explicit-any -- the mutations poke at arbitrary JSON
+type Json = any;
+
 /** The messages zod reports for `doc` after `mutate` (empty when valid). */
-function problems(mutate: (d: any) => void): string[] {
+function problems(mutate: (d: Json) => void): string[] {
   const d = good();
   mutate(d);
   const r = sarifLog.safeParse(d);
@@ -55,7 +58,7 @@ describe("the SARIF schema", () => {
   });
 
   test("rejects each broken rule", () => {
-    const cases: [string, (d: any) => void][] = [
+    const cases: [string, (d: Json) => void][] = [
       ["version", (d) => (d.version = "2.0.0")],
       ["unknown top-level key", (d) => (d.extra = 1)],
       ["driver name", (d) => (d.runs[0].tool.driver.name = "")],
@@ -87,9 +90,9 @@ describe("the SARIF schema", () => {
     const log = toSarif(SAMPLE, all.diagnostics);
     const parsed = sarifLog.safeParse(log);
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-    const run = (log as any).runs[0];
+    const run = (log as Json).runs[0];
     expect(run.results.length).toBe(all.diagnostics.length);
-    expect(run.results.map((r: any) => r.locations?.[0].physicalLocation.artifactLocation.uri ?? null)).toEqual([
+    expect(run.results.map((r: Json) => r.locations?.[0].physicalLocation.artifactLocation.uri ?? null)).toEqual([
       null,
       null,
       "Data/Includes/Loop/LoopB.xml",

@@ -216,7 +216,7 @@ export function setupDeps(w: World, over: Partial<SetupDeps> = {}): SetupDeps {
     now: () => NOW,
     detectProject: async () => w.project_,
     skills: { targets: () => skillTargets(w), install: () => fakeInstallSkill(w) },
-    buildIndex: async (p): Promise<IndexOutcome> => {
+    buildIndex: async (_p): Promise<IndexOutcome> => {
       w.calls.index++;
       const snap = fs.path.join(w.home, "snapshots", "corona-0123456789ab.msgpack");
       const saved = fs.text(snap) === null;
