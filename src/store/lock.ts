@@ -1,13 +1,17 @@
 /**
- * One snapshot writer at a time: a lock file created exclusively (`wx`) holding its owner's pid, host,
- * creation time and a random token. A lock whose owner died (same host, pid gone) or that is older than
- * `staleMs` is taken over. The lock only saves duplicate work: snapshot writes are atomic renames, so
- * even two writers that both believe they hold it leave one complete file, never a torn one.
+ * One snapshot writer at a time: a lock file holding its owner's pid, host, creation time and a random
+ * token. The file appears with its content in one step (written beside it, then hard-linked into place,
+ * which fails when a lock exists), so a lock that is empty or unparsable was left by a crash and is
+ * stale at once. A lock whose owner died (same host, pid gone) or whose time is more than `staleMs` away
+ * from now (in the past, or in the future: another host's clock) is taken over, so no lock lives longer
+ * than twice `staleMs`. The lock only saves duplicate work: snapshot writes are atomic renames, so even
+ * two writers that both believe they hold it leave one complete file, never a torn one.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import { parentDir } from "../project/paths.ts";
+import { tempPathFor } from "./atomic.ts";
 
 /** What a lock file holds (JSON). */
 export interface LockOwner {
@@ -33,7 +37,7 @@ export interface Lock {
 
 export interface LockBusy {
   readonly busy: {
-    /** 0 when the lock file is being written or unreadable. */
+    /** 0 when the lock vanished and reappeared while we tried (a race with other writers). */
     readonly pid: number;
     readonly hostname: string;
     /** When the holder took the lock (ISO-8601). */
@@ -42,7 +46,7 @@ export interface LockBusy {
 }
 
 export interface AcquireOptions {
-  /** A lock older than this is stale whoever holds it (default 60 s). */
+  /** A lock dated further than this from now (past or future) is stale whoever holds it (default 60 s). */
   readonly staleMs?: number;
   /** Injectable for tests. */
   readonly now?: () => number;
@@ -50,6 +54,8 @@ export interface AcquireOptions {
   readonly pid?: number;
   /** Whether a pid on this host is alive (default: `process.kill(pid, 0)`, ESRCH means dead). */
   readonly isAlive?: (pid: number) => boolean;
+  /** Creates the lock file with its content, or returns false when one exists (tests replace it). */
+  readonly create?: (lockPath: string, content: string) => boolean;
 }
 
 const DEFAULT_STALE_MS = 60_000;
@@ -93,13 +99,15 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
       createdAt: new Date(now()).toISOString(),
       token: randomBytes(8).toString("hex"),
     };
-    if (tryCreate(lockPath, owner)) return makeLock(lockPath, owner, recovered);
+    if ((options.create ?? createLockFile)(lockPath, JSON.stringify(owner))) {
+      return makeLock(lockPath, owner, recovered);
+    }
 
     const seen = readLock(lockPath);
     if (seen === "missing") continue; // released between our attempt and the read: try again
     const stale = isStale(seen, { staleMs, now: now(), host, isAlive });
     if (!stale) {
-      lastBusy = busyOf(seen);
+      lastBusy = busyOf(seen, now());
       break;
     }
     // Re-check right before unlinking: if another process took over in between, the content changed and
@@ -116,12 +124,41 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
   }
   if (lastBusy) return lastBusy;
   const final = readLock(lockPath);
-  return final === "missing" ? { busy: { pid: 0, hostname: "", since: new Date(now()).toISOString() } } : busyOf(final);
+  return busyOf(final === "missing" ? null : final, now());
 }
 
-type SeenLock = { readonly owner: LockOwner | null; readonly raw: string; readonly mtimeMs: number };
+type SeenLock = { readonly owner: LockOwner | null; readonly raw: string };
 
-function tryCreate(lockPath: string, owner: LockOwner): boolean {
+/** Error codes of file systems without hard links (FAT, some network shares). */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+
+/**
+ * Creates `lockPath` holding `content`, or returns false when it exists. The content is written to a
+ * temporary file first and hard-linked into place, so no reader ever sees the lock empty or half-written;
+ * where hard links are unsupported the lock is created with `wx` and written (a crash in that instant
+ * leaves an empty lock, which the next writer takes over at once).
+ */
+export function createLockFile(lockPath: string, content: string): boolean {
+  const temp = tempPathFor(lockPath);
+  writeFileSync(temp, content, { flag: "wx", mode: 0o644 });
+  try {
+    linkSync(temp, lockPath);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (code === "EEXIST") return false;
+    if (!NO_HARD_LINKS.has(code)) throw e;
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Already gone; a leftover is swept with the snapshot's other temporary files.
+    }
+  }
+  return createExclusive(lockPath, content);
+}
+
+function createExclusive(lockPath: string, content: string): boolean {
   let fd: number;
   try {
     fd = openSync(lockPath, "wx", 0o644);
@@ -130,7 +167,7 @@ function tryCreate(lockPath: string, owner: LockOwner): boolean {
     throw e;
   }
   try {
-    writeSync(fd, JSON.stringify(owner));
+    writeSync(fd, content);
   } finally {
     closeSync(fd);
   }
@@ -139,15 +176,13 @@ function tryCreate(lockPath: string, owner: LockOwner): boolean {
 
 function readLock(lockPath: string): SeenLock | "missing" {
   let raw: string;
-  let mtimeMs: number;
   try {
     raw = readFileSync(lockPath, "utf8");
-    mtimeMs = statSync(lockPath).mtimeMs;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return "missing";
     throw e;
   }
-  return { owner: parseOwner(raw), raw, mtimeMs };
+  return { owner: parseOwner(raw), raw };
 }
 
 function parseOwner(raw: string): LockOwner | null {
@@ -169,18 +204,20 @@ function isStale(
   seen: SeenLock,
   ctx: { staleMs: number; now: number; host: string; isAlive: (pid: number) => boolean },
 ): boolean {
-  // An unparsable lock is being written right now or was left half-written by a crash: judge it by its age.
-  if (!seen.owner) return ctx.now - seen.mtimeMs > ctx.staleMs;
+  // Locks appear with their content in one step: an empty or unparsable one is a crash's leftover.
+  if (!seen.owner) return true;
   if (seen.owner.hostname === ctx.host && !ctx.isAlive(seen.owner.pid)) return true;
-  return ctx.now - Date.parse(seen.owner.createdAt) > ctx.staleMs;
+  // A time in the future comes from another clock; beyond the stale period it tells nothing, and within
+  // it the lock still expires staleMs after its date, so no lock lives longer than 2 × staleMs.
+  return Math.abs(ctx.now - Date.parse(seen.owner.createdAt)) > ctx.staleMs;
 }
 
 function sameContent(a: SeenLock, b: SeenLock): boolean {
-  return a.raw === b.raw && a.mtimeMs === b.mtimeMs;
+  return a.raw === b.raw;
 }
 
-function busyOf(seen: SeenLock): LockBusy {
-  if (!seen.owner) return { busy: { pid: 0, hostname: "", since: new Date(seen.mtimeMs).toISOString() } };
+function busyOf(seen: SeenLock | null, now: number): LockBusy {
+  if (!seen?.owner) return { busy: { pid: 0, hostname: "", since: new Date(now).toISOString() } };
   return { busy: { pid: seen.owner.pid, hostname: seen.owner.hostname, since: seen.owner.createdAt } };
 }
 

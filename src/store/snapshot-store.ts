@@ -2,7 +2,8 @@
  * The snapshot of one project on disk: `<home>/snapshots/<slug>-<hash>.msgpack`, a `.meta.json` beside it
  * (readable without decoding the snapshot) and a `.lock` while a writer is at work. Loading never throws
  * and says why a snapshot is unusable; saving takes the lock, writes both files atomically, and skips
- * (reporting "busy") when another process is writing.
+ * (reporting "busy") when another process is writing. Whoever holds the lock first removes the
+ * temporary files that crashed writers of this snapshot left ({@link sweepTempFiles}).
  */
 import { readFileSync } from "node:fs";
 import { snapshotPathFor } from "../project/home.ts";
@@ -15,7 +16,8 @@ import {
   type SnapshotExpectation,
   type SnapshotHeader,
 } from "./codec.ts";
-import { acquireLock, isLockBusy, type LockBusy } from "./lock.ts";
+import { acquireLock, isLockBusy, type LockBusy, pidIsAlive } from "./lock.ts";
+import { sweepTempFiles, tempFilesOf } from "./leftovers.ts";
 
 /** The `.meta.json` beside a snapshot: its header plus the file's size and record count. */
 export interface SnapshotMeta extends SnapshotHeader {
@@ -39,9 +41,16 @@ export type SaveResult =
   | { readonly saved: false; readonly reason: "error"; readonly message: string };
 
 export interface SnapshotStoreOptions {
-  /** A writer's lock older than this is taken over (default 60 s; a save takes well under a second). */
+  /**
+   * A writer's lock dated further than this from now is taken over, and a temporary file older than this
+   * is abandoned (default 60 s; a save takes well under a second).
+   */
   readonly staleLockMs?: number;
+  /** Injectable for tests: whether a writer's pid is alive on this host. */
+  readonly isAlive?: (pid: number) => boolean;
 }
+
+const DEFAULT_STALE_MS = 60_000;
 
 export class SnapshotStore {
   readonly path: string;
@@ -56,6 +65,44 @@ export class SnapshotStore {
     this.path = snapshotPathFor(home, projectDir);
     this.metaPath = this.path.replace(/\.msgpack$/, "") + ".meta.json";
     this.lockPath = this.path + ".lock";
+  }
+
+  /** Every file name a write of this snapshot uses (the temporary files are named after these). */
+  private get targets(): readonly string[] {
+    return [this.path, this.metaPath, this.lockPath];
+  }
+
+  /**
+   * Removes what crashed writers of this snapshot left (full-size temporary files, their lock), taking the
+   * lock only when there is something to remove. Cheap otherwise (one folder listing); returns the removed
+   * temporary files; never throws (what cannot be removed now is tried again at the next save).
+   */
+  cleanLeftovers(): readonly string[] {
+    if (tempFilesOf(this.targets).length === 0) return [];
+    let lock;
+    try {
+      lock = acquireLock(this.lockPath, { staleMs: this.options.staleLockMs, isAlive: this.options.isAlive });
+    } catch {
+      return [];
+    }
+    if (isLockBusy(lock)) return []; // its holder sweeps
+    try {
+      return this.sweep();
+    } finally {
+      try {
+        lock.release();
+      } catch {
+        // An unremovable lock goes stale and is taken over by the next writer.
+      }
+    }
+  }
+
+  /** Sweeps this snapshot's abandoned temporary files; call with the lock held. */
+  private sweep(): string[] {
+    return sweepTempFiles(tempFilesOf(this.targets), {
+      staleMs: this.options.staleLockMs ?? DEFAULT_STALE_MS,
+      isAlive: this.options.isAlive ?? pidIsAlive,
+    });
   }
 
   /**
@@ -88,7 +135,7 @@ export class SnapshotStore {
     const bytes = encodeSnapshot(snapshot);
     let lock;
     try {
-      lock = acquireLock(this.lockPath, { staleMs: this.options.staleLockMs });
+      lock = acquireLock(this.lockPath, { staleMs: this.options.staleLockMs, isAlive: this.options.isAlive });
     } catch (e) {
       return { saved: false, reason: "error", message: `could not lock ${this.lockPath} (${errText(e)})` };
     }
@@ -103,6 +150,7 @@ export class SnapshotStore {
       };
     }
     try {
+      this.sweep();
       const meta = metaOf(snapshot, bytes.length);
       writeFileAtomic(this.path, bytes);
       writeFileAtomic(this.metaPath, new TextEncoder().encode(JSON.stringify(meta, null, 2) + "\n"));

@@ -49,12 +49,14 @@ export type WarmStartResult =
   | { readonly warm: false; readonly reason: string; readonly quiet: boolean };
 
 /**
- * Starts `ws` from its stored snapshot: installs the records whose stamp still matches, then re-reads
- * changed, added and deleted files and links. Returns why not when there is no usable snapshot (`quiet`
+ * Starts `ws` from its stored snapshot (after removing what crashed writers left): installs the records
+ * whose stamp still matches, then re-reads changed, added and deleted files and links. Returns why not when there is no usable snapshot (`quiet`
  * when that is simply the first run).
  */
 export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: string): Promise<WarmStartResult> {
   const t = performance.now();
+  // A writer killed mid-save left its temporary file: remove it before anything else is written.
+  store.cleanLeftovers();
   const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
   if (!loaded.ok) {
     return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };

@@ -1,10 +1,19 @@
 // The writers' lock: exclusive, recovers from dead and stale owners, never removes someone else's lock.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "../../src/store/lock.ts";
+import { acquireLock, createLockFile, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "../../src/store/lock.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ra3-lock-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -86,16 +95,56 @@ describe("acquireLock", () => {
     held(acquireLock(path, { staleMs: 60_000, now: () => NOW + 60_001, isAlive })).release();
   });
 
-  test("an unreadable (half-written) lock is judged by its file age", () => {
-    const path = fresh();
-    writeLock(path, {});
-    writeFileSync(path, ""); // created with wx, content not written yet
-    const mtime = new Date(NOW);
-    utimesSync(path, mtime, mtime);
-    expect(acquireLock(path, { staleMs: 1000, now: () => NOW + 500 })).toEqual({
-      busy: { pid: 0, hostname: "", since: "2026-03-01T12:00:00.000Z" },
+  // The hostile states a crash leaves: each is stale at once, whatever its age.
+  for (
+    const [what, content] of [
+      ["an empty lock", ""],
+      ["a truncated lock", '{"pid":12'],
+      ["a lock of another shape", '{"owner":"someone"}'],
+      ["a lock whose time is not a date", JSON.stringify({ pid: 1, hostname: "h", createdAt: "soon", token: "t" })],
+      ["a lock holding a JSON array", "[1,2,3]"],
+    ] as const
+  ) {
+    test(`${what} (left by a crash) is taken over at once`, () => {
+      const path = fresh();
+      mkdirSync(join(path, ".."), { recursive: true });
+      writeFileSync(path, content);
+      const mtime = new Date(NOW);
+      utimesSync(path, mtime, mtime); // just written: age must not matter
+      const lock = held(acquireLock(path, { staleMs: 60_000, now: () => NOW }));
+      expect(lock.recovered).toBe(true);
+      expect(JSON.parse(readFileSync(path, "utf8")).token).toBe(lock.owner.token);
+      expect(lock.release()).toBe(true);
     });
-    held(acquireLock(path, { staleMs: 1000, now: () => NOW + 1001 })).release();
+  }
+
+  test("another host's lock dated far in the future is stale at once", () => {
+    const path = fresh();
+    const inAYear = new Date(NOW + 365 * 24 * 3600_000).toISOString();
+    writeLock(path, { pid: 4242, hostname: "skewed-machine", createdAt: inAYear, token: "future" });
+    const lock = held(acquireLock(path, { staleMs: 60_000, now: () => NOW }));
+    expect(lock.recovered).toBe(true);
+    lock.release();
+  });
+
+  test("a lock dated slightly in the future (clock skew) expires staleMs after its date: at most 2 × staleMs", () => {
+    const path = fresh();
+    const soon = new Date(NOW + 30_000).toISOString();
+    writeLock(path, { pid: 4242, hostname: "skewed-machine", createdAt: soon, token: "skew" });
+    const busy = { busy: { pid: 4242, hostname: "skewed-machine", since: soon } };
+    expect(acquireLock(path, { staleMs: 60_000, now: () => NOW })).toEqual(busy);
+    expect(acquireLock(path, { staleMs: 60_000, now: () => NOW + 90_000 })).toEqual(busy);
+    held(acquireLock(path, { staleMs: 60_000, now: () => NOW + 90_001 })).release();
+  });
+
+  test("the lock appears with its content in one step and leaves no temporary file, taken or busy", () => {
+    const path = fresh();
+    mkdirSync(join(path, ".."), { recursive: true });
+    expect(createLockFile(path, "first")).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe("first");
+    expect(createLockFile(path, "second")).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe("first");
+    expect(readdirSync(join(path, ".."))).toEqual(["snap.msgpack.lock"]);
   });
 
   test("release never deletes a lock that another process took over", () => {
