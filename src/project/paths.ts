@@ -12,7 +12,16 @@ import * as nodePath from "node:path";
 /** The path flavour of the running OS. Tests can pass `nodePath.win32` or `nodePath.posix` explicitly. */
 export type PathFlavour = typeof nodePath.posix;
 
-export const native: PathFlavour = nodePath;
+/**
+ * The running OS's flavour, as the very `nodePath.posix` or `nodePath.win32` object: the namespace import
+ * itself is a different object from both, so comparing a flavour with it would say "not POSIX" on Linux.
+ */
+export const native: PathFlavour = nodePath.sep === "\\" ? nodePath.win32 : nodePath.posix;
+
+/** True for the POSIX flavour, where `\` is an ordinary character that mod paths mean as a separator. */
+function isPosix(flavour: PathFlavour): boolean {
+  return flavour.sep === "/";
+}
 
 /**
  * Makes `p` absolute against `cwd` (default: the process working directory) and normalises it.
@@ -20,7 +29,7 @@ export const native: PathFlavour = nodePath;
  * @example toAbsolute("Data\\Mod.xml", "/mods/x") // "/mods/x/Data/Mod.xml" on Linux
  */
 export function toAbsolute(p: string, cwd: string = process.cwd(), flavour: PathFlavour = native): string {
-  const cleaned = flavour === nodePath.posix ? p.replace(/\\/g, "/") : p;
+  const cleaned = isPosix(flavour) ? toPosix(p) : p;
   return flavour.resolve(cwd, cleaned);
 }
 
@@ -72,7 +81,7 @@ export function relativePosix(root: string, p: string): string | null {
 
 /** Joins segments with the running OS's separator (after turning `\` into `/` on POSIX). */
 export function joinPath(base: string, ...segments: string[]): string {
-  const cleaned = native === nodePath.posix ? segments.map(toPosix) : segments;
+  const cleaned = isPosix(native) ? segments.map(toPosix) : segments;
   return native.join(base, ...cleaned);
 }
 

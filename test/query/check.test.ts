@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { checkFiles } from "../../src/query/check.ts";
+import { fileQuery } from "../../src/query/files.ts";
 import { ok, SAMPLE, sampleIndex } from "./sample.ts";
 
 describe("the sample mod", () => {
@@ -123,5 +124,21 @@ describe("the sample mod", () => {
     expect(checkFiles(linked, ["Data/NoSuchFile.xml"])).toEqual({
       error: { code: "not_found", message: "Data/NoSuchFile.xml is not an indexed file of this project" },
     });
+  });
+
+  test("Windows spellings of a path (`.\\`, `..` segments, any case) name the same file on every OS", async () => {
+    const linked = await sampleIndex();
+    for (
+      const p of [
+        "Data\\Standalone.xml",
+        ".\\Data\\Standalone.xml",
+        "Data\\X\\..\\Standalone.xml",
+        ".\\data\\STANDALONE.xml",
+      ]
+    ) {
+      expect([p, ok(checkFiles(linked, [p])).files]).toEqual([p, ["Data/Standalone.xml"]]);
+      const f = fileQuery(linked, p);
+      expect([p, "error" in f ? f.error.message : f.file]).toEqual([p, "Data/Standalone.xml"]);
+    }
   });
 });
