@@ -26,16 +26,13 @@ export interface OpenedWorkspace {
   readonly snapshot: {
     readonly path: string;
     readonly saved: boolean;
+    /** True when the snapshot on disk already held this index, so it was not rewritten. */
+    readonly unchanged: boolean;
     readonly size: number | null;
     readonly message: string | null;
   };
 }
 
-/**
- * Opens the configured project: warm start from its snapshot when one is valid (re-reading only changed
- * files), else a full build; then saves the snapshot if anything changed. Prints why not and returns the
- * exit status when there is no project.
- */
 /** The run's configuration, or (after printing why, with the mods found in a container folder) EXIT_ENV. */
 export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | number {
   const config = resolveConfig({
@@ -52,11 +49,12 @@ export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | nu
   return EXIT_ENV;
 }
 
-export async function openWorkspace(
-  cfg: CliConfig,
-  io: CliIo,
-  options: { alwaysSave?: boolean } = {},
-): Promise<OpenedWorkspace | number> {
+/**
+ * Opens the configured project: warm start from its snapshot when one is valid (re-reading only changed
+ * files), else a full build; then saves the snapshot unless the one on disk already holds this index. Prints why not and returns the
+ * exit status when there is no project.
+ */
+export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWorkspace | number> {
   const config = configOrExplain(cfg, io);
   if (typeof config === "number") return config;
   const ws = new Workspace(config);
@@ -99,19 +97,12 @@ export async function openWorkspace(
     }
   }
   const ms = Math.round((performance.now() - t) * 10) / 10;
-  let snapshot: OpenedWorkspace["snapshot"] = {
-    path: store.path,
-    saved: false,
-    size: store.meta()?.size ?? null,
-    message: null,
-  };
-  if (report || changed || deleted || options.alwaysSave) {
-    const saved = saveSnapshot(ws, store, schemaKey);
-    snapshot = saved.saved
-      ? { path: saved.path, saved: true, size: saved.size, message: null }
-      : { path: store.path, saved: false, size: null, message: saved.message };
-    if (!saved.saved && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
-  }
+  // Saved whenever the index differs from the snapshot on disk; the store skips a write of the same state.
+  const saved = saveSnapshot(ws, store, schemaKey);
+  const snapshot: OpenedWorkspace["snapshot"] = saved.saved || saved.reason === "unchanged"
+    ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null }
+    : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
+  if (!saved.saved && saved.reason !== "unchanged" && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
   return { ws, report, start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note }, snapshot };
 }
 

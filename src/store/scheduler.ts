@@ -1,7 +1,9 @@
 /**
  * Quiet-period merging of snapshot writes: every change (re)starts a timer, and the write runs once the
- * changes have been quiet for `quietMs`: a burst of edits costs one write, never one per edit. At most
- * one write runs at a time; changes that arrive during a write cause exactly one follow-up write.
+ * changes have been quiet for `quietMs`: a burst of edits costs one write, never one per edit. A change
+ * marked prompt (the first complete build, which a short-lived process must not lose) is written on the
+ * next turn of the event loop instead. At most one write runs at a time; changes that arrive during a
+ * write cause exactly one follow-up write.
  */
 
 /** The timer functions the writer uses (injectable, so tests drive time by hand). */
@@ -28,6 +30,8 @@ export class QuietPeriodWriter {
   private dirty = false;
   private inflight: Promise<void> | null = null;
   private disposed = false;
+  /** A prompt write is scheduled: later changes ride along instead of postponing it. */
+  private prompt = false;
 
   /**
    * @param write saves the current state; a thrown error or rejection goes to `onError` (the next change
@@ -55,8 +59,22 @@ export class QuietPeriodWriter {
   changed(): void {
     if (this.disposed) return;
     this.dirty = true;
+    if (this.prompt) return;
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = this.clock.setTimeout(() => this.onQuiet(), this.quietMs);
+  }
+
+  /**
+   * Records a change to write without waiting for quiet: on the next turn of the event loop (after the
+   * running write, if any). Changes recorded before that write runs are in it.
+   */
+  changedPromptly(): void {
+    if (this.disposed) return;
+    this.dirty = true;
+    if (this.prompt) return;
+    this.prompt = true;
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = this.clock.setTimeout(() => this.onQuiet(), 0);
   }
 
   /** Writes now if changes are pending (after any running write); resolves when nothing is left to write. */
@@ -77,10 +95,12 @@ export class QuietPeriodWriter {
   private cancelTimer(): void {
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
+    this.prompt = false;
   }
 
   private onQuiet(): void {
     this.timer = null;
+    this.prompt = false;
     // During a write, the follow-up starts when that write finishes (see start()).
     if (!this.inflight && this.dirty && !this.disposed) this.start();
   }

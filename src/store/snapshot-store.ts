@@ -2,10 +2,13 @@
  * The snapshot of one project on disk: `<home>/snapshots/<slug>-<hash>.msgpack`, a `.meta.json` beside it
  * (readable without decoding the snapshot) and a `.lock` while a writer is at work. Loading never throws
  * and says why a snapshot is unusable; saving takes the lock, writes both files atomically, and skips
- * (reporting "busy") when another process is writing. Whoever holds the lock first removes the
- * temporary files that crashed writers of this snapshot left ({@link sweepTempFiles}).
+ * (reporting "busy") when another process is writing, or (reporting "unchanged") when the file on disk is
+ * the one this store loaded or wrote and holds the same state ({@link snapshotStateKey}). Whoever holds
+ * the lock first removes the temporary files that crashed writers of this snapshot left
+ * ({@link sweepTempFiles}).
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { snapshotPathFor } from "../project/home.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import {
@@ -37,6 +40,14 @@ export type LoadResult = DecodeResult | {
 
 export type SaveResult =
   | { readonly saved: true; readonly path: string; readonly size: number; readonly meta: SnapshotMeta }
+  /** The snapshot on disk already holds this state: nothing was written. */
+  | {
+    readonly saved: false;
+    readonly reason: "unchanged";
+    readonly message: string;
+    readonly path: string;
+    readonly size: number;
+  }
   | { readonly saved: false; readonly reason: "busy"; readonly message: string; readonly busy: LockBusy["busy"] }
   | { readonly saved: false; readonly reason: "error"; readonly message: string };
 
@@ -52,10 +63,50 @@ export interface SnapshotStoreOptions {
 
 const DEFAULT_STALE_MS = 60_000;
 
+/** The state, size, mtime and inode of the snapshot file when this store last read or wrote it. */
+interface KnownFile {
+  readonly state: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** A file renamed into place by another writer has another inode, even within one mtime tick. */
+  readonly ino: number;
+}
+
+/**
+ * What a snapshot stores, as a digest that ignores when and by which build it was made: the header
+ * without `generatedAt`, `buildId` and timings (stats ending in `Ms`), then every file's path and stamp
+ * in order (a record depends only on its file's bytes, which the stamp stands for, and on the schema and
+ * tool version in the header). A file without a stamp (unreadable) counts by its diagnostics.
+ * @example snapshotStateKey(a) === snapshotStateKey({ ...a, buildId: a.buildId + 1 }) // true
+ */
+export function snapshotStateKey(s: Snapshot): string {
+  const stats = Object.entries(s.stats).filter(([k]) => !k.endsWith("Ms")).sort(([a], [b]) => (a < b ? -1 : 1));
+  const h = createHash("sha1").update(
+    JSON.stringify([
+      s.schemaVersion,
+      s.toolVersion,
+      s.projectDir,
+      s.sdkDir,
+      s.schemaKey,
+      s.phase,
+      s.complete,
+      s.stale,
+      stats,
+    ]),
+  );
+  for (const f of s.files) {
+    const stamp = f.stamp ? `${f.stamp.size}\u0001${f.stamp.mtimeMs}` : JSON.stringify(f.record.diagnostics);
+    h.update(`\u0000${f.path}\u0001${stamp}`);
+  }
+  return h.digest("hex");
+}
+
 export class SnapshotStore {
   readonly path: string;
   readonly metaPath: string;
   readonly lockPath: string;
+  /** The file as this store last loaded or saved it (null: never, or it failed). */
+  private known: KnownFile | null = null;
 
   constructor(
     readonly home: string,
@@ -112,8 +163,18 @@ export class SnapshotStore {
    */
   load(expect: SnapshotExpectation): LoadResult {
     let bytes: Uint8Array;
+    let stamp: { size: number; mtimeMs: number; ino: number };
+    this.known = null;
     try {
-      bytes = readFileSync(this.path);
+      // The stamp and the bytes of the same file, even if a writer renames a new one into place meanwhile.
+      const fd = openSync(this.path, "r");
+      try {
+        const st = fstatSync(fd);
+        stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+        bytes = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return { ok: false, reason: "missing", message: `no snapshot yet at ${this.path}` };
@@ -123,7 +184,9 @@ export class SnapshotStore {
         message: `the snapshot ${this.path} could not be read (${code ?? String(e)})`,
       };
     }
-    return decodeSnapshot(bytes, expect);
+    const decoded = decodeSnapshot(bytes, expect);
+    if (decoded.ok) this.known = { state: snapshotStateKey(decoded.snapshot), ...stamp };
+    return decoded;
   }
 
   /**
@@ -131,6 +194,9 @@ export class SnapshotStore {
    * is a value ("error"), not an exception, since a failed save must not stop the index.
    */
   save(snapshot: Snapshot): SaveResult {
+    const state = snapshotStateKey(snapshot);
+    const unchanged = this.unchangedOnDisk(state);
+    if (unchanged) return unchanged;
     // Encode before taking the lock: the lock is held only for the file writes.
     const bytes = encodeSnapshot(snapshot);
     let lock;
@@ -154,6 +220,8 @@ export class SnapshotStore {
       const meta = metaOf(snapshot, bytes.length);
       writeFileAtomic(this.path, bytes);
       writeFileAtomic(this.metaPath, new TextEncoder().encode(JSON.stringify(meta, null, 2) + "\n"));
+      const st = statSync(this.path);
+      this.known = { state, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
       return { saved: true, path: this.path, size: bytes.length, meta };
     } catch (e) {
       return { saved: false, reason: "error", message: `could not write the snapshot ${this.path} (${errText(e)})` };
@@ -164,6 +232,30 @@ export class SnapshotStore {
         // An unremovable lock goes stale and is taken over by the next writer.
       }
     }
+  }
+
+  /**
+   * "unchanged" when the snapshot file is still the one this store loaded (intact) or wrote, its meta file
+   * agrees, and it holds `state`; else null. Only what this store has seen whole counts: a file that
+   * merely claims the state (a damaged one of the same size) is rewritten.
+   */
+  private unchangedOnDisk(state: string): SaveResult | null {
+    const k = this.known;
+    if (!k || k.state !== state) return null;
+    let st;
+    try {
+      st = statSync(this.path);
+    } catch {
+      return null;
+    }
+    if (st.size !== k.size || st.mtimeMs !== k.mtimeMs || st.ino !== k.ino || this.meta()?.size !== k.size) return null;
+    return {
+      saved: false,
+      reason: "unchanged",
+      message: `the snapshot ${this.path} already holds this index; it was not rewritten`,
+      path: this.path,
+      size: k.size,
+    };
   }
 
   /** The meta file's content, or null when it is missing or not a meta file of this format. */

@@ -1,8 +1,9 @@
 /**
  * The live index of a long-running process (the MCP server, `ra3 index --watch`): starts from a snapshot
  * when one is valid (else builds in the background), keeps the index current from file-watcher events
- * (debounced), re-validates stamps on demand (`consistency: "strict"`), and saves snapshots after changes
- * have been quiet for a while. One update runs at a time; changes arriving meanwhile cause one follow-up.
+ * (debounced), re-validates stamps on demand (`consistency: "strict"`), and saves snapshots: the first
+ * complete build at once, later changes after they have been quiet for a while. One update runs at a
+ * time; changes arriving meanwhile cause one follow-up.
  */
 import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
@@ -21,8 +22,11 @@ export interface SnapshotPort {
   restore(
     ws: Workspace,
   ): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }>;
-  /** Schedules a save (quiet-period merged). */
-  changed(ws: Workspace): void;
+  /**
+   * Schedules a save: quiet-period merged, or (`promptly`, for the first complete build) at once, so a
+   * process that lives for less than the quiet period still leaves a snapshot for the next start.
+   */
+  changed(ws: Workspace, options?: { readonly promptly?: boolean }): void;
   /** Saves now if a save is pending. */
   flush(): Promise<void>;
   dispose(): void;
@@ -142,13 +146,13 @@ export class IndexService {
           Math.round(r.totalMs)
         } ms`,
       );
-      if (r.changed.length || r.deleted.length) this.snapshots?.changed(this.ws);
+      if (r.changed.length || r.deleted.length) this.snapshots?.changed(this.ws, { promptly: true });
       return;
     }
     if (restored.reason) this.log(restored.reason);
     const report = await this.ws.build();
     this.log(`indexed ${this.ws.config.projectDir} in ${Math.round(report.timings.totalMs)} ms`);
-    this.snapshots?.changed(this.ws);
+    this.snapshots?.changed(this.ws, { promptly: true });
   }
 
   /** Runs `fn` after the running work; records failures (the last good index stays published). */

@@ -77,7 +77,10 @@ export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: str
   return store.save(snapshotOf(ws, schemaKey));
 }
 
-/** The snapshot port of the live service: warm start on restore, quiet-period merged saves. */
+/**
+ * The snapshot port of the live service: warm start on restore, the first complete build saved promptly,
+ * later saves quiet-period merged; the store skips any save of the state already on disk.
+ */
 export class StoreSnapshotPort implements SnapshotPort {
   readonly store: SnapshotStore;
   private readonly writer: QuietPeriodWriter;
@@ -96,7 +99,7 @@ export class StoreSnapshotPort implements SnapshotPort {
       () => {
         if (!this.ws) return;
         const r = saveSnapshot(this.ws, this.store, this.schemaKey);
-        if (!r.saved) this.log(`snapshot not saved: ${r.message}`);
+        if (!r.saved && r.reason !== "unchanged") this.log(`snapshot not saved: ${r.message}`);
       },
       quietMs,
       undefined,
@@ -114,9 +117,10 @@ export class StoreSnapshotPort implements SnapshotPort {
     return { restored: false, reason: r.quiet ? null : r.reason };
   }
 
-  changed(ws: Workspace): void {
+  changed(ws: Workspace, options: { readonly promptly?: boolean } = {}): void {
     this.ws = ws;
-    this.writer.changed();
+    if (options.promptly) this.writer.changedPromptly();
+    else this.writer.changed();
   }
 
   flush(): Promise<void> {

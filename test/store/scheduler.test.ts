@@ -187,6 +187,40 @@ describe("QuietPeriodWriter", () => {
     expect([writes, clock.pendingTimers]).toEqual([0, 0]);
   });
 
+  test("a prompt change (the first complete build) is written at once; changes right after ride along", async () => {
+    const clock = new FakeClock();
+    let writes = 0;
+    const w = new QuietPeriodWriter(() => void writes++, 3000, clock);
+    w.changedPromptly();
+    w.changed(); // an edit in the same instant does not postpone the first save to the quiet period
+    expect(writes).toBe(0);
+    await clock.advance(0);
+    expect([writes, w.pending, clock.pendingTimers]).toEqual([1, false, 0]);
+    // Back to quiet-period merging for what follows.
+    w.changed();
+    await clock.advance(2999);
+    expect(writes).toBe(1);
+    await clock.advance(1);
+    expect(writes).toBe(2);
+  });
+
+  test("a prompt change during a running write causes one follow-up as soon as that write ends", async () => {
+    const clock = new FakeClock();
+    const g = gatedWrite();
+    const w = new QuietPeriodWriter(g.write, 1000, clock);
+    w.changed();
+    await clock.advance(1000);
+    w.changedPromptly();
+    await clock.advance(0);
+    expect(g.calls).toEqual([1]);
+    g.finish();
+    await settle();
+    expect(g.calls).toEqual([1, 2]);
+    g.finish();
+    await clock.advance(10_000);
+    expect(g.calls).toEqual([1, 2]);
+  });
+
   test("the default quiet period is three seconds", () => {
     expect(new QuietPeriodWriter(() => {}).quietMs).toBe(3000);
   });

@@ -14,7 +14,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { snapshotPathFor } from "../../src/project/home.ts";
 import { acquireLock, isLockBusy } from "../../src/store/lock.ts";
-import { SnapshotStore } from "../../src/store/snapshot-store.ts";
+import { snapshotStateKey, SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { recordsOf, SAMPLE, snapshotOf } from "./records.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ra3-store-"));
@@ -132,7 +132,7 @@ describe("SnapshotStore", () => {
     store.save(snapshotOf(SAMPLE, files, { buildId: 1 }));
     const lock = acquireLock(store.lockPath);
     if (isLockBusy(lock)) throw new Error("lock unexpectedly busy");
-    const r = store.save(snapshotOf(SAMPLE, files, { buildId: 2 }));
+    const r = store.save(snapshotOf(SAMPLE, files, { buildId: 2, stale: true }));
     expect(r).toEqual({
       saved: false,
       reason: "busy",
@@ -144,7 +144,7 @@ describe("SnapshotStore", () => {
     const loaded = store.load(EXPECT);
     expect(loaded.ok && loaded.snapshot.buildId).toBe(1);
     expect(store.meta()?.buildId).toBe(1);
-    expect(store.save(snapshotOf(SAMPLE, files, { buildId: 2 })).saved).toBe(true);
+    expect(store.save(snapshotOf(SAMPLE, files, { buildId: 2, stale: true })).saved).toBe(true);
   });
 
   test("a home folder that cannot be created gives an error value", () => {
@@ -166,5 +166,91 @@ describe("SnapshotStore", () => {
     expect(store.meta()).toBeNull();
     writeFileSync(store.metaPath, JSON.stringify({ schemaVersion: 1, toolVersion: "9.9.9" }));
     expect(store.meta()).toBeNull();
+  });
+});
+
+describe("no write of the state already on disk", () => {
+  // The same index built again: another build id, time and link timing, the same records and stamps.
+  const rebuilt = (over: Parameters<typeof snapshotOf>[2] = {}) =>
+    snapshotOf(SAMPLE, files, {
+      buildId: 8,
+      generatedAt: "2026-05-06T07:08:09.000Z",
+      stats: { files: 16, assets: 28, linkMs: 9.75 },
+      ...over,
+    });
+  const stampOf = (p: string) => {
+    const st = statSync(p);
+    return `${st.size}/${st.mtimeMs}/${st.ino}`;
+  };
+
+  test("after its own save, the same state again is not written: the file stays the one on disk", () => {
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    const first = store.save(snapshotOf(SAMPLE, files));
+    if (!first.saved) throw new Error(first.message);
+    const before = [stampOf(store.path), stampOf(store.metaPath)];
+    expect(store.save(rebuilt())).toEqual({
+      saved: false,
+      reason: "unchanged",
+      message: `the snapshot ${store.path} already holds this index; it was not rewritten`,
+      path: store.path,
+      size: first.size,
+    });
+    expect([stampOf(store.path), stampOf(store.metaPath)]).toEqual(before);
+    const loaded = store.load(EXPECT);
+    expect(loaded.ok && loaded.snapshot.buildId).toBe(7); // the stored build, not the skipped one
+  });
+
+  test("after a load (another process wrote it), the same state is not written either", () => {
+    const home = freshHome();
+    new SnapshotStore(home, SAMPLE).save(snapshotOf(SAMPLE, files));
+    const store = new SnapshotStore(home, SAMPLE);
+    expect(store.load(EXPECT).ok).toBe(true);
+    const r = store.save(rebuilt());
+    expect(!r.saved && r.reason).toBe("unchanged");
+  });
+
+  test("any difference in what is stored is written: a stamp, a file, the phase, stale, a count, the SDK", () => {
+    const variants: [string, Parameters<typeof snapshotOf>[2]][] = [
+      ["a file's mtime", { files: files.map((f, i) => i === 3 ? { ...f, stamp: { ...f.stamp!, mtimeMs: 1 } } : f) }],
+      ["a file's size", { files: files.map((f, i) => i === 0 ? { ...f, stamp: { ...f.stamp!, size: 1 } } : f) }],
+      ["a file less", { files: files.slice(1) }],
+      ["the file order", { files: [...files].reverse() }],
+      ["the phase", { phase: "xml", complete: false }],
+      ["stale", { stale: true }],
+      ["a count in the stats", { stats: { files: 16, assets: 29, linkMs: 9.75 } }],
+      ["the SDK", { sdkDir: "/sdk" }],
+      ["the schema", { schemaKey: "schema-def" }],
+    ];
+    for (const [what, over] of variants) {
+      const store = new SnapshotStore(freshHome(), SAMPLE);
+      store.save(snapshotOf(SAMPLE, files));
+      expect([what, store.save(rebuilt(over)).saved]).toEqual([what, true]);
+    }
+  });
+
+  test("a file this store did not see whole is rewritten even if it claims the state", () => {
+    // Damaged in place after the save (same size, new mtime): the next save repairs it.
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    store.save(snapshotOf(SAMPLE, files));
+    const bytes = readFileSync(store.path);
+    bytes[bytes.length - 10] ^= 0xff;
+    writeFileSync(store.path, bytes);
+    expect(store.save(rebuilt()).saved).toBe(true);
+    expect(store.load(EXPECT).ok).toBe(true);
+    // A damaged file that fails to load: the cold rebuild's save writes it again.
+    writeFileSync(store.path, readFileSync(store.path).subarray(0, 200));
+    expect(store.load(EXPECT).ok).toBe(false);
+    expect(store.save(rebuilt()).saved).toBe(true);
+    // The meta file gone: written again too.
+    rmSync(store.metaPath);
+    expect(store.save(rebuilt()).saved).toBe(true);
+    expect(store.meta()?.buildId).toBe(8);
+  });
+
+  test("the state key ignores build id, time and timings, and nothing else of the header", () => {
+    const base = snapshotOf(SAMPLE, files);
+    expect(snapshotStateKey(rebuilt())).toBe(snapshotStateKey(base));
+    expect(snapshotStateKey(rebuilt({ toolVersion: "9.9.8" }))).not.toBe(snapshotStateKey(base));
+    expect(snapshotStateKey(rebuilt({ projectDir: "/elsewhere" }))).not.toBe(snapshotStateKey(base));
   });
 });

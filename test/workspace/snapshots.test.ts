@@ -2,13 +2,16 @@
 // server saves its first complete build promptly, and no write stores the state already on disk.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { TEMP_SUFFIX } from "../../src/store/atomic.ts";
-import { SnapshotStore } from "../../src/store/snapshot-store.ts";
+import { type SaveResult, SnapshotStore } from "../../src/store/snapshot-store.ts";
+import { resolveConfig } from "../../src/workspace/config.ts";
+import { IndexService } from "../../src/workspace/service.ts";
+import { schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
 
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 
@@ -44,5 +47,92 @@ describe("leftovers on start", () => {
     const r = await ra3(dir, home, "find", "AlliedAthenaCannon");
     expect([r.code, r.err]).toEqual([0, ""]);
     expect(readdirSync(folder).sort()).toEqual([store.metaPath.slice(folder.length + 1), name].sort());
+  });
+});
+
+/** The snapshot file's identity: a rewrite (atomic rename) changes the inode and the mtime. */
+function fileId(p: string): string {
+  const st = statSync(p);
+  return `${st.ino}/${st.mtimeMs}/${st.size}`;
+}
+
+/** A live service on `dir` whose store saves are recorded (quiet period one minute: only a prompt save is seen). */
+function serviceOn(dir: string, home: string) {
+  const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
+  if ("envError" in cfg) throw new Error(cfg.envError);
+  const saves: string[] = [];
+  const service = new IndexService(cfg, {
+    snapshots: (ws) => {
+      const port = new StoreSnapshotPort(home, dir, schemaKeyOf(ws.schema), () => {}, 60_000);
+      const save = port.store.save.bind(port.store);
+      port.store.save = (s): SaveResult => {
+        const r = save(s);
+        saves.push(r.saved ? "saved" : r.reason);
+        return r;
+      };
+      return port;
+    },
+  });
+  return { service, saves };
+}
+
+/** Lets due timers (the prompt save's zero-delay timer, set before this one) run. */
+const nextTurn = () => new Promise((r) => setTimeout(r, 0));
+
+describe("snapshots when they help", () => {
+  test("ra3 index on an unchanged project does not rewrite the snapshot; after an edit it does", async () => {
+    const { dir, home } = copySample();
+    const index = async () => JSON.parse((await ra3(dir, home, "index", "--json")).out).result;
+    const first = await index();
+    expect([first.start.mode, first.snapshot.saved, first.snapshot.unchanged]).toEqual(["cold", true, false]);
+    const store = new SnapshotStore(home, dir);
+    const before = [fileId(store.path), fileId(store.metaPath)];
+    const second = await index();
+    expect([second.start.mode, second.snapshot]).toEqual([
+      "warm",
+      { path: store.path, saved: false, unchanged: true, size: first.snapshot.size },
+    ]);
+    expect([fileId(store.path), fileId(store.metaPath)]).toEqual(before);
+    const text = await ra3(dir, home, "index");
+    expect(text.out.trimEnd().split("\n").at(-1)).toBe(
+      `snapshot: ${store.path} (${(first.snapshot.size / 1000).toFixed(1)} KB, unchanged, not rewritten)`,
+    );
+    // Other commands on the unchanged project do not write either.
+    expect((await ra3(dir, home, "find", "AlliedAthenaCannon")).code).toBe(0);
+    expect([fileId(store.path), fileId(store.metaPath)]).toEqual(before);
+    // A touched file is a new stamp: a new state, written.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(dir, "Data", "Includes", "Weapons.xml"), later, later);
+    const third = await index();
+    expect([third.start.mode, third.start.changed, third.snapshot.saved]).toEqual(["warm", 1, true]);
+    expect(fileId(store.path)).not.toBe(before[0]);
+  });
+
+  test("the server saves its first complete build at once, not after the quiet period", async () => {
+    const { dir, home } = copySample();
+    const { service, saves } = serviceOn(dir, home);
+    await service.start();
+    await nextTurn();
+    expect(saves).toEqual(["saved"]);
+    expect(existsSync(new SnapshotStore(home, dir).path)).toBe(true);
+    await service.dispose();
+    expect(saves).toEqual(["saved"]);
+  });
+
+  test("a server restarted on an unchanged project writes nothing, and a reindex to the same state neither", async () => {
+    const { dir, home } = copySample();
+    const first = serviceOn(dir, home);
+    await first.service.start();
+    await first.service.dispose();
+    const path = new SnapshotStore(home, dir).path;
+    const before = fileId(path);
+    const { service, saves } = serviceOn(dir, home);
+    await service.start();
+    await nextTurn();
+    expect(saves).toEqual([]); // warm start, nothing re-read: no save scheduled at all
+    await service.reindex();
+    await service.dispose(); // flushes the reindex's pending save
+    expect(saves).toEqual(["unchanged"]);
+    expect(fileId(path)).toBe(before);
   });
 });

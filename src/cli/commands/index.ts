@@ -18,11 +18,17 @@ export interface IndexResult extends IndexSummary {
   };
   /** Per-phase timings of a full build (null after a warm start). */
   readonly timings: BuildTimings | null;
-  readonly snapshot: { readonly path: string; readonly saved: boolean; readonly size: number | null };
+  /** `saved`: written by this run; `unchanged`: the file on disk already held this index (not rewritten). */
+  readonly snapshot: {
+    readonly path: string;
+    readonly saved: boolean;
+    readonly unchanged: boolean;
+    readonly size: number | null;
+  };
 }
 
 export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
-  const opened = await openWorkspace(cfg, io, { alwaysSave: true });
+  const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws, report, start, snapshot } = opened;
   const linked = ws.linked!;
@@ -31,7 +37,7 @@ export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
     ...summarize(linked, { dir: s.dir, source: s.source, files: s.fileCount, loaded: s.queries !== null }),
     start: { mode: start.mode, changed: start.changed, deleted: start.deleted, ms: start.ms },
     timings: report?.timings ?? null,
-    snapshot: { path: snapshot.path, saved: snapshot.saved, size: snapshot.size },
+    snapshot: { path: snapshot.path, saved: snapshot.saved, unchanged: snapshot.unchanged, size: snapshot.size },
   };
   const code = emit(cfg, io, ws, result, (r) => renderIndex(r, cfg.quiet));
   if (!cfg.watch) return code;
@@ -122,11 +128,11 @@ export function renderIndex(r: IndexResult, quiet = false): string {
       } re-read)`,
     );
   }
-  lines.push(
-    `snapshot: ${r.snapshot.path}${r.snapshot.size !== null ? ` (${formatBytes(r.snapshot.size)})` : ""}${
-      r.snapshot.saved ? "" : " (not written)"
-    }`,
-  );
+  const facts = [
+    ...(r.snapshot.size !== null ? [formatBytes(r.snapshot.size)] : []),
+    ...(r.snapshot.saved ? [] : [r.snapshot.unchanged ? "unchanged, not rewritten" : "not written"]),
+  ];
+  lines.push(`snapshot: ${r.snapshot.path}${facts.length ? ` (${facts.join(", ")})` : ""}`);
   return lines.join("\n");
 }
 
