@@ -238,7 +238,7 @@ export function renderUnreferenced(r: UnreferencedResult): string {
   return lines.join("\n");
 }
 
-/** The text of check_files: the counts, then one line per diagnostic. */
+/** The text of check_files: the counts, one line per listed diagnostic, then what the caps left out. */
 export function renderCheck(r: CheckResult): string {
   const scope = r.files ? r.files.join(", ") : "the project";
   const lines = [
@@ -249,6 +249,11 @@ export function renderCheck(r: CheckResult): string {
   }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
+  if (r.total > r.listed) {
+    lines.push(`${r.total - r.listed} of the ${r.total} are not listed (too many of one code in one file):`);
+    for (const u of r.unlisted) lines.push(`- ${u.file ?? "(project)"} ${u.code} ×${u.count}, from line ${u.line}`);
+    if (r.unlistedGroupsNotShown) lines.push(`- and ${r.unlistedGroupsNotShown} more files or codes`);
+  }
   return lines.join("\n");
 }
 

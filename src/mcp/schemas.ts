@@ -218,6 +218,18 @@ export const CheckSchema = loose({
   warnings: int,
   information: int,
   byCode: z.array(loose({ code: str, count: int })),
+  listed: int,
+  unlisted: z.array(
+    loose({
+      file: nstr,
+      code: str,
+      severity: z.enum(["error", "warning", "information"]),
+      count: int,
+      line: int,
+      column: int,
+    }),
+  ),
+  unlistedGroupsNotShown: int,
   diagnostics: z.array(
     loose({
       file: nstr,

@@ -1,12 +1,14 @@
 /**
  * Diagnostics (`check_files`, `ra3 check`): the index's diagnostics for the whole project or for given
  * files, with a summary; plus the references of inactive files, which the index-wide report leaves out.
+ * Counts cover every diagnostic; the list is capped per file and code ({@link capDiagnostics}).
  */
 import { isInside, pathKey, toAbsolute } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { Diagnostic } from "../index/linked.ts";
 import type { Severity } from "../index/records.ts";
 import { clampLimit } from "./assets.ts";
+import { capDiagnostics, type UnlistedDiagnostics } from "./diagnostic-caps.ts";
 import { decodeCursor, displayPath, encodeCursor } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
@@ -22,14 +24,24 @@ export interface DiagnosticView {
 export interface CheckResult {
   /** Files asked about (relative), or null for the whole project. */
   readonly files: readonly string[] | null;
+  /** Every diagnostic, listed or not (as are errors, warnings, information and byCode). */
   readonly total: number;
   readonly errors: number;
   readonly warnings: number;
   readonly information: number;
   readonly byCode: readonly { readonly code: string; readonly count: number }[];
+  /** Diagnostics that are listed (paged through `diagnostics`): `total` less the unlisted ones. */
+  readonly listed: number;
+  /** Diagnostics counted but not listed, per file and code (the first {@link MAX_UNLISTED_GROUPS} groups). */
+  readonly unlisted: readonly UnlistedDiagnostics[];
+  /** Groups of unlisted diagnostics beyond those in `unlisted`. */
+  readonly unlistedGroupsNotShown: number;
   readonly diagnostics: readonly DiagnosticView[];
   readonly nextCursor: string | null;
 }
+
+/** Groups of unlisted diagnostics an answer names (the counts above stay exact). */
+export const MAX_UNLISTED_GROUPS = 100;
 
 /** Every diagnostic (all of them, for renderers such as SARIF that page themselves), with views. */
 export function collectDiagnostics(
@@ -88,7 +100,7 @@ export function collectDiagnostics(
   };
 }
 
-/** Diagnostics for the project or some files, paged, with counts. */
+/** Diagnostics for the project or some files, with exact counts; the capped list, paged. */
 export function checkFiles(
   linked: LinkedIndex,
   paths: readonly string[] | null,
@@ -102,6 +114,7 @@ export function checkFiles(
   const all = collectDiagnostics(linked, paths);
   if ("error" in all) return all;
   const { files, diagnostics } = all;
+  const capped = capDiagnostics(diagnostics);
   let errors = 0;
   let warnings = 0;
   let information = 0;
@@ -121,7 +134,10 @@ export function checkFiles(
     byCode: [...byCode].map(([code, count]) => ({ code, count })).sort((a, b) =>
       b.count - a.count || (a.code < b.code ? -1 : 1)
     ),
-    diagnostics: diagnostics.slice(offset, offset + limit),
-    nextCursor: offset + limit < diagnostics.length ? encodeCursor(offset + limit) : null,
+    listed: capped.listed.length,
+    unlisted: capped.unlisted.slice(0, MAX_UNLISTED_GROUPS),
+    unlistedGroupsNotShown: Math.max(0, capped.unlisted.length - MAX_UNLISTED_GROUPS),
+    diagnostics: capped.listed.slice(offset, offset + limit),
+    nextCursor: offset + limit < capped.listed.length ? encodeCursor(offset + limit) : null,
   };
 }

@@ -80,7 +80,15 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     severity: "information",
     description: "Define uses that may name vanilla defines; an SDK is needed to check them.",
   },
+  {
+    code: "diagnostics-not-listed",
+    severity: "information",
+    description: "More diagnostics of one code in one file than an answer lists; their count is given.",
+  },
 ];
+
+/** The code of the summary that stands for diagnostics beyond the caps (SARIF results, docs). */
+export const NOT_LISTED_CODE = "diagnostics-not-listed";
 
 const BY_CODE = new Map(DIAGNOSTIC_CODES.map((c) => [c.code, c]));
 

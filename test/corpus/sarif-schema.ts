@@ -12,7 +12,11 @@
  * - `artifactLocation.uri` is a valid URI reference, and its `uriBaseId` is a key of the run's
  *   `originalUriBaseIds` (§3.4.4, §3.14.14), whose `uri` is an absolute URI ending with "/" (§3.14.14);
  * - `region.startLine` and `startColumn` are integers ≥ 1 (§3.30.5, §3.30.6);
- * - `columnKind` ∈ utf16CodeUnits | unicodeCodePoints (§3.14.18).
+ * - `columnKind` ∈ utf16CodeUnits | unicodeCodePoints (§3.14.18);
+ * - a result's `properties` is a property bag (an object; §3.8);
+ * - an invocation has `executionSuccessful` (required); its `toolExecutionNotifications` are notifications
+ *   with a `message` and an optional `level`, whose `associatedRule` reference names a rule of the driver
+ *   by `id` and `index` consistently (the same rule as `ruleIndex` for results).
  */
 import { z } from "zod";
 
@@ -53,6 +57,19 @@ const result = z.strictObject({
   level: level.optional(),
   message,
   locations: z.array(location).optional(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+
+const notification = z.strictObject({
+  level: level.optional(),
+  message,
+  associatedRule: z.strictObject({ id: z.string().min(1).optional(), index: z.number().int().min(0).optional() })
+    .optional(),
+});
+
+const invocation = z.strictObject({
+  executionSuccessful: z.boolean(),
+  toolExecutionNotifications: z.array(notification).optional(),
 });
 
 const reportingDescriptor = z.strictObject({
@@ -74,6 +91,7 @@ const run = z
     }),
     originalUriBaseIds: z.record(z.string().min(1), z.strictObject({ uri: absoluteDirectoryUri })).optional(),
     results: z.array(result).optional(),
+    invocations: z.array(invocation).optional(),
     columnKind: z.enum(["utf16CodeUnits", "unicodeCodePoints"]).optional(),
   })
   .superRefine((r, ctx) => {
@@ -88,6 +106,19 @@ const run = z
         });
       }
       ids.add(rule.id);
+    });
+    (r.invocations ?? []).forEach((inv, i) => {
+      (inv.toolExecutionNotifications ?? []).forEach((n, j) => {
+        const ref = n.associatedRule;
+        if (!ref || ref.index === undefined) return;
+        if (ref.index >= rules.length || (ref.id !== undefined && rules[ref.index].id !== ref.id)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["invocations", i, "toolExecutionNotifications", j, "associatedRule"],
+            message: `associatedRule ${ref.index} is not the rule ${ref.id ?? "(no id)"}`,
+          });
+        }
+      });
     });
     const bases = r.originalUriBaseIds ?? {};
     (r.results ?? []).forEach((res, i) => {

@@ -23,6 +23,9 @@ describe("the sample mod", () => {
         { code: "include-not-found", count: 1 },
         { code: "sdk-not-configured", count: 1 },
       ],
+      listed: 4,
+      unlisted: [],
+      unlistedGroupsNotShown: 0,
       diagnostics: [
         // Side="Allies" and Side="PlayerTemplate:Allies" name the vanilla PlayerTemplate.
         {

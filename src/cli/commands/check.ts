@@ -1,9 +1,13 @@
-/** `ra3 check [PATH...] [--format text|json|sarif]`: diagnostics; exit status 1 when errors exist. */
+/**
+ * `ra3 check [PATH...] [--format text|json|sarif]`: diagnostics; exit status 1 when errors exist. Every
+ * format lists at most the capped diagnostics and says how many more there are per file and code.
+ */
 import type { CliConfig } from "../args.ts";
 import { openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_FINDINGS, EXIT_OK } from "../io.ts";
 import { toSarif } from "../sarif.ts";
 import { checkFiles, collectDiagnostics, type DiagnosticView } from "../../query/check.ts";
+import { capDiagnostics, type UnlistedDiagnostics, unlistedSentence } from "../../query/diagnostic-caps.ts";
 import { envelopeOf, isQueryError } from "../../query/envelope.ts";
 
 export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
@@ -20,8 +24,9 @@ export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
   }
   const errors = all.diagnostics.filter((d) => d.severity === "error").length;
   const status = errors > 0 ? EXIT_FINDINGS : EXIT_OK;
+  const capped = capDiagnostics(all.diagnostics);
   if (format === "sarif") {
-    io.out(JSON.stringify(toSarif(linked.projectDir, all.diagnostics), null, 2) + "\n");
+    io.out(JSON.stringify(toSarif(linked.projectDir, capped.listed, capped.unlisted), null, 2) + "\n");
     return status;
   }
   if (format === "json") {
@@ -29,35 +34,52 @@ export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
     io.out(JSON.stringify({ index: envelopeOf(ws.view()), result }, null, 2) + "\n");
     return status;
   }
-  io.out(renderCheck(all.diagnostics) + "\n");
+  io.out(renderCheck(all.diagnostics, capped.listed, capped.unlisted) + "\n");
   return status;
 }
 
-/** Diagnostics grouped by file (file:line:col severity code: message), then a summary line. */
-export function renderCheck(diagnostics: readonly DiagnosticView[]): string {
+/**
+ * Diagnostics grouped by file (file:line:col severity code: message), each file's unlisted ones as one
+ * line per code, then a summary line counting `all`.
+ */
+export function renderCheck(
+  all: readonly DiagnosticView[],
+  listed: readonly DiagnosticView[] = all,
+  unlisted: readonly UnlistedDiagnostics[] = [],
+): string {
   const lines: string[] = [];
-  const notes = diagnostics.filter((d) => d.file === null);
+  const notes = listed.filter((d) => d.file === null);
+  const lastOf = new Map<string, number>();
+  listed.forEach((d, i) => {
+    if (d.file !== null) lastOf.set(d.file, i);
+  });
+  const unlistedOf = (file: string | null) => unlisted.filter((u) => u.file === file);
   let file: string | null = null;
-  for (const d of diagnostics) {
-    if (d.file === null) continue;
+  listed.forEach((d, i) => {
+    if (d.file === null) return;
     if (d.file !== file) {
       if (file !== null) lines.push("");
       file = d.file;
       lines.push(d.file);
     }
     lines.push(`  ${d.file}:${d.line}:${d.column}  ${d.severity}  ${d.code}: ${d.message}`);
-  }
+    if (lastOf.get(d.file) !== i) return;
+    for (const u of unlistedOf(d.file)) lines.push(`  … ${unlistedSentence(u)}; the first is at line ${u.line}`);
+  });
   if (notes.length) {
     if (lines.length) lines.push("");
     for (const n of notes) lines.push(`note: ${n.message}`);
+    for (const u of unlistedOf(null)) lines.push(`note: ${unlistedSentence(u)}`);
   }
-  const count = (s: string) => diagnostics.filter((d) => d.severity === s).length;
+  const count = (s: string) => all.filter((d) => d.severity === s).length;
   const e = count("error");
   const w = count("warning");
-  const files = new Set(diagnostics.filter((d) => d.file).map((d) => d.file)).size;
+  const files = new Set(all.filter((d) => d.file).map((d) => d.file)).size;
+  const hidden = unlisted.reduce((a, u) => a + u.count, 0);
   if (lines.length) lines.push("");
   lines.push(
-    `${e} error${e === 1 ? "" : "s"}, ${w} warning${w === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}`,
+    `${e} error${e === 1 ? "" : "s"}, ${w} warning${w === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}` +
+      (hidden ? ` (${hidden} of the diagnostics are not listed)` : ""),
   );
   return lines.join("\n");
 }

@@ -1,0 +1,112 @@
+/**
+ * How many diagnostics an answer lists: a file that repeats one mistake a million times (a generated or
+ * corrupted file) must not turn `ra3 check` into a 600 MB report. Per file, at most
+ * {@link DIAGNOSTIC_CAPS}`.perCode` diagnostics of one code and `.perFile` in all are listed; the rest are
+ * counted, per file and code, so every answer still says exactly how many there are. The caps sit far
+ * above what real mods produce (the largest per file and code in the corpora is 111).
+ */
+import type { Severity } from "../index/records.ts";
+
+/** The listing caps (documented in docs/cli.md § Diagnostic caps). */
+export const DIAGNOSTIC_CAPS = {
+  /** Diagnostics of one code (and severity) listed for one file: enough to see the pattern and fix it. */
+  perCode: 200,
+  /** Diagnostics listed for one file, all codes together (errors are kept first). */
+  perFile: 1000,
+} as const;
+
+export interface DiagnosticCaps {
+  readonly perCode: number;
+  readonly perFile: number;
+}
+
+/** The part of a diagnostic the caps look at. */
+export interface CappableDiagnostic {
+  readonly file: string | null;
+  readonly severity: Severity;
+  readonly code: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Diagnostics of one file and code (and severity) that are counted but not listed. */
+export interface UnlistedDiagnostics {
+  /** As the listed diagnostics name it (relative), or null for index-wide notes. */
+  readonly file: string | null;
+  readonly code: string;
+  readonly severity: Severity;
+  readonly count: number;
+  /** Position of the first one not listed. */
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface CappedDiagnostics<D> {
+  /** The diagnostics to list, in their original order. */
+  readonly listed: D[];
+  /** What was left out, per file, code and severity, in the order of its first occurrence. */
+  readonly unlisted: UnlistedDiagnostics[];
+}
+
+const RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, information: 2 };
+
+/**
+ * Applies the caps per file: first at most `perCode` of each code and severity (in order), then, if more than
+ * `perFile` remain, the most severe first (errors are never crowded out by warnings), in order within a
+ * severity. Pure; the input is not changed.
+ * @example capDiagnostics(fiveThousandUnknownElements).unlisted // [{ file: "Data/Mod.xml", code: "unknown-element", count: 4800, … }]
+ */
+export function capDiagnostics<D extends CappableDiagnostic>(
+  all: readonly D[],
+  caps: DiagnosticCaps = DIAGNOSTIC_CAPS,
+): CappedDiagnostics<D> {
+  const keep = new Uint8Array(all.length);
+  const perCode = new Map<string, number>();
+  const keptInFile = new Map<string | null, number[]>();
+  for (let i = 0; i < all.length; i++) {
+    const d = all[i];
+    // Per code and severity: an error never hides behind warnings of the same code.
+    const k = `${d.file ?? ""}\u0000${d.code}\u0000${d.severity}`;
+    const n = (perCode.get(k) ?? 0) + 1;
+    perCode.set(k, n);
+    if (n > caps.perCode) continue;
+    keep[i] = 1;
+    let list = keptInFile.get(d.file);
+    if (!list) keptInFile.set(d.file, list = []);
+    list.push(i);
+  }
+  for (const list of keptInFile.values()) {
+    if (list.length <= caps.perFile) continue;
+    const bySeverity = [...list].sort((a, b) => RANK[all[a].severity] - RANK[all[b].severity] || a - b);
+    for (const i of bySeverity.slice(caps.perFile)) keep[i] = 0;
+  }
+  const listed: D[] = [];
+  const unlisted = new Map<string, { -readonly [K in keyof UnlistedDiagnostics]: UnlistedDiagnostics[K] }>();
+  for (let i = 0; i < all.length; i++) {
+    const d = all[i];
+    if (keep[i]) {
+      listed.push(d);
+      continue;
+    }
+    const k = `${d.file ?? ""}\u0000${d.code}\u0000${d.severity}`;
+    const o = unlisted.get(k);
+    if (o) {
+      o.count++;
+    } else {
+      unlisted.set(k, { file: d.file, code: d.code, severity: d.severity, count: 1, line: d.line, column: d.column });
+    }
+  }
+  return { listed, unlisted: [...unlisted.values()] };
+}
+
+/**
+ * One sentence for an unlisted group, the same in text, JSON-reading tools and SARIF.
+ * @example unlistedSentence({ code: "unknown-element", severity: "warning", count: 4800, … }) // "4800 more unknown-element warnings in this file are not listed (…)"
+ */
+export function unlistedSentence(o: UnlistedDiagnostics, caps: DiagnosticCaps = DIAGNOSTIC_CAPS): string {
+  const noun = o.severity === "information" ? "note" : o.severity;
+  const where = o.file === null ? "for the project" : "in this file";
+  return `${o.count} more ${o.code} ${noun}${o.count === 1 ? "" : "s"} ${where} ${
+    o.count === 1 ? "is" : "are"
+  } not listed (at most ${caps.perCode} of one code and ${caps.perFile} in one file are)`;
+}
