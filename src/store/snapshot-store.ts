@@ -19,7 +19,7 @@ import {
   type SnapshotExpectation,
   type SnapshotHeader,
 } from "./codec.ts";
-import { acquireLock, isLockBusy, type LockBusy, pidIsAlive } from "./lock.ts";
+import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "./lock.ts";
 import { sweepTempFiles, tempFilesOf } from "./leftovers.ts";
 
 /** The `.meta.json` beside a snapshot: its header plus the file's size and record count. */
@@ -140,11 +140,7 @@ export class SnapshotStore {
     try {
       return this.sweep();
     } finally {
-      try {
-        lock.release();
-      } catch {
-        // An unremovable lock goes stale and is taken over by the next writer.
-      }
+      releaseQuietly(lock);
     }
   }
 
@@ -226,11 +222,7 @@ export class SnapshotStore {
     } catch (e) {
       return { saved: false, reason: "error", message: `could not write the snapshot ${this.path} (${errText(e)})` };
     } finally {
-      try {
-        lock.release();
-      } catch {
-        // An unremovable lock goes stale and is taken over by the next writer.
-      }
+      releaseQuietly(lock);
     }
   }
 
@@ -289,6 +281,15 @@ function checkMeta(raw: unknown): SnapshotMeta | null {
   if (typeof stats !== "object" || stats === null || Array.isArray(stats)) return null;
   if (!Object.values(stats).every((v) => typeof v === "number")) return null;
   return raw as SnapshotMeta;
+}
+
+/** Releases `lock`; an unremovable lock goes stale and is taken over by the next writer. */
+function releaseQuietly(lock: Lock): void {
+  try {
+    lock.release();
+  } catch {
+    // Nothing to do now: see above.
+  }
 }
 
 function errText(e: unknown): string {

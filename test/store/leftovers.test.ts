@@ -9,6 +9,7 @@ import { TEMP_SUFFIX, tempPathFor } from "../../src/store/atomic.ts";
 import { tempFilesOf, writerPidOf } from "../../src/store/leftovers.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { recordsOf, SAMPLE, snapshotOf } from "./records.ts";
+import { deadPid } from "./dead-pid.ts";
 
 const CHILD = join(import.meta.dirname, "writer-child.ts");
 const PROJECT = "/mods/Crashing Mod";
@@ -17,12 +18,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const freshHome = () => join(root, `home${++n}`);
 const files = recordsOf(SAMPLE, null);
-
-/** A pid that certainly existed and has exited. */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-  return Number(r.stdout);
-}
 
 const namesIn = (dir: string) => readdirSync(dir).sort();
 const nameOf = (p: string) => p.slice(p.lastIndexOf("/") + 1);

@@ -1,6 +1,5 @@
 // The writers' lock: exclusive, recovers from dead and stale owners, never removes someone else's lock.
 import { afterAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -14,6 +13,7 @@ import {
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { acquireLock, createLockFile, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "../../src/store/lock.ts";
+import { deadPid } from "./dead-pid.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ra3-lock-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -29,12 +29,6 @@ function held(r: Lock | LockBusy): Lock {
 function writeLock(path: string, owner: object): void {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, JSON.stringify(owner));
-}
-
-/** A pid that certainly existed and has exited. */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-  return Number(r.stdout);
 }
 
 describe("acquireLock", () => {

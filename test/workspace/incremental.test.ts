@@ -1,18 +1,7 @@
 // The live index against the disk: incremental refreshes must equal a fresh build, bad snapshots are
 // rebuilt with one warning, and a burst of edits causes one or two snapshot writes, not one each.
 import { describe, expect, test } from "bun:test";
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/link.ts";
 import { memoryIo } from "../../src/cli/io.ts";
@@ -22,15 +11,7 @@ import { IndexService } from "../../src/workspace/service.ts";
 import { schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-
-const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
-
-function copySample(): { dir: string; home: string } {
-  const base = mkdtempSync(join(tmpdir(), "ra3-incr-"));
-  const dir = join(base, "Sample Mod");
-  cpSync(SAMPLE, dir, { recursive: true });
-  return { dir, home: join(base, "home") };
-}
+import { copySample } from "./sample-copy.ts";
 
 function config(dir: string, home: string) {
   const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
@@ -76,7 +57,7 @@ async function fresh(dir: string, home: string): Promise<LinkedIndex> {
 
 describe("incremental refresh equals a fresh build", () => {
   test("edit, add, delete and rename, each applied by stamps, give exactly the index of a full build", async () => {
-    const { dir, home } = copySample();
+    const { dir, home } = copySample("ra3-incr-");
     const ws = new Workspace(config(dir, home));
     await ws.build();
     const weapons = join(dir, "Data", "Includes", "Weapons.xml");
@@ -141,7 +122,7 @@ describe("incremental refresh equals a fresh build", () => {
   });
 
   test("refresh with nothing changed re-reads nothing", async () => {
-    const { dir, home } = copySample();
+    const { dir, home } = copySample("ra3-incr-");
     const ws = new Workspace(config(dir, home));
     await ws.build();
     const r = await ws.refresh();
@@ -152,7 +133,7 @@ describe("incremental refresh equals a fresh build", () => {
 
 describe("snapshots", () => {
   test("a corrupt snapshot is reported once and rebuilt; the next run starts warm", async () => {
-    const { dir, home } = copySample();
+    const { dir, home } = copySample("ra3-incr-");
     const go = async () => {
       const io = memoryIo(dir, { RA3_HOME: home });
       const code = await run(["index", "--json", "--no-progress"], io);
@@ -175,7 +156,7 @@ describe("snapshots", () => {
   test(
     "a burst of 500 edits while the server runs: the index follows, the snapshot is written once or twice",
     async () => {
-      const { dir, home } = copySample();
+      const { dir, home } = copySample("ra3-incr-");
       const cfg = config(dir, home);
       let writes = 0;
       const service = new IndexService(cfg, {

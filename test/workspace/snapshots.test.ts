@@ -1,9 +1,7 @@
 // The snapshot as the CLI and the server use it: leftovers of crashed writers are removed on start, the
 // server saves its first complete build promptly, and no write stores the state already on disk.
 import { describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, statSync, utimesSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
@@ -12,15 +10,8 @@ import { type SaveResult, SnapshotStore } from "../../src/store/snapshot-store.t
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { IndexService } from "../../src/workspace/service.ts";
 import { schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
-
-const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
-
-function copySample(): { dir: string; home: string } {
-  const base = mkdtempSync(join(tmpdir(), "ra3-snapshots-"));
-  const dir = join(base, "Sample Mod");
-  cpSync(SAMPLE, dir, { recursive: true });
-  return { dir, home: join(base, "home") };
-}
+import { deadPid } from "../store/dead-pid.ts";
+import { copySample } from "./sample-copy.ts";
 
 async function ra3(dir: string, home: string, ...args: string[]) {
   const io = memoryIo(dir, { RA3_HOME: home });
@@ -28,15 +19,9 @@ async function ra3(dir: string, home: string, ...args: string[]) {
   return { code, out: io.stdout, err: io.stderr };
 }
 
-/** A pid that certainly existed and has exited. */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-  return Number(r.stdout);
-}
-
 describe("leftovers on start", () => {
   test("a dead writer's full-size temporary snapshot is removed when the next command starts", async () => {
-    const { dir, home } = copySample();
+    const { dir, home } = copySample("ra3-snapshots-");
     expect((await ra3(dir, home, "index")).code).toBe(0);
     const store = new SnapshotStore(home, dir);
     const folder = join(home, "snapshots");
@@ -81,7 +66,7 @@ const nextTurn = () => new Promise((r) => setTimeout(r, 0));
 
 describe("snapshots when they help", () => {
   test("ra3 index on an unchanged project does not rewrite the snapshot; after an edit it does", async () => {
-    const { dir, home } = copySample();
+    const { dir, home } = copySample("ra3-snapshots-");
     const index = async () => JSON.parse((await ra3(dir, home, "index", "--json")).out).result;
     const first = await index();
     expect([first.start.mode, first.snapshot.saved, first.snapshot.unchanged]).toEqual(["cold", true, false]);
@@ -109,7 +94,7 @@ describe("snapshots when they help", () => {
   });
 
   test("the server saves its first complete build at once, not after the quiet period", async () => {
-    const { dir, home } = copySample();
+    const { dir, home } = copySample("ra3-snapshots-");
     const { service, saves } = serviceOn(dir, home);
     await service.start();
     await nextTurn();
@@ -120,7 +105,7 @@ describe("snapshots when they help", () => {
   });
 
   test("a server restarted on an unchanged project writes nothing, and a reindex to the same state neither", async () => {
-    const { dir, home } = copySample();
+    const { dir, home } = copySample("ra3-snapshots-");
     const first = serviceOn(dir, home);
     await first.service.start();
     await first.service.dispose();

@@ -1,6 +1,6 @@
 /** `ra3 index`: build the index and print its summary. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { emit, type OpenedWorkspace, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { type IndexSummary, summarize } from "../../query/summary.ts";
 import type { BuildTimings } from "../../workspace/workspace.ts";
@@ -19,12 +19,7 @@ export interface IndexResult extends IndexSummary {
   /** Per-phase timings of a full build (null after a warm start). */
   readonly timings: BuildTimings | null;
   /** `saved`: written by this run; `unchanged`: the file on disk already held this index (not rewritten). */
-  readonly snapshot: {
-    readonly path: string;
-    readonly saved: boolean;
-    readonly unchanged: boolean;
-    readonly size: number | null;
-  };
+  readonly snapshot: Omit<OpenedWorkspace["snapshot"], "message">;
 }
 
 export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
