@@ -25,7 +25,8 @@ export const COMMAND_HELP: Partial<Record<CommandName, string>> = {
   file: "ra3 file PATH\n  Is the file active (reachable from an entry point)? Its streams and include edges.",
   unreferenced:
     "ra3 unreferenced [--type T] [--limit N] [--cursor C]\n  Project assets nothing references (only types designed to be referenced).",
-  check: "ra3 check [PATH...] [--format text|json|sarif]\n  Diagnostics; exit status 1 when errors are found.",
+  check:
+    "ra3 check [PATH...] [--format text|json|sarif]\n  Diagnostics; exit status 1 when errors are found. Per file at most 200 of one code and 1000 in all\n  are listed; the rest are counted.",
   strings: "ra3 strings TEXT [--limit N]\n  Search the string table: display text → string key → assets using it.",
   export: "ra3 export [--out FILE] [--format msgpack|json]\n  Write the public snapshot format.",
   mcp:

@@ -479,7 +479,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "check_files",
         title: "Check files for problems",
         description:
-          'Diagnostics for the given files, or for the whole project without paths: XML syntax errors, unresolved references, missing include targets, duplicate ids, undefined $DEFINEs, include cycles…, each with file, line, severity, code and message; counts by severity and code; paged (limit, cursor). After editing files pass consistency: "strict" so the answer reflects the edits.',
+          'Diagnostics for the given files, or for the whole project without paths: XML syntax errors, unresolved references, missing include targets, duplicate ids, undefined $DEFINEs, include cycles…, each with file, line, severity, code and message; counts by severity and code (exact; per file at most 200 of one code are listed, the rest counted in unlisted); paged (limit, cursor). After editing files pass consistency: "strict" so the answer reflects the edits.',
         input: CHECK_FILES,
         result: S.CheckSchema,
         run: (linked, a) =>
