@@ -5,7 +5,7 @@
  * that splice them), resolves references by id and schema type, and produces link-level diagnostics.
  * Pure: all file-system questions go through the `LinkInputs` ports.
  */
-import { extensionOf, isInside, pathKey, relativePosix, toPosix } from "../project/paths.ts";
+import { displayPath, extensionOf, isInside, pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import type {
   AssetDef,
@@ -228,10 +228,6 @@ export class LinkedIndex {
   }
 }
 
-/**
- * Links `records` into an index.
- * @example link(records, inputs).findAssets("AlliedAthenaCannon")
- */
 /** What walking every stream's include graph found. */
 export interface WalkResult {
   readonly fileStates: Map<string, FileState>;
@@ -395,7 +391,7 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
         if (!cycleEdges.has(edgeKey)) {
           cycleEdges.add(edgeKey);
           const start = onStack.findIndex((p) => pathKey(p) === toKey);
-          const cycle = [...onStack.slice(start), to].map((p) => displayPath(p, inputs));
+          const cycle = [...onStack.slice(start), to].map((p) => displayPath(inputs, p));
           diagnostics.push({
             code: "include-cycle",
             severity: "warning",
@@ -486,6 +482,10 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
   return { fileStates, includes, diagnostics, wanted, streams, manifestsUsed, suppressedPrefixed };
 }
 
+/**
+ * Links `records` into an index.
+ * @example link(records, inputs).findAssets("AlliedAthenaCannon")
+ */
 export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: WalkResult): LinkedIndex {
   const started = performance.now();
   const schema = inputs.schema;
@@ -972,7 +972,7 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
           code: "duplicate-id",
           severity: "error",
           message: `${a.type} "${a.id}" is also defined in ${
-            displayPath(first.file, inputs)
+            displayPath(inputs, first.file)
           }:${first.line} (stream ${s})`,
           file: a.file,
           line: a.line,
@@ -1103,11 +1103,6 @@ export function link(records: RecordLookup, inputs: LinkInputs, walkedAlready?: 
 function baseStreamName(path: string): string {
   const b = path.replace(/\\/g, "/").split("/").pop() ?? path;
   return b.replace(/\.xml$/i, "").toLowerCase();
-}
-
-/** `p` relative to the project (or SDK) root with `/`, for messages. */
-function displayPath(p: string, inputs: LinkInputs): string {
-  return relativePosix(inputs.projectDir, p) ?? (inputs.sdkDir ? relativePosix(inputs.sdkDir, p) : null) ?? toPosix(p);
 }
 
 function rankCompare(a: AssetDef, b: AssetDef): number {

@@ -8,7 +8,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { LinkedIndex } from "../index/link.ts";
 import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError, queryError } from "../query/envelope.ts";
-import { displayPath } from "../query/present.ts";
+import { displayPath } from "../project/paths.ts";
 import type { IndexService } from "../workspace/service.ts";
 import { answerSize, MAX_ANSWER_CHARS, shrinkLists } from "./bound.ts";
 import { boundNote, indexNote } from "./render.ts";

@@ -30,7 +30,7 @@ import { DEFAULT_MAX_EDGES, uses } from "../query/uses.ts";
 import { type GuideSection, usageGuide } from "../skill/embedded.ts";
 import type { SourceText } from "../workspace/source-text.ts";
 import { BuildCancelled, type BuildPhase } from "../workspace/workspace.ts";
-import { TOOL_NAMES, type ToolName } from "./tool-names.ts";
+import { TOOL_NAMES, type ToolName } from "../skill/tool-names.ts";
 import { argumentsOf, count, CURSOR, ID, LIMIT, MCP_HARD_LIMIT, optionalText, text, textList, TYPE } from "./inputs.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
 import * as R from "./render.ts";
@@ -403,7 +403,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         input: RESOLVE_INCLUDE,
         result: S.ResolveIncludeSchema,
         run: (linked, a, h) =>
-          resolveIncludeQuery(linked, h.service.ws.ports, h.service.ws.config.layout, a.source, a.from),
+          resolveIncludeQuery(linked, h.service.ws.ports.projectResolver, h.service.ws.config.layout, a.source, a.from),
         render: R.renderResolveInclude,
       },
       env,

@@ -79,6 +79,22 @@ export function relativePosix(root: string, p: string): string | null {
   return s.slice(r.length).replace(/^\/+/, "");
 }
 
+/** The roots a path is shown relative to: the project's, then the SDK's. */
+export interface DisplayRoots {
+  readonly projectDir: string;
+  readonly sdkDir: string | null;
+}
+
+/**
+ * A path as shown in answers and messages: relative to the project (or SDK) root with `/`, else absolute
+ * with `/`.
+ * @example displayPath({ projectDir: "/m/x", sdkDir: null }, "/m/x/Data/Mod.xml") // "Data/Mod.xml"
+ */
+export function displayPath(roots: DisplayRoots, path: string): string {
+  return relativePosix(roots.projectDir, path) ?? (roots.sdkDir ? relativePosix(roots.sdkDir, path) : null) ??
+    toPosix(path);
+}
+
 /** Joins segments with the running OS's separator (after turning `\` into `/` on POSIX). */
 export function joinPath(base: string, ...segments: string[]): string {
   const cleaned = isPosix(native) ? segments.map(toPosix) : segments;

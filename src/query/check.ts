@@ -3,13 +3,13 @@
  * files, with a summary; plus the references of inactive files, which the index-wide report leaves out.
  * Counts cover every diagnostic; the list is capped per file and code ({@link capDiagnostics}).
  */
-import { isInside, pathKey, toAbsolute } from "../project/paths.ts";
+import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { Diagnostic } from "../index/linked.ts";
 import type { Severity } from "../index/records.ts";
 import { clampLimit } from "./assets.ts";
 import { capDiagnostics, type UnlistedDiagnostics } from "./diagnostic-caps.ts";
-import { decodeCursor, displayPath, encodeCursor } from "./present.ts";
+import { decodeCursor, encodeCursor } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface DiagnosticView {

@@ -5,7 +5,7 @@
  */
 import type { LinkedIndex } from "../index/link.ts";
 import type { AssetDef } from "../index/linked.ts";
-import { displayPath } from "./present.ts";
+import { displayPath } from "../project/paths.ts";
 import { isQueryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset, type ResolvedAsset } from "./resolve-asset.ts";
 

@@ -1,10 +1,9 @@
 /**
  * File questions: is a file active, in which streams, who includes it, what it includes and defines.
  */
-import { isInside, pathKey, toAbsolute } from "../project/paths.ts";
+import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { FileInfo } from "../index/linked.ts";
-import { displayPath } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface IncludeEdgeView {

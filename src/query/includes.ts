@@ -2,10 +2,9 @@
  * `resolve_include` / `ra3 include`: how an Include source string resolves, with every candidate tried.
  */
 import type { ProjectLayout } from "../project/detect.ts";
-import { isInside, toAbsolute } from "../project/paths.ts";
+import type { IncludeResolver } from "../project/search-paths.ts";
+import { displayPath, isInside, toAbsolute } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
-import type { LinkPorts } from "../workspace/link-inputs.ts";
-import { displayPath } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface ResolveIncludeResult {
@@ -27,13 +26,14 @@ export interface ResolveIncludeResult {
 }
 
 /**
- * Resolves `source` as if written in `from` (default: Data/Mod.xml), with the project's search paths.
- * @example resolveIncludeQuery(linked, ports, layout, "ART:AUAthena_SKN.w3x").resolved // "Art/AU/AUAthena_SKN.w3x"
+ * Resolves `source` as if written in `from` (default: Data/Mod.xml) with `resolver`, the project's
+ * search paths.
+ * @example resolveIncludeQuery(linked, ws.ports.projectResolver, layout, "ART:AUAthena_SKN.w3x").resolved // "Art/AU/AUAthena_SKN.w3x"
  */
 export function resolveIncludeQuery(
   linked: LinkedIndex,
-  ports: Pick<LinkPorts, "projectResolver">,
-  layout: ProjectLayout,
+  resolver: Pick<IncludeResolver, "resolve">,
+  layout: Pick<ProjectLayout, "modXml">,
   source: string,
   from?: string | null,
 ): QueryResult<ResolveIncludeResult> {
@@ -58,7 +58,7 @@ export function resolveIncludeQuery(
   } else {
     fromFile = toAbsolute("Data/Mod.xml", linked.projectDir);
   }
-  const r = ports.projectResolver.resolve(src, fromFile);
+  const r = resolver.resolve(src, fromFile);
   const info = r.resolved ? linked.file(r.resolved) : undefined;
   return {
     source: src,

@@ -1,16 +1,9 @@
 /**
  * How index objects appear in query results: paths relative to their root with `/`, plain fields only.
  */
-import { isInside, relativePosix, toPosix } from "../project/paths.ts";
+import { displayPath } from "../project/paths.ts";
 import type { AssetDef, DefineDef } from "../index/linked.ts";
 import type { LinkedIndex } from "../index/link.ts";
-
-/** A path as shown in results: relative to the project (or SDK) root with `/`, else absolute with `/`. */
-export function displayPath(linked: Pick<LinkedIndex, "projectDir" | "sdkDir">, path: string): string {
-  if (isInside(path, linked.projectDir)) return relativePosix(linked.projectDir, path) ?? toPosix(path);
-  if (linked.sdkDir && isInside(path, linked.sdkDir)) return relativePosix(linked.sdkDir, path) ?? toPosix(path);
-  return toPosix(path);
-}
 
 export interface AssetView {
   readonly type: string;

@@ -5,7 +5,8 @@
 import type { LinkedIndex } from "../index/link.ts";
 import type { ReferenceSite } from "../index/linked.ts";
 import { clampLimit } from "./assets.ts";
-import { decodeCursor, displayPath, encodeCursor } from "./present.ts";
+import { displayPath } from "../project/paths.ts";
+import { decodeCursor, encodeCursor } from "./present.ts";
 import { isQueryError, queryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset } from "./resolve-asset.ts";
 

@@ -2,9 +2,12 @@
  * `get_status` / `ra3 status`: the project, SDK (and why other SDK candidates were skipped), schema,
  * game and index state, plus the asset types present. The cheap probe an agent calls first.
  */
-import type { Workspace } from "../workspace/workspace.ts";
-import { envelopeOf } from "./envelope.ts";
-import { displayPath } from "./present.ts";
+import type { ProjectLayout } from "../project/detect.ts";
+import type { SdkInfo, SdkResolution } from "../project/sdk.ts";
+import type { SchemaQueries } from "../schema/model.ts";
+import type { LinkedIndex } from "../index/link.ts";
+import { envelopeOf, type IndexView } from "./envelope.ts";
+import { displayPath } from "../project/paths.ts";
 
 export interface StatusResult {
   readonly project: string;
@@ -58,8 +61,30 @@ export interface SnapshotStatus {
   };
 }
 
+/**
+ * What a status answer is made from: the project's configuration, the loaded schema and the published
+ * index. The workspace (the driver) has exactly this shape; the query layer does not depend on it.
+ */
+export interface StatusSource {
+  readonly config: {
+    readonly projectDir: string;
+    readonly layout: Pick<ProjectLayout, "marker">;
+    readonly sdk: Pick<SdkInfo, "dir" | "status" | "missing"> | null;
+    readonly sdkResolution: Pick<SdkResolution, "source" | "candidates">;
+  };
+  readonly game: string | null;
+  readonly schema: {
+    readonly dir: string | null;
+    readonly source: string | null;
+    readonly fileCount: number;
+    readonly queries: SchemaQueries | null;
+  };
+  readonly linked: LinkedIndex | null;
+  view(): IndexView;
+}
+
 /** The status of a workspace. */
-export function statusOf(ws: Workspace): StatusResult {
+export function statusOf(ws: StatusSource): StatusResult {
   const env = envelopeOf(ws.view());
   const linked = ws.linked;
   const cfg = ws.config;

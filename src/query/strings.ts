@@ -5,7 +5,7 @@
 import { searchStrings as searchEntries } from "../formats/str.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import { clampLimit } from "./assets.ts";
-import { displayPath } from "./present.ts";
+import { displayPath } from "../project/paths.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
 const MAX_ASSETS_PER_KEY = 10;

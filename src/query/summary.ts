@@ -2,10 +2,9 @@
  * The build summary (`ra3 index`, `reindex`) and the status facts (`ra3 status`, `get_status`):
  * entry points and streams, counts by type, timings, diagnostics in summary, unresolved includes.
  */
-import { extensionOf, isInside } from "../project/paths.ts";
+import { displayPath, extensionOf, isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import { countsByType } from "./assets.ts";
-import { displayPath } from "./present.ts";
 
 export interface DiagnosticSummary {
   readonly errors: number;

@@ -2,11 +2,11 @@
  * Unreferenced project assets (`find_unreferenced`, `ra3 unreferenced`): project definitions that no
  * active reference site resolves to, restricted to types designed to be referenced (domain-spec §9).
  */
-import { isInside } from "../project/paths.ts";
+import { displayPath, isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { AssetDef } from "../index/linked.ts";
 import { assetTypeName, clampLimit } from "./assets.ts";
-import { decodeCursor, displayPath, encodeCursor, suggest } from "./present.ts";
+import { decodeCursor, encodeCursor, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface UnreferencedResult {

@@ -6,7 +6,7 @@
 import type { LinkedIndex } from "../index/link.ts";
 import { assetTypeName } from "./assets.ts";
 import type { AssetDef, ReferenceSite } from "../index/linked.ts";
-import { displayPath } from "./present.ts";
+import { displayPath } from "../project/paths.ts";
 import { isQueryError, queryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset } from "./resolve-asset.ts";
 

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
-import { TOOL_NAMES } from "../mcp/tool-names.ts";
+import { TOOL_NAMES } from "../skill/tool-names.ts";
 import type { SkillFile } from "../skill/embedded.ts";
 import { entryOf, type FrontmatterEntry, type FrontmatterValue, parseFrontmatter } from "../skill/frontmatter.ts";
 import { markdownCode, markdownLinks } from "../skill/markdown.ts";

@@ -5,12 +5,11 @@
  * core's records for what linking does not keep (string tables, file stamps).
  */
 import { Packr } from "msgpackr";
-import { isInside, pathKey } from "../project/paths.ts";
+import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { FileStamp } from "../index/core.ts";
 import type { LinkedIndex } from "../index/link.ts";
 import type { AssetDef } from "../index/linked.ts";
 import type { FileRecord } from "../index/records.ts";
-import { displayPath } from "../query/present.ts";
 import { EXPORT_SCHEMA_VERSION, PublicSnapshot } from "./export-schema.ts";
 import type { SnapshotPhase } from "./codec.ts";
 

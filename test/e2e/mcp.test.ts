@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
+import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { checkCase, sampleCases } from "../mcp/cases.ts";
 import { CORPORA, type Json, resultOf, SAMPLE, textOf } from "../mcp/harness.ts";
 

@@ -21,7 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
+import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "dist", "ra3");

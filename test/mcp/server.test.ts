@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
+import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { toolDeclarations } from "../../src/mcp/tools.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
 import { connect, type Harness, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";

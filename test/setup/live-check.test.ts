@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
+import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { commandLine, describeLiveCheck, liveCheck } from "../../src/setup/live-check.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
 

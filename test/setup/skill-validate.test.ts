@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatSkillProblem, type SkillBundle, validateSkill } from "../../src/setup/skill-validate.ts";
-import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
+import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { SKILL_FILES, SKILL_NAME } from "../../src/skill/embedded.ts";
 
 const skillDir = join(import.meta.dirname, "..", "..", "skills", SKILL_NAME);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TOOL_NAMES } from "../../src/mcp/tool-names.ts";
+import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { SKILL_FILES, SKILL_NAME, SKILL_VERSION, skillSection, usageGuide } from "../../src/skill/embedded.ts";
 import { parseFrontmatter } from "../../src/skill/frontmatter.ts";
 import { TOOL_VERSION } from "../../src/version.ts";

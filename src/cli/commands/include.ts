@@ -8,7 +8,13 @@ export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
-  const result = resolveIncludeQuery(ws.linked!, ws.ports, ws.config.layout, cfg.positionals[0], cfg.from);
+  const result = resolveIncludeQuery(
+    ws.linked!,
+    ws.ports.projectResolver,
+    ws.config.layout,
+    cfg.positionals[0],
+    cfg.from,
+  );
   return emit(cfg, io, ws, result, (r) => {
     const lines = [
       r.resolved

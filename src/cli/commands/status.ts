@@ -5,7 +5,7 @@ import type { CliIo } from "../io.ts";
 import { formatBytes } from "./index.ts";
 import { scanProjectFiles } from "../../project/scan.ts";
 import { SnapshotStore } from "../../store/snapshot-store.ts";
-import { displayPath } from "../../query/present.ts";
+import { displayPath } from "../../project/paths.ts";
 import { type SnapshotStatus, statusOf } from "../../query/status.ts";
 import { inspectSnapshot, schemaKeyOf } from "../../workspace/snapshots.ts";
 import { Workspace } from "../../workspace/workspace.ts";

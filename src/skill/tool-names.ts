@@ -1,6 +1,7 @@
 /**
  * The MCP tool names, in the deterministic order `tools/list` returns them. The server registers
  * exactly these (a test checks), and the skill documents exactly these (the skill validator checks).
+ * The list lives with the skill, the contract agents read, so both `mcp/` and `setup/` may use it.
  */
 export const TOOL_NAMES = [
   "get_status",

@@ -1,0 +1,134 @@
+/**
+ * The architecture is a test: the layer order written in `docs/architecture.md` (its ```layers block)
+ * is this test's data. It fails on an import against that order, on any import cycle (type-only imports
+ * included), on `node:fs` / `child_process` / `process.env` in the pure layers, and on two doc blocks
+ * stacked on one declaration. The checker is tested on in-memory module graphs first.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  checkArchitecture,
+  importCycles,
+  type Layers,
+  type ModuleFacts,
+  moduleFacts,
+  parseLayers,
+  readModules,
+} from "./architecture.ts";
+
+const ROOT = join(import.meta.dirname, "..");
+const DOC = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
+
+/** A small graph that keeps the rules: cli → query → index, nothing pure doing I/O. */
+const LAYERS: Layers = parseLayers("```layers\ncli\nquery store\nindex\npure: index query\n```\n");
+const mod = (path: string, imports: string[] = [], extra: Partial<ModuleFacts> = {}): ModuleFacts => ({
+  path,
+  imports,
+  externals: [],
+  envReads: [],
+  stackedDocs: [],
+  ...extra,
+});
+const GOOD: ModuleFacts[] = [
+  mod("cli/run.ts", ["query/find.ts", "index/link.ts"], { externals: ["node:fs"] }),
+  mod("query/find.ts", ["index/link.ts", "query/present.ts"]),
+  mod("query/present.ts", ["index/link.ts"]),
+  mod("index/link.ts"),
+  mod("store/codec.ts", ["index/link.ts"]),
+];
+
+describe("the checker (a test of the test)", () => {
+  test("a graph that keeps the rules passes", () => {
+    expect(checkArchitecture(GOOD, LAYERS)).toEqual([]);
+  });
+
+  test("an upward import fails, naming the module and both layers", () => {
+    const planted = [...GOOD.filter((m) => m.path !== "index/link.ts"), mod("index/link.ts", ["query/present.ts"])];
+    expect(checkArchitecture(planted, LAYERS)).toEqual([
+      "index/link.ts imports query/present.ts: index may not import query (a higher layer in docs/architecture.md)",
+      "import cycle: index/link.ts → query/present.ts → index/link.ts",
+    ]);
+  });
+
+  test("an import between two layers of the same rank fails", () => {
+    const planted = [...GOOD.filter((m) => m.path !== "store/codec.ts"), mod("store/codec.ts", ["query/present.ts"])];
+    expect(checkArchitecture(planted, LAYERS)).toEqual([
+      "store/codec.ts imports query/present.ts: store may not import query (same rank in docs/architecture.md)",
+    ]);
+  });
+
+  test("a cycle inside one layer fails, type-only imports counting as imports", () => {
+    const text = 'import type { A } from "./b.ts";\nexport type B = A;\n';
+    const a = moduleFacts("query/a.ts", text);
+    expect(a.imports).toEqual(["query/b.ts"]);
+    const planted = [...GOOD, a, mod("query/b.ts", ["query/c.ts"]), mod("query/c.ts", ["query/a.ts"])];
+    expect(checkArchitecture(planted, LAYERS)).toEqual([
+      "import cycle: query/a.ts → query/b.ts → query/c.ts → query/a.ts",
+    ]);
+    expect(importCycles([mod("index/x.ts", ["index/x.ts"])])).toEqual([]);
+  });
+
+  test("I/O in a pure layer fails: node:fs, child_process, process.env", () => {
+    const facts = moduleFacts(
+      "index/bad.ts",
+      'import { readFileSync } from "node:fs";\nimport { spawn } from "child_process";\nconst home = process.env.HOME;\n',
+    );
+    expect([facts.externals, facts.envReads]).toEqual([["node:fs", "child_process"], [3]]);
+    expect(checkArchitecture([facts], LAYERS)).toEqual([
+      "index/bad.ts imports node:fs: the index layer does no I/O",
+      "index/bad.ts imports child_process: the index layer does no I/O",
+      "index/bad.ts:3 reads process.env: the index layer does no I/O",
+    ]);
+    // The same module in an impure layer is fine.
+    expect(checkArchitecture([{ ...facts, path: "cli/bad.ts" }], LAYERS)).toEqual([]);
+  });
+
+  test("two doc blocks stacked on one declaration fail; a header before imports does not", () => {
+    const stacked = moduleFacts(
+      "index/s.ts",
+      "/** Header. */\nimport { x } from './x.ts';\n/** One. */\n/** Two. */\nexport function f() {}\n",
+    );
+    expect(stacked.stackedDocs).toEqual([5]);
+    const fine = moduleFacts(
+      "index/f.ts",
+      "/** Header. */\nimport { x } from './x.ts';\n/** One. */\nexport function f() {}\n",
+    );
+    expect(fine.stackedDocs).toEqual([]);
+    const header = moduleFacts("index/h.ts", "/** Header. */\n\n/** One. */\nexport interface I {}\n");
+    expect(header.stackedDocs).toEqual([]);
+    const member = moduleFacts("index/m.ts", "export class C {\n  /** a */\n  /** b */\n  m(): void {}\n}\n");
+    expect(checkArchitecture([member], LAYERS)).toEqual([
+      "index/m.ts:4: two doc blocks stacked on one declaration (only the last one is its doc)",
+    ]);
+  });
+
+  test("a module outside every layer, and an import of a missing module, fail", () => {
+    expect(checkArchitecture([mod("lonely.ts"), mod("cli/x.ts", ["query/gone.ts"])], LAYERS)).toEqual([
+      'lonely.ts: its layer "lonely.ts" is not in the layer order of docs/architecture.md',
+      "cli/x.ts imports query/gone.ts, which does not exist",
+    ]);
+  });
+
+  test("the layers block is parsed: ranks top first, the pure list", () => {
+    expect([...LAYERS.rank]).toEqual([["cli", 0], ["query", 1], ["store", 1], ["index", 2]]);
+    expect([...LAYERS.pure]).toEqual(["index", "query"]);
+    expect(() => parseLayers("no block")).toThrow("no ```layers block");
+  });
+});
+
+describe("src/ keeps the architecture of docs/architecture.md", () => {
+  const layers = parseLayers(DOC);
+  const modules = readModules(join(ROOT, "src"));
+
+  test("the doc's layer order names every folder of src/ and the pure layers", () => {
+    expect([...layers.pure].sort()).toEqual(["formats", "index", "query", "xml"]);
+    const present = new Set(modules.map((m) => m.path.split("/")[0]));
+    expect([...layers.rank.keys()].filter((l) => !present.has(l))).toEqual([]);
+    expect(modules.length).toBeGreaterThan(100);
+  });
+
+  test("no import against the layer order, no cycle, no I/O in pure layers, no stacked doc blocks", () => {
+    expect(checkArchitecture(modules, layers)).toEqual([]);
+  });
+});
