@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { LinkedIndex } from "../src/index/link.ts";
+import type { LinkedIndex } from "../src/index/linked.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
 

@@ -5,15 +5,10 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import {
-  link,
-  LinkedIndex,
-  type LinkInputs,
-  type LoadedFile,
-  type RecordLookup,
-  type WalkResult,
-  walkStreams,
-} from "./link.ts";
+import { type WalkResult, walkStreams } from "./include-walk.ts";
+import { link } from "./link.ts";
+import type { LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
+import type { LinkedIndex } from "./linked.ts";
 import { parseFile } from "./parse-file.ts";
 import type { FileRecord } from "./records.ts";
 

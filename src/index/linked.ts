@@ -1,7 +1,11 @@
 /**
- * The linked index: the immutable result of linking every file record. Queries read only this.
- * Everything is plain arrays and maps built once per link; nothing here is mutated after publication.
+ * The linked index: the immutable result of linking every file record, and its types. Queries read only
+ * this. The link phases produce the plain lists; {@link LinkedIndex} is the one place the derived indexes
+ * (by id, by type, reverse and forward references, include edges by file) are built from them. Nothing
+ * here is mutated after publication.
  */
+import { pathKey } from "../project/paths.ts";
+import type { SchemaQueries } from "../schema/model.ts";
 import type { IncludeType, ReferenceKind, Severity } from "./records.ts";
 
 export type Origin = "project" | "sdk" | "manifest";
@@ -165,4 +169,199 @@ export interface PoidSite {
   readonly column: number;
   /** The module element carrying that id (possibly in a spliced fragment), or null (no diagnostic: modules may come from elsewhere). */
   readonly target: { readonly element: string; readonly file: string; readonly line: number } | null;
+}
+
+/** What the link phases produce: the plain lists the published index is made of. */
+export interface LinkedParts {
+  readonly files: ReadonlyMap<string, FileInfo>;
+  readonly assets: readonly AssetDef[];
+  readonly ranking: AssetRanking;
+  readonly sites: readonly ReferenceSite[];
+  readonly includes: readonly IncludeEdge[];
+  readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly streams: readonly StreamInfo[];
+  readonly stats: LinkStats;
+  readonly wanted: readonly string[];
+  readonly schema: SchemaQueries | null;
+  readonly projectDir: string;
+  readonly sdkDir: string | null;
+  readonly defineUses: ReadonlyMap<string, number>;
+  readonly strings: readonly StringDef[];
+  readonly stringUses: ReadonlyMap<string, readonly StringUse[]>;
+  readonly poidSites: readonly PoidSite[];
+}
+
+export class LinkedIndex {
+  readonly files: ReadonlyMap<string, FileInfo>;
+  readonly assets: readonly AssetDef[];
+  readonly sites: readonly ReferenceSite[];
+  readonly includes: readonly IncludeEdge[];
+  readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly streams: readonly StreamInfo[];
+  readonly stats: LinkStats;
+  /** Files a walk reached that have no record yet (the driver should load them and link again). */
+  readonly wanted: readonly string[];
+  /** Lower-cased id → asset indexes (all types), best first. */
+  readonly byId: ReadonlyMap<string, readonly number[]>;
+  /** Asset index → reference sites that resolve to it. */
+  readonly referencedBy: IndexedLists;
+  /** Asset index → reference sites written inside it. */
+  readonly referencesFrom: IndexedLists;
+  /** File key → include edges out of / into it. */
+  readonly includesFrom: ReadonlyMap<string, readonly number[]>;
+  readonly includesTo: ReadonlyMap<string, readonly number[]>;
+  /** Asset types present (canonical) → asset indexes sorted by id. */
+  readonly byType: ReadonlyMap<string, readonly number[]>;
+  readonly schema: SchemaQueries | null;
+  readonly projectDir: string;
+  readonly sdkDir: string | null;
+  /** Lower-cased define name → number of `$NAME` uses in active files. */
+  readonly defineUses: ReadonlyMap<string, number>;
+  /** String-table entries of the project's `.str` files. */
+  readonly strings: readonly StringDef[];
+  /** Poid (pipeline-local) references, resolved within their own object; never global references. */
+  readonly poidSites: readonly PoidSite[];
+  /** Lower-cased string key → the assets whose display fields use it. */
+  readonly stringUses: ReadonlyMap<string, readonly StringUse[]>;
+
+  constructor(parts: LinkedParts) {
+    this.files = parts.files;
+    this.assets = parts.assets;
+    this.sites = parts.sites;
+    this.includes = parts.includes;
+    this.defines = parts.defines;
+    this.diagnostics = parts.diagnostics;
+    this.streams = parts.streams;
+    this.stats = parts.stats;
+    this.wanted = parts.wanted;
+    this.schema = parts.schema;
+    this.projectDir = parts.projectDir;
+    this.sdkDir = parts.sdkDir;
+    this.defineUses = parts.defineUses;
+    this.strings = parts.strings;
+    this.poidSites = parts.poidSites;
+    this.stringUses = parts.stringUses;
+    this.byId = parts.ranking.byId;
+    this.byType = parts.ranking.byType;
+    const n = parts.assets.length;
+    const referencedBy = new IndexedLists(n);
+    const referencesFrom = new IndexedLists(n);
+    for (const s of parts.sites) {
+      for (const t of s.targets) referencedBy.add(t, s.index);
+      if (s.from >= 0) referencesFrom.add(s.from, s.index);
+    }
+    this.referencedBy = referencedBy;
+    this.referencesFrom = referencesFrom;
+    const includesFrom = new Map<string, number[]>();
+    const includesTo = new Map<string, number[]>();
+    parts.includes.forEach((e, i) => {
+      push(includesFrom, pathKey(e.from), i);
+      if (e.to) push(includesTo, pathKey(e.to), i);
+    });
+    this.includesFrom = includesFrom;
+    this.includesTo = includesTo;
+  }
+
+  /** Definitions of `id` (case-insensitive), optionally of one type (assignable), best first. */
+  findAssets(id: string, type?: string | null): AssetDef[] {
+    const list = this.byId.get(id.toLowerCase()) ?? [];
+    const out: AssetDef[] = [];
+    for (const i of list) {
+      const a = this.assets[i];
+      if (type && !this.typeMatches(a.type, type)) continue;
+      out.push(a);
+    }
+    return out;
+  }
+
+  /** `actual` equals `wanted` (case-insensitive) or derives from it in the schema. */
+  typeMatches(actual: string, wanted: string): boolean {
+    if (actual.toLowerCase() === wanted.toLowerCase()) return true;
+    if (!this.schema) return false;
+    const w = this.schema.canonicalType(wanted);
+    return w !== null && this.schema.isAssignable(actual, w);
+  }
+
+  /** File info by any spelling of its path. */
+  file(path: string): FileInfo | undefined {
+    return this.files.get(pathKey(path));
+  }
+}
+
+/** The assets by id and by type, each list best first (the linker resolves references through `byId`). */
+export interface AssetRanking {
+  /** Lower-cased id → asset indexes (all types), best first. */
+  readonly byId: ReadonlyMap<string, readonly number[]>;
+  /** Canonical type → asset indexes sorted by lower-cased id, then best first. */
+  readonly byType: ReadonlyMap<string, readonly number[]>;
+}
+
+/**
+ * Ranks `assets` in the one global best-first order ({@link rankCompare}) and lists them by id and by
+ * type, so every list gets its order by a number.
+ * @example rankAssets(assets).byId.get("alliedathenacannon") // [index of the project copy, …]
+ */
+export function rankAssets(assets: readonly AssetDef[]): AssetRanking {
+  const n = assets.length;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((x, y) => rankCompare(assets[x], assets[y]));
+  const rankPos = new Int32Array(n);
+  for (let p = 0; p < n; p++) rankPos[order[p]] = p;
+  const lowerIds: string[] = new Array(n);
+  const byId = new Map<string, number[]>();
+  const byType = new Map<string, number[]>();
+  for (let p = 0; p < n; p++) {
+    const a = assets[order[p]];
+    const lower = a.id.toLowerCase();
+    lowerIds[a.index] = lower;
+    push(byId, lower, a.index);
+    push(byType, a.type, a.index);
+  }
+  for (const list of byType.values()) {
+    list.sort((x, y) => {
+      const lx = lowerIds[x];
+      const ly = lowerIds[y];
+      return lx < ly ? -1 : lx > ly ? 1 : rankPos[x] - rankPos[y];
+    });
+  }
+  return { byId, byType };
+}
+
+const ORIGIN_RANK: Record<Origin, number> = { project: 0, sdk: 1, manifest: 2 };
+
+/** Best first: project before SDK before manifest, active before inactive, then by file and line. */
+export function rankCompare(a: AssetDef, b: AssetDef): number {
+  return (
+    ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin] ||
+    (a.active ? 0 : 1) - (b.active ? 0 : 1) ||
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.line - b.line
+  );
+}
+
+/** Lists of numbers indexed by a small integer (asset index): arrays, not a Map, on this hot path. */
+export class IndexedLists {
+  private readonly lists: (number[] | undefined)[];
+  constructor(size: number) {
+    this.lists = new Array(size);
+  }
+  add(i: number, value: number): void {
+    const l = this.lists[i];
+    if (l) l.push(value);
+    else this.lists[i] = [value];
+  }
+  /** The list at `i`, or undefined. */
+  get(i: number): readonly number[] | undefined {
+    return this.lists[i];
+  }
+}
+
+/** Appends `value` to the list at `key`. */
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

@@ -8,7 +8,7 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { definitionOf, definitionTarget } from "../query/definition.ts";
 import { isQueryError } from "../query/envelope.ts";
 import { fileQuery } from "../query/files.ts";

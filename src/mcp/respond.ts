@@ -6,7 +6,7 @@
  */
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError, queryError } from "../query/envelope.ts";
 import { displayPath } from "../project/paths.ts";
 import type { IndexService } from "../workspace/service.ts";

@@ -13,7 +13,7 @@ import type {
   ToolAnnotations,
 } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { findAsset, listAssets } from "../query/assets.ts";
 import { checkFiles } from "../query/check.ts";
 import { definitionOf, definitionTarget } from "../query/definition.ts";

@@ -1,7 +1,7 @@
 /**
  * Asset queries: definitions of an id, and paged listing of a type.
  */
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { type AssetView, assetView, decodeCursor, encodeCursor, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 

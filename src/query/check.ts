@@ -4,7 +4,7 @@
  * Counts cover every diagnostic; the list is capped per file and code ({@link capDiagnostics}).
  */
 import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import type { Diagnostic } from "../index/linked.ts";
 import type { Severity } from "../index/records.ts";
 import { clampLimit } from "./assets.ts";

@@ -1,7 +1,7 @@
 /**
  * `$DEFINE` lookup.
  */
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { type DefineView, defineView, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 

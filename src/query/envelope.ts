@@ -5,7 +5,7 @@
 import type { GameId } from "../schema/model.ts";
 import type { IndexState, Lifecycle } from "../lifecycle.ts";
 import { isStale } from "../lifecycle.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 
 export interface IndexCounts {
   readonly files: number;

@@ -4,7 +4,7 @@
 import type { ProjectLayout } from "../project/detect.ts";
 import type { IncludeResolver } from "../project/search-paths.ts";
 import { displayPath, isInside, toAbsolute } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface ResolveIncludeResult {

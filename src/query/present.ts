@@ -3,7 +3,7 @@
  */
 import { displayPath } from "../project/paths.ts";
 import type { AssetDef, DefineDef } from "../index/linked.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 
 export interface AssetView {
   readonly type: string;

@@ -5,7 +5,7 @@
 import type { ProjectLayout } from "../project/detect.ts";
 import type { SdkInfo, SdkResolution } from "../project/sdk.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { envelopeOf, type IndexView } from "./envelope.ts";
 import { displayPath } from "../project/paths.ts";
 

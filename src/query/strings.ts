@@ -3,7 +3,7 @@
  * display fields (DisplayName, Description, …) use that key. "Desolator" finds the infantry's asset.
  */
 import { searchStrings as searchEntries } from "../formats/str.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { clampLimit } from "./assets.ts";
 import { displayPath } from "../project/paths.ts";
 import { queryError, type QueryResult } from "./envelope.ts";

@@ -3,7 +3,7 @@
  * entry points and streams, counts by type, timings, diagnostics in summary, unresolved includes.
  */
 import { displayPath, extensionOf, isInside } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { countsByType } from "./assets.ts";
 
 export interface DiagnosticSummary {

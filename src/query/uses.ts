@@ -3,7 +3,7 @@
  * walked to a bounded depth. `inheritFrom` ancestors are followed within the same depth (their edges
  * carry `definedIn`), target-type filtering keeps `inheritFrom` edges, and the edge count is capped.
  */
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { assetTypeName } from "./assets.ts";
 import type { AssetDef, ReferenceSite } from "../index/linked.ts";
 import { displayPath } from "../project/paths.ts";

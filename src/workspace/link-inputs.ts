@@ -15,7 +15,7 @@ import {
 } from "../project/search-paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import type { IndexCore } from "../index/core.ts";
-import type { EntryPoint, LinkInputs } from "../index/link.ts";
+import type { EntryPoint, LinkInputs } from "../index/link-context.ts";
 
 export interface LinkPorts {
   readonly inputs: LinkInputs;

@@ -8,7 +8,7 @@
 import { type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
 import { isInside } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import { type BuildProgress, type BuildReport, type UpdateReport, Workspace } from "./workspace.ts";

@@ -11,7 +11,7 @@ import { extensionOf, isInside, pathKey } from "../project/paths.ts";
 import { type ScannedFile, scanProjectFiles } from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
 import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
-import type { LinkedIndex } from "../index/link.ts";
+import type { LinkedIndex } from "../index/linked.ts";
 import { emptyRecord, type FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
 import type { IndexView } from "../query/envelope.ts";

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { indexManifestAssets, type Manifest, parseManifest, referencesOf } from "../../src/formats/manifest.ts";
-import type { LinkedIndex } from "../../src/index/link.ts";
+import type { LinkedIndex } from "../../src/index/linked.ts";
 import type { AssetDef } from "../../src/index/linked.ts";
 import { countsByType, findAsset } from "../../src/query/assets.ts";
 import { inheritChain } from "../../src/query/uses.ts";

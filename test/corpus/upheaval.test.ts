@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LinkedIndex } from "../../src/index/link.ts";
+import type { LinkedIndex } from "../../src/index/linked.ts";
 import { toSarif } from "../../src/cli/sarif.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";

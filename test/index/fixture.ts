@@ -8,7 +8,7 @@ import { MemoryDirectoryLister } from "../../src/project/fs-port.ts";
 import { validateSdk } from "../../src/project/sdk.ts";
 import type { SchemaQueries } from "../../src/schema/model.ts";
 import { IndexCore } from "../../src/index/core.ts";
-import type { LinkedIndex } from "../../src/index/link.ts";
+import type { LinkedIndex } from "../../src/index/linked.ts";
 import { type LinkPorts, makeLinkPorts } from "../../src/workspace/link-inputs.ts";
 
 export const ROOT = "/mods/Test Mod";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
-import type { LinkedIndex } from "../../src/index/link.ts";
+import type { LinkedIndex } from "../../src/index/linked.ts";
 import type { ReferenceSite } from "../../src/index/linked.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";

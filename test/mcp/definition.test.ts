@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LinkedIndex } from "../../src/index/link.ts";
+import type { LinkedIndex } from "../../src/index/linked.ts";
 import type { AssetDef } from "../../src/index/linked.ts";
 import { definitionOf, definitionTarget } from "../../src/query/definition.ts";
 import { isQueryError } from "../../src/query/envelope.ts";

@@ -5,7 +5,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LinkedIndex } from "../../src/index/link.ts";
+import type { LinkedIndex } from "../../src/index/linked.ts";
 import { isQueryError, type QueryResult } from "../../src/query/envelope.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LinkedIndex } from "../../src/index/link.ts";
+import type { LinkedIndex } from "../../src/index/linked.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";

@@ -1,0 +1,55 @@
+/**
+ * Link phase, stats: the counts every answer's envelope carries (project files and how many are active,
+ * assets by layer, references and how many resolved, defines, diagnostics) and the link's own time.
+ */
+import { extensionOf } from "../project/paths.ts";
+import type { LinkContext } from "./link-context.ts";
+import type { FileTable } from "./link-files.ts";
+import type { AssetDef, DefineDef, LinkStats, ReferenceSite } from "./linked.ts";
+
+/** What the counts are taken from. */
+export interface StatsInputs {
+  readonly files: FileTable;
+  readonly assets: readonly AssetDef[];
+  readonly sites: readonly ReferenceSite[];
+  readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
+  readonly diagnostics: number;
+  /** Sites that could not be judged without an SDK. */
+  readonly externalReferences: number;
+  readonly linkMs: number;
+}
+
+/**
+ * The link's counts.
+ * @example linkStats(ctx, parts).activeFiles // XML and .w3x project files some stream reaches
+ */
+export function linkStats(ctx: LinkContext, parts: StatsInputs): LinkStats {
+  let projectFiles = 0;
+  let activeFiles = 0;
+  for (const f of parts.files.values()) {
+    // counts.files covers the XML and .w3x files under the project root (not string tables, babproj, manifests).
+    const ext = extensionOf(f.path);
+    if (f.kind === "missing" || !ctx.insideProject(f.path) || (ext !== ".xml" && ext !== ".w3x")) continue;
+    projectFiles++;
+    if (f.active) activeFiles++;
+  }
+  let projectAssets = 0;
+  for (const a of parts.assets) if (a.origin === "project" && ctx.insideProject(a.file)) projectAssets++;
+  let defineCount = 0;
+  for (const list of parts.defines.values()) defineCount += list.length;
+  let resolved = 0;
+  for (const s of parts.sites) if (s.status === "resolved") resolved++;
+  return {
+    files: parts.files.size,
+    projectFiles,
+    activeFiles,
+    assets: projectAssets,
+    sdkAssets: parts.assets.length - projectAssets,
+    references: parts.sites.length,
+    resolvedReferences: resolved,
+    externalReferences: parts.externalReferences,
+    defines: defineCount,
+    diagnostics: parts.diagnostics,
+    linkMs: Math.round(parts.linkMs * 10) / 10,
+  };
+}
