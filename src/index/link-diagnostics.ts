@@ -169,7 +169,7 @@ function summaries(
     note(
       "external-references",
       `${external} reference${external === 1 ? " points" : "s point"} at assets outside the project` +
-        (externalInactive ? ` (and ${externalInactive} more in inactive files)` : "") + "; give --sdk to check them",
+        (externalInactive ? ` (and ${externalInactive} more in inactive files)` : ""),
     );
   }
   if (externalDefines.size > 0) {
@@ -180,7 +180,7 @@ function summaries(
       "external-defines",
       `${total} use${total === 1 ? "" : "s"} of ${n} define${n === 1 ? "" : "s"} not declared in the project (${names}${
         n > 5 ? ", …" : ""
-      }); they may be vanilla defines: give --sdk to check them`,
+      }); they may be vanilla defines`,
     );
   }
   if (suppressedPrefixed.size > 0) {
@@ -191,7 +191,7 @@ function summaries(
       "sdk-not-configured",
       `${total} include${total === 1 ? "" : "s"} of ${n} DATA:/ART:/AUDIO: source${n === 1 ? "" : "s"} ${
         total === 1 ? "points" : "point"
-      } into the SDK (e.g. ${examples}); give --sdk to resolve them`,
+      } into the SDK (e.g. ${examples})`,
     );
   }
   return out;

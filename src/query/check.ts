@@ -4,11 +4,11 @@
  * Counts cover every diagnostic; the list is capped per file and code ({@link capDiagnostics}).
  */
 import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/linked.ts";
-import type { Diagnostic } from "../index/linked.ts";
+import type { Diagnostic, LinkedIndex } from "../index/linked.ts";
 import type { Severity } from "../index/records.ts";
 import { clampLimit } from "./assets.ts";
 import { capDiagnostics, type UnlistedDiagnostics } from "./diagnostic-caps.ts";
+import { presentMessage } from "./diagnostic-codes.ts";
 import { decodeCursor, encodeCursor } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
@@ -95,7 +95,7 @@ export function collectDiagnostics(
       column: d.column,
       severity: d.severity,
       code: d.code,
-      message: d.message,
+      message: presentMessage(d),
     })),
   };
 }

@@ -3,8 +3,7 @@
  * Two steps keep the query free of I/O: {@link definitionTarget} says which definition (and so which
  * file) the question is about; the caller reads that file and passes the text to {@link definitionOf}.
  */
-import type { LinkedIndex } from "../index/linked.ts";
-import type { AssetDef } from "../index/linked.ts";
+import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import { displayPath } from "../project/paths.ts";
 import { isQueryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset, type ResolvedAsset } from "./resolve-asset.ts";

@@ -1,6 +1,7 @@
 /**
  * Every diagnostic code ra3 reports, with its default severity and a one-line description (used by
- * SARIF rules, `ra3 check` output and docs/cli.md).
+ * SARIF rules, `ra3 check` output and docs/cli.md), and what the front ends tell the user to do about
+ * the index-wide ones: the index states the fact, the advice (a flag) is worded here.
  */
 import type { Severity } from "../index/records.ts";
 
@@ -8,6 +9,8 @@ export interface DiagnosticCode {
   readonly code: string;
   readonly severity: Severity;
   readonly description: string;
+  /** Appended to the index's message when shown: what to do about it. */
+  readonly remedy?: string;
 }
 
 export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
@@ -69,16 +72,19 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     code: "sdk-not-configured",
     severity: "information",
     description: "DATA:/ART:/AUDIO: includes point into an SDK that is not configured.",
+    remedy: "; give --sdk to resolve them",
   },
   {
     code: "external-references",
     severity: "information",
     description: "References that may name vanilla assets; an SDK is needed to check them.",
+    remedy: "; give --sdk to check them",
   },
   {
     code: "external-defines",
     severity: "information",
     description: "Define uses that may name vanilla defines; an SDK is needed to check them.",
+    remedy: ": give --sdk to check them",
   },
   {
     code: "diagnostics-not-listed",
@@ -91,6 +97,17 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
 export const NOT_LISTED_CODE = "diagnostics-not-listed";
 
 const BY_CODE = new Map(DIAGNOSTIC_CODES.map((c) => [c.code, c]));
+
+/**
+ * A diagnostic's message as the CLI and MCP show it: the index's message and, for the codes that have
+ * one, the remedy.
+ * @example presentMessage({ code: "external-references", message: "2 references point at assets outside the project" })
+ * // "2 references point at assets outside the project; give --sdk to check them"
+ */
+export function presentMessage(d: { readonly code: string; readonly message: string }): string {
+  const remedy = BY_CODE.get(d.code)?.remedy;
+  return remedy ? d.message + remedy : d.message;
+}
 
 /** The description of `code`, or a generic one for codes not in the catalog. */
 export function describeCode(code: string): DiagnosticCode {

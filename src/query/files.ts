@@ -2,8 +2,7 @@
  * File questions: is a file active, in which streams, who includes it, what it includes and defines.
  */
 import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/linked.ts";
-import type { FileInfo } from "../index/linked.ts";
+import type { FileInfo, LinkedIndex } from "../index/linked.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 
 export interface IncludeEdgeView {

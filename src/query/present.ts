@@ -2,8 +2,7 @@
  * How index objects appear in query results: paths relative to their root with `/`, plain fields only.
  */
 import { displayPath } from "../project/paths.ts";
-import type { AssetDef, DefineDef } from "../index/linked.ts";
-import type { LinkedIndex } from "../index/linked.ts";
+import type { AssetDef, DefineDef, LinkedIndex } from "../index/linked.ts";
 
 export interface AssetView {
   readonly type: string;

@@ -2,8 +2,7 @@
  * Reverse references (`find_references`, `ra3 refs`): every site that resolves to an asset, keyed by
  * type so same-id assets of different types never share results.
  */
-import type { LinkedIndex } from "../index/linked.ts";
-import type { ReferenceSite } from "../index/linked.ts";
+import type { LinkedIndex, ReferenceSite } from "../index/linked.ts";
 import { clampLimit } from "./assets.ts";
 import { displayPath } from "../project/paths.ts";
 import { decodeCursor, encodeCursor } from "./present.ts";

@@ -2,8 +2,7 @@
  * Picks the asset a query is about from an id and an optional type: one type, or a clear error when
  * the id is unknown or names assets of several types (an agent retries with `type`).
  */
-import type { LinkedIndex } from "../index/linked.ts";
-import type { AssetDef } from "../index/linked.ts";
+import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import { suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 

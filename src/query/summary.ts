@@ -5,6 +5,7 @@
 import { displayPath, extensionOf, isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/linked.ts";
 import { countsByType } from "./assets.ts";
+import { presentMessage } from "./diagnostic-codes.ts";
 
 export interface DiagnosticSummary {
   readonly errors: number;
@@ -131,7 +132,7 @@ export function summarizeDiagnostics(linked: LinkedIndex): DiagnosticSummary {
     else if (d.severity === "warning") warnings++;
     else information++;
     byCode.set(d.code, (byCode.get(d.code) ?? 0) + 1);
-    if (d.file === null) notes.push(d.message);
+    if (d.file === null) notes.push(presentMessage(d));
   }
   return {
     errors,

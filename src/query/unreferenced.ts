@@ -3,8 +3,7 @@
  * active reference site resolves to, restricted to types designed to be referenced (domain-spec §9).
  */
 import { displayPath, isInside } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/linked.ts";
-import type { AssetDef } from "../index/linked.ts";
+import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import { assetTypeName, clampLimit } from "./assets.ts";
 import { decodeCursor, encodeCursor, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";

@@ -3,9 +3,8 @@
  * walked to a bounded depth. `inheritFrom` ancestors are followed within the same depth (their edges
  * carry `definedIn`), target-type filtering keeps `inheritFrom` edges, and the edge count is capped.
  */
-import type { LinkedIndex } from "../index/linked.ts";
+import type { AssetDef, LinkedIndex, ReferenceSite } from "../index/linked.ts";
 import { assetTypeName } from "./assets.ts";
-import type { AssetDef, ReferenceSite } from "../index/linked.ts";
 import { displayPath } from "../project/paths.ts";
 import { isQueryError, queryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset } from "./resolve-asset.ts";

@@ -7,8 +7,7 @@
 import { Packr } from "msgpackr";
 import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { FileStamp } from "../index/core.ts";
-import type { LinkedIndex } from "../index/linked.ts";
-import type { AssetDef } from "../index/linked.ts";
+import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import type { FileRecord } from "../index/records.ts";
 import { EXPORT_SCHEMA_VERSION, PublicSnapshot } from "./export-schema.ts";
 import type { SnapshotPhase } from "./codec.ts";

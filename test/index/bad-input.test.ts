@@ -63,7 +63,7 @@ describe("malformed XML: the error is reported where it is, the records before i
     );
     expect(diagnosticsOf(linked)).toEqual([
       // The unclosed object's reference was read before the error and is kept (an SDK would check it).
-      "-:0:0 information external-references: 1 reference points at assets outside the project; give --sdk to check them",
+      "-:0:0 information external-references: 1 reference points at assets outside the project",
       "Data/Bad.xml:5:1 error xml-syntax: end of file reached, but element <GameObject> (line 4, column 1) is not closed",
     ]);
     expect(assetsOf(linked)).toEqual([

@@ -63,7 +63,7 @@ describe("include types", () => {
   test("reference includes without an SDK are summarised once, not reported per include", () => {
     const { linked } = memIndex(files);
     expect(diagnosticsOf(linked)).toEqual([
-      "-:0:0 information sdk-not-configured: 1 include of 1 DATA:/ART:/AUDIO: source points into the SDK (e.g. DATA:static.xml); give --sdk to resolve them",
+      "-:0:0 information sdk-not-configured: 1 include of 1 DATA:/ART:/AUDIO: source points into the SDK (e.g. DATA:static.xml)",
     ]);
     expect(linked.includes.filter((e) => e.to === null).map((e) => e.source)).toEqual(["DATA:static.xml"]);
   });
@@ -190,7 +190,7 @@ describe("assets", () => {
     const { linked } = memIndex({ "Data/Mod.xml": doc(`\t<GameObject inheritFrom="X" />`) });
     expect(linked.assets).toEqual([]);
     expect(diagnosticsOf(linked)).toEqual([
-      "-:0:0 information external-references: 1 reference points at assets outside the project; give --sdk to check them",
+      "-:0:0 information external-references: 1 reference points at assets outside the project",
       "Data/Mod.xml:3:2 error missing-id: <GameObject> has no id",
     ]);
   });
@@ -212,7 +212,7 @@ describe("defines", () => {
     ]);
     expect(linked.defineUses.get("range")).toBe(1);
     expect(diagnosticsOf(linked)).toEqual([
-      "-:0:0 information external-defines: 1 use of 1 define not declared in the project ($DAMAGE); they may be vanilla defines: give --sdk to check them",
+      "-:0:0 information external-defines: 1 use of 1 define not declared in the project ($DAMAGE); they may be vanilla defines",
     ]);
   });
 });

@@ -10,8 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
-import type { LinkedIndex } from "../../src/index/linked.ts";
-import type { ReferenceSite } from "../../src/index/linked.ts";
+import type { LinkedIndex, ReferenceSite } from "../../src/index/linked.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
 import { isQueryError } from "../../src/query/envelope.ts";
@@ -809,7 +808,7 @@ describe("unresolved references: not found vs exists with another type", () => {
       sample,
     );
     expect(diagnosticsOf(linked)).toEqual([
-      "-:0:0 information external-references: 3 references point at assets outside the project (and 1 more in inactive files); give --sdk to check them",
+      "-:0:0 information external-references: 3 references point at assets outside the project (and 1 more in inactive files)",
     ]);
   });
 });
