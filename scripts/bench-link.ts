@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { LinkedIndex } from "../src/index/linked.ts";
+import { presentMessage } from "../src/query/diagnostic-codes.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
 
@@ -43,7 +44,8 @@ export function fingerprint(linked: LinkedIndex): string {
   feed("sites", linked.sites);
   feed("includes", linked.includes);
   feed("defines", [...linked.defines]);
-  feed("diagnostics", linked.diagnostics);
+  // As the front ends show them (the remedy of index-wide notes is worded by the query layer).
+  feed("diagnostics", linked.diagnostics.map((d) => ({ ...d, message: presentMessage(d) })));
   feed("streams", linked.streams);
   feed("stats", { ...linked.stats, linkMs: 0 });
   feed("wanted", linked.wanted);

@@ -21,13 +21,16 @@ const ROOT = join(import.meta.dirname, "..");
 const DOC = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
 
 /** A small graph that keeps the rules: cli → query → index, nothing pure doing I/O. */
-const LAYERS: Layers = parseLayers("```layers\ncli\nquery store\nindex\npure: index query\n```\n");
+const LAYERS: Layers = parseLayers(
+  "```layers\ncli\nquery store\nindex\npure: index query\nfunction-lines: index 5\n```\n",
+);
 const mod = (path: string, imports: string[] = [], extra: Partial<ModuleFacts> = {}): ModuleFacts => ({
   path,
   imports,
   externals: [],
   envReads: [],
   stackedDocs: [],
+  functions: [],
   ...extra,
 });
 const GOOD: ModuleFacts[] = [
@@ -103,6 +106,18 @@ describe("the checker (a test of the test)", () => {
     ]);
   });
 
+  test("a function longer than its layer allows fails", () => {
+    const long = moduleFacts(
+      "index/long.ts",
+      "export function f(): number {\n  let a = 1;\n  a++;\n  a++;\n  return a;\n}\n",
+    );
+    expect(long.functions).toEqual([{ line: 1, lines: 6, name: "f" }]);
+    expect(checkArchitecture([long], LAYERS)).toEqual([
+      "index/long.ts:1: f is 6 lines long; the index layer's limit is 5",
+    ]);
+    expect(checkArchitecture([{ ...long, path: "query/long.ts" }], LAYERS)).toEqual([]);
+  });
+
   test("a module outside every layer, and an import of a missing module, fail", () => {
     expect(checkArchitecture([mod("lonely.ts"), mod("cli/x.ts", ["query/gone.ts"])], LAYERS)).toEqual([
       'lonely.ts: its layer "lonely.ts" is not in the layer order of docs/architecture.md',
@@ -113,6 +128,7 @@ describe("the checker (a test of the test)", () => {
   test("the layers block is parsed: ranks top first, the pure list", () => {
     expect([...LAYERS.rank]).toEqual([["cli", 0], ["query", 1], ["store", 1], ["index", 2]]);
     expect([...LAYERS.pure]).toEqual(["index", "query"]);
+    expect([...LAYERS.functionLines]).toEqual([["index", 5]]);
     expect(() => parseLayers("no block")).toThrow("no ```layers block");
   });
 });
@@ -123,12 +139,13 @@ describe("src/ keeps the architecture of docs/architecture.md", () => {
 
   test("the doc's layer order names every folder of src/ and the pure layers", () => {
     expect([...layers.pure].sort()).toEqual(["formats", "index", "query", "xml"]);
+    expect([...layers.functionLines]).toEqual([["index", 150]]);
     const present = new Set(modules.map((m) => m.path.split("/")[0]));
     expect([...layers.rank.keys()].filter((l) => !present.has(l))).toEqual([]);
     expect(modules.length).toBeGreaterThan(100);
   });
 
-  test("no import against the layer order, no cycle, no I/O in pure layers, no stacked doc blocks", () => {
+  test("no import against the layer order, no cycle, no I/O in pure layers, no stacked doc blocks, no long index function", () => {
     expect(checkArchitecture(modules, layers)).toEqual([]);
   });
 });

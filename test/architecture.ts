@@ -15,6 +15,8 @@ export interface Layers {
   readonly rank: ReadonlyMap<string, number>;
   /** Layers that do no I/O. */
   readonly pure: ReadonlySet<string>;
+  /** Layer → the most lines one function in it may have. */
+  readonly functionLines: ReadonlyMap<string, number>;
 }
 
 /** One source module: its path relative to `src/` with `/`, its imports and what the parser found in it. */
@@ -28,13 +30,16 @@ export interface ModuleFacts {
   readonly envReads: readonly number[];
   /** 1-based lines of declarations with two or more doc blocks stacked on them. */
   readonly stackedDocs: readonly number[];
+  /** Every function with a body: its first line and its length in lines. */
+  readonly functions: readonly { readonly line: number; readonly lines: number; readonly name: string }[];
 }
 
 const IO_MODULES = new Set(["fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process"]);
 
 /**
  * Parses the fenced ```layers block: one line per rank, top first, layers separated by spaces; a line
- * `pure: a b` names the layers that do no I/O. `#` starts a comment.
+ * `pure: a b` names the layers that do no I/O, `function-lines: a 150` caps a layer's function length.
+ * `#` starts a comment.
  * @example parseLayers("```layers\ncli\nquery\npure: query\n```").rank.get("cli") // 0
  */
 export function parseLayers(markdown: string): Layers {
@@ -42,12 +47,18 @@ export function parseLayers(markdown: string): Layers {
   if (!m) throw new Error("docs/architecture.md has no ```layers block");
   const rank = new Map<string, number>();
   const pure = new Set<string>();
+  const functionLines = new Map<string, number>();
   let r = 0;
   for (const raw of m[1].split("\n")) {
     const line = raw.replace(/#.*/, "").trim();
     if (!line) continue;
     if (line.startsWith("pure:")) {
       for (const l of line.slice(5).trim().split(/\s+/)) pure.add(l);
+      continue;
+    }
+    if (line.startsWith("function-lines:")) {
+      const [layer, n] = line.slice(15).trim().split(/\s+/);
+      functionLines.set(layer, Number(n));
       continue;
     }
     for (const l of line.split(/\s+/)) {
@@ -57,7 +68,7 @@ export function parseLayers(markdown: string): Layers {
     r++;
   }
   for (const p of pure) if (!rank.has(p)) throw new Error(`pure layer ${p} is not in the layer order`);
-  return { rank, pure };
+  return { rank, pure, functionLines };
 }
 
 /** The layer a module belongs to: its first folder under `src/`, or its own name at the root. */
@@ -89,7 +100,13 @@ export function moduleFacts(path: string, text: string): ModuleFacts {
   const docCounted = new Set<number>();
   const stackedDocs: number[] = [];
   const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const functions: { line: number; lines: number; name: string }[] = [];
   const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const line = lineOf(node.getStart(source));
+      const name = "name" in node && node.name ? node.name.getText(source) : "(anonymous)";
+      functions.push({ line, lines: lineOf(node.end) - line + 1, name });
+    }
     if (
       (ts.isPropertyAccessExpression(node) && node.name.text === "env" ||
         ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression) &&
@@ -115,7 +132,7 @@ export function moduleFacts(path: string, text: string): ModuleFacts {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return { path, imports, externals, envReads, stackedDocs };
+  return { path, imports, externals, envReads, stackedDocs, functions };
 }
 
 /** Every `.ts` module under `dir` (declaration files excepted), as {@link ModuleFacts}. */
@@ -168,6 +185,16 @@ export function checkArchitecture(modules: readonly ModuleFacts[], layers: Layer
       }
       for (const line of m.envReads) {
         problems.push(`${m.path}:${line} reads process.env: the ${from} layer does no I/O`);
+      }
+    }
+    const maxLines = layers.functionLines.get(from);
+    if (maxLines !== undefined) {
+      for (const f of m.functions) {
+        if (f.lines > maxLines) {
+          problems.push(
+            `${m.path}:${f.line}: ${f.name} is ${f.lines} lines long; the ${from} layer's limit is ${maxLines}`,
+          );
+        }
       }
     }
     for (const line of m.stackedDocs) {

@@ -6,7 +6,7 @@
  */
 import { LineMap } from "../xml/line-map.ts";
 import { parseXml } from "../xml/tokenizer.ts";
-import type { XmlEndTag, XmlStartTag } from "../xml/types.ts";
+import type { XmlAttribute, XmlEndTag, XmlStartTag } from "../xml/types.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import {
   type AssetDecl,
@@ -57,7 +57,7 @@ interface Frame {
   readonly parentLocal: string | null;
   /** What the element's text means, when it is collected for references. */
   readonly content: ContentMode | null;
-  readonly region: "asset" | "includes" | "defines" | "tags" | "xi" | "root" | "other";
+  readonly region: Region;
   hasChild: boolean;
   text: string;
   textStart: number;
@@ -108,176 +108,288 @@ export function looksLikeAssetId(value: string): boolean {
  * @param schema the schema, or null for heuristic mode
  */
 export function extractXmlRecord(text: string, schema: SchemaQueries | null): FileRecord {
-  const lines = new LineMap(text);
-  const assets: (AssetDecl & { end: number; endLine: number })[] = [];
-  const defines: DefineDecl[] = [];
-  const includes: IncludeDecl[] = [];
-  const xincludes: XIncludeDecl[] = [];
-  const refs: RefRecord[] = [];
-  const poidRefs: PoidRef[] = [];
-  const localIds: LocalId[] = [];
-  const defineUses: DefineUse[] = [];
-  const stringKeys: StringKeyUse[] = [];
-  const ranges: (ElementRange & { end: number })[] = [];
-  const rangeByName = new Map<string, number>();
-  const diagnostics: RecordDiagnostic[] = [];
-  const seenAssets = new Map<string, number>();
-  const stack: Frame[] = [];
-  let rootName: string | null = null;
-  let fragment = false;
+  const x = new XmlExtraction(text, schema);
+  const error = parseXml(
+    text,
+    { startElement: (t) => x.onStart(t), endElement: (t) => x.onEnd(t), text: (v, s, e) => x.onText(v, s, e) },
+    { namespaces: true },
+  );
+  if (error) x.onError(error);
+  return x.record();
+}
 
-  const pos = (offset: number) => lines.position(offset);
-  const diag = (code: string, severity: RecordDiagnostic["severity"], message: string, offset: number): void => {
-    const p = pos(offset);
-    diagnostics.push({ code, severity, message, line: p.line, column: p.column });
-  };
+/** Where an element sits, deciding how it is read. */
+type Region = "asset" | "includes" | "defines" | "tags" | "xi" | "root" | "other";
 
-  const addRef = (
-    owner: number,
-    kind: RefRecord["kind"],
-    value: string,
-    refType: string | null,
-    selfType: string | null,
-    element: string,
-    parent: string | null,
-    attribute: string | null,
-    offset: number,
-  ): void => {
-    const p = pos(offset);
-    refs.push({
-      owner,
-      kind,
-      value,
-      refType,
-      selfType,
-      element: intern(element),
-      parent: parent === null ? null : intern(parent),
-      attribute: attribute === null ? null : intern(attribute),
-      offset,
-      line: p.line,
-      column: p.column,
-    });
-  };
+/**
+ * The state of one document's extraction: the lists the record is made of, the element stack, and what
+ * the root said (its name, whether the file is a fragment). Each tokenizer event is one method; each kind
+ * of element (root, xi:include, structural, asset, element inside an asset) and of attribute has its own.
+ */
+class XmlExtraction {
+  private readonly lines: LineMap;
+  private readonly assets: (AssetDecl & { end: number; endLine: number })[] = [];
+  private readonly defines: DefineDecl[] = [];
+  private readonly includes: IncludeDecl[] = [];
+  private readonly xincludes: XIncludeDecl[] = [];
+  private readonly refs: RefRecord[] = [];
+  private readonly poidRefs: PoidRef[] = [];
+  private readonly localIds: LocalId[] = [];
+  private readonly defineUses: DefineUse[] = [];
+  private readonly stringKeys: StringKeyUse[] = [];
+  private readonly ranges: (ElementRange & { end: number })[] = [];
+  private readonly rangeByName = new Map<string, number>();
+  private readonly diagnostics: RecordDiagnostic[] = [];
+  /** `type\0lower-cased id` → index of its first definition in this file. */
+  private readonly seenAssets = new Map<string, number>();
+  private readonly stack: Frame[] = [];
+  private rootName: string | null = null;
+  /** The root is not `AssetDeclaration`: the file is a fragment for xi:include. */
+  private fragment = false;
 
-  /** Splits a whitespace-separated value into tokens with their offsets (relative to `base`). */
-  const eachToken = (raw: string, base: number, list: boolean, fn: (token: string, offset: number) => void): void => {
-    if (!list) {
-      const lead = raw.length - raw.trimStart().length;
-      const t = raw.trim();
-      if (t) fn(t, base + lead);
-      return;
-    }
-    const re = /\S+/g;
-    for (let m = re.exec(raw); m; m = re.exec(raw)) fn(m[0], base + m.index);
-  };
+  constructor(private readonly text: string, private readonly schema: SchemaQueries | null) {
+    this.lines = new LineMap(text);
+  }
 
-  const recordDefineUses = (
-    value: string,
-    owner: number,
-    element: string,
-    attribute: string | null,
-    base: number,
-  ): void => {
-    if (value.indexOf("$") < 0) return;
-    DEFINE_USE.lastIndex = 0;
-    for (let m = DEFINE_USE.exec(value); m; m = DEFINE_USE.exec(value)) {
-      const offset = base + m.index;
-      const p = pos(offset);
-      defineUses.push({ owner, name: m[1], element, attribute, offset, line: p.line, column: p.column });
-    }
-  };
-
-  const onStart = (tag: XmlStartTag): void => {
+  onStart(tag: XmlStartTag): void {
+    const stack = this.stack;
     const parent = stack.length ? stack[stack.length - 1] : null;
     if (parent) parent.hasChild = true;
     const depth = tag.depth;
     const local = tag.local;
-
-    if (depth === 0) {
-      rootName = local;
-      fragment = local !== "AssetDeclaration";
-      const type = fragment && schema ? schema.rootElementType(local) : null;
-      const frame = newFrame(local, type, -1, 0, null, null, "root");
-      pushRange(frame, tag);
-      stack.push(frame);
-      if (fragment) handleAttributes(tag, frame, null);
-      return;
+    if (depth === 0) return this.startRoot(tag);
+    if (local === "include" && (tag.uri === XINCLUDE_NS || findAttr(tag, "href") !== null)) {
+      return this.startXInclude(tag, parent);
     }
-
-    const isXi = local === "include" && (tag.uri === XINCLUDE_NS || findAttr(tag, "href") !== null);
-    if (isXi) {
-      const href = findAttr(tag, "href");
-      const owner = parent ? parent.owner : -1;
-      if (href !== null && href.value.trim() !== "") {
-        const p = pos(tag.start);
-        xincludes.push({
-          href: href.value.trim(),
-          xpointer: findAttr(tag, "xpointer")?.value ?? null,
-          rootLevel: depth === 1 && !fragment,
-          owner,
-          offset: tag.start,
-          line: p.line,
-          column: p.column,
-        });
-      } else {
-        diag("xinclude-href", "error", "xi:include has no href attribute", tag.start);
-      }
-      stack.push(newFrame(local, null, owner, depth, parent?.local ?? null, null, "xi"));
-      return;
-    }
-
     const region = parent?.region ?? "other";
     if (region === "xi") {
       stack.push(newFrame(local, null, parent!.owner, depth, parent!.local, null, "xi"));
       return;
     }
-
-    if (!fragment && depth === 1) {
+    if (!this.fragment && depth === 1) {
       if (STRUCTURAL.has(local)) {
         const r = local === "Includes" ? "includes" : local === "Defines" ? "defines" : "tags";
-        stack.push(newFrame(local, null, -1, depth, rootName, null, r));
+        stack.push(newFrame(local, null, -1, depth, this.rootName, null, r));
         return;
       }
-      startAsset(tag, parent!);
+      return this.startAsset(tag, parent!);
+    }
+    if (region === "includes" || region === "defines" || region === "tags") {
+      if (region === "includes" && depth === 2 && local === "Include") this.addInclude(tag);
+      if (region === "defines" && depth === 2 && local === "Define") this.addDefine(tag);
+      stack.push(newFrame(local, null, -1, depth, parent!.local, null, region));
       return;
     }
+    this.startInAsset(tag, parent!);
+  }
 
-    if (region === "includes") {
-      if (depth === 2 && local === "Include") addInclude(tag);
-      stack.push(newFrame(local, null, -1, depth, parent!.local, null, "includes"));
-      return;
+  onEnd(tag: XmlEndTag): void {
+    const stack = this.stack;
+    const frame = stack.pop();
+    if (!frame) return;
+    if (frame.idChildIndex >= 0) {
+      const siblings = stack[stack.length - 1]?.idChildren;
+      if (siblings) siblings[frame.idChildIndex] = { ...siblings[frame.idChildIndex], end: tag.end };
     }
-    if (region === "defines") {
-      if (depth === 2 && local === "Define") addDefine(tag);
-      stack.push(newFrame(local, null, -1, depth, parent!.local, null, "defines"));
-      return;
-    }
-    if (region === "tags") {
-      stack.push(newFrame(local, null, -1, depth, parent!.local, null, "tags"));
-      return;
-    }
+    if (frame.content && !frame.hasChild && frame.textStart >= 0) this.emitContent(frame);
+    this.close(frame, tag.start, tag.end, null);
+  }
 
-    // An element inside an asset (or anywhere in a fragment).
+  onText(value: string, start: number, end: number): void {
+    const top = this.stack[this.stack.length - 1];
+    if (!top) return;
+    if (
+      top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") &&
+      isTextName(top.local)
+    ) {
+      const t = value.trim();
+      if (t && STRING_KEY.test(t)) {
+        this.stringKeys.push({
+          owner: top.owner,
+          key: t,
+          element: top.local,
+          attribute: null,
+          line: this.pos(start).line,
+        });
+        return; // a display-text key, not an asset reference
+      }
+    }
+    if (!top.content) return;
+    if (top.textStart < 0) top.textStart = start;
+    top.text += value;
+    top.textEnd = end;
+  }
+
+  /** A well-formedness error: reported, and what it left open is closed so ranges and assets have an end. */
+  onError(error: { message: string; line: number; column: number; offset: number }): void {
+    this.diagnostics.push({
+      code: "xml-syntax",
+      severity: "error",
+      message: error.message,
+      line: error.line,
+      column: error.column,
+    });
+    while (this.stack.length) this.close(this.stack.pop()!, error.offset, error.offset, error.line);
+  }
+
+  record(): FileRecord {
+    const shared = <T>(list: T[]): readonly T[] => (list.length === 0 ? EMPTY : list);
+    return {
+      ...emptyRecord("xml"),
+      rootName: this.rootName,
+      fragment: this.fragment,
+      assets: shared(this.assets),
+      defines: shared(this.defines),
+      includes: shared(this.includes),
+      xincludes: shared(this.xincludes),
+      refs: shared(this.refs),
+      poidRefs: shared(this.poidRefs),
+      localIds: shared(this.localIds),
+      defineUses: shared(this.defineUses),
+      stringKeys: shared(this.stringKeys),
+      ranges: this.ranges,
+      diagnostics: shared(this.diagnostics),
+      lineCount: this.lines.lineCount,
+    };
+  }
+
+  /**
+   * Ends a frame's range (at `rangeEnd`) and, for a top-level asset, the asset (at `assetEnd`, on line
+   * `endLine`, by default the line of its last character).
+   */
+  private close(frame: Frame, rangeEnd: number, assetEnd: number, endLine: number | null): void {
+    if (frame.rangeIndex >= 0) {
+      const r = this.ranges[frame.rangeIndex];
+      this.ranges[frame.rangeIndex] = { ...r, end: rangeEnd, idChildren: frame.idChildren ?? [] };
+    }
+    if (!this.fragment && frame.depth === 1 && frame.region === "asset" && frame.owner >= 0) {
+      const a = this.assets[frame.owner];
+      this.assets[frame.owner] = {
+        ...a,
+        end: assetEnd,
+        endLine: endLine ?? this.pos(Math.max(assetEnd - 1, 0)).line,
+      };
+    }
+  }
+
+  private pos(offset: number): { line: number; column: number } {
+    return this.lines.position(offset);
+  }
+
+  private diag(code: string, severity: RecordDiagnostic["severity"], message: string, offset: number): void {
+    const p = this.pos(offset);
+    this.diagnostics.push({ code, severity, message, line: p.line, column: p.column });
+  }
+
+  private startRoot(tag: XmlStartTag): void {
+    const local = tag.local;
+    this.rootName = local;
+    this.fragment = local !== "AssetDeclaration";
+    const type = this.fragment && this.schema ? this.schema.rootElementType(local) : null;
+    const frame = newFrame(local, type, -1, 0, null, null, "root");
+    this.pushRange(frame, tag);
+    this.stack.push(frame);
+    if (this.fragment) this.handleAttributes(tag, frame, null);
+  }
+
+  private startXInclude(tag: XmlStartTag, parent: Frame | null): void {
+    const href = findAttr(tag, "href");
+    const owner = parent ? parent.owner : -1;
+    if (href !== null && href.value.trim() !== "") {
+      const p = this.pos(tag.start);
+      this.xincludes.push({
+        href: href.value.trim(),
+        xpointer: findAttr(tag, "xpointer")?.value ?? null,
+        rootLevel: tag.depth === 1 && !this.fragment,
+        owner,
+        offset: tag.start,
+        line: p.line,
+        column: p.column,
+      });
+    } else {
+      this.diag("xinclude-href", "error", "xi:include has no href attribute", tag.start);
+    }
+    this.stack.push(newFrame(tag.local, null, owner, tag.depth, parent?.local ?? null, null, "xi"));
+  }
+
+  /** A top-level element of an `AssetDeclaration`: an asset (reported when it has no id or a duplicate one). */
+  private startAsset(tag: XmlStartTag, parent: Frame): void {
+    const { schema, assets } = this;
+    const local = tag.local;
+    const idAttr = findAttr(tag, "id");
+    const id = idAttr ? idAttr.value.trim() : "";
+    let owner = -1;
+    const type = schema ? schema.rootElementType(local) : null;
+    if (schema && !type) {
+      this.diag("unknown-element", "warning", `<${local}> is not an asset type declared in the schema`, tag.start);
+    }
+    if (!id) {
+      this.diag("missing-id", "error", `<${local}> has no id`, tag.start);
+    } else {
+      const p = this.pos(idAttr!.valueStart);
+      const key = `${local}\u0000${id.toLowerCase()}`;
+      const first = this.seenAssets.get(key);
+      if (first !== undefined) {
+        this.diag(
+          "duplicate-id",
+          "error",
+          `${local} "${id}" is defined twice in this file (first on line ${assets[first].line})`,
+          idAttr!.valueStart,
+        );
+      } else {
+        this.seenAssets.set(key, assets.length);
+      }
+      owner = assets.length;
+      const inherit = findAttrCaseless(tag, "inheritFrom");
+      assets.push({
+        type: local,
+        id,
+        line: p.line,
+        column: p.column,
+        startLine: this.pos(tag.start).line,
+        endLine: this.pos(tag.end).line,
+        start: tag.start,
+        end: tag.end,
+        inheritFrom: inherit ? inherit.value.trim() || null : null,
+      });
+    }
+    const frame = newFrame(local, type, owner, 1, parent.local, this.contentMode(type, null), "asset");
+    this.pushRange(frame, tag);
+    this.stack.push(frame);
+    this.handleAttributes(tag, frame, parent.local);
+  }
+
+  /** An element inside an asset (or anywhere in a fragment): typed by its parent's schema type. */
+  private startInAsset(tag: XmlStartTag, parent: Frame): void {
+    const { schema } = this;
+    const local = tag.local;
     let type: string | null = null;
     let elementRefType: string | null = null;
     if (schema) {
-      const child = schema.childElementType(parent!.type, local);
+      const child = schema.childElementType(parent.type, local);
       if (child) {
         type = child.type;
         elementRefType = child.refType;
       } else if (!schema.isKnownElement(local)) {
-        diag("unknown-element", "warning", `element <${local}> is not declared in the schema`, tag.start);
+        this.diag("unknown-element", "warning", `element <${local}> is not declared in the schema`, tag.start);
       }
     }
-    const owner = parent!.owner;
-    const frame = newFrame(local, type, owner, depth, parent!.local, contentMode(type, elementRefType), "asset");
-    if (fragment) pushRange(frame, tag);
-    if (parent!.idChildren) {
+    const frame = newFrame(
+      local,
+      type,
+      parent.owner,
+      tag.depth,
+      parent.local,
+      this.contentMode(type, elementRefType),
+      "asset",
+    );
+    if (this.fragment) this.pushRange(frame, tag);
+    if (parent.idChildren) {
       const id = findAttr(tag, "id");
       if (id && id.value.trim()) {
-        const p = pos(id.valueStart);
-        frame.idChildIndex = parent!.idChildren.length;
-        parent!.idChildren.push({
+        const p = this.pos(id.valueStart);
+        frame.idChildIndex = parent.idChildren.length;
+        parent.idChildren.push({
           type: local,
           id: id.value.trim(),
           line: p.line,
@@ -288,85 +400,23 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         });
       }
     }
-    stack.push(frame);
-    handleAttributes(tag, frame, parent!.local);
-  };
-
-  const onEnd = (tag: XmlEndTag): void => {
-    const frame = stack.pop();
-    if (!frame) return;
-    if (frame.idChildIndex >= 0) {
-      const siblings = stack[stack.length - 1]?.idChildren;
-      if (siblings) siblings[frame.idChildIndex] = { ...siblings[frame.idChildIndex], end: tag.end };
-    }
-    if (frame.rangeIndex >= 0) {
-      const r = ranges[frame.rangeIndex];
-      ranges[frame.rangeIndex] = { ...r, end: tag.start, idChildren: frame.idChildren ?? [] };
-    }
-    if (frame.content && !frame.hasChild && frame.textStart >= 0) {
-      emitContent(frame);
-    }
-    if (!fragment && frame.depth === 1 && frame.region === "asset" && frame.owner >= 0) {
-      const a = assets[frame.owner];
-      assets[frame.owner] = { ...a, end: tag.end, endLine: pos(Math.max(tag.end - 1, 0)).line };
-    }
-  };
-
-  const onText = (value: string, start: number, end: number): void => {
-    const top = stack[stack.length - 1];
-    if (!top) return;
-    if (
-      top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") &&
-      isTextName(top.local)
-    ) {
-      const t = value.trim();
-      if (t && STRING_KEY.test(t)) {
-        stringKeys.push({ owner: top.owner, key: t, element: top.local, attribute: null, line: pos(start).line });
-        return; // a display-text key, not an asset reference
-      }
-    }
-    if (!top.content) return;
-    if (top.textStart < 0) top.textStart = start;
-    top.text += value;
-    top.textEnd = end;
-  };
-
-  function newFrame(
-    local: string,
-    type: string | null,
-    owner: number,
-    depth: number,
-    parentLocal: string | null,
-    content: ContentMode | null,
-    region: Frame["region"],
-  ): Frame {
-    return {
-      local,
-      type,
-      owner,
-      depth,
-      parentLocal,
-      content,
-      region,
-      hasChild: false,
-      text: "",
-      textStart: -1,
-      textEnd: -1,
-      rangeIndex: -1,
-      idChildren: null,
-      idChildIndex: -1,
-    };
+    this.stack.push(frame);
+    this.handleAttributes(tag, frame, parent.local);
   }
 
-  function pushRange(frame: Frame, tag: XmlStartTag): void {
-    if (rangeByName.has(tag.local)) return;
-    rangeByName.set(tag.local, ranges.length);
+  /** The first element of each name in a fragment (and each top-level asset) gets an offset range. */
+  private pushRange(frame: Frame, tag: XmlStartTag): void {
+    const { ranges } = this;
+    if (this.rangeByName.has(tag.local)) return;
+    this.rangeByName.set(tag.local, ranges.length);
     frame.rangeIndex = ranges.length;
     frame.idChildren = [];
-    ranges.push({ local: tag.local, start: tag.end, end: tag.end, line: pos(tag.start).line, idChildren: [] });
+    ranges.push({ local: tag.local, start: tag.end, end: tag.end, line: this.pos(tag.start).line, idChildren: [] });
   }
 
-  function contentMode(type: string | null, elementRefType: string | null): ContentMode | null {
+  /** Whether (and how) an element's text is read for references. */
+  private contentMode(type: string | null, elementRefType: string | null): ContentMode | null {
+    const { schema } = this;
     if (!schema) return { kind: "heuristic", refType: null, isList: true };
     if (elementRefType) {
       const info = type ? schema.content(type) : null;
@@ -379,10 +429,10 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
     return { kind: "typed", refType: info.refType, isList: info.isList };
   }
 
-  function emitContent(frame: Frame): void {
+  private emitContent(frame: Frame): void {
     const value = frame.text;
     if (!value.trim() || value.indexOf("<") >= 0) return;
-    const raw = text.slice(frame.textStart, frame.textEnd);
+    const raw = this.text.slice(frame.textStart, frame.textEnd);
     // Without entity references or CDATA the raw text differs from the value only by line-break
     // normalisation, so tokens taken from the raw text have exact offsets.
     const exact = raw.indexOf("&") < 0 && raw.indexOf("<") < 0;
@@ -392,63 +442,18 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       const at = exact ? offset : frame.textStart;
       if (mode.kind === "heuristic") {
         if (looksLikeAssetId(token)) {
-          addRef(frame.owner, "heuristic", token, null, null, frame.local, frame.parentLocal, null, at);
+          this.addRef(frame.owner, "heuristic", token, null, null, frame.local, frame.parentLocal, null, at);
         }
         return;
       }
-      addRef(frame.owner, "content", token, mode.refType, null, frame.local, frame.parentLocal, null, at);
+      this.addRef(frame.owner, "content", token, mode.refType, null, frame.local, frame.parentLocal, null, at);
     });
     if (mode.kind === "typed" || value.indexOf("$") >= 0) {
-      recordDefineUses(value, frame.owner, frame.local, null, frame.textStart);
+      this.recordDefineUses(value, frame.owner, frame.local, null, frame.textStart);
     }
   }
 
-  function startAsset(tag: XmlStartTag, parent: Frame): void {
-    const local = tag.local;
-    const idAttr = findAttr(tag, "id");
-    const id = idAttr ? idAttr.value.trim() : "";
-    let owner = -1;
-    const type = schema ? schema.rootElementType(local) : null;
-    if (schema && !type) {
-      diag("unknown-element", "warning", `<${local}> is not an asset type declared in the schema`, tag.start);
-    }
-    if (!id) {
-      diag("missing-id", "error", `<${local}> has no id`, tag.start);
-    } else {
-      const p = pos(idAttr!.valueStart);
-      const key = `${local}\u0000${id.toLowerCase()}`;
-      const first = seenAssets.get(key);
-      if (first !== undefined) {
-        diag(
-          "duplicate-id",
-          "error",
-          `${local} "${id}" is defined twice in this file (first on line ${assets[first].line})`,
-          idAttr!.valueStart,
-        );
-      } else {
-        seenAssets.set(key, assets.length);
-      }
-      owner = assets.length;
-      const inherit = findAttrCaseless(tag, "inheritFrom");
-      assets.push({
-        type: local,
-        id,
-        line: p.line,
-        column: p.column,
-        startLine: pos(tag.start).line,
-        endLine: pos(tag.end).line,
-        start: tag.start,
-        end: tag.end,
-        inheritFrom: inherit ? inherit.value.trim() || null : null,
-      });
-    }
-    const frame = newFrame(local, type, owner, 1, parent.local, contentMode(type, null), "asset");
-    pushRange(frame, tag);
-    stack.push(frame);
-    handleAttributes(tag, frame, parent.local);
-  }
-
-  function addInclude(tag: XmlStartTag): void {
+  private addInclude(tag: XmlStartTag): void {
     const typeAttr = findAttr(tag, "type");
     const sourceAttr = findAttr(tag, "source");
     const rawType = typeAttr ? typeAttr.value : null;
@@ -456,11 +461,11 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
       ? rawType
       : null;
     if (!sourceAttr || !sourceAttr.value.trim()) {
-      diag("include-source", "error", "<Include> has no source attribute", tag.start);
+      this.diag("include-source", "error", "<Include> has no source attribute", tag.start);
       return;
     }
     if (type === null) {
-      diag(
+      this.diag(
         "include-type",
         "error",
         rawType === null
@@ -469,193 +474,221 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
         typeAttr ? typeAttr.valueStart : tag.start,
       );
     }
-    const p = pos(sourceAttr.valueStart);
-    includes.push({ type, rawType, source: sourceAttr.value.trim(), line: p.line, column: p.column });
+    const p = this.pos(sourceAttr.valueStart);
+    this.includes.push({ type, rawType, source: sourceAttr.value.trim(), line: p.line, column: p.column });
   }
 
-  function addDefine(tag: XmlStartTag): void {
+  private addDefine(tag: XmlStartTag): void {
     const name = findAttr(tag, "name");
     if (!name || !name.value.trim()) {
-      diag("define-name", "error", "<Define> has no name", tag.start);
+      this.diag("define-name", "error", "<Define> has no name", tag.start);
       return;
     }
     const value = findAttr(tag, "value");
-    const p = pos(name.valueStart);
-    defines.push({ name: name.value.trim(), value: value ? value.value : "", line: p.line, column: p.column });
+    const p = this.pos(name.valueStart);
+    this.defines.push({ name: name.value.trim(), value: value ? value.value : "", line: p.line, column: p.column });
   }
 
-  function handleAttributes(tag: XmlStartTag, frame: Frame, parentLocal: string | null): void {
+  private handleAttributes(tag: XmlStartTag, frame: Frame, parentLocal: string | null): void {
+    const { schema } = this;
     const type = frame.type;
     const owner = frame.owner;
-    const depth = tag.depth;
-    const topLevel = !fragment && depth === 1;
+    const topLevel = !this.fragment && tag.depth === 1;
     for (const attr of tag.attributes) {
       if (attr.prefix || attr.qname === "xmlns") continue;
       const name = attr.local;
       const value = attr.value;
-      if (value.indexOf("$") >= 0) recordDefineUses(value, owner, tag.local, name, attr.valueStart);
+      if (value.indexOf("$") >= 0) this.recordDefineUses(value, owner, tag.local, name, attr.valueStart);
       if (owner >= 0 && value.indexOf(":") > 0 && isTextName(name) && STRING_KEY.test(value)) {
-        stringKeys.push({ owner, key: value, element: tag.local, attribute: name, line: pos(attr.valueStart).line });
+        this.stringKeys.push({
+          owner,
+          key: value,
+          element: tag.local,
+          attribute: name,
+          line: this.pos(attr.valueStart).line,
+        });
         if (!schema) continue; // heuristic mode: a display-text key is not an asset reference
       }
       if (name === "id") {
-        if (topLevel) continue;
-        const info = schema && type ? schema.attribute(type, "id") : null;
-        const trimmed = value.trim();
-        if (info && info.refType && type && !info.isPoid && !schema!.isAssignable(type, info.refType)) {
-          if (trimmed && !isExpressionValue(trimmed)) {
-            addRef(
-              owner,
-              "attribute",
-              trimmed,
-              info.refType,
-              null,
-              tag.local,
-              parentLocal,
-              name,
-              attr.valueStart + leading(value),
-            );
-          }
-        } else if (info && info.refType && type && info.isPoid && !schema!.isAssignable(type, info.refType)) {
-          // A Poid-typed id naming another kind of object is still pipeline-local.
-          localIds.push({
-            owner,
-            element: intern(tag.local),
-            id: trimmed,
-            offset: attr.valueStart,
-            line: pos(attr.valueStart).line,
-          });
-        } else if (trimmed) {
-          localIds.push({
-            owner,
-            element: intern(tag.local),
-            id: trimmed,
-            offset: attr.valueStart,
-            line: pos(attr.valueStart).line,
-          });
-        }
+        if (!topLevel) this.idAttribute(tag, frame, attr, parentLocal);
         continue;
       }
       if (name.length === 11 && name.toLowerCase() === "inheritfrom") {
         const isAsset = topLevel || (schema !== null && type !== null && schema.isAssetType(type));
         const trimmed = value.trim();
         if (isAsset && trimmed && !isExpressionValue(trimmed)) {
-          addRef(
-            owner,
-            "inheritFrom",
-            trimmed,
-            null,
-            type ?? tag.local,
-            tag.local,
-            parentLocal,
-            attr.qname,
-            attr.valueStart + leading(value),
-          );
+          const at = attr.valueStart + leading(value);
+          this.addRef(owner, "inheritFrom", trimmed, null, type ?? tag.local, tag.local, parentLocal, attr.qname, at);
         }
         if (isAsset || !schema) continue;
       }
       if (!schema) {
         eachToken(value, attr.valueStart, true, (token, offset) => {
           if (!isExpressionValue(token) && looksLikeAssetId(token)) {
-            addRef(owner, "heuristic", token, null, null, tag.local, parentLocal, name, offset);
+            this.addRef(owner, "heuristic", token, null, null, tag.local, parentLocal, name, offset);
           }
         });
         continue;
       }
-      if (!type) continue;
-      const info = schema.attribute(type, name);
-      if (!info) {
-        diag(
-          "unknown-attribute",
-          "warning",
-          `attribute ${name} is not declared for <${tag.local}> (type ${type})`,
-          attr.nameStart,
-        );
-        continue;
+      if (type) this.typedAttribute(tag, frame, attr, parentLocal);
+    }
+  }
+
+  /**
+   * An `id` below the top level: a reference when the schema types it as one to another kind of asset,
+   * else a pipeline-local id (a module's own id, or a Poid-typed id naming another kind of object).
+   */
+  private idAttribute(tag: XmlStartTag, frame: Frame, attr: XmlAttribute, parentLocal: string | null): void {
+    const { schema } = this;
+    const type = frame.type;
+    const value = attr.value;
+    const info = schema && type ? schema.attribute(type, "id") : null;
+    const trimmed = value.trim();
+    if (info && info.refType && type && !info.isPoid && !schema!.isAssignable(type, info.refType)) {
+      if (trimmed && !isExpressionValue(trimmed)) {
+        const at = attr.valueStart + leading(value);
+        this.addRef(frame.owner, "attribute", trimmed, info.refType, null, tag.local, parentLocal, "id", at);
       }
-      if (!info.refType && !info.isRef) continue;
-      if (info.isPoid) {
-        const trimmed = value.trim();
-        if (trimmed && !isExpressionValue(trimmed)) {
-          const p = pos(attr.valueStart);
-          poidRefs.push({
-            owner,
-            value: trimmed,
-            element: intern(tag.local),
-            attribute: intern(name),
-            offset: attr.valueStart,
-            line: p.line,
-            column: p.column,
-          });
-        }
-        continue;
-      }
-      const raw = text.slice(attr.valueStart, attr.valueEnd);
-      // Attribute-value normalisation turns tabs and line breaks into spaces: tokens of the raw value
-      // (when it has no entity references) are the same, at their exact offsets.
-      const exact = raw.indexOf("&") < 0;
-      eachToken(exact ? raw : value, attr.valueStart, info.isList, (token, offset) => {
-        if (isExpressionValue(token)) return;
-        addRef(
-          owner,
-          "attribute",
-          token,
-          info.refType,
-          null,
-          tag.local,
-          parentLocal,
-          name,
-          exact ? offset : attr.valueStart,
-        );
+    } else if (
+      trimmed || (info && info.refType && type && info.isPoid && !schema!.isAssignable(type, info.refType))
+    ) {
+      // A Poid-typed id naming another kind of object is pipeline-local too (kept even when empty).
+      this.localIds.push({
+        owner: frame.owner,
+        element: intern(tag.local),
+        id: trimmed,
+        offset: attr.valueStart,
+        line: this.pos(attr.valueStart).line,
       });
     }
   }
 
-  const error = parseXml(
-    text,
-    { startElement: onStart, endElement: onEnd, text: onText },
-    { namespaces: true },
-  );
-  if (error) {
-    diagnostics.push({
-      code: "xml-syntax",
-      severity: "error",
-      message: error.message,
-      line: error.line,
-      column: error.column,
-    });
-    // Close what the error left open so ranges and assets have an end.
-    while (stack.length) {
-      const frame = stack.pop()!;
-      if (frame.rangeIndex >= 0) {
-        const r = ranges[frame.rangeIndex];
-        ranges[frame.rangeIndex] = { ...r, end: error.offset, idChildren: frame.idChildren ?? [] };
-      }
-      if (!fragment && frame.depth === 1 && frame.region === "asset" && frame.owner >= 0) {
-        const a = assets[frame.owner];
-        assets[frame.owner] = { ...a, end: error.offset, endLine: error.line };
-      }
+  /** An attribute read through the schema: unknown (a warning), not a reference, a Poid, or references. */
+  private typedAttribute(tag: XmlStartTag, frame: Frame, attr: XmlAttribute, parentLocal: string | null): void {
+    const schema = this.schema!;
+    const type = frame.type!;
+    const owner = frame.owner;
+    const name = attr.local;
+    const value = attr.value;
+    const info = schema.attribute(type, name);
+    if (!info) {
+      this.diag(
+        "unknown-attribute",
+        "warning",
+        `attribute ${name} is not declared for <${tag.local}> (type ${type})`,
+        attr.nameStart,
+      );
+      return;
     }
+    if (!info.refType && !info.isRef) return;
+    if (info.isPoid) {
+      const trimmed = value.trim();
+      if (trimmed && !isExpressionValue(trimmed)) {
+        const p = this.pos(attr.valueStart);
+        this.poidRefs.push({
+          owner,
+          value: trimmed,
+          element: intern(tag.local),
+          attribute: intern(name),
+          offset: attr.valueStart,
+          line: p.line,
+          column: p.column,
+        });
+      }
+      return;
+    }
+    const raw = this.text.slice(attr.valueStart, attr.valueEnd);
+    // Attribute-value normalisation turns tabs and line breaks into spaces: tokens of the raw value
+    // (when it has no entity references) are the same, at their exact offsets.
+    const exact = raw.indexOf("&") < 0;
+    eachToken(exact ? raw : value, attr.valueStart, info.isList, (token, offset) => {
+      if (isExpressionValue(token)) return;
+      const at = exact ? offset : attr.valueStart;
+      this.addRef(owner, "attribute", token, info.refType, null, tag.local, parentLocal, name, at);
+    });
   }
 
-  const shared = <T>(list: T[]): readonly T[] => (list.length === 0 ? EMPTY : list);
+  private addRef(
+    owner: number,
+    kind: RefRecord["kind"],
+    value: string,
+    refType: string | null,
+    selfType: string | null,
+    element: string,
+    parent: string | null,
+    attribute: string | null,
+    offset: number,
+  ): void {
+    const p = this.pos(offset);
+    this.refs.push({
+      owner,
+      kind,
+      value,
+      refType,
+      selfType,
+      element: intern(element),
+      parent: parent === null ? null : intern(parent),
+      attribute: attribute === null ? null : intern(attribute),
+      offset,
+      line: p.line,
+      column: p.column,
+    });
+  }
+
+  private recordDefineUses(
+    value: string,
+    owner: number,
+    element: string,
+    attribute: string | null,
+    base: number,
+  ): void {
+    if (value.indexOf("$") < 0) return;
+    DEFINE_USE.lastIndex = 0;
+    for (let m = DEFINE_USE.exec(value); m; m = DEFINE_USE.exec(value)) {
+      const offset = base + m.index;
+      const p = this.pos(offset);
+      this.defineUses.push({ owner, name: m[1], element, attribute, offset, line: p.line, column: p.column });
+    }
+  }
+}
+
+function newFrame(
+  local: string,
+  type: string | null,
+  owner: number,
+  depth: number,
+  parentLocal: string | null,
+  content: ContentMode | null,
+  region: Region,
+): Frame {
   return {
-    ...emptyRecord("xml"),
-    rootName,
-    fragment,
-    assets: shared(assets),
-    defines: shared(defines),
-    includes: shared(includes),
-    xincludes: shared(xincludes),
-    refs: shared(refs),
-    poidRefs: shared(poidRefs),
-    localIds: shared(localIds),
-    defineUses: shared(defineUses),
-    stringKeys: shared(stringKeys),
-    ranges,
-    diagnostics: shared(diagnostics),
-    lineCount: lines.lineCount,
+    local,
+    type,
+    owner,
+    depth,
+    parentLocal,
+    content,
+    region,
+    hasChild: false,
+    text: "",
+    textStart: -1,
+    textEnd: -1,
+    rangeIndex: -1,
+    idChildren: null,
+    idChildIndex: -1,
   };
+}
+
+/** Splits a whitespace-separated value into tokens with their offsets (relative to `base`). */
+function eachToken(raw: string, base: number, list: boolean, fn: (token: string, offset: number) => void): void {
+  if (!list) {
+    const lead = raw.length - raw.trimStart().length;
+    const t = raw.trim();
+    if (t) fn(t, base + lead);
+    return;
+  }
+  const re = /\S+/g;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) fn(m[0], base + m.index);
 }
 
 function leading(value: string): number {
