@@ -9,18 +9,18 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { LinkedIndex } from "../index/linked.ts";
+import { completeFiles, completeIds, completeTypes } from "../query/completions.ts";
 import { definitionOf, definitionTarget } from "../query/definition.ts";
 import { isQueryError } from "../query/envelope.ts";
 import { fileQuery } from "../query/files.ts";
-import { displayPath, isInside, toAbsolute } from "../project/paths.ts";
+import { toAbsolute } from "../project/paths.ts";
 import { renderDefinition, renderFile } from "./render.ts";
-import { explainMissing, progressText } from "./respond.ts";
+import { progressText } from "./respond.ts";
 import type { ToolEnv } from "./tools.ts";
 
 /** JSON-RPC code for "resource not found" in the 2025 protocol revisions. */
 const RESOURCE_NOT_FOUND = -32002;
 const INVALID_PARAMS = -32602;
-const MAX_COMPLETIONS = 100;
 const FILE_LINES = 200;
 const FILE_CHARS = 12_000;
 
@@ -53,20 +53,6 @@ function indexFor(env: ToolEnv): LinkedIndex {
   return linked;
 }
 
-function completeFrom(values: Iterable<string>, prefix: string): string[] {
-  const p = prefix.toLowerCase();
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const v of values) {
-    const l = v.toLowerCase();
-    if (!l.startsWith(p) || seen.has(l)) continue;
-    seen.add(l);
-    out.push(v);
-  }
-  // The SDK reports the total and cuts to 100; sorting first makes the first 100 the shortest matches.
-  return out.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
-}
-
 function linkedOrNull(env: ToolEnv): LinkedIndex | null {
   try {
     return indexFor(env);
@@ -82,16 +68,11 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
     complete: {
       type: (value) => {
         const linked = linkedOrNull(env);
-        return linked ? completeFrom(linked.byType.keys(), value) : [];
+        return linked ? completeTypes(linked, value) : [];
       },
       id: (value, context) => {
         const linked = linkedOrNull(env);
-        if (!linked) return [];
-        const type = context?.arguments?.type;
-        const ids = type && linked.byType.has(type)
-          ? linked.byType.get(type)!.map((i) => linked.assets[i].id)
-          : linked.assets.map((a) => a.id);
-        return completeFrom(ids, value).slice(0, MAX_COMPLETIONS * 10);
+        return linked ? completeIds(linked, context?.arguments?.type, value) : [];
       },
     },
   });
@@ -110,7 +91,7 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
       const id = decode(vars.id);
       const target = definitionTarget(linked, id, type);
       if (isQueryError(target)) {
-        throw new McpError(RESOURCE_NOT_FOUND, explainMissing(linked, id, target).error.message);
+        throw new McpError(RESOURCE_NOT_FOUND, target.error.message);
       }
       const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file);
       const r = definitionOf(linked, target, source, { maxLines: FILE_LINES, maxChars: FILE_CHARS });
@@ -123,12 +104,7 @@ export function registerResources(server: McpServer, env: ToolEnv): void {
     complete: {
       path: (value) => {
         const linked = linkedOrNull(env);
-        if (!linked) return [];
-        const paths: string[] = [];
-        for (const f of linked.files.values()) {
-          if (f.kind !== "missing" && isInside(f.path, linked.projectDir)) paths.push(displayPath(linked, f.path));
-        }
-        return completeFrom(paths, decode(value).replace(/\\/g, "/")).slice(0, MAX_COMPLETIONS * 10);
+        return linked ? completeFiles(linked, decode(value)) : [];
       },
     },
   });

@@ -7,8 +7,7 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { LinkedIndex } from "../index/linked.ts";
-import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError, queryError } from "../query/envelope.ts";
-import { displayPath } from "../project/paths.ts";
+import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError } from "../query/envelope.ts";
 import type { IndexService } from "../workspace/service.ts";
 import { answerSize, MAX_ANSWER_CHARS, shrinkLists } from "./bound.ts";
 import { boundNote, indexNote } from "./render.ts";
@@ -185,24 +184,4 @@ export function errorResult(f: Failure): CallToolResult {
     ? { code: f.error.code, message: f.error.message, details: f.error.details }
     : { code: f.error.code, message: f.error.message };
   return { ...base, structuredContent: { index: f.index, result: null, error } };
-}
-
-/** Makes a not-found error actionable in project-only mode: the id may be a vanilla asset. */
-export function explainMissing(linked: LinkedIndex, id: string, e: QueryError): QueryError {
-  if (e.error.code !== "not_found" || linked.sdkDir !== null) return e;
-  if (linked.findAssets(id.trim()).length > 0) return e; // exists with another type: the message says so
-  const key = id.trim().toLowerCase();
-  const sites = linked.sites.filter((s) => s.status !== "resolved" && s.id.toLowerCase() === key);
-  const details = e.error.details as Record<string, unknown> | undefined;
-  if (sites.length === 0) {
-    return queryError("not_found", `${e.error.message} (project-only mode: vanilla assets are not indexed)`, details);
-  }
-  const examples = sites.slice(0, 3).map((s) => `${displayPath(linked, s.file)}:${s.line}`).join(", ");
-  return queryError(
-    "no_sdk",
-    `${e.error.message}; the project references it ${sites.length} time${
-      sites.length === 1 ? "" : "s"
-    } (${examples}), so it is probably a vanilla asset: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to index vanilla assets`,
-    details,
-  );
 }

@@ -18,7 +18,7 @@ import { findAsset, listAssets } from "../query/assets.ts";
 import { checkFiles } from "../query/check.ts";
 import { definitionOf, definitionTarget } from "../query/definition.ts";
 import { findDefine } from "../query/defines.ts";
-import { envelopeOf, type IndexEnvelope, isQueryError, queryError, type QueryResult } from "../query/envelope.ts";
+import { envelopeOf, type IndexEnvelope, isQueryError, type QueryResult } from "../query/envelope.ts";
 import { fileQuery } from "../query/files.ts";
 import { resolveIncludeQuery } from "../query/includes.ts";
 import { findReferences } from "../query/references.ts";
@@ -37,7 +37,6 @@ import * as R from "./render.ts";
 import {
   acquireIndex,
   errorResult,
-  explainMissing,
   type Failure,
   failure,
   makeStrict,
@@ -278,10 +277,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           "Where is an asset defined? Given an id (case-insensitive), returns every definition: type, file, line, origin (project, sdk or manifest), streams and whether the file is active (compiled into the mod). A project definition with the same type and id overrides the vanilla one. For a Type:Id value pass the id after the last colon and the type. An unknown id is an error listing similar ids. Next: get_definition for the XML, find_references for who uses it, get_asset_references for what it uses.",
         input: FIND_ASSET,
         result: S.FindAssetSchema,
-        run: (linked, a) => {
-          const r = findAsset(linked, a.id, a.type);
-          return isQueryError(r) ? explainMissing(linked, a.id, r) : r;
-        },
+        run: (linked, a) => findAsset(linked, a.id, a.type),
         render: R.renderFindAsset,
       },
       env,
@@ -299,7 +295,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         result: S.DefinitionSchema,
         run: (linked, a) => {
           const target = definitionTarget(linked, a.id, a.type);
-          if (isQueryError(target)) return explainMissing(linked, a.id, target);
+          if (isQueryError(target)) return target;
           const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file);
           return definitionOf(linked, target, source, {
             maxLines: DEFINITION_LINES,
@@ -327,10 +323,8 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           "Who references an asset: every reference site that resolves to it (file, line, the asset it is written in, element, attribute, kind: attribute, content or inheritFrom), project files first. The definition itself is not listed. Pass type when the id names several types. Paged: pass nextCursor back as cursor. The children of an asset are the sites of kind inheritFrom. Next: get_definition on a referencing asset, is_file_active on a site's file.",
         input: FIND_REFERENCES,
         result: S.FindReferencesSchema,
-        run: (linked, a) => {
-          const r = findReferences(linked, a.id, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor });
-          return isQueryError(r) ? explainMissing(linked, a.id, r) : r;
-        },
+        run: (linked, a) =>
+          findReferences(linked, a.id, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderFindReferences,
         refit: (a, r, f) => {
           const n = smallerCount(r.references.length, f);
@@ -350,15 +344,8 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           'What an asset references: edges {from, to, via, source, definedIn?}. to is the target (type, id, file, line); via the element and attribute holding the reference; source its file and line; definedIn is set when the edge is inherited from an inheritFrom ancestor. depth 1-3 follows references further (inheritFrom hops are free). targetTypes keeps only edges to those types, e.g. ["WeaponTemplate"] for a unit\'s weapons, ["LocomotorTemplate"], ["ArmorTemplate"], ["FXList"]. maxEdges caps the answer: truncated and omittedByTargetType say what was left out.',
         input: GET_ASSET_REFERENCES,
         result: S.UsesSchema,
-        run: (linked, a) => {
-          const r = uses(linked, a.id, {
-            type: a.type,
-            depth: a.depth,
-            targetTypes: a.targetTypes,
-            maxEdges: a.maxEdges,
-          });
-          return isQueryError(r) ? explainMissing(linked, a.id, r) : r;
-        },
+        run: (linked, a) =>
+          uses(linked, a.id, { type: a.type, depth: a.depth, targetTypes: a.targetTypes, maxEdges: a.maxEdges }),
         render: R.renderUses,
         refit: (a, r, f) => {
           const n = smallerCount(Math.min(r.edges.length, a.maxEdges ?? DEFAULT_MAX_EDGES), f);
@@ -435,18 +422,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           "The value and location of a $DEFINE: every declaration (several mean duplicates) with file and line, and how many times active files use it. name may include the leading $. A $NAME used but never declared is reported by check_files.",
         input: FIND_DEFINE,
         result: S.FindDefineSchema,
-        run: (linked, a) => {
-          const r = findDefine(linked, a.name);
-          if (!isQueryError(r) || r.error.code !== "not_found" || linked.sdkDir !== null) return r;
-          const n = linked.defineUses.get(a.name.trim().replace(/^\$/, "").toLowerCase()) ?? 0;
-          if (n === 0) return r;
-          return queryError(
-            "no_sdk",
-            `${r.error.message}; the project uses it ${n} time${
-              n === 1 ? "" : "s"
-            }, so it is probably a vanilla define: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to include vanilla defines`,
-          );
-        },
+        run: (linked, a) => findDefine(linked, a.name),
         render: R.renderFindDefine,
       },
       env,

@@ -4,6 +4,7 @@
 import type { LinkedIndex } from "../index/linked.ts";
 import { type AssetView, assetView, decodeCursor, encodeCursor, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
+import { explainMissing } from "./not-found.ts";
 
 export const DEFAULT_LIMIT = 50;
 export const HARD_LIMIT = 500;
@@ -46,13 +47,17 @@ export function findAsset(linked: LinkedIndex, id: string, type?: string | null)
       );
     }
     const suggestions = suggest(wanted, allIds(linked));
-    return queryError(
-      "not_found",
-      `no asset has the id "${wanted}"` +
-        (suggestions.length
-          ? `; similar ids: ${suggestions.join(", ")}`
-          : "; check the spelling or search display names with search_strings"),
-      { suggestions },
+    return explainMissing(
+      linked,
+      wanted,
+      queryError(
+        "not_found",
+        `no asset has the id "${wanted}"` +
+          (suggestions.length
+            ? `; similar ids: ${suggestions.join(", ")}`
+            : "; check the spelling or search display names with search_strings"),
+        { suggestions },
+      ),
     );
   }
   return {

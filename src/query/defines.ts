@@ -4,6 +4,7 @@
 import type { LinkedIndex } from "../index/linked.ts";
 import { type DefineView, defineView, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
+import { explainMissingDefine } from "./not-found.ts";
 
 export interface FindDefineResult {
   readonly name: string;
@@ -28,11 +29,15 @@ export function findDefine(linked: LinkedIndex, name: string): QueryResult<FindD
   const list = linked.defines.get(n.toLowerCase());
   if (!list || list.length === 0) {
     const suggestions = suggest(n, [...linked.defines.values()].map((l) => l[0].name));
-    return queryError(
-      "not_found",
-      `no <Define name="${n}"> in the active files` +
-        (suggestions.length ? `; similar: ${suggestions.join(", ")}` : ""),
-      { suggestions },
+    return explainMissingDefine(
+      linked,
+      n,
+      queryError(
+        "not_found",
+        `no <Define name="${n}"> in the active files` +
+          (suggestions.length ? `; similar: ${suggestions.join(", ")}` : ""),
+        { suggestions },
+      ),
     );
   }
   return {

@@ -5,6 +5,7 @@
 import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import { suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
+import { explainMissing } from "./not-found.ts";
 
 export interface ResolvedAsset {
   readonly id: string;
@@ -30,13 +31,17 @@ export function resolveAsset(linked: LinkedIndex, id: string, type?: string | nu
       );
     }
     const suggestions = suggest(wanted, linked.assets.map((a) => a.id));
-    return queryError(
-      "not_found",
-      `no asset has the id "${wanted}"` +
-        (suggestions.length
-          ? `; similar ids: ${suggestions.join(", ")}`
-          : "; check the spelling or search display names with search_strings"),
-      { suggestions },
+    return explainMissing(
+      linked,
+      wanted,
+      queryError(
+        "not_found",
+        `no asset has the id "${wanted}"` +
+          (suggestions.length
+            ? `; similar ids: ${suggestions.join(", ")}`
+            : "; check the spelling or search display names with search_strings"),
+        { suggestions },
+      ),
     );
   }
   const types = [...new Set(defs.map((a) => a.type))];

@@ -92,18 +92,20 @@ describe("ra3 on the sample mod", () => {
     expect(await ra3("find", "AthenaCanon")).toEqual({
       code: 1,
       out: "",
-      err: 'ra3: no asset has the id "AthenaCanon"; similar ids: AthenaCannonBeam\n',
+      err:
+        'ra3: no asset has the id "AthenaCanon"; similar ids: AthenaCannonBeam (project-only mode: vanilla assets are not indexed)\n',
     });
     expect(await ra3("find", "Zeppelin")).toEqual({
       code: 1,
       out: "",
-      err: 'ra3: no asset has the id "Zeppelin"; check the spelling or search display names with search_strings\n',
+      err:
+        'ra3: no asset has the id "Zeppelin"; check the spelling or search display names with search_strings (project-only mode: vanilla assets are not indexed)\n',
     });
     expect(await ra3("find", "Athena")).toEqual({
       code: 1,
       out: "",
       err:
-        'ra3: no asset has the id "Athena"; similar ids: AthenaFire, AUAthena_SKL, AUAthena_SKN, AthenaSplash, AthenaFireFile\n',
+        'ra3: no asset has the id "Athena"; similar ids: AthenaFire, AUAthena_SKL, AUAthena_SKN, AthenaSplash, AthenaFireFile (project-only mode: vanilla assets are not indexed)\n',
     });
   });
 

@@ -253,7 +253,7 @@ describe("asset tools", () => {
 
   test("project-only mode: an id the project references but does not define is probably vanilla", async () => {
     const message =
-      'no asset has the id "Allies"; similar ids: AlliedAthenaCannon, AlliedAthenaCommandSet; the project references it 2 times (Data/Includes/Allied Units/AthenaCannon.xml:14, Data/Includes/BaseObjects.xml:6), so it is probably a vanilla asset: no SDK is configured (project-only mode), restart the server with --sdk <SDK folder> or set RA3_SDK to index vanilla assets';
+      'no asset has the id "Allies"; similar ids: AlliedAthenaCannon, AlliedAthenaCommandSet; the project references it 2 times (Data/Includes/Allied Units/AthenaCannon.xml:14, Data/Includes/BaseObjects.xml:6), so it is probably a vanilla asset: no SDK is configured (project-only mode), start ra3 with --sdk <SDK folder> or set RA3_SDK to index vanilla assets';
     expect(await fails("find_asset", { id: "Allies" })).toEqual({ code: "no_sdk", message });
     expect(await fails("find_references", { id: "Allies" })).toEqual({ code: "no_sdk", message });
   });

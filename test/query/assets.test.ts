@@ -33,7 +33,8 @@ describe("find_asset", () => {
     expect(findAsset(linked, "AlliedAthenaCanon")).toEqual({
       error: {
         code: "not_found",
-        message: 'no asset has the id "AlliedAthenaCanon"; similar ids: AlliedAthenaCannon, AlliedAthenaCommandSet',
+        message:
+          'no asset has the id "AlliedAthenaCanon"; similar ids: AlliedAthenaCannon, AlliedAthenaCommandSet (project-only mode: vanilla assets are not indexed)',
         details: { suggestions: ["AlliedAthenaCannon", "AlliedAthenaCommandSet"] },
       },
     });
@@ -44,7 +45,8 @@ describe("find_asset", () => {
     expect(findAsset(linked, "Zq")).toEqual({
       error: {
         code: "not_found",
-        message: 'no asset has the id "Zq"; check the spelling or search display names with search_strings',
+        message:
+          'no asset has the id "Zq"; check the spelling or search display names with search_strings (project-only mode: vanilla assets are not indexed)',
         details: { suggestions: [] },
       },
     });

@@ -134,7 +134,8 @@ describe("findReferences on the sample mod", () => {
     expect(findReferences(linked, "AthenaCanonBeam")).toEqual({
       error: {
         code: "not_found",
-        message: 'no asset has the id "AthenaCanonBeam"; similar ids: AthenaCannonBeam',
+        message:
+          'no asset has the id "AthenaCanonBeam"; similar ids: AthenaCannonBeam (project-only mode: vanilla assets are not indexed)',
         details: { suggestions: ["AthenaCannonBeam"] },
       },
     });

@@ -1,0 +1,51 @@
+/**
+ * Makes a "not found" answer actionable in project-only mode: an asset id or `$DEFINE` name the project
+ * uses but does not declare is probably vanilla, and the index holds no vanilla data without an SDK. The
+ * asset and define queries end their not-found errors here, so `ra3 find` and `find_asset` say the same.
+ */
+import { displayPath } from "../project/paths.ts";
+import type { LinkedIndex } from "../index/linked.ts";
+import { type QueryError, queryError } from "./envelope.ts";
+
+/** What project-only mode tells the user to do (the same words for the CLI and MCP). */
+const GIVE_SDK = "start ra3 with --sdk <SDK folder> or set RA3_SDK";
+
+/**
+ * `e` explained when it is a not-found without an SDK: `no_sdk` with the project's own uses when the
+ * project references the id (probably vanilla), else the note that vanilla assets are not indexed.
+ * @example explainMissing(linked, "Allies", e).error.code // "no_sdk"
+ */
+export function explainMissing(linked: LinkedIndex, id: string, e: QueryError): QueryError {
+  if (e.error.code !== "not_found" || linked.sdkDir !== null) return e;
+  if (linked.findAssets(id.trim()).length > 0) return e; // exists with another type: the message says so
+  const key = id.trim().toLowerCase();
+  const sites = linked.sites.filter((s) => s.status !== "resolved" && s.id.toLowerCase() === key);
+  const details = e.error.details as Record<string, unknown> | undefined;
+  if (sites.length === 0) {
+    return queryError("not_found", `${e.error.message} (project-only mode: vanilla assets are not indexed)`, details);
+  }
+  const examples = sites.slice(0, 3).map((s) => `${displayPath(linked, s.file)}:${s.line}`).join(", ");
+  return queryError(
+    "no_sdk",
+    `${e.error.message}; the project references it ${sites.length} time${
+      sites.length === 1 ? "" : "s"
+    } (${examples}), so it is probably a vanilla asset: no SDK is configured (project-only mode), ${GIVE_SDK} to index vanilla assets`,
+    details,
+  );
+}
+
+/**
+ * A define's not-found without an SDK, when active files use the name: `no_sdk` (probably a vanilla define).
+ * @example explainMissingDefine(linked, "VANILLA_RANGE", e).error.code // "no_sdk"
+ */
+export function explainMissingDefine(linked: LinkedIndex, name: string, e: QueryError): QueryError {
+  if (e.error.code !== "not_found" || linked.sdkDir !== null) return e;
+  const n = linked.defineUses.get(name.trim().replace(/^\$/, "").toLowerCase()) ?? 0;
+  if (n === 0) return e;
+  return queryError(
+    "no_sdk",
+    `${e.error.message}; the project uses it ${n} time${
+      n === 1 ? "" : "s"
+    }, so it is probably a vanilla define: no SDK is configured (project-only mode), ${GIVE_SDK} to include vanilla defines`,
+  );
+}
