@@ -149,3 +149,18 @@ describe("src/ keeps the architecture of docs/architecture.md", () => {
     expect(checkArchitecture(modules, layers)).toEqual([]);
   });
 });
+
+describe("the MCP handlers hold no logic the CLI does not share", () => {
+  test("src/mcp/ reads no index internals and pushes no lifecycle events (the query and service layers do)", () => {
+    const offenders: string[] = [];
+    for (const m of readModules(join(ROOT, "src")).filter((m) => m.path.startsWith("mcp/"))) {
+      const text = readFileSync(join(ROOT, "src", m.path), "utf8");
+      text.split("\n").forEach((line, i) => {
+        if (/\blinked\.(sites|byType|byId|referencedBy|referencesFrom|defineUses)\b|\.ws\.event\(/.test(line)) {
+          offenders.push(`${m.path}:${i + 1}: ${line.trim()}`);
+        }
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+});

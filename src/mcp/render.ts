@@ -11,6 +11,7 @@ import type { DefinitionResult } from "../query/definition.ts";
 import type { ResolveIncludeResult } from "../query/includes.ts";
 import type { FileResult } from "../query/files.ts";
 import type { FindDefineResult } from "../query/defines.ts";
+import type { GuideAnswer } from "../query/guide.ts";
 import type { UnreferencedResult } from "../query/unreferenced.ts";
 import type { CheckResult } from "../query/check.ts";
 import type { SearchStringsResult } from "../query/strings.ts";
@@ -42,13 +43,6 @@ export interface ProjectListing {
     readonly game: IndexEnvelope["game"];
   }[];
   readonly note: string | null;
-}
-
-export interface GuideAnswer {
-  readonly topic: string | null;
-  readonly sections: readonly { readonly id: string; readonly title: string; readonly source: string }[];
-  readonly topics: readonly { readonly id: string; readonly title: string; readonly source: string }[];
-  readonly text: string;
 }
 
 export interface ReindexAnswer extends IndexSummary {

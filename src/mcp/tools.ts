@@ -20,6 +20,7 @@ import { definitionOf, definitionTarget } from "../query/definition.ts";
 import { findDefine } from "../query/defines.ts";
 import { envelopeOf, type IndexEnvelope, isQueryError, type QueryResult } from "../query/envelope.ts";
 import { fileQuery } from "../query/files.ts";
+import { guideQuery } from "../query/guide.ts";
 import { resolveIncludeQuery } from "../query/includes.ts";
 import { findReferences } from "../query/references.ts";
 import { statusOf } from "../query/status.ts";
@@ -27,7 +28,6 @@ import { searchStrings } from "../query/strings.ts";
 import { summarize } from "../query/summary.ts";
 import { unreferenced } from "../query/unreferenced.ts";
 import { DEFAULT_MAX_EDGES, uses } from "../query/uses.ts";
-import { type GuideSection, usageGuide } from "../skill/embedded.ts";
 import type { SourceText } from "../workspace/source-text.ts";
 import { BuildCancelled, type BuildPhase } from "../workspace/workspace.ts";
 import { TOOL_NAMES, type ToolName } from "../skill/tool-names.ts";
@@ -70,8 +70,6 @@ const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, o
 /** The source excerpt of get_definition: it appears twice (structured and text), so about 8,000 characters. */
 const DEFINITION_CHARS = 8_000;
 const DEFINITION_LINES = 200;
-/** The guide's text appears twice too. */
-const GUIDE_CHARS = 9_000;
 
 const clampLimit = (
   n: number | undefined,
@@ -619,45 +617,8 @@ function usageGuideTool(env: ToolEnv): ToolDeclaration {
         if (isQueryError(h)) return errorResult(failure(null, h));
         index = envelopeOf(h.service.view());
       }
-      return toToolResult({ index, result: guideAnswer(args.topic) }, { render: R.renderGuide });
+      return toToolResult({ index, result: guideQuery(args.topic) }, { render: R.renderGuide });
     }),
-  };
-}
-
-/** The guide sections for `topic`, whole sections while they fit {@link GUIDE_CHARS}, the first one cut if alone too long. */
-export function guideAnswer(
-  topic: string | undefined,
-): R.GuideAnswer & { truncated?: boolean; omitted?: Record<string, number> } {
-  const g = usageGuide(topic);
-  const meta = (s: { id: string; title: string; source: string }) => ({ id: s.id, title: s.title, source: s.source });
-  if (g.sections.length === 0) return { topic: g.topic, sections: [], topics: g.topics.map(meta), text: g.text };
-  const kept: GuideSection[] = [];
-  let text = "";
-  for (const s of g.sections) {
-    const piece = `<!-- ${s.source} -->\n${s.text}`;
-    const next = text ? `${text}\n\n${piece}` : piece;
-    if (next.length > GUIDE_CHARS) {
-      if (kept.length === 0) {
-        const cut = piece.slice(0, GUIDE_CHARS).replace(/\n[^\n]*$/, "");
-        kept.push(s);
-        text = `${cut}\n\n(cut here: ask for one of its subsections for the rest)`;
-      }
-      break;
-    }
-    kept.push(s);
-    text = next;
-  }
-  const left = g.sections.length - kept.length;
-  const base = { topic: g.topic, sections: kept.map(meta), topics: [], text };
-  if (left === 0 && !text.endsWith("subsections for the rest)")) return base;
-  const more = g.sections.slice(kept.length).map((s) => s.id);
-  return {
-    ...base,
-    text: left
-      ? `${text}\n\n(${left} more matching section${left === 1 ? "" : "s"}: ${more.join(", ")}; ask for one by its id)`
-      : text,
-    truncated: true,
-    ...(left ? { omitted: { sections: left } } : {}),
   };
 }
 
@@ -682,15 +643,8 @@ function reindexTool(env: ToolEnv): ToolDeclaration {
       } catch (e) {
         const index = envelopeOf(svc.view());
         if (e instanceof BuildCancelled || extra.signal.aborted) {
-          // The previous index is still published and nothing was relinked. Re-validate the stamps; a
-          // refresh that finds nothing to apply records no event, so say "update applied" ourselves to
-          // leave the "error" state the cancelled build left behind.
-          void svc.strict(env.strictTimeoutMs).then(
-            (r) => {
-              if (r) svc.ws.event("update_applied");
-            },
-            () => {},
-          );
+          // The previous index is still published and nothing was relinked.
+          svc.recoverFromCancelledBuild(env.strictTimeoutMs);
           return errorResult(
             failure(index, {
               code: "cancelled",

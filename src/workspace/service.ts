@@ -123,6 +123,20 @@ export class IndexService {
     });
   }
 
+  /**
+   * After a cancelled rebuild the previous index is still published: re-validates the stamps and leaves
+   * the "error" state the cancelled build left behind (a refresh that finds nothing to apply records no
+   * event, so "update applied" is recorded here).
+   */
+  recoverFromCancelledBuild(timeoutMs: number): void {
+    void this.strict(timeoutMs).then(
+      (r) => {
+        if (r) this.ws.event("update_applied");
+      },
+      () => {},
+    );
+  }
+
   /** Stops watching, flushes a pending snapshot. */
   async dispose(): Promise<void> {
     this.disposed = true;
