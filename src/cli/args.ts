@@ -109,7 +109,7 @@ const COMMAND_FLAGS: Record<CommandName, readonly string[]> = {
   list: ["prefix", "limit", "cursor"],
   define: [],
   include: ["from"],
-  file: [],
+  file: ["limit", "cursor"],
   unreferenced: ["type", "limit", "cursor"],
   check: ["format", "limit", "cursor"],
   strings: ["limit"],

@@ -200,6 +200,13 @@ export function renderFile(r: FileResult): string {
   const lines = [r.summary, `kind ${r.kind}, ${plural(r.assets, "asset")}, ${plural(r.diagnostics, "diagnostic")}`];
   for (const e of r.includedBy) lines.push(`- included by ${e.file}:${e.line} (${e.type})`);
   for (const e of r.includes) lines.push(`- includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
+  if (r.truncated) {
+    lines.push(
+      `(this page: ${r.includedBy.length} of ${r.includedByTotal} including files, ${r.includes.length} of ${r.includesTotal} includes)`,
+    );
+  }
+  const hint = pageHint(r.nextCursor);
+  if (hint) lines.push(hint);
   return lines.join("\n");
 }
 

@@ -208,6 +208,13 @@ const IS_FILE_ACTIVE = argumentsOf("is_file_active", {
     1024,
     "The file, relative to the project root (or absolute inside the project or SDK).",
   ),
+  limit: count(
+    "limit",
+    1,
+    10_000,
+    `Include edges per list and page (default 100; at most ${MCP_HARD_LIMIT} are returned, fewer when the answer would be too large).`,
+  ),
+  cursor: CURSOR,
 });
 const FIND_DEFINE = argumentsOf("find_define", {
   name: text(
@@ -401,11 +408,15 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "is_file_active",
         title: "Is a file compiled into the mod?",
         description:
-          "Whether a file is active (reachable from an entry point such as Data/Mod.xml, so the game compiles it), in which streams, which files include it and what it includes. An edit to an inactive file changes nothing in game until an active file includes it. path is relative to the project root. Next: resolve_include to test an include line, check_files on the file.",
+          "Whether a file is active (reachable from an entry point such as Data/Mod.xml, so the game compiles it), in which streams, which files include it and what it includes (paged: includedByTotal and includesTotal count every edge; pass nextCursor back as cursor). An edit to an inactive file changes nothing in game until an active file includes it. path is relative to the project root. Next: resolve_include to test an include line, check_files on the file.",
         input: IS_FILE_ACTIVE,
         result: S.FileSchema,
-        run: (linked, a) => fileQuery(linked, a.path),
+        run: (linked, a) => fileQuery(linked, a.path, { limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderFile,
+        refit: (a, r, f) => {
+          const n = smallerCount(Math.max(r.includes.length, r.includedBy.length), f);
+          return n === null ? null : { ...a, limit: n };
+        },
       },
       env,
     ),

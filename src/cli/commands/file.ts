@@ -1,4 +1,4 @@
-/** `ra3 file PATH`: is a file active, in which streams, who includes it. */
+/** `ra3 file PATH [--limit N] [--cursor C]`: is a file active, in which streams, who includes it (paged). */
 import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
@@ -8,7 +8,7 @@ export async function runFile(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
-  return emit(cfg, io, ws, fileQuery(ws.linked!, cfg.positionals[0]), (r) => {
+  return emit(cfg, io, ws, fileQuery(ws.linked!, cfg.positionals[0], { limit: cfg.limit, cursor: cfg.cursor }), (r) => {
     const lines = [
       r.summary,
       `  kind ${r.kind}, ${r.assets} asset${r.assets === 1 ? "" : "s"}, ${r.diagnostics} diagnostic${
@@ -17,6 +17,13 @@ export async function runFile(cfg: CliConfig, io: CliIo): Promise<number> {
     ];
     for (const e of r.includedBy) lines.push(`  included by ${e.file}:${e.line} (${e.type})`);
     for (const e of r.includes) lines.push(`  includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
+    if (r.truncated) {
+      lines.push(
+        `  (this page: ${r.includedBy.length} of ${r.includedByTotal} including files, ${r.includes.length} of ${r.includesTotal} includes${
+          r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""
+        })`,
+      );
+    }
     return lines.join("\n");
   });
 }
