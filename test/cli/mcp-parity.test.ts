@@ -60,6 +60,7 @@ const ROWS: readonly Row[] = [
   { cli: ["unreferenced", "--type", "WeaponTemplate"], tool: "find_unreferenced", args: { type: "WeaponTemplate" } },
   { cli: ["check", "--limit", "20"], tool: "check_files", args: { limit: 20 } },
   { cli: ["check", "Data/Standalone.xml"], tool: "check_files", args: { paths: ["Data/Standalone.xml"] } },
+  { cli: ["check", "../outside.xml"], tool: "check_files", args: { paths: ["../outside.xml"] } },
   { cli: ["strings", "Athena"], tool: "search_strings", args: { text: "Athena" } },
   // The CLI's status reads the stored snapshot (its facts are CLI-only); MCP's reports build progress. The
   // two front ends built the index separately, so each has its own build id and time.

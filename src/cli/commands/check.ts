@@ -19,7 +19,9 @@ export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
   const format = cfg.format ?? (cfg.json ? "json" : "text");
   const all = collectDiagnostics(linked, paths);
   if (isQueryError(all)) {
-    io.err(`ra3: ${all.error.message}\n`);
+    if (format === "json") {
+      io.out(JSON.stringify({ index: envelopeOf(ws.view()), result: null, error: all.error }, null, 2) + "\n");
+    } else io.err(`ra3: ${all.error.message}\n`);
     return all.error.code === "outside_project" ? 2 : EXIT_FINDINGS;
   }
   const errors = all.diagnostics.filter((d) => d.severity === "error").length;
