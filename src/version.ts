@@ -2,4 +2,3 @@
 import pkg from "../package.json" with { type: "json" };
 
 export const TOOL_VERSION: string = pkg.version;
-export const TOOL_NAME = "ra3";

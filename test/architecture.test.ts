@@ -9,12 +9,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   checkArchitecture,
+  exportFacts,
   importCycles,
   type Layers,
   type ModuleFacts,
   moduleFacts,
   parseLayers,
+  readExportFacts,
   readModules,
+  unusedExports,
 } from "./architecture.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -133,6 +136,19 @@ describe("the checker (a test of the test)", () => {
   });
 });
 
+describe("unused exports (the checker)", () => {
+  test("a value nothing imports is reported; types, imported names, namespace imports and re-exports are not", () => {
+    const modules = [
+      exportFacts("src/a.ts", "export function used() {}\nexport const unused = 1;\nexport interface T {}\n"),
+      exportFacts("src/b.ts", "export class Everything {}\n"),
+      exportFacts("src/c.ts", "export function reexported() {}\n"),
+      exportFacts("src/d.ts", 'export { reexported } from "./c.ts";\n'),
+      exportFacts("test/x.test.ts", 'import { used } from "../src/a.ts";\nimport * as B from "../src/b.ts";\n'),
+    ];
+    expect(unusedExports(modules)).toEqual(["src/a.ts unused"]);
+  });
+});
+
 describe("src/ keeps the architecture of docs/architecture.md", () => {
   const layers = parseLayers(DOC);
   const modules = readModules(join(ROOT, "src"));
@@ -147,6 +163,15 @@ describe("src/ keeps the architecture of docs/architecture.md", () => {
 
   test("no import against the layer order, no cycle, no I/O in pure layers, no stacked doc blocks, no long index function", () => {
     expect(checkArchitecture(modules, layers)).toEqual([]);
+  });
+});
+
+describe("dead code stays out", () => {
+  // src/setup/ is being rewritten (issue 10 item 4, on its own branch); it joins this rule when that lands.
+  const EXEMPT = ["src/setup/"];
+  test("every function, class and constant exported from src/ is imported somewhere (src, test or scripts)", () => {
+    const facts = readExportFacts(ROOT, ["src", "test", "scripts"]);
+    expect(unusedExports(facts).filter((u) => !EXEMPT.some((e) => u.startsWith(e)))).toEqual([]);
   });
 });
 

@@ -272,3 +272,87 @@ function closedPath(component: readonly string[], edges: ReadonlyMap<string, rea
 function posix(p: string): string {
   return sep === "\\" ? p.replace(/\\/g, "/") : p;
 }
+
+/** What one module exports (values only: functions, classes, variables) and imports by name. */
+export interface ExportFacts {
+  /** Path relative to the repository root, with `/`. */
+  readonly path: string;
+  readonly exportedValues: readonly string[];
+  /** Imported module (relative to the repository root) → the names imported from it (`*`: all). */
+  readonly imports: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The value exports and named imports of one module (`path` relative to the repository root). */
+export function exportFacts(path: string, text: string): ExportFacts {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const exportedValues: string[] = [];
+  const imports = new Map<string, string[]>();
+  const use = (spec: string, names: string[]) => {
+    if (!spec.startsWith(".")) return;
+    const target = posix(join(path, "..", spec));
+    imports.set(target, [...(imports.get(target) ?? []), ...names]);
+  };
+  for (const st of source.statements) {
+    const exported = ts.canHaveModifiers(st) &&
+      (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (exported && (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) {
+      exportedValues.push(st.name.text);
+    }
+    if (exported && ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) exportedValues.push(d.name.text);
+    }
+    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+      const clause = st.importClause;
+      const named = clause?.namedBindings;
+      use(st.moduleSpecifier.text, [
+        ...(clause?.name ? ["default"] : []),
+        ...(named && ts.isNamedImports(named) ? named.elements.map((e) => (e.propertyName ?? e.name).text) : []),
+        ...(named && ts.isNamespaceImport(named) ? ["*"] : []),
+      ]);
+    }
+    if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
+      const clause = st.exportClause;
+      use(
+        st.moduleSpecifier.text,
+        clause && ts.isNamedExports(clause) ? clause.elements.map((e) => (e.propertyName ?? e.name).text) : ["*"],
+      );
+    }
+  }
+  return { path, exportedValues, imports };
+}
+
+/** `module name` for every value exported from a module under `src/` that no module imports. */
+export function unusedExports(modules: readonly ExportFacts[]): string[] {
+  const used = new Map<string, Set<string>>();
+  for (const m of modules) {
+    for (const [target, names] of m.imports) {
+      const set = used.get(target) ?? new Set();
+      for (const n of names) set.add(n);
+      used.set(target, set);
+    }
+  }
+  const out: string[] = [];
+  for (const m of modules) {
+    if (!m.path.startsWith("src/")) continue;
+    const names = used.get(m.path);
+    if (names?.has("*")) continue;
+    for (const v of m.exportedValues) if (!names?.has(v)) out.push(`${m.path} ${v}`);
+  }
+  return out;
+}
+
+/** {@link exportFacts} of every `.ts` module under the given folders of `root`. */
+export function readExportFacts(root: string, dirs: readonly string[]): ExportFacts[] {
+  const out: ExportFacts[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")) {
+        out.push(exportFacts(posix(relative(root, p)), readFileSync(p, "utf8")));
+      }
+    }
+  };
+  for (const d of dirs) walk(join(root, d));
+  return out;
+}

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 
-export const COMMANDS = [
+const COMMANDS = [
   "index",
   "status",
   "find",

@@ -11,7 +11,7 @@ const GLOBAL = `global flags:
   --no-progress   no progress bar      --quiet   less output
   --help, --version`;
 
-export const COMMAND_HELP: Partial<Record<CommandName, string>> = {
+const COMMAND_HELP: Partial<Record<CommandName, string>> = {
   index: "ra3 index [--watch]\n  Build (or refresh) the index of the mod, write the snapshot and print a summary.",
   status: "ra3 status\n  Project, SDK, schema, game and index state.",
   find: "ra3 find ID [--type T]\n  Where an asset is defined (every definition, project first). Exit 1 when not found.",

@@ -10,7 +10,7 @@ export interface ProgressSink {
   finish(): void;
 }
 
-export const NO_PROGRESS: ProgressSink = { update() {}, finish() {} };
+const NO_PROGRESS: ProgressSink = { update() {}, finish() {} };
 
 /** A progress bar writing to `stream` when it is a TTY and `enabled`, else a no-op sink. */
 export function progressBar(stream: NodeJS.WriteStream, enabled: boolean): ProgressSink {

@@ -11,7 +11,7 @@ import { type UnlistedDiagnostics, unlistedSentence } from "../query/diagnostic-
 import { describeCode, NOT_LISTED_CODE } from "../query/diagnostic-codes.ts";
 import { TOOL_VERSION } from "../version.ts";
 
-export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
 
 const LEVEL = { error: "error", warning: "warning", information: "note" } as const;
 

@@ -26,7 +26,7 @@ import {
   type XIncludeDecl,
 } from "./records.ts";
 
-export const XINCLUDE_NS = "http://www.w3.org/2001/XInclude";
+const XINCLUDE_NS = "http://www.w3.org/2001/XInclude";
 const STRUCTURAL = new Set(["Tags", "Includes", "Defines"]);
 const DEFINE_USE = /\$([A-Za-z_][A-Za-z0-9_]*)/g;
 /** Values that could name an asset when no schema says which attributes are references. */
@@ -81,7 +81,7 @@ interface ContentMode {
 const interned = new Map<string, string>();
 
 /** The shared copy of a name. */
-export function intern(s: string): string {
+function intern(s: string): string {
   const hit = interned.get(s);
   if (hit !== undefined) return hit;
   if (interned.size < 200_000) interned.set(s, s);
@@ -89,13 +89,13 @@ export function intern(s: string): string {
 }
 
 /** True when `value` is an expression or define use, never an asset reference. */
-export function isExpressionValue(value: string): boolean {
+function isExpressionValue(value: string): boolean {
   const c = value.charCodeAt(0);
   return c === 36 /* $ */ || c === 61 /* = */;
 }
 
 /** True when `value` could be an asset id in heuristic (schema-less) mode. */
-export function looksLikeAssetId(value: string): boolean {
+function looksLikeAssetId(value: string): boolean {
   if (value.length < 2 || !HEURISTIC_VALUE.test(value)) return false;
   if (NOT_IDS.has(value.toLowerCase())) return false;
   const last = value.slice(value.lastIndexOf(":") + 1);

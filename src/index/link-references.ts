@@ -27,7 +27,7 @@ export interface SiteTable {
 }
 
 /** The id a reference value names: the text after the last `:` (the whole value when that is empty). */
-export function normaliseRefValue(value: string): string {
+function normaliseRefValue(value: string): string {
   const i = value.lastIndexOf(":");
   if (i < 0) return value;
   const tail = value.slice(i + 1);

@@ -206,9 +206,9 @@ export class LinkedIndex {
   /** Lower-cased id → asset indexes (all types), best first. */
   readonly byId: ReadonlyMap<string, readonly number[]>;
   /** Asset index → reference sites that resolve to it. */
-  readonly referencedBy: IndexedLists;
+  readonly referencedBy: NumberLists;
   /** Asset index → reference sites written inside it. */
-  readonly referencesFrom: IndexedLists;
+  readonly referencesFrom: NumberLists;
   /** File key → include edges out of / into it. */
   readonly includesFrom: ReadonlyMap<string, readonly number[]>;
   readonly includesTo: ReadonlyMap<string, readonly number[]>;
@@ -342,8 +342,14 @@ export function rankCompare(a: AssetDef, b: AssetDef): number {
   );
 }
 
+/** Lists of numbers by a small integer (an asset index), read-only. */
+export interface NumberLists {
+  /** The list at `i`, or undefined. */
+  get(i: number): readonly number[] | undefined;
+}
+
 /** Lists of numbers indexed by a small integer (asset index): arrays, not a Map, on this hot path. */
-export class IndexedLists {
+class IndexedLists implements NumberLists {
   private readonly lists: (number[] | undefined)[];
   constructor(size: number) {
     this.lists = new Array(size);

@@ -8,7 +8,7 @@ import * as z from "zod";
 /** The largest page a list tool returns, whatever `limit` asks for (the size bound may cut further). */
 export const MCP_HARD_LIMIT = 200;
 /** `limit` values above this are refused outright rather than lowered. */
-export const MAX_LIMIT_ARGUMENT = 10_000;
+const MAX_LIMIT_ARGUMENT = 10_000;
 
 type Issue = {
   code: string;
@@ -85,7 +85,7 @@ export function textList(name: string, what: string, maxItems: number, maxLength
     .describe(description);
 }
 
-export const COMMON = {
+const COMMON = {
   project: optionalText(
     "project",
     "a project name or folder from list_projects",

@@ -25,7 +25,7 @@ const LEAD =
   "and answers from memory: ask these tools instead of grepping XML.";
 
 /** The dynamic facts, a few lines. */
-export function servingFacts(f: ServingFacts): string {
+function servingFacts(f: ServingFacts): string {
   if (f.mode === "none") {
     return `No mod found: ${
       f.note ?? "no project"

@@ -32,7 +32,7 @@ export interface Success<R> {
 export type Outcome<R> = Success<R> | Failure;
 
 /** True when `o` is a {@link Failure}. */
-export function isFailure<R>(o: Outcome<R>): o is Failure {
+function isFailure<R>(o: Outcome<R>): o is Failure {
   return "error" in o && !("result" in o);
 }
 

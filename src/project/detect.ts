@@ -18,17 +18,17 @@ export interface ProjectRoot {
 }
 
 /** Folders examined upward, the start folder included. */
-export const MAX_UPWARD_FOLDERS = 12;
+const MAX_UPWARD_FOLDERS = 12;
 
 /** How deep {@link findProjectsBelow} looks below a container folder by default. */
-export const DEFAULT_DOWNWARD_DEPTH = 3;
+const DEFAULT_DOWNWARD_DEPTH = 3;
 
 /**
  * Lower-cased folder names never descended into when looking for projects below a container: a mod's
  * own content folders, SDK folders and tool folders. `sagexml` and `cnc3xml` (the vanilla XML trees
  * of RA3 and TW, thousands of files and never a mod) replace the peer's `sageml` typo.
  */
-export const SKIPPED_CONTAINER_NAMES: ReadonlySet<string> = new Set([
+const SKIPPED_CONTAINER_NAMES: ReadonlySet<string> = new Set([
   "data",
   "art",
   "art1",
@@ -58,7 +58,7 @@ export function isMapMetadataName(name: string): boolean {
 }
 
 /** A BinaryAssetBuilder project file name: `*.babproj`, any case. */
-export function isBabprojName(name: string): boolean {
+function isBabprojName(name: string): boolean {
   return name.toLowerCase().endsWith(".babproj");
 }
 

@@ -17,7 +17,7 @@ export interface ScannedFile {
 }
 
 /** Lower-cased folder names never entered (dot-folders are skipped as well). */
-export const SCAN_SKIPPED_DIRS: ReadonlySet<string> = new Set([
+const SCAN_SKIPPED_DIRS: ReadonlySet<string> = new Set([
   ".git",
   "node_modules",
   ".vs",
@@ -137,19 +137,4 @@ export function scanProjectFiles(root: string, opts: ScanOptions = {}): ScannedF
     }
   }
   return out.sort(byPath);
-}
-
-/**
- * The current stamp of each path (aligned with the input), null for a path that is missing or not a
- * file. Used to re-validate a snapshot's file stamps.
- */
-export function statFiles(paths: readonly string[]): (ScannedFile | null)[] {
-  return paths.map((p) => {
-    try {
-      const st = statSync(p, { throwIfNoEntry: false });
-      return st && st.isFile() ? stampOf(p, st) : null;
-    } catch {
-      return null; // ENOTDIR, EACCES: not a readable file either way
-    }
-  });
 }

@@ -44,7 +44,7 @@ export interface SdkInfo {
 }
 
 /** The SDK marker, relative to the SDK root. */
-export const SDK_SCHEMA_MARKER = "Schemas/xsd/CnC3Types.xsd";
+const SDK_SCHEMA_MARKER = "Schemas/xsd/CnC3Types.xsd";
 
 /** True for an SDK whose entries belong in the search lists (`ok` or `partial`). */
 export function isUsableSdk(sdk: SdkInfo | null | undefined): sdk is SdkInfo {
@@ -167,7 +167,7 @@ export function detectGameFromLayout(dir: string, lister: ListerOrResolver): Gam
 }
 
 /** Asset kinds that exist only in RA3's schema (absent from TW's). */
-export const RA3_ONLY_ASSET_KINDS: readonly string[] = [
+const RA3_ONLY_ASSET_KINDS: readonly string[] = [
   "UnitAbilityButtonTemplate",
   "PlayerTech",
   "PlayerTechStoreTemplate",
@@ -176,7 +176,7 @@ export const RA3_ONLY_ASSET_KINDS: readonly string[] = [
 ];
 
 /** Asset kinds of the C&C3 family (TW, KW) that RA3's schema does not have. */
-export const CNC3_ONLY_ASSET_KINDS: readonly string[] = [
+const CNC3_ONLY_ASSET_KINDS: readonly string[] = [
   "UnitAbilityButtonTemplateStore",
   "PlayerPowerButtonTemplateStore",
   "TheaterOfWarTemplate",
@@ -188,7 +188,7 @@ export const CNC3_ONLY_ASSET_KINDS: readonly string[] = [
  * Counts of top-level asset kinds: RA3 292, KW 139, TW 128 (formats.md). KW extends TW, so within the
  * C&C3 family the count is the signal: at or above the midpoint ⇒ KW.
  */
-export const KW_MIN_ASSET_KINDS = 134;
+const KW_MIN_ASSET_KINDS = 134;
 
 const STRUCTURAL = new Set(["Tags", "Includes", "Defines"]);
 
@@ -214,7 +214,7 @@ export function detectGameFromAssetNames(names: Iterable<string>): Game | null {
 // Windows registry
 
 /** The RA3 Mod SDK's uninstall entry. */
-export const SDK_UNINSTALL_GUID = "{F6A3F605-7B10-4939-8D3D-4594332C1649}";
+const SDK_UNINSTALL_GUID = "{F6A3F605-7B10-4939-8D3D-4594332C1649}";
 
 /** Registry keys holding the SDK's `InstallLocation`, 64-bit view first, then the 32-bit one. */
 export const SDK_REGISTRY_KEYS: readonly string[] = [
@@ -223,7 +223,7 @@ export const SDK_REGISTRY_KEYS: readonly string[] = [
 ];
 
 /** The registry value read from {@link SDK_REGISTRY_KEYS}. */
-export const SDK_REGISTRY_VALUE = "InstallLocation";
+const SDK_REGISTRY_VALUE = "InstallLocation";
 
 /** Runs `reg query <key> /v <value>` (or pretends to) and returns its raw output, or null on failure. */
 export type RegistryQuery = (key: string, value: string) => string | null;

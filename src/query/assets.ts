@@ -6,8 +6,8 @@ import { type AssetView, assetView, decodeCursor, encodeCursor, suggest } from "
 import { queryError, type QueryResult } from "./envelope.ts";
 import { explainMissing } from "./not-found.ts";
 
-export const DEFAULT_LIMIT = 50;
-export const HARD_LIMIT = 500;
+const DEFAULT_LIMIT = 50;
+const HARD_LIMIT = 500;
 
 export interface FindAssetResult {
   readonly id: string;

@@ -6,7 +6,7 @@ import { displayPath, isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/linked.ts";
 
 /** The SDK reports the total and cuts to 100; a few more than that are returned so the total means something. */
-export const MAX_COMPLETION_CANDIDATES = 1000;
+const MAX_COMPLETION_CANDIDATES = 1000;
 
 /**
  * The asset types present that start with `prefix`.

@@ -8,8 +8,8 @@ import { displayPath } from "../project/paths.ts";
 import { isQueryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset, type ResolvedAsset } from "./resolve-asset.ts";
 
-export const DEFAULT_MAX_LINES = 200;
-export const DEFAULT_MAX_CHARS = 12_000;
+const DEFAULT_MAX_LINES = 200;
+const DEFAULT_MAX_CHARS = 12_000;
 /** How far past the id line an element whose end the index did not record (art, spliced assets) is looked for. */
 const SEARCH_BACK = 10;
 

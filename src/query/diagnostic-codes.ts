@@ -13,7 +13,7 @@ export interface DiagnosticCode {
   readonly remedy?: string;
 }
 
-export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
+const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: "xml-syntax", severity: "error", description: "The file is not well-formed XML." },
   {
     code: "encoding",

@@ -41,7 +41,7 @@ export interface FileResult {
 }
 
 /** Include edges per list and page by default. */
-export const DEFAULT_EDGES = 100;
+const DEFAULT_EDGES = 100;
 
 /**
  * Whether a file is active (reachable from an entry point), its streams and its include edges, paged:

@@ -12,7 +12,7 @@ export interface GuideAnswer {
 }
 
 /** The guide's text appears twice in an MCP answer (structured and text), so about 9,000 characters. */
-export const GUIDE_CHARS = 9_000;
+const GUIDE_CHARS = 9_000;
 
 /**
  * The guide sections for `topic`, whole sections while they fit {@link GUIDE_CHARS}, the first one cut if

@@ -37,7 +37,7 @@ export interface FindReferencesResult {
 }
 
 /** The result shape of one reference site. */
-export function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
+function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
   const from = s.from >= 0 ? linked.assets[s.from] : null;
   const v: SiteView = {
     from: from ? { type: from.type, id: from.id } : null,

@@ -121,7 +121,7 @@ export function summarize(
 }
 
 /** Counts diagnostics by severity and code. */
-export function summarizeDiagnostics(linked: LinkedIndex): DiagnosticSummary {
+function summarizeDiagnostics(linked: LinkedIndex): DiagnosticSummary {
   let errors = 0;
   let warnings = 0;
   let information = 0;

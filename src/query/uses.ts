@@ -9,11 +9,11 @@ import { displayPath } from "../project/paths.ts";
 import { isQueryError, queryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset } from "./resolve-asset.ts";
 
-export const DEFAULT_DEPTH = 1;
-export const MAX_DEPTH = 3;
-export const MAX_INHERIT_CHAIN = 8;
+const DEFAULT_DEPTH = 1;
+const MAX_DEPTH = 3;
+const MAX_INHERIT_CHAIN = 8;
 export const DEFAULT_MAX_EDGES = 100;
-export const HARD_MAX_EDGES = 1000;
+const HARD_MAX_EDGES = 1000;
 
 export interface AssetRef {
   readonly type: string;

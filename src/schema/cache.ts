@@ -14,7 +14,7 @@ import { joinPath, parentDir, pathKey, toAbsolute } from "../project/paths.ts";
 import { loadSchema, type LoadSchemaOptions, type SchemaLoadResult } from "./load.ts";
 
 /** Bump whenever the model's shape or the loader's output changes: older cache files are then ignored. */
-export const SCHEMA_CACHE_FORMAT = 1;
+const SCHEMA_CACHE_FORMAT = 1;
 
 export interface CachedSchemaLoadResult extends SchemaLoadResult {
   /** True when the model came from the cache file. */

@@ -15,7 +15,7 @@ import type { SchemaDiagnostic, SchemaModel } from "./model.ts";
 import { parseXsdTree } from "./xsd-tree.ts";
 
 /** The entry file of every SAGE schema set. */
-export const SCHEMA_ENTRY_FILE = "CnC3Types.xsd";
+const SCHEMA_ENTRY_FILE = "CnC3Types.xsd";
 
 export interface LoadSchemaOptions {
   /** Entry file name inside the folder (default {@link SCHEMA_ENTRY_FILE}), matched ignoring case. */

@@ -14,9 +14,7 @@ import type {
 } from "./model.ts";
 
 /** Namespace of mod asset XML (`<AssetDeclaration xmlns="uri:ea.com:eala:asset">`). */
-export const ASSET_NAMESPACE = "uri:ea.com:eala:asset";
-/** W3C XInclude; its elements (`xi:include`) are foreign to the schema. */
-export const XINCLUDE_NAMESPACE = "http://www.w3.org/2001/XInclude";
+const ASSET_NAMESPACE = "uri:ea.com:eala:asset";
 
 /**
  * True when an element in namespace `uri` is typed by the schema: the asset namespace, or none at all

@@ -7,9 +7,9 @@
 import { parseXml } from "../xml/tokenizer.ts";
 import type { XmlError, XmlStartTag } from "../xml/types.ts";
 
-export const XSD_NAMESPACE = "http://www.w3.org/2001/XMLSchema";
+const XSD_NAMESPACE = "http://www.w3.org/2001/XMLSchema";
 /** The annotation namespace of `xas:refType`, `xas:isRef`, … (its prefix is free). */
-export const XAS_NAMESPACE = "uri:ea.com:eala:asset:schema";
+const XAS_NAMESPACE = "uri:ea.com:eala:asset:schema";
 const XMLNS_URI = "http://www.w3.org/2000/xmlns/";
 
 /** Prefix → namespace URI, chained to the enclosing scope. */
@@ -115,7 +115,7 @@ function toNode(tag: XmlStartTag, scope: PrefixScope): XsdNode {
 }
 
 /** The URI bound to `prefix` in `scope` ("" for the default namespace), or null when undeclared. */
-export function lookupPrefix(scope: PrefixScope | null, prefix: string): string | null {
+function lookupPrefix(scope: PrefixScope | null, prefix: string): string | null {
   for (let s = scope; s; s = s.parent) {
     const uri = s.bindings.get(prefix);
     if (uri !== undefined) return uri;

@@ -53,7 +53,7 @@ const fileDiagnostic = z.looseObject({
 const assetRef = z.looseObject({ type: z.string(), id: z.string() });
 
 /** One row of `files`. */
-export const PublicFile = z.looseObject({
+const PublicFile = z.looseObject({
   path: relPath,
   kind: z
     .enum(["xml", "art", "binary", "str", "babproj", "manifest", "missing"])
@@ -77,7 +77,7 @@ export const PublicFile = z.looseObject({
 });
 
 /** One row of `assets`. */
-export const PublicAsset = z.looseObject({
+const PublicAsset = z.looseObject({
   type: z.string().describe("asset type (schema spelling when known)"),
   id: z.string(),
   file: relPath,
@@ -90,7 +90,7 @@ export const PublicAsset = z.looseObject({
 });
 
 /** One row of `defines`. */
-export const PublicDefine = z.looseObject({
+const PublicDefine = z.looseObject({
   name: z.string().describe("without the `$`"),
   value: z.string(),
   file: relPath,
@@ -98,7 +98,7 @@ export const PublicDefine = z.looseObject({
 });
 
 /** One row of `references`: one reference site. */
-export const PublicReference = z.looseObject({
+const PublicReference = z.looseObject({
   from: assetRef.nullable().describe(
     "the asset the site belongs to (for a fragment spliced by xi:include: the asset that splices it in); null outside any asset",
   ),
@@ -119,7 +119,7 @@ export const PublicReference = z.looseObject({
 });
 
 /** One row of `includes`. */
-export const PublicInclude = z.looseObject({
+const PublicInclude = z.looseObject({
   from: relPath,
   to: relPath.nullable().describe("the resolved target; null when it could not be resolved"),
   source: z.string().describe("the `source` (or `href` for xi) as written"),
@@ -128,7 +128,7 @@ export const PublicInclude = z.looseObject({
 });
 
 /** One row of `strings`. */
-export const PublicString = z.looseObject({ key: z.string(), text: z.string(), file: relPath, line });
+const PublicString = z.looseObject({ key: z.string(), text: z.string(), file: relPath, line });
 
 /** The whole public export. */
 export const PublicSnapshot = z

@@ -13,7 +13,7 @@ export interface QuietClock {
 }
 
 /** Real timers; they do not keep the process alive (call `flush()` before exiting). */
-export const systemClock: QuietClock = {
+const systemClock: QuietClock = {
   setTimeout(fn, ms) {
     const h = setTimeout(fn, ms);
     (h as { unref?: () => void }).unref?.();

@@ -55,7 +55,7 @@ export function isEnvError<T>(r: T | EnvError): r is EnvError {
  * Finds the project for a run: `--project` (walking up from it to the nearest root), else the working
  * directory walked upward, else a single project below it.
  */
-export function locateProject(
+function locateProject(
   req: Pick<ConfigRequest, "project" | "cwd">,
   resolver: CaseResolver,
 ): ProjectRoot | EnvError {

@@ -99,7 +99,7 @@ export function makeLinkPorts(
  * The project's entry points: `static` (Data/Mod.xml), one `global:<name>` per map-metadata file, and
  * one `babproj:<name>` per extra stream declared in a `.babproj` (its Windows paths mapped into the project).
  */
-export function entryPoints(layout: ProjectLayout, core: IndexCore, resolver: CaseResolver): EntryPoint[] {
+function entryPoints(layout: ProjectLayout, core: IndexCore, resolver: CaseResolver): EntryPoint[] {
   const entries: EntryPoint[] = layout.streams.map((s) => ({
     stream: s.name,
     file: s.entry,
@@ -123,7 +123,7 @@ export function entryPoints(layout: ProjectLayout, core: IndexCore, resolver: Ca
  * Maps a path written on another machine (e.g. `G:\RA3 MOD SDK\Mods\X\data\aptui\Page.xml`) into the
  * project: the longest tail of its segments that exists under the project root, case-insensitively.
  */
-export function locateInProject(written: string, projectDir: string, resolver: CaseResolver): string | null {
+function locateInProject(written: string, projectDir: string, resolver: CaseResolver): string | null {
   const segs = segmentsOf(toPosix(written).replace(/^[A-Za-z]:/, ""));
   for (let i = 0; i < segs.length; i++) {
     const hit = resolver.resolve(projectDir, segs.slice(i).join("/"), "file");

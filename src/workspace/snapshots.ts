@@ -24,7 +24,7 @@ export function schemaKeyOf(schema: LoadedSchema): string {
 }
 
 /** The snapshot of a workspace's current records. */
-export function snapshotOf(ws: Workspace, schemaKey: string): Snapshot {
+function snapshotOf(ws: Workspace, schemaKey: string): Snapshot {
   const view = ws.view();
   const stats: Record<string, number> = {};
   if (ws.linked) { for (const [k, v] of Object.entries(ws.linked.stats)) stats[k] = v; }

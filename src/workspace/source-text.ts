@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { decodeXml } from "../xml/decode.ts";
 
 /** Files larger than this are not read for display (a multi-megabyte `.w3x` mesh is never worth it). */
-export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 
 export type SourceText = { readonly text: string } | { readonly error: string };
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { fileKindOf, scanProjectFiles, statFiles } from "../../src/project/scan.ts";
+import { fileKindOf, scanProjectFiles } from "../../src/project/scan.ts";
 import { removeDir, tempDir, writeTree } from "./tree.ts";
 
 const root = tempDir();
@@ -87,23 +87,6 @@ describe("scanProjectFiles", () => {
     }
     expect(errors).toEqual([locked]);
     expect(files.length).toBe(8);
-  });
-});
-
-describe("statFiles", () => {
-  test("stamps aligned with the input; null for missing paths and folders", () => {
-    const st = statFiles([
-      join(root, "Data/Mod.xml"),
-      join(root, "Data/Gone.xml"),
-      join(root, "Data"),
-      join(root, "mod.babproj/x"),
-    ]);
-    expect(st).toEqual([
-      { path: join(root, "Data/Mod.xml"), size: 19, mtimeMs: 1_700_000_000_000, kind: "xml" },
-      null,
-      null,
-      null,
-    ]);
   });
 });
 

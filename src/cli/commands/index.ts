@@ -58,7 +58,7 @@ export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
 }
 
 /** The people-facing summary of an index build. */
-export function renderIndex(r: IndexResult, quiet = false): string {
+function renderIndex(r: IndexResult, quiet = false): string {
   const lines: string[] = [];
   const mode = r.mode === "sdk" ? `SDK ${r.sdk}` : "project-only mode (no SDK)";
   const schema = r.schema.heuristic
