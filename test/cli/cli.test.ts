@@ -1,15 +1,16 @@
 // The CLI run in-process on the sample mod: outputs, JSON envelope, exit statuses and error sentences.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { parseCli } from "../../src/cli/args.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
-const HOME = mkdtempSync(join(tmpdir(), "ra3-cli-home-"));
+const HOME = TMP.make("ra3-cli-home-");
 
 async function ra3(...args: string[]) {
   const io = memoryIo(SAMPLE, { RA3_HOME: HOME });
@@ -169,7 +170,7 @@ describe("ra3 on the sample mod", () => {
   });
 
   test("no project: exit 3 with what to do", async () => {
-    const empty = mkdtempSync(join(tmpdir(), "ra3-noproject-"));
+    const empty = TMP.make("ra3-noproject-");
     const io = memoryIo(empty, { RA3_HOME: HOME });
     expect(await run(["find", "X"], io)).toBe(3);
     expect(io.stderr).toBe(
@@ -186,7 +187,7 @@ describe("ra3 on the sample mod", () => {
 
 describe("ra3 install-skill", () => {
   test("installs into the default targets, is idempotent, and uninstalls", async () => {
-    const userHome = mkdtempSync(join(tmpdir(), "ra3-user-"));
+    const userHome = TMP.make("ra3-user-");
     const go = async (...args: string[]) => {
       const io = memoryIo(userHome, { HOME: userHome, USERPROFILE: userHome });
       const code = await run(["install-skill", "--home", join(userHome, ".ra3modxml"), ...args], io);

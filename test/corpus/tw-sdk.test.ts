@@ -5,8 +5,7 @@
  * One build for the whole file. Skips when the corpora are absent.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexManifestAssets, type Manifest, parseManifest, referencesOf } from "../../src/formats/manifest.ts";
 import type { AssetDef, LinkedIndex } from "../../src/index/linked.ts";
@@ -15,6 +14,9 @@ import { inheritChain } from "../../src/query/uses.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { ok } from "../query/sample.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const SDK = join(import.meta.dirname, "..", "..", "..", "shared", "corpora", "tw-sdk");
 const PROJECT = join(SDK, "Mods", "Commander");
@@ -25,7 +27,7 @@ async function build(): Promise<{ ws: Workspace; linked: LinkedIndex }> {
     project: PROJECT,
     sdk: SDK,
     schema: null,
-    home: mkdtempSync(join(tmpdir(), "ra3-tw-home-")),
+    home: TMP.make("ra3-tw-home-"),
     env: {},
   });
   if ("envError" in cfg) throw new Error(cfg.envError);

@@ -4,8 +4,7 @@
  * run of the CLI (`ra3 check --format sarif`) through `run()`. Skips when the corpora are absent.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/linked.ts";
 import { toSarif } from "../../src/cli/sarif.ts";
@@ -18,6 +17,9 @@ import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { ok } from "../query/sample.ts";
 import { sarifLog } from "./sarif-schema.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const CORPORA = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
 const UPHEAVAL = join(CORPORA, "upheaval");
@@ -25,7 +27,7 @@ const RA3_XSD = join(CORPORA, "ra3-xsd");
 const present = existsSync(UPHEAVAL) && existsSync(RA3_XSD);
 
 /** One state folder for the file: the CLI run reuses the parsed-schema cache of the first build. */
-const HOME = mkdtempSync(join(tmpdir(), "ra3-upheaval-home-"));
+const HOME = TMP.make("ra3-upheaval-home-");
 
 async function build(): Promise<{ ws: Workspace; linked: LinkedIndex }> {
   const cfg = resolveConfig({ project: UPHEAVAL, sdk: "", schema: RA3_XSD, home: HOME, env: {} });

@@ -3,7 +3,7 @@
 // JSON-RPC piped into the binary's stdin, and edits made while the server runs.
 import { afterAll, describe, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,6 +13,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { checkCase, sampleCases } from "../mcp/cases.ts";
 import { CORPORA, type Json, resultOf, SAMPLE, textOf } from "../mcp/harness.ts";
+import { tempDirs } from "../temp-dirs.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "dist", "ra3");
@@ -40,7 +41,7 @@ const deno: Runner = {
   command: (args) => ({ command: DENO, args: ["run", "-A", join(ROOT, "src", "main.ts"), "mcp", ...args], cwd: ROOT }),
 };
 
-const home = () => mkdtempSync(join(tmpdir(), "ra3-e2e-home-"));
+const home = () => TMP.make("ra3-e2e-home-");
 
 interface Session {
   readonly client: Client;
@@ -54,6 +55,8 @@ const sessions: Session[] = [];
 afterAll(async () => {
   for (const s of sessions) await s.close().catch(() => {});
 });
+// Registered after the sessions' afterAll: the folders go once no server process can write to them.
+const TMP = tempDirs();
 
 async function start(runner: Runner, project: string, extra: string[] = []): Promise<Session> {
   const { command, args, cwd } = runner.command(["--project", project, "--home", home(), ...extra]);
@@ -83,7 +86,7 @@ async function start(runner: Runner, project: string, extra: string[] = []): Pro
 }
 
 function copyOfSample(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "ra3-e2e-mod-")), "Sample Copy");
+  const dir = join(TMP.make("ra3-e2e-mod-"), "Sample Copy");
   cpSync(SAMPLE, dir, { recursive: true });
   return dir;
 }

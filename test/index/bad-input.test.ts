@@ -5,14 +5,16 @@
  * real driver (`Workspace`) on a temporary folder.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { assetsOf, diagnosticsOf, doc, includes, memIndex } from "./fixture.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const sample = new Schema(
   loadSchema(join(import.meta.dirname, "..", "..", "examples", "sample-mod", "Schemas", "xsd")).model!,
@@ -238,7 +240,7 @@ describe("encodings and file contents", () => {
 
 describe("an unreadable file (real driver)", () => {
   function tempProject() {
-    const dir = mkdtempSync(join(tmpdir(), "ra3-bad-input-"));
+    const dir = TMP.make("ra3-bad-input-");
     mkdirSync(join(dir, "Data"));
     writeFileSync(join(dir, "Data", "Mod.xml"), doc(includes(["all", "Locked.xml"], ["all", "Other.xml"])));
     writeFileSync(join(dir, "Data", "Locked.xml"), doc(`<GameObject id="Locked" />`));
@@ -247,7 +249,7 @@ describe("an unreadable file (real driver)", () => {
       project: dir,
       sdk: "",
       schema: null,
-      home: mkdtempSync(join(tmpdir(), "ra3-bad-input-home-")),
+      home: TMP.make("ra3-bad-input-home-"),
     });
     if ("envError" in cfg) throw new Error(cfg.envError);
     return { dir, ws: new Workspace(cfg) };

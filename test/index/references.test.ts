@@ -5,8 +5,6 @@
  * fixture XSD (`fixtures/xsd-untyped`) for untyped and Poid content and list attributes.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
@@ -17,6 +15,9 @@ import { isQueryError } from "../../src/query/envelope.ts";
 import { findReferences } from "../../src/query/references.ts";
 import { inheritChain, uses } from "../../src/query/uses.ts";
 import { diagnosticsOf, doc, includes, memIndex, rel } from "./fixture.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const REPO = join(import.meta.dirname, "..", "..");
 const sample = new Schema(loadSchema(join(REPO, "examples", "sample-mod", "Schemas", "xsd")).model!);
@@ -1038,7 +1039,7 @@ describe("uses: inheritFrom chains", () => {
 
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 async function sampleIndex() {
-  const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: mkdtempSync(join(tmpdir(), "ra3-poid-")) });
+  const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home: TMP.make("ra3-poid-") });
   if ("envError" in cfg) throw new Error(cfg.envError);
   const ws = new Workspace(cfg);
   await ws.build();

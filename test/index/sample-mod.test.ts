@@ -1,10 +1,11 @@
 // The embedded sample mod, indexed through the real driver (file system, project model, its own XSDs).
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 
@@ -13,7 +14,7 @@ async function build() {
     project: SAMPLE,
     sdk: "",
     schema: null,
-    home: mkdtempSync(join(tmpdir(), "ra3-sample-home-")),
+    home: TMP.make("ra3-sample-home-"),
   });
   if ("envError" in cfg) throw new Error(cfg.envError);
   const ws = new Workspace(cfg);

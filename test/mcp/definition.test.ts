@@ -1,8 +1,7 @@
 // The get_definition query (src/query/definition.ts) on the sample mod with texts passed in, the
 // source reader (src/workspace/source-text.ts), and the initialize instructions.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AssetDef, LinkedIndex } from "../../src/index/linked.ts";
 import { definitionOf, definitionTarget } from "../../src/query/definition.ts";
@@ -12,12 +11,15 @@ import { readSourceText } from "../../src/workspace/source-text.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { buildInstructions, MAX_INSTRUCTIONS } from "../../src/mcp/instructions.ts";
 import { SAMPLE } from "./harness.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const cfg = resolveConfig({
   project: SAMPLE,
   sdk: "",
   schema: null,
-  home: mkdtempSync(join(tmpdir(), "ra3-def-home-")),
+  home: TMP.make("ra3-def-home-"),
 });
 if ("envError" in cfg) throw new Error(cfg.envError);
 const ws = new Workspace(cfg);
@@ -147,7 +149,7 @@ describe("definitionOf", () => {
 
 describe("readSourceText", () => {
   test("decodes like the indexer: BOM and UTF-16 are handled", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ra3-src-"));
+    const dir = TMP.make("ra3-src-");
     writeFileSync(join(dir, "bom.xml"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("<a/>\r\n")]));
     writeFileSync(join(dir, "u16.xml"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("<b/>", "utf16le")]));
     expect([readSourceText(join(dir, "bom.xml")), readSourceText(join(dir, "u16.xml"))]).toEqual([

@@ -3,7 +3,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProjectRegistry } from "../../src/mcp/projects.ts";
@@ -30,12 +30,13 @@ export async function connect(
 ): Promise<Harness> {
   const logs: string[] = [];
   const log = (l: string) => logs.push(l);
+  const home = mkdtempSync(join(tmpdir(), "ra3-mcp-home-"));
   const registry = new ProjectRegistry({
     request: {
       project,
       sdk: "",
       schema: null,
-      home: mkdtempSync(join(tmpdir(), "ra3-mcp-home-")),
+      home,
       cwd: options.cwd ?? project,
       env: {},
     },
@@ -58,6 +59,7 @@ export async function connect(
       await client.close();
       await server.close();
       await registry.dispose();
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }

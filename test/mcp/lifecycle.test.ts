@@ -1,13 +1,15 @@
 // Answers while the index is not there yet, consistency "strict", edits picked up, and the servers
 // started on a folder holding several mods or on a folder with none.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexEnvelope } from "../../src/query/envelope.ts";
 import { makeStrict, progressText } from "../../src/mcp/respond.ts";
 import type { ProjectHandle } from "../../src/mcp/projects.ts";
 import { connect, CORPORA, type Harness, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const opened: Harness[] = [];
 async function open(...args: Parameters<typeof connect>): Promise<Harness> {
@@ -20,7 +22,7 @@ afterAll(async () => {
 });
 
 function copyOfSample(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "ra3-mcp-edit-")), "Edited Mod");
+  const dir = join(TMP.make("ra3-mcp-edit-"), "Edited Mod");
   cpSync(SAMPLE, dir, { recursive: true });
   return dir;
 }
@@ -146,7 +148,7 @@ describe.skipIf(!existsSync(join(CORPORA, "upheaval")))("reindex on a real mod",
 });
 
 describe("a server started on a folder holding several mods", () => {
-  const container = mkdtempSync(join(tmpdir(), "ra3-mcp-container-"));
+  const container = TMP.make("ra3-mcp-container-");
   cpSync(SAMPLE, join(container, "ModA"), { recursive: true });
   cpSync(SAMPLE, join(container, "ModB"), { recursive: true });
   let h: Harness;
@@ -205,7 +207,7 @@ describe("a server started on a folder holding several mods", () => {
 });
 
 describe("a server started where there is no mod", () => {
-  const empty = mkdtempSync(join(tmpdir(), "ra3-mcp-nomod-"));
+  const empty = TMP.make("ra3-mcp-nomod-");
   const why =
     `no Red Alert 3 mod at ${empty}: expected Data/Mod.xml, a *.babproj file or Data/AdditionalMaps/MapMetaData_*.xml there or in a parent folder`;
 

@@ -2,7 +2,7 @@
  * The embedded sample mod indexed once through the real driver (its own XSD set, project-only), shared
  * by the query tests.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/linked.ts";
@@ -17,16 +17,18 @@ let built: Promise<LinkedIndex> | null = null;
 /** The sample mod's linked index (built on first use, then shared). */
 export function sampleIndex(): Promise<LinkedIndex> {
   built ??= (async () => {
-    const cfg = resolveConfig({
-      project: SAMPLE,
-      sdk: "",
-      schema: null,
-      home: mkdtempSync(join(tmpdir(), "ra3-query-home-")),
-    });
-    if ("envError" in cfg) throw new Error(cfg.envError);
-    const ws = new Workspace(cfg);
-    await ws.build();
-    return ws.linked!;
+    const home = mkdtempSync(join(tmpdir(), "ra3-query-home-"));
+    try {
+      const cfg = resolveConfig({ project: SAMPLE, sdk: "", schema: null, home });
+      if ("envError" in cfg) throw new Error(cfg.envError);
+      const ws = new Workspace(cfg);
+      await ws.build();
+      ws.close();
+      return ws.linked!;
+    } finally {
+      // The linked index lives in memory; the state folder (schema cache) is not needed after the build.
+      rmSync(home, { recursive: true, force: true });
+    }
   })();
   return built;
 }

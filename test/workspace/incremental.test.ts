@@ -12,6 +12,9 @@ import { schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { copySample } from "./sample-copy.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 function config(dir: string, home: string) {
   const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
@@ -57,7 +60,7 @@ async function fresh(dir: string, home: string): Promise<LinkedIndex> {
 
 describe("incremental refresh equals a fresh build", () => {
   test("edit, add, delete and rename, each applied by stamps, give exactly the index of a full build", async () => {
-    const { dir, home } = copySample("ra3-incr-");
+    const { dir, home } = copySample(TMP, "ra3-incr-");
     const ws = new Workspace(config(dir, home));
     await ws.build();
     const weapons = join(dir, "Data", "Includes", "Weapons.xml");
@@ -122,7 +125,7 @@ describe("incremental refresh equals a fresh build", () => {
   });
 
   test("refresh with nothing changed re-reads nothing", async () => {
-    const { dir, home } = copySample("ra3-incr-");
+    const { dir, home } = copySample(TMP, "ra3-incr-");
     const ws = new Workspace(config(dir, home));
     await ws.build();
     const r = await ws.refresh();
@@ -133,7 +136,7 @@ describe("incremental refresh equals a fresh build", () => {
 
 describe("snapshots", () => {
   test("a corrupt snapshot is reported once and rebuilt; the next run starts warm", async () => {
-    const { dir, home } = copySample("ra3-incr-");
+    const { dir, home } = copySample(TMP, "ra3-incr-");
     const go = async () => {
       const io = memoryIo(dir, { RA3_HOME: home });
       const code = await run(["index", "--json", "--no-progress"], io);
@@ -156,7 +159,7 @@ describe("snapshots", () => {
   test(
     "a burst of 500 edits while the server runs: the index follows, the snapshot is written once or twice",
     async () => {
-      const { dir, home } = copySample("ra3-incr-");
+      const { dir, home } = copySample(TMP, "ra3-incr-");
       const cfg = config(dir, home);
       let writes = 0;
       const service = new IndexService(cfg, {

@@ -12,6 +12,9 @@ import { IndexService } from "../../src/workspace/service.ts";
 import { schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
 import { deadPid } from "../store/dead-pid.ts";
 import { copySample } from "./sample-copy.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 async function ra3(dir: string, home: string, ...args: string[]) {
   const io = memoryIo(dir, { RA3_HOME: home });
@@ -21,7 +24,7 @@ async function ra3(dir: string, home: string, ...args: string[]) {
 
 describe("leftovers on start", () => {
   test("a dead writer's full-size temporary snapshot is removed when the next command starts", async () => {
-    const { dir, home } = copySample("ra3-snapshots-");
+    const { dir, home } = copySample(TMP, "ra3-snapshots-");
     expect((await ra3(dir, home, "index")).code).toBe(0);
     const store = new SnapshotStore(home, dir);
     const folder = join(home, "snapshots");
@@ -66,7 +69,7 @@ const nextTurn = () => new Promise((r) => setTimeout(r, 0));
 
 describe("snapshots when they help", () => {
   test("ra3 index on an unchanged project does not rewrite the snapshot; after an edit it does", async () => {
-    const { dir, home } = copySample("ra3-snapshots-");
+    const { dir, home } = copySample(TMP, "ra3-snapshots-");
     const index = async () => JSON.parse((await ra3(dir, home, "index", "--json")).out).result;
     const first = await index();
     expect([first.start.mode, first.snapshot.saved, first.snapshot.unchanged]).toEqual(["cold", true, false]);
@@ -94,7 +97,7 @@ describe("snapshots when they help", () => {
   });
 
   test("the server saves its first complete build at once, not after the quiet period", async () => {
-    const { dir, home } = copySample("ra3-snapshots-");
+    const { dir, home } = copySample(TMP, "ra3-snapshots-");
     const { service, saves } = serviceOn(dir, home);
     await service.start();
     await nextTurn();
@@ -105,7 +108,7 @@ describe("snapshots when they help", () => {
   });
 
   test("a server restarted on an unchanged project writes nothing, and a reindex to the same state neither", async () => {
-    const { dir, home } = copySample("ra3-snapshots-");
+    const { dir, home } = copySample(TMP, "ra3-snapshots-");
     const first = serviceOn(dir, home);
     await first.service.start();
     await first.service.dispose();
