@@ -212,28 +212,33 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
 });
 
 describe.skipIf(!present)("Upheaval through the CLI", () => {
-  test("ra3 check --format sarif: exit 1 (errors exist), stdout one valid SARIF 2.1.0 document equal to toSarif of the index", async () => {
-    const io = memoryIo(UPHEAVAL, {});
-    const status = await run([
-      "check",
-      "--format",
-      "sarif",
-      "--project",
-      UPHEAVAL,
-      "--schema",
-      RA3_XSD,
-      "--home",
-      HOME,
-      "--no-progress",
-    ], io);
-    expect([status, io.stderr]).toEqual([1, ""]);
-    const doc = JSON.parse(io.stdout);
-    const parsed = sarifLog.safeParse(doc);
-    expect(parsed.success ? [] : parsed.error.issues.slice(0, 5)).toEqual([]);
-    const { linked } = built!;
-    expect(doc).toEqual(toSarif(linked.projectDir, ok(collectDiagnostics(linked, null)).diagnostics));
-    const levels = new Map<string, number>();
-    for (const r of doc.runs[0].results) levels.set(r.level, (levels.get(r.level) ?? 0) + 1);
-    expect(Object.fromEntries(levels)).toEqual({ error: 37, warning: 193, note: 3 });
-  });
+  // A full build inside the test: a generous timeout, since the machine may be busy (not a timing assertion).
+  test(
+    "ra3 check --format sarif: exit 1 (errors exist), stdout one valid SARIF 2.1.0 document equal to toSarif of the index",
+    async () => {
+      const io = memoryIo(UPHEAVAL, {});
+      const status = await run([
+        "check",
+        "--format",
+        "sarif",
+        "--project",
+        UPHEAVAL,
+        "--schema",
+        RA3_XSD,
+        "--home",
+        HOME,
+        "--no-progress",
+      ], io);
+      expect([status, io.stderr]).toEqual([1, ""]);
+      const doc = JSON.parse(io.stdout);
+      const parsed = sarifLog.safeParse(doc);
+      expect(parsed.success ? [] : parsed.error.issues.slice(0, 5)).toEqual([]);
+      const { linked } = built!;
+      expect(doc).toEqual(toSarif(linked.projectDir, ok(collectDiagnostics(linked, null)).diagnostics));
+      const levels = new Map<string, number>();
+      for (const r of doc.runs[0].results) levels.set(r.level, (levels.get(r.level) ?? 0) + 1);
+      expect(Object.fromEntries(levels)).toEqual({ error: 37, warning: 193, note: 3 });
+    },
+    120_000,
+  );
 });

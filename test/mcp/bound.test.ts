@@ -70,10 +70,11 @@ const UPHEAVAL = join(CORPORA, "upheaval");
 
 describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characters (Upheaval)", () => {
   let h: Harness;
+  // Builds Upheaval with its schema: a generous timeout for a busy machine (not a timing assertion).
   beforeAll(async () => {
     h = await connect(UPHEAVAL);
     await h.call("get_status", { consistency: "strict" });
-  });
+  }, 120_000);
   afterAll(async () => {
     await h.close();
   });
@@ -117,6 +118,7 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
     }
   });
 
+  // Full-depth answers on a real mod: a generous timeout for a busy machine (not a timing assertion).
   test("the busiest assets: references both ways at full depth", async () => {
     const objects = resultOf(await h.call("list_assets_by_type", { type: "GameObject", limit: 200 })).items.map((
       i: Json,
@@ -131,7 +133,7 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
     }
     // Some of these walks exceed the bound and come back shortened (truncated), not oversized.
     expect(cut).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   test("a shortened page still pages exactly: the next page starts right after it", async () => {
     const first = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: 10_000 }));

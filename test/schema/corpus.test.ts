@@ -32,6 +32,7 @@ function typeOfPath(schema: Schema, ...path: string[]): string | null {
 }
 
 describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
+  // The first test loads the XSD set: a generous timeout for a busy machine (not a timing assertion).
   test("loads cleanly: 815 of the 821 files are reachable from CnC3Types.xsd", () => {
     const { result } = ra3();
     expect(result.diagnostics).toEqual([]);
@@ -40,7 +41,7 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
     expect(result.model!.game).toBe("ra3");
     // include paths written `includes/…` resolve to the folder `Includes`
     expect(result.files.some((f) => f.endsWith(join("Includes", "Ref.xsd")))).toBe(true);
-  });
+  }, 60_000);
 
   test("counts (formats.md §2: 168 refType = 90 simple types + 61 attributes + 15 elements + 2 complex types)", () => {
     const { result } = ra3();
@@ -241,11 +242,12 @@ describe.skipIf(!existsSync(RA3))("RA3 SDK schema set", () => {
 describe.skipIf(!existsSync(TW))("Tiberium Wars schema set", () => {
   const result = existsSync(TW) ? loadSchema(TW) : null;
 
+  // The first test loads the XSD set: a generous timeout for a busy machine (not a timing assertion).
   test("loads cleanly and is detected as TW", () => {
     expect(result!.diagnostics).toEqual([]);
     expect(result!.files).toHaveLength(553);
     expect(result!.model!.game).toBe("tw");
-  });
+  }, 60_000);
 
   test("127 asset kinds (formats.md says 128; AssetDeclaration's choice has 127 elements)", () => {
     const m = result!.model!;
