@@ -166,6 +166,35 @@ describe("src/ keeps the architecture of docs/architecture.md", () => {
   });
 });
 
+describe("the linker's modules are the ones docs/architecture.md lists", () => {
+  test("every link phase module has its row, and every row a module", () => {
+    const rows = [...DOC.matchAll(/^\| `((?:link|include-walk|linked)[\w-]*\.ts)` \|/gm)].map((m) => m[1]).sort();
+    const modules = readModules(join(ROOT, "src"))
+      .map((m) => m.path)
+      .filter((p) => /^index\/(link|include-walk)/.test(p))
+      .map((p) => p.slice("index/".length))
+      .sort();
+    expect(rows).toEqual(modules);
+    expect(rows.length).toBe(12);
+  });
+});
+
+describe("the front ends", () => {
+  const modules = readModules(join(ROOT, "src"));
+  test("only main.ts reads process.argv or calls process.exit", () => {
+    const offenders: string[] = [];
+    for (const m of modules.filter((m) => m.path !== "main.ts")) {
+      const text = readFileSync(join(ROOT, "src", m.path), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      if (/process\.(argv|exit)\b/.test(text)) offenders.push(m.path);
+    }
+    expect(offenders).toEqual([]);
+  });
+  test("CLI commands call query functions, never index internals", () => {
+    expect(modules.filter((m) => m.path.startsWith("cli/") && m.imports.some((i) => i.startsWith("index/"))))
+      .toEqual([]);
+  });
+});
+
 describe("dead code stays out", () => {
   // src/setup/ is being rewritten (issue 10 item 4, on its own branch); it joins this rule when that lands.
   const EXEMPT = ["src/setup/"];
