@@ -137,18 +137,21 @@ export function moduleFacts(path: string, text: string): ModuleFacts {
 
 /** Every `.ts` module under `dir` (declaration files excepted), as {@link ModuleFacts}. */
 export function readModules(dir: string): ModuleFacts[] {
-  const out: ModuleFacts[] = [];
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")) {
-        out.push(moduleFacts(posix(relative(dir, p)), readFileSync(p, "utf8")));
-      }
-    }
-  };
-  walk(resolve(dir));
-  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const root = resolve(dir);
+  return tsFiles(root)
+    .map((p) => moduleFacts(posix(relative(root, p)), readFileSync(p, "utf8")))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** The `.ts` files under `dir`, declaration files excepted. */
+function tsFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...tsFiles(p));
+    else if (e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")) out.push(p);
+  }
+  return out;
 }
 
 /** Every rule the modules break, one sentence each (empty when the architecture holds). */
@@ -343,16 +346,7 @@ export function unusedExports(modules: readonly ExportFacts[]): string[] {
 
 /** {@link exportFacts} of every `.ts` module under the given folders of `root`. */
 export function readExportFacts(root: string, dirs: readonly string[]): ExportFacts[] {
-  const out: ExportFacts[] = [];
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")) {
-        out.push(exportFacts(posix(relative(root, p)), readFileSync(p, "utf8")));
-      }
-    }
-  };
-  for (const d of dirs) walk(join(root, d));
-  return out;
+  return dirs.flatMap((d) => tsFiles(join(root, d))).map((p) =>
+    exportFacts(posix(relative(root, p)), readFileSync(p, "utf8"))
+  );
 }

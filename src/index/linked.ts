@@ -171,26 +171,28 @@ export interface PoidSite {
   readonly target: { readonly element: string; readonly file: string; readonly line: number } | null;
 }
 
-/** What the link phases produce: the plain lists the published index is made of. */
-export interface LinkedParts {
-  readonly files: ReadonlyMap<string, FileInfo>;
-  readonly assets: readonly AssetDef[];
-  readonly ranking: AssetRanking;
-  readonly sites: readonly ReferenceSite[];
-  readonly includes: readonly IncludeEdge[];
-  readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
-  readonly diagnostics: readonly Diagnostic[];
-  readonly streams: readonly StreamInfo[];
-  readonly stats: LinkStats;
-  readonly wanted: readonly string[];
-  readonly schema: SchemaQueries | null;
-  readonly projectDir: string;
-  readonly sdkDir: string | null;
-  readonly defineUses: ReadonlyMap<string, number>;
-  readonly strings: readonly StringDef[];
-  readonly stringUses: ReadonlyMap<string, readonly StringUse[]>;
-  readonly poidSites: readonly PoidSite[];
-}
+/** What the link phases produce: the plain lists the published index is made of (the rest is derived). */
+export type LinkedParts =
+  & Pick<
+    LinkedIndex,
+    | "files"
+    | "assets"
+    | "sites"
+    | "includes"
+    | "defines"
+    | "diagnostics"
+    | "streams"
+    | "stats"
+    | "wanted"
+    | "schema"
+    | "projectDir"
+    | "sdkDir"
+    | "defineUses"
+    | "strings"
+    | "stringUses"
+    | "poidSites"
+  >
+  & { readonly ranking: AssetRanking };
 
 export class LinkedIndex {
   readonly files: ReadonlyMap<string, FileInfo>;

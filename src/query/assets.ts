@@ -4,7 +4,7 @@
 import type { LinkedIndex } from "../index/linked.ts";
 import { type AssetView, assetView, decodeCursor, encodeCursor, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
-import { explainMissing } from "./not-found.ts";
+import { noSuchAsset } from "./not-found.ts";
 
 const DEFAULT_LIMIT = 50;
 const HARD_LIMIT = 500;
@@ -37,29 +37,7 @@ export function findAsset(linked: LinkedIndex, id: string, type?: string | null)
   }
   const all = linked.findAssets(wanted);
   const defs = typeName ? all.filter((a) => linked.typeMatches(a.type, typeName)) : all;
-  if (defs.length === 0) {
-    if (all.length > 0) {
-      const types = [...new Set(all.map((a) => a.type))];
-      return queryError(
-        "not_found",
-        `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`,
-        { types },
-      );
-    }
-    const suggestions = suggest(wanted, allIds(linked));
-    return explainMissing(
-      linked,
-      wanted,
-      queryError(
-        "not_found",
-        `no asset has the id "${wanted}"` +
-          (suggestions.length
-            ? `; similar ids: ${suggestions.join(", ")}`
-            : "; check the spelling or search display names with search_strings"),
-        { suggestions },
-      ),
-    );
-  }
+  if (defs.length === 0) return noSuchAsset(linked, wanted, typeName, all);
   return {
     id: wanted,
     type: typeName,
@@ -138,10 +116,6 @@ function canonicalPresentType(linked: LinkedIndex, type: string): string | null 
   const l = type.toLowerCase();
   for (const k of linked.byType.keys()) if (k.toLowerCase() === l) return k;
   return null;
-}
-
-function* allIds(linked: LinkedIndex): Generator<string> {
-  for (const a of linked.assets) yield a.id;
 }
 
 /** Asset counts per type (descending), for summaries. */

@@ -4,18 +4,53 @@
  * asset and define queries end their not-found errors here, so `ra3 find` and `find_asset` say the same.
  */
 import { displayPath } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/linked.ts";
+import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import { type QueryError, queryError } from "./envelope.ts";
+import { suggest } from "./present.ts";
 
 /** What project-only mode tells the user to do (the same words for the CLI and MCP). */
 const GIVE_SDK = "start ra3 with --sdk <SDK folder> or set RA3_SDK";
+
+/**
+ * The error for an id with no definition of the wanted type: the types it does have (`all`, its
+ * definitions of any type), else "no asset has the id" with similar ids, explained for project-only mode.
+ * @example noSuchAsset(linked, "AthenaCanon", null, []).error.message // 'no asset has the id "AthenaCanon"; similar ids: …'
+ */
+export function noSuchAsset(
+  linked: LinkedIndex,
+  wanted: string,
+  typeName: string | null,
+  all: readonly AssetDef[],
+): QueryError {
+  if (all.length > 0) {
+    const types = [...new Set(all.map((a) => a.type))];
+    return queryError(
+      "not_found",
+      `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`,
+      { types },
+    );
+  }
+  const suggestions = suggest(wanted, linked.assets.map((a) => a.id));
+  return explainMissing(
+    linked,
+    wanted,
+    queryError(
+      "not_found",
+      `no asset has the id "${wanted}"` +
+        (suggestions.length
+          ? `; similar ids: ${suggestions.join(", ")}`
+          : "; check the spelling or search display names with search_strings"),
+      { suggestions },
+    ),
+  );
+}
 
 /**
  * `e` explained when it is a not-found without an SDK: `no_sdk` with the project's own uses when the
  * project references the id (probably vanilla), else the note that vanilla assets are not indexed.
  * @example explainMissing(linked, "Allies", e).error.code // "no_sdk"
  */
-export function explainMissing(linked: LinkedIndex, id: string, e: QueryError): QueryError {
+function explainMissing(linked: LinkedIndex, id: string, e: QueryError): QueryError {
   if (e.error.code !== "not_found" || linked.sdkDir !== null) return e;
   if (linked.findAssets(id.trim()).length > 0) return e; // exists with another type: the message says so
   const key = id.trim().toLowerCase();

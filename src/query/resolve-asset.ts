@@ -3,9 +3,8 @@
  * the id is unknown or names assets of several types (an agent retries with `type`).
  */
 import type { AssetDef, LinkedIndex } from "../index/linked.ts";
-import { suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
-import { explainMissing } from "./not-found.ts";
+import { noSuchAsset } from "./not-found.ts";
 
 export interface ResolvedAsset {
   readonly id: string;
@@ -21,29 +20,7 @@ export function resolveAsset(linked: LinkedIndex, id: string, type?: string | nu
   const all = linked.findAssets(wanted);
   const typeName = type?.trim() || null;
   const defs = typeName ? all.filter((a) => linked.typeMatches(a.type, typeName)) : all;
-  if (defs.length === 0) {
-    if (all.length > 0) {
-      const types = [...new Set(all.map((a) => a.type))];
-      return queryError(
-        "not_found",
-        `"${wanted}" exists only as ${types.join(", ")}, not as ${typeName}; retry with one of those types`,
-        { types },
-      );
-    }
-    const suggestions = suggest(wanted, linked.assets.map((a) => a.id));
-    return explainMissing(
-      linked,
-      wanted,
-      queryError(
-        "not_found",
-        `no asset has the id "${wanted}"` +
-          (suggestions.length
-            ? `; similar ids: ${suggestions.join(", ")}`
-            : "; check the spelling or search display names with search_strings"),
-        { suggestions },
-      ),
-    );
-  }
+  if (defs.length === 0) return noSuchAsset(linked, wanted, typeName, all);
   const types = [...new Set(defs.map((a) => a.type))];
   if (types.length > 1) {
     return queryError(
