@@ -41,7 +41,7 @@ export interface CheckResult {
 }
 
 /** Groups of unlisted diagnostics an answer names (the counts above stay exact). */
-export const MAX_UNLISTED_GROUPS = 100;
+const MAX_UNLISTED_GROUPS = 100;
 
 /** Every diagnostic (all of them, for renderers such as SARIF that page themselves), with views. */
 export function collectDiagnostics(

@@ -44,7 +44,7 @@ export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
  * Diagnostics grouped by file (file:line:col severity code: message), each file's unlisted ones as one
  * line per code, then a summary line counting `all`.
  */
-export function renderCheck(
+function renderCheck(
   all: readonly DiagnosticView[],
   listed: readonly DiagnosticView[] = all,
   unlisted: readonly UnlistedDiagnostics[] = [],
