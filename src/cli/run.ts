@@ -22,7 +22,7 @@ import { runExport } from "./commands/export.ts";
 import { runSetupCommand } from "./commands/setup.ts";
 import { runDoctorCommand } from "./commands/doctor.ts";
 import { runUninstallCommand } from "./commands/uninstall.ts";
-import { TOOL_VERSION } from "../version.ts";
+import { BUILD, TOOL_VERSION, versionLine } from "../version.ts";
 
 type Command = (cfg: CliConfig, io: CliIo) => number | Promise<number>;
 
@@ -55,7 +55,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT_USAGE;
   }
   if (cfg.command === "version") {
-    io.out(cfg.json ? JSON.stringify({ tool: "ra3", version: TOOL_VERSION }) + "\n" : `ra3 ${TOOL_VERSION}\n`);
+    const json = { tool: "ra3", version: TOOL_VERSION, commit: BUILD.commit, buildDate: BUILD.date };
+    io.out(cfg.json ? JSON.stringify(json) + "\n" : versionLine() + "\n");
     return EXIT_OK;
   }
   if (cfg.command === "help") {

@@ -55,7 +55,18 @@ describe("argument parsing", () => {
 
 describe("ra3 on the sample mod", () => {
   test("--version", async () => {
-    expect(await ra3("--version")).toEqual({ code: 0, out: `ra3 ${TOOL_VERSION}\n`, err: "" });
+    // Run from source: no commit or build date was embedded (the compiled binary's are in test/e2e/version.test.ts).
+    expect(await ra3("--version")).toEqual({
+      code: 0,
+      out: `ra3 ${TOOL_VERSION} (from source, not a build)\n`,
+      err: "",
+    });
+    expect(JSON.parse((await ra3("--version", "--json")).out)).toEqual({
+      tool: "ra3",
+      version: TOOL_VERSION,
+      commit: null,
+      buildDate: null,
+    });
   });
 
   test("usage error exits 2 with one sentence on stderr", async () => {
