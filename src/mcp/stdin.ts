@@ -25,8 +25,12 @@ export interface ByteStream {
   destroy?(): unknown;
 }
 
-/** Errors after which the process's stdin object is unusable but fd 0 itself can still be read. */
-const FD_FALLBACK_CODES = new Set(["EPERM", "EINVAL", "ENOTSUP"]);
+/**
+ * Errors after which the process's stdin object is unusable but fd 0 itself can still be read. EBADF:
+ * Bun's Windows runtime under Wine, when stdin is a Linux pipe (its fstat of the handle fails; reading
+ * fd 0 works).
+ */
+const FD_FALLBACK_CODES = new Set(["EPERM", "EINVAL", "ENOTSUP", "EBADF"]);
 
 export class StdinCapture {
   private chunks: Uint8Array[] = [];
@@ -43,6 +47,11 @@ export class StdinCapture {
   constructor(stream: ByteStream, private readonly fallback: (() => ByteStream) | null = null) {
     this.stream = stream;
     this.listen(stream);
+  }
+
+  /** Why reading stdin failed (it cannot be read at all, e.g. a folder), or null. */
+  get error(): Error | null {
+    return this.failure;
   }
 
   /** Bytes received so far and not yet handed to a sink. */
@@ -95,10 +104,16 @@ export class StdinCapture {
   };
 
   private listen(s: ByteStream): void {
-    s.on("data", this.onData);
-    s.on("end", this.onEnd);
-    s.on("close", this.onEnd);
-    s.on("error", this.onError);
+    // Bun opens process.stdin's stream when the first listener is attached and throws there (not as an
+    // `error` event) when fd 0 cannot be streamed: a folder (EISDIR), or EBADF under Wine.
+    try {
+      s.on("error", this.onError);
+      s.on("end", this.onEnd);
+      s.on("close", this.onEnd);
+      s.on("data", this.onData);
+    } catch (e) {
+      this.onError(e as Error);
+    }
   }
 
   private unlisten(s: ByteStream): void {

@@ -65,6 +65,35 @@ describe("StdinCapture", () => {
     expect([s.got, s.ended()]).toEqual([['{"jsonrpc":"2.0"}\n'], true]);
   });
 
+  /** A stream that throws from `on("data")`, as Bun's process.stdin does when fd 0 cannot be streamed. */
+  function throwingOnListen(code: string) {
+    const s = new EventEmitter();
+    const on = s.on.bind(s);
+    s.on = ((event: string, fn: (...a: unknown[]) => void) => {
+      if (event === "data") throw Object.assign(new Error(`${code}: bad file descriptor, fstat`), { code });
+      return on(event, fn);
+    }) as never;
+    return s;
+  }
+
+  test("EBADF thrown while listening (Bun's Windows runtime under Wine, stdin a Linux pipe) switches to fd 0", async () => {
+    const fallback = new PassThrough();
+    const cap = new StdinCapture(throwingOnListen("EBADF") as never, () => fallback);
+    const s = sink();
+    cap.attach(s);
+    fallback.end("line\n");
+    await tick();
+    expect([s.got, s.ended(), cap.error]).toEqual([["line\n"], true, null]);
+  });
+
+  test("EISDIR thrown while listening (stdin is a folder) is a failure, not a crash", () => {
+    const cap = new StdinCapture(throwingOnListen("EISDIR") as never, () => new PassThrough());
+    const s = sink();
+    cap.attach(s);
+    expect(s.got).toEqual(["error: EISDIR: bad file descriptor, fstat"]);
+    expect((cap.error as NodeJS.ErrnoException).code).toBe("EISDIR");
+  });
+
   test("other stream errors reach the consumer", () => {
     const stream = new PassThrough();
     const cap = new StdinCapture(stream, () => new PassThrough());

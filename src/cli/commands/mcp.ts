@@ -1,7 +1,7 @@
 /** `ra3 mcp` (also `ra3 --mcp`): the MCP server on stdio, until the client closes stdin. */
 import type { CliConfig } from "../args.ts";
 import { isUsageError, parseCli } from "../args.ts";
-import { type CliIo, EXIT_OK } from "../io.ts";
+import { type CliIo, EXIT_ENV, EXIT_OK } from "../io.ts";
 import { captureProcessStdin } from "../../mcp/stdin.ts";
 import { startStdioSession, type StdioSession } from "../../mcp/server.ts";
 
@@ -43,5 +43,13 @@ export async function runMcp(cfg: CliConfig, io: CliIo): Promise<number> {
     process.off("SIGTERM", stop);
   }
   await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  if (input.error) {
+    io.err(
+      `ra3: cannot read standard input (${
+        (input.error as NodeJS.ErrnoException).code ?? input.error.message
+      }); ra3 mcp reads JSON-RPC from stdin: start it from an MCP client, or pipe or redirect a file into it\n`,
+    );
+    return EXIT_ENV;
+  }
   return EXIT_OK;
 }
