@@ -1,13 +1,18 @@
 #!/usr/bin/env bun
 /**
- * Entry point of the ra3 binary: parse flags once, dispatch to a command, exit with its status.
+ * Entry point of the ra3 binary: parse flags once, dispatch to a command, exit with its status. Started
+ * by a double-click on Windows (no arguments, a console of its own) it runs the interactive setup instead.
  */
 import { processIo } from "./cli/io.ts";
 import { run } from "./cli/run.ts";
 import { captureMcpStdin } from "./cli/commands/mcp.ts";
+import { processConsoleHost, runDoubleClick, startedByDoubleClick } from "./cli/double-click.ts";
 
+const argv = process.argv.slice(2);
 // Before the first await: an MCP client writes initialize right after spawning us.
-captureMcpStdin(process.argv.slice(2));
+captureMcpStdin(argv);
 
-const code = await run(process.argv.slice(2), processIo());
+const io = processIo();
+const host = processConsoleHost();
+const code = (await startedByDoubleClick(argv, host)) ? await runDoubleClick(io, host, run) : await run(argv, io);
 process.exitCode = code;
