@@ -45,6 +45,7 @@ fi
 
 prefix_root=$(mktemp -d)
 export WINEPREFIX="$prefix_root/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() { "$wineserver" -k >/dev/null 2>&1 || true; [ -n "${RA3_KEEP_PREFIX:-}" ] || rm -rf "$prefix_root"; }
 trap cleanup EXIT
 "$wine" wineboot --init >/dev/null 2>&1
