@@ -3,8 +3,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexManifestAssets, learnTypeNames, type Manifest, parseManifest } from "../src/formats/manifest.ts";
+import { CORPORA } from "./corpora.ts";
 
-const dir = join(import.meta.dirname, "..", "..", "shared", "corpora", "tw-sdk", "BuiltMods", "CnC3Xml");
+const dir = join(CORPORA, "tw-sdk", "BuiltMods", "CnC3Xml");
 if (!existsSync(dir)) {
   console.error(`corpus not found: ${dir}`);
   process.exit(3);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CORPORA } from "./corpora.ts";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "dist", "ra3");
@@ -20,7 +21,7 @@ const opt = (name: string, def: string) => {
 };
 const CALLS = Number(opt("calls", "1000"));
 const WARMUP = 100;
-const project = opt("project", join(root, "..", "shared", "corpora", "upheaval"));
+const project = opt("project", join(CORPORA, "upheaval"));
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run bun scripts/build.ts first`);
 if (!existsSync(project)) throw new Error(`${project} is missing (pass --project DIR)`);
 const home = mkdtempSync(join(tmpdir(), "ra3-bench-mcp-"));

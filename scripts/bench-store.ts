@@ -10,10 +10,11 @@ import { resolveConfig } from "../src/workspace/config.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
 import { decodeSnapshot, encodeSnapshot, type Snapshot, SNAPSHOT_SCHEMA_VERSION } from "../src/store/codec.ts";
 import { exportSnapshot } from "../src/store/export.ts";
+import { CORPORA } from "./corpora.ts";
 
 const rounds = Math.max(1, Number(process.argv[2] ?? 5));
 const repo = join(import.meta.dirname, "..");
-const corpora = join(repo, "..", "shared", "corpora");
+const corpora = CORPORA;
 const cases: { name: string; project: string; schema: string | null; sdk: string }[] = [
   { name: "sample-mod", project: join(repo, "examples", "sample-mod"), schema: null, sdk: "" },
   { name: "upheaval + ra3-xsd", project: join(corpora, "upheaval"), schema: join(corpora, "ra3-xsd"), sdk: "" },

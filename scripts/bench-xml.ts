@@ -1,15 +1,16 @@
 // Throughput of the XML layer on the Upheaval corpus, ours vs saxes, best of N runs, in MB/s
 // (10^6 bytes of file per second; files are read once up front, so no I/O is timed).
-// Usage: node_modules/.bin/bun scripts/bench-xml.ts [runs=5] [corpora dir=../shared/corpora]
+// Usage: node_modules/.bin/bun scripts/bench-xml.ts [runs=5] [corpora dir=$RA3_CORPORA or ../shared/corpora]
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SaxesParser } from "saxes";
 import { decodeXml } from "../src/xml/decode.ts";
 import { scanShallow } from "../src/xml/shallow.ts";
 import { parseXml } from "../src/xml/tokenizer.ts";
+import { CORPORA } from "./corpora.ts";
 
 const runs = Number(process.argv[2] ?? 5);
-const corpora = process.argv[3] ?? join(import.meta.dirname, "..", "..", "shared", "corpora");
+const corpora = process.argv[3] ?? CORPORA;
 const upheaval = join(corpora, "upheaval");
 if (!existsSync(upheaval)) {
   console.error(`no corpus at ${upheaval}`);

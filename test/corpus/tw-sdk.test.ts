@@ -1,5 +1,5 @@
 /**
- * The C&C3 Tiberium Wars SDK (`../shared/corpora/tw-sdk`) in SDK mode with its small mod `Mods/Commander`:
+ * The C&C3 Tiberium Wars SDK (`$RA3_CORPORA/tw-sdk`) in SDK mode with its small mod `Mods/Commander`:
  * the three layers (project, vanilla `CnC3Xml` XML, binary manifests) and two agreement measurements
  * against EA's compiler, whose `BuiltMods/CnC3Xml/*.manifest` files record what it built from that XML.
  * One build for the whole file. Skips when the corpora are absent.
@@ -15,10 +15,11 @@ import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { ok } from "../query/sample.ts";
 import { tempDirs } from "../temp-dirs.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
 const TMP = tempDirs();
 
-const SDK = join(import.meta.dirname, "..", "..", "..", "shared", "corpora", "tw-sdk");
+const SDK = join(CORPORA, "tw-sdk");
 const PROJECT = join(SDK, "Mods", "Commander");
 const present = existsSync(join(SDK, "BuiltMods", "CnC3Xml", "static.manifest"));
 

@@ -1,6 +1,6 @@
 /**
- * The Upheaval mod (`../shared/corpora/upheaval`): a real RA3 mod without its SDK (project-only mode),
- * indexed with the RA3 schema set (`../shared/corpora/ra3-xsd`). One build for the whole file, plus one
+ * The Upheaval mod (`$RA3_CORPORA/upheaval`): a real RA3 mod without its SDK (project-only mode),
+ * indexed with the RA3 schema set (`$RA3_CORPORA/ra3-xsd`). One build for the whole file, plus one
  * run of the CLI (`ra3 check --format sarif`) through `run()`. Skips when the corpora are absent.
  */
 import { describe, expect, test } from "bun:test";
@@ -18,10 +18,10 @@ import { Workspace } from "../../src/workspace/workspace.ts";
 import { ok } from "../query/sample.ts";
 import { sarifLog } from "./sarif-schema.ts";
 import { tempDirs } from "../temp-dirs.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
 const TMP = tempDirs();
 
-const CORPORA = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
 const UPHEAVAL = join(CORPORA, "upheaval");
 const RA3_XSD = join(CORPORA, "ra3-xsd");
 const present = existsSync(UPHEAVAL) && existsSync(RA3_XSD);

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ManifestParse, parseManifest } from "../../src/formats/manifest.ts";
 import { ENTRY, FIELD, sampleManifest, writeManifest, type WrittenManifest } from "./manifest-writer.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
 /** mulberry32: small, deterministic, good enough to pick offsets and values. */
 function prng(seed: number): () => number {
@@ -231,7 +232,7 @@ describe("parseManifest fuzz (synthetic)", () => {
   });
 });
 
-const twDir = join(import.meta.dirname, "..", "..", "..", "shared", "corpora", "tw-sdk", "BuiltMods", "CnC3Xml");
+const twDir = join(CORPORA, "tw-sdk", "BuiltMods", "CnC3Xml");
 
 describe("parseManifest fuzz (TW manifests)", () => {
   const files = existsSync(twDir) ? ["global", "static", "worldbuilder"] : [];

@@ -14,6 +14,7 @@ import {
   typeNameOf,
 } from "../../src/formats/manifest.ts";
 import { ENTRY, FIELD, sampleManifest as sample, withByte, withU32, writeManifest } from "./manifest-writer.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
 const GAME_OBJECT = 0x942fff2d;
 const WEAPON_TEMPLATE = 0x94d4d96e;
@@ -536,7 +537,7 @@ describe("referencesOf, indexManifestAssets, learnTypeNames", () => {
 // ---------------------------------------------------------------------------------------------------
 // Corpus: the three Tiberium Wars manifests built by EA's BinaryAssetBuilder.
 
-const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
+const corpora = CORPORA;
 const twDir = join(corpora, "tw-sdk", "BuiltMods", "CnC3Xml");
 
 describe("TW manifests (corpus)", () => {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexStrings, parseStringTable, searchStrings, type StrEntry } from "../../src/formats/str.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
 describe("parseStringTable: constructs", () => {
   test("a plain entry", () => {
@@ -220,7 +221,7 @@ describe("searchStrings", () => {
   });
 });
 
-const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
+const corpora = CORPORA;
 const upheaval = join(corpora, "upheaval", "Misc", "Data", "Mod.str");
 const commander = join(corpora, "tw-sdk", "Mods", "Commander", "data", "mod.str");
 

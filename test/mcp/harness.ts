@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProjectRegistry } from "../../src/mcp/projects.ts";
 import { createMcpServer, type ServerOptions } from "../../src/mcp/server.ts";
+export { CORPORA } from "../../scripts/corpora.ts";
 
 export const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
-export const CORPORA = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
 
 export interface Harness {
   readonly client: Client;

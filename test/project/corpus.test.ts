@@ -7,8 +7,9 @@ import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
 import { detectGameFromAssetNames, resolveSdk, validateSdk } from "../../src/project/sdk.ts";
 import { buildSearchPaths, IncludeResolver, resolveIncludeSource } from "../../src/project/search-paths.ts";
 import { scanProjectFiles } from "../../src/project/scan.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
-const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
+const corpora = CORPORA;
 const up = join(corpora, "upheaval");
 const tw = join(corpora, "tw-sdk");
 const ra3xsd = join(corpora, "ra3-xsd");

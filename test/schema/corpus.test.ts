@@ -1,5 +1,5 @@
 /**
- * The real schema sets in ../shared/corpora (skipped when absent): the RA3 SDK set (Appendix A of
+ * The real schema sets in the corpora folder (RA3_CORPORA, default ../shared/corpora; skipped when absent): the RA3 SDK set (Appendix A of
  * domain-spec, formats.md counts) and the Tiberium Wars set.
  */
 import { describe, expect, test } from "bun:test";
@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadSchema, type SchemaLoadResult } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
-const CORPORA = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
 const RA3 = join(CORPORA, "ra3-xsd");
 const TW = join(CORPORA, "tw-sdk", "Schemas", "xsd");
 

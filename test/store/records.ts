@@ -9,10 +9,10 @@ import { scanProjectFiles } from "../../src/project/scan.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
 import { type Snapshot, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from "../../src/store/codec.ts";
+export { CORPORA } from "../../scripts/corpora.ts";
 
 export const REPO = join(import.meta.dirname, "..", "..");
 export const SAMPLE = join(REPO, "examples", "sample-mod");
-export const CORPORA = join(REPO, "..", "shared", "corpora");
 
 /** The records of every file under `dir`, parsed with the XSD set in `schemaDir` (or none). */
 export function recordsOf(dir: string, schemaDir: string | null): SnapshotFile[] {

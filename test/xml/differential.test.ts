@@ -22,8 +22,9 @@ import { decodeXml } from "../../src/xml/decode.ts";
 import { scanShallow } from "../../src/xml/shallow.ts";
 import { parseXml } from "../../src/xml/tokenizer.ts";
 import type { XmlError } from "../../src/xml/types.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
-const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
+const corpora = CORPORA;
 
 function walk(dir: string, accept: (name: string) => boolean, out: string[] = []): string[] {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((

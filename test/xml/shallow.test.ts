@@ -6,6 +6,7 @@ import { LineMap } from "../../src/xml/line-map.ts";
 import { scanShallow } from "../../src/xml/shallow.ts";
 import { parseXml } from "../../src/xml/tokenizer.ts";
 import type { ShallowScan, XmlAttribute } from "../../src/xml/types.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -235,7 +236,7 @@ describe("scanShallow: errors stop the scan and keep what was found", () => {
 // ---------------------------------------------------------------------------------------------
 // Shallow scanner vs full tokenizer on the real corpus.
 
-const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
+const corpora = CORPORA;
 
 function walk(dir: string, accept: (name: string) => boolean, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
