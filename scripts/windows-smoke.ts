@@ -212,10 +212,14 @@ rows.push(check("no arguments, no console: usage, not the double-click setup", (
  * Runs `command` in a terminal (util-linux `script` gives Wine a pty, so the exe gets a console of its
  * own) and answers prompts as they appear: `answers` maps a text to wait for to the keys to type.
  */
-function inTerminal(command: string, answers: [string, string][]): Promise<{ status: number | null; screen: string }> {
+function inTerminal(
+  command: string,
+  answers: [string, string][],
+  cwd: string = SAMPLE,
+): Promise<{ status: number | null; screen: string }> {
   return new Promise((done) => {
     const child = spawn("script", ["-qec", command, "/dev/null"], {
-      cwd: SAMPLE,
+      cwd,
       env: win.env,
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -237,16 +241,21 @@ const exeCommand = `'${values.wine}' '${exe}'`;
 {
   const started = performance.now();
   const before = treeOf(win.user.home);
-  const r = await inTerminal(exeCommand, [["[y/N]", "n\r"], ["Press Enter", "\r"]]);
+  // Started outside any mod (like Downloads): it asks for the mod folder, then setup asks before writing.
+  const r = await inTerminal(exeCommand, [["Which mod?", `${winePath(SAMPLE)}\r`], ["[y/N]", "n\r"], [
+    "Press Enter",
+    "\r",
+  ]], tmpdir());
   const written = treeOf(win.user.home).filter((f) => !before.includes(f));
-  const asked = r.screen.includes("[y/N]") && r.screen.includes("nothing was written");
+  const asked = r.screen.includes("Which mod?") && r.screen.includes(winePath(SAMPLE)) && r.screen.includes("[y/N]") &&
+    r.screen.includes("nothing was written");
   const waited = r.screen.includes("Press Enter to close this window");
   const ok = r.screen.startsWith("ra3: setting up ra3") && asked && waited && r.status === 1 && written.length === 0;
   rows.push({
     check: "double-click: no arguments, a console of its own (pty)",
     ok,
     detail: ok
-      ? "interactive setup asked, answered n, nothing written, waited for Enter, exit 1"
+      ? "asked for the mod (typed Z:\\…\\sample-mod), setup asked, answered n, nothing written, waited for Enter, exit 1"
       : `exit ${r.status}; asked ${asked}, waited ${waited}; wrote ${written.join(", ")}; ${r.screen.slice(0, 300)}`,
     ms: performance.now() - started,
   });

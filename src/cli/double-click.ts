@@ -3,9 +3,13 @@
  * that closes the moment it exits: printing the usage there shows nothing. So in exactly that case (no
  * arguments, Windows, stdin and stdout a console, and no other process on the console, i.e. no shell
  * that started us) ra3 runs the interactive `ra3 setup` and waits for Enter before the window closes.
- * The console facts come through {@link ConsoleHost}, so tests inject them.
+ * Started from a folder that is not inside a mod (Downloads, typically) it first asks for the mod folder,
+ * which can be dragged into the window. The console facts come through {@link ConsoleHost}, so tests
+ * inject them.
  */
 import { createInterface } from "node:readline";
+import { findProjectRoot } from "../project/detect.ts";
+import { NodeDirectoryLister } from "../project/fs-port.ts";
 import type { CliIo } from "./io.ts";
 
 /** What ra3 needs to know about the console it was started in. */
@@ -16,8 +20,14 @@ export interface ConsoleHost {
   readonly stdoutIsTTY: boolean;
   /** How many processes are attached to this console (Windows), or null when it cannot be told. */
   consoleProcessCount(): Promise<number | null>;
-  /** Prints `prompt` and resolves when Enter is pressed or the input ends. */
-  waitForEnter(prompt: string): Promise<void>;
+  /** Prints `prompt` and resolves with the line typed (without the newline), or null when the input ends. */
+  ask(prompt: string): Promise<string | null>;
+}
+
+/** A dragged-in path comes quoted when it has spaces: `"C:\Mods\My Mod"` → `C:\Mods\My Mod`. */
+export function unquotePath(typed: string): string {
+  const t = typed.trim();
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1).trim() : t;
 }
 
 /**
@@ -29,16 +39,26 @@ export async function startedByDoubleClick(argv: readonly string[], host: Consol
   return (await host.consoleProcessCount()) === 1;
 }
 
-/** Runs the interactive setup through `run(["setup"])`, then waits for Enter; returns setup's exit status. */
+/**
+ * Runs the interactive setup through `run`, asking first for the mod folder when `hasMod(cwd)` says the
+ * working folder is not inside a mod; then waits for Enter. Returns setup's exit status.
+ */
 export async function runDoubleClick(
   io: CliIo,
   host: ConsoleHost,
   run: (argv: readonly string[], io: CliIo) => Promise<number>,
+  hasMod: (dir: string) => boolean = modFolderAt,
 ): Promise<number> {
   io.out("ra3: setting up ra3 for your AI agents (the same as typing `ra3 setup` in a terminal).\n\n");
+  const argv = ["setup"];
+  if (!hasMod(io.cwd)) {
+    const typed = await host.ask("Which mod? Drag its folder into this window (or type its path) and press Enter: ");
+    const dir = unquotePath(typed ?? "");
+    if (dir !== "") argv.push("--project", dir);
+  }
   let code: number;
   try {
-    code = await run(["setup"], io);
+    code = await run(argv, io);
   } catch (e) {
     io.err(`ra3: setup stopped: ${(e as Error).message}\n`);
     code = 1;
@@ -46,8 +66,13 @@ export async function runDoubleClick(
   const closing = code === 0
     ? "\nra3 is set up. Press Enter to close this window."
     : "\nra3 setup did not finish: see above. Press Enter to close this window.";
-  await host.waitForEnter(closing);
+  await host.ask(closing);
   return code;
+}
+
+/** True when `dir` or a folder above it is a mod (Data/Mod.xml, a .babproj, …). */
+export function modFolderAt(dir: string): boolean {
+  return findProjectRoot(dir, new NodeDirectoryLister()) !== null;
 }
 
 /** GetConsoleProcessList through Bun's FFI (only ever called on Windows); null where that is not possible. */
@@ -77,11 +102,15 @@ export function processConsoleHost(): ConsoleHost {
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
     consoleProcessCount: windowsConsoleProcessCount,
-    waitForEnter: (prompt) =>
+    ask: (prompt) =>
       new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stdout });
-        rl.question(prompt, () => rl.close());
-        rl.once("close", () => resolve());
+        let answer: string | null = null;
+        rl.question(prompt, (line) => {
+          answer = line;
+          rl.close();
+        });
+        rl.once("close", () => resolve(answer));
       }),
   };
 }

@@ -4,20 +4,31 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ConsoleHost, runDoubleClick, startedByDoubleClick } from "../../src/cli/double-click.ts";
+import {
+  type ConsoleHost,
+  modFolderAt,
+  runDoubleClick,
+  startedByDoubleClick,
+  unquotePath,
+} from "../../src/cli/double-click.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 
 /** A console: Windows, interactive, ra3 alone on it, unless told otherwise; records what happened. */
-function host(over: Partial<Omit<ConsoleHost, "consoleProcessCount">> & { processes?: number | null } = {}) {
+function host(
+  over: Partial<Omit<ConsoleHost, "consoleProcessCount" | "ask">> & { processes?: number | null; typed?: string[] } =
+    {},
+) {
   const events: string[] = [];
+  const typed = [...(over.typed ?? [])];
   const h: ConsoleHost & { events: string[] } = {
     platform: over.platform ?? "win32",
     stdinIsTTY: over.stdinIsTTY ?? true,
     stdoutIsTTY: over.stdoutIsTTY ?? true,
     consoleProcessCount: async () => (over.processes === undefined ? 1 : over.processes),
-    waitForEnter: async (prompt) => {
-      events.push(`wait: ${prompt.trim()}`);
+    ask: async (prompt) => {
+      events.push(`ask: ${prompt.trim()}`);
+      return typed.length ? typed.shift()! : "";
     },
     events,
   };
@@ -50,21 +61,48 @@ describe("runDoubleClick", () => {
     const code = await runDoubleClick(io, h, async (argv) => {
       h.events.push(`run: ${argv.join(" ")}`);
       return 0;
-    });
+    }, () => true);
     expect(code).toBe(0);
-    expect(h.events).toEqual(["run: setup", "wait: ra3 is set up. Press Enter to close this window."]);
+    expect(h.events).toEqual(["run: setup", "ask: ra3 is set up. Press Enter to close this window."]);
     expect(io.stdout).toContain("the same as typing `ra3 setup` in a terminal");
   });
 
   test("a failed or crashed setup still waits for Enter, so the window shows why", async () => {
     const failed = host();
-    expect(await runDoubleClick(memoryIo("/"), failed, async () => 3)).toBe(3);
-    expect(failed.events).toEqual(["wait: ra3 setup did not finish: see above. Press Enter to close this window."]);
+    expect(await runDoubleClick(memoryIo("/"), failed, async () => 3, () => true)).toBe(3);
+    expect(failed.events).toEqual(["ask: ra3 setup did not finish: see above. Press Enter to close this window."]);
     const crashed = host();
     const io = memoryIo("/");
-    expect(await runDoubleClick(io, crashed, async () => Promise.reject(new Error("disk on fire")))).toBe(1);
+    expect(await runDoubleClick(io, crashed, async () => Promise.reject(new Error("disk on fire")), () => true)).toBe(
+      1,
+    );
     expect(io.stderr).toBe("ra3: setup stopped: disk on fire\n");
-    expect(crashed.events).toEqual(["wait: ra3 setup did not finish: see above. Press Enter to close this window."]);
+    expect(crashed.events).toEqual(["ask: ra3 setup did not finish: see above. Press Enter to close this window."]);
+  });
+
+  test("outside a mod it asks for the mod folder first; a dragged-in quoted path is unquoted", async () => {
+    const runs: string[][] = [];
+    const fake = async (argv: readonly string[]) => (runs.push([...argv]), 0);
+    const dragged = host({ typed: ['"C:\\Mods\\My Mod"\t', ""] });
+    await runDoubleClick(memoryIo("C:\\Users\\me\\Downloads"), dragged, fake, () => false);
+    expect(runs.at(-1)).toEqual(["setup", "--project", "C:\\Mods\\My Mod"]);
+    expect(dragged.events[0]).toBe(
+      "ask: Which mod? Drag its folder into this window (or type its path) and press Enter:",
+    );
+    // Nothing typed (or the input ended): setup runs as typed and explains that it found no mod.
+    await runDoubleClick(memoryIo("/"), host({ typed: ["   "] }), fake, () => false);
+    expect(runs.at(-1)).toEqual(["setup"]);
+    expect(unquotePath("  D:\\Mods\\X  ")).toBe("D:\\Mods\\X");
+  });
+
+  test("modFolderAt: inside the sample mod (any depth) yes, its parent folder no", () => {
+    const sample = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
+    expect([modFolderAt(sample), modFolderAt(join(sample, "Data", "Includes")), modFolderAt(join(sample, ".."))])
+      .toEqual([
+        true,
+        true,
+        false,
+      ]);
   });
 
   test("with the real dispatcher: the same run as `ra3 setup` typed without a terminal (plans only, writes nothing)", async () => {
