@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { RELEASE_TARGETS } from "../../scripts/build.ts";
 import { MCPB_BINARIES, mcpbManifest, serverTools, sha256sums } from "../../scripts/release-assets.ts";
-import { releaseNotes } from "../../scripts/release-notes.ts";
+import { installSection, releaseNotes } from "../../scripts/release-notes.ts";
 import { MCP_SESSION } from "../../scripts/smoke.ts";
 import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import pkg from "../../package.json" with { type: "json" };
@@ -127,6 +127,12 @@ describe("release notes from CHANGELOG.md", () => {
   test("a version without a section, or with an empty one, gives null (the workflow stops)", () => {
     expect(releaseNotes(changelog, "v9.9.9")).toBeNull();
     expect(releaseNotes("## [2.0.0] - 2027-02-02\n\n## [1.0.0]\n- x\n", "v2.0.0")).toBeNull();
+  });
+
+  test("the install section names this release's own installers", () => {
+    const text = installSection("modders/ra3", "v1.2.0");
+    expect(text).toContain("`irm https://github.com/modders/ra3/releases/download/v1.2.0/install.ps1 | iex`");
+    expect(text).toContain("`curl -fsSL https://github.com/modders/ra3/releases/download/v1.2.0/install.sh | sh`");
   });
 
   test("CHANGELOG.md has a section for package.json's version", () => {
