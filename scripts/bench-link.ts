@@ -14,9 +14,10 @@ import type { LinkedIndex } from "../src/index/linked.ts";
 import { presentMessage } from "../src/query/diagnostic-codes.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
+import { CORPORA } from "./corpora.ts";
 
 const root = join(import.meta.dirname, "..");
-const corpora = join(root, "..", "shared", "corpora");
+const corpora = CORPORA;
 const { values } = parseArgs({ options: { runs: { type: "string", default: "7" }, only: { type: "string" } } });
 const runs = Number(values.runs);
 const only = values.only ? new Set(values.only.split(",")) : null;

@@ -1,8 +1,7 @@
 // The double-click path of ra3.exe through an injected console: no arguments on Windows in a console of
 // its own runs the interactive setup and waits for Enter; every other start runs the command line as typed.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   type ConsoleHost,
@@ -13,6 +12,9 @@ import {
 } from "../../src/cli/double-click.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 /** A console: Windows, interactive, ra3 alone on it, unless told otherwise; records what happened. */
 function host(
@@ -106,7 +108,7 @@ describe("runDoubleClick", () => {
   });
 
   test("with the real dispatcher: the same run as `ra3 setup` typed without a terminal (plans only, writes nothing)", async () => {
-    const home = mkdtempSync(join(tmpdir(), "ra3-dblclick-"));
+    const home = TMP.make("ra3-dblclick-");
     const env = { RA3_HOME: join(home, "state"), HOME: home, USERPROFILE: home, RA3_SDK: "" };
     const cwd = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
     const typed = memoryIo(cwd, env);

@@ -4,16 +4,18 @@
 // controlling terminal. (A socket pair, what Node's spawn gives a child, is covered by mcp.test.ts.)
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "dist", "ra3");
 const SAMPLE = join(ROOT, "examples", "sample-mod");
 const TIMEOUT = 60_000;
 
-const work = mkdtempSync(join(tmpdir(), "ra3-stdin-"));
+const work = TMP.make("ra3-stdin-");
 const INPUT = join(work, "requests.jsonl");
 writeFileSync(
   INPUT,

@@ -4,8 +4,7 @@
 // CHANGELOG.md.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { RELEASE_TARGETS } from "../../scripts/build.ts";
@@ -14,6 +13,9 @@ import { installSection, releaseNotes } from "../../scripts/release-notes.ts";
 import { MCP_SESSION } from "../../scripts/smoke.ts";
 import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import pkg from "../../package.json" with { type: "json" };
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 // deno-lint-ignore no-explicit-any -- a parsed JSON manifest
 type Json = any;
@@ -25,7 +27,7 @@ const MCPB = join(ROOT, "node_modules", "@anthropic-ai", "mcpb", "dist", "cli", 
 
 /** The tools `dist/ra3 mcp` lists (names and descriptions), asked over stdin. */
 function binaryTools(): { name: string; description: string }[] {
-  const home = mkdtempSync(join(tmpdir(), "ra3-assets-"));
+  const home = TMP.make("ra3-assets-");
   const r = spawnSync(BIN, ["mcp", "--home", home], {
     input: MCP_SESSION,
     cwd: home,
@@ -40,7 +42,7 @@ function binaryTools(): { name: string; description: string }[] {
 }
 
 function validate(manifest: unknown): { ok: boolean; output: string } {
-  const file = join(mkdtempSync(join(tmpdir(), "ra3-manifest-")), "manifest.json");
+  const file = join(TMP.make("ra3-manifest-"), "manifest.json");
   writeFileSync(file, JSON.stringify(manifest));
   const r = spawnSync("node", [MCPB, "validate", file], { encoding: "utf8" });
   return { ok: r.status === 0, output: r.stdout + r.stderr };
@@ -48,7 +50,7 @@ function validate(manifest: unknown): { ok: boolean; output: string } {
 
 describe("SHA256SUMS", () => {
   test("sha256sum -c accepts it, and reports a file changed after it was written", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ra3-sums-"));
+    const dir = TMP.make("ra3-sums-");
     writeFileSync(join(dir, "ra3-linux-x64"), "binary bytes");
     writeFileSync(join(dir, "ra3.mcpb"), "bundle bytes");
     const sums = await sha256sums(dir, ["ra3.mcpb", "ra3-linux-x64"]);
@@ -100,17 +102,21 @@ describe("the MCP Bundle manifest", () => {
     expect(r.output).toContain("user_config");
   }, 30_000);
 
-  test.skipIf(!existsSync(BUNDLE))("dist/release/ra3.mcpb holds this manifest and the three binaries", async () => {
-    const files = unzipSync(readFileSync(BUNDLE), { filter: (f) => f.name === "manifest.json" });
-    const shipped = JSON.parse(new TextDecoder().decode(files["manifest.json"]));
-    expect(shipped).toEqual(mcpbManifest(await serverTools()));
-    if (existsSync(BIN)) expect(shipped.tools).toEqual(binaryTools());
-    const names: string[] = [];
-    unzipSync(readFileSync(BUNDLE), { filter: (f) => (names.push(f.name), false) });
-    expect(names.sort()).toEqual(
-      ["manifest.json", ...MCPB_BINARIES.map((b) => `server/${b}`), "server/ra3-macos.sh"].sort(),
-    );
-  }, 60_000);
+  test.skipIf(!existsSync(BUNDLE))(
+    "dist/release/ra3.mcpb holds this manifest and the three binaries (stale after a tool changed: npm run release:assets)",
+    async () => {
+      const files = unzipSync(readFileSync(BUNDLE), { filter: (f) => f.name === "manifest.json" });
+      const shipped = JSON.parse(new TextDecoder().decode(files["manifest.json"]));
+      expect(shipped).toEqual(mcpbManifest(await serverTools()));
+      if (existsSync(BIN)) expect(shipped.tools).toEqual(binaryTools());
+      const names: string[] = [];
+      unzipSync(readFileSync(BUNDLE), { filter: (f) => (names.push(f.name), false) });
+      expect(names.sort()).toEqual(
+        ["manifest.json", ...MCPB_BINARIES.map((b) => `server/${b}`), "server/ra3-macos.sh"].sort(),
+      );
+    },
+    60_000,
+  );
 });
 
 describe("release notes from CHANGELOG.md", () => {

@@ -4,12 +4,14 @@
 // nothing installed; success installs the binary at setup's stable path and runs `ra3 setup --dry-run`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256File, sha256sums } from "../../scripts/release-assets.ts";
 import { treeOf } from "../../scripts/smoke.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SCRIPT = join(ROOT, "install.sh");
@@ -22,7 +24,7 @@ const realRelease = existsSync(join(RELEASE, "SHA256SUMS")) && existsSync(join(R
 const available = realRelease || existsSync(join(ROOT, "dist", "ra3"));
 
 /** Folders served by the loopback server: /good (the release), /tampered, /incomplete. */
-const served = mkdtempSync(join(tmpdir(), "ra3-release-"));
+const served = TMP.make("ra3-release-");
 let server: ReturnType<typeof Bun.serve> | null = null;
 const requests: string[] = [];
 
@@ -80,7 +82,7 @@ function install(
   args: string[] = [],
   home?: string,
 ): Promise<Installed> {
-  const user = home ?? mkdtempSync(join(tmpdir(), "ra3-install-home-"));
+  const user = home ?? TMP.make("ra3-install-home-");
   const base = `http://127.0.0.1:${server!.port}/${release}`;
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: user, RA3_DOWNLOAD_BASE: base, ...env };
   return new Promise((resolve) => {
@@ -128,7 +130,7 @@ describe.skipIf(!available)(
     }, TIMEOUT);
 
     test("checksum mismatch over an earlier install: the old binary stays as it was", async () => {
-      const home = mkdtempSync(join(tmpdir(), "ra3-install-home-"));
+      const home = TMP.make("ra3-install-home-");
       mkdirSync(join(home, ".ra3modxml", "bin"), { recursive: true });
       writeFileSync(join(home, ".ra3modxml", "bin", "ra3"), "#!/bin/sh\necho old ra3\n", { mode: 0o755 });
       const r = await install("tampered", {}, [], home);
@@ -159,7 +161,7 @@ describe.skipIf(!available)(
     }, TIMEOUT);
 
     test("RA3_INSTALL_DIR and RA3_NO_SETUP=1: installs there and does not run setup", async () => {
-      const dir = join(mkdtempSync(join(tmpdir(), "ra3-install-dir-")), "tools");
+      const dir = join(TMP.make("ra3-install-dir-"), "tools");
       const r = await install("good", { RA3_INSTALL_DIR: dir, RA3_NO_SETUP: "1" });
       expect(r.status).toBe(0);
       expect(existsSync(join(dir, "ra3"))).toBe(true);
@@ -169,7 +171,7 @@ describe.skipIf(!available)(
     }, TIMEOUT);
 
     test("RA3_HOME moves the stable path like it moves setup's", async () => {
-      const state = join(mkdtempSync(join(tmpdir(), "ra3-install-state-")), "state");
+      const state = join(TMP.make("ra3-install-state-"), "state");
       const r = await install("good", { RA3_HOME: state, RA3_NO_SETUP: "1" });
       expect([r.status, existsSync(join(state, "bin", "ra3"))]).toEqual([0, true]);
     }, TIMEOUT);
@@ -178,7 +180,7 @@ describe.skipIf(!available)(
 
 describe("install.sh without a download folder", () => {
   test("an unstamped copy and no RA3_DOWNLOAD_BASE: a clear error, nothing downloaded", async () => {
-    const home = mkdtempSync(join(tmpdir(), "ra3-install-home-"));
+    const home = TMP.make("ra3-install-home-");
     const r = await new Promise<{ status: number | null; err: string }>((resolve) => {
       const child = spawn("/bin/sh", [SCRIPT], {
         env: { PATH: process.env.PATH, HOME: home },
