@@ -63,6 +63,7 @@ describe("release.yml", () => {
     const runs = (job: string) => wf.jobs[job].steps.map((s: { run?: string }) => s.run ?? "").join("\n");
     expect(runs("assets")).toContain("npm run release:assets");
     expect(runs("smoke")).toContain("scripts/smoke.ts --binary");
+    expect(runs("smoke")).toContain("scripts/install-smoke.ts --binary");
     expect(wf.jobs.publish.needs).toBe("smoke");
     expect(runs("publish")).toContain("scripts/release-notes.ts");
     expect(runs("publish")).toContain("sha256sum -c SHA256SUMS");
@@ -79,5 +80,6 @@ describe("ci.yml", () => {
     expect(wf.jobs.windows["runs-on"]).toBe("windows-latest");
     expect(runs("windows")).toContain("npm test");
     expect(runs("windows")).toContain("scripts/smoke.ts --binary dist/ra3-windows-x64.exe");
+    expect(runs("windows")).toContain("scripts/install-smoke.ts --binary dist/ra3-windows-x64.exe");
   });
 });
