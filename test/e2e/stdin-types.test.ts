@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDirs } from "../temp-dirs.ts";
+import { MCP_SESSION } from "../../scripts/smoke.ts";
 
 const TMP = tempDirs();
 
@@ -19,20 +20,8 @@ const POSIX = process.platform !== "win32";
 
 const work = TMP.make("ra3-stdin-");
 const INPUT = join(work, "requests.jsonl");
-writeFileSync(
-  INPUT,
-  [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    { jsonrpc: "2.0", id: 2, method: "tools/list" },
-    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_status", arguments: {} } },
-  ].map((m) => JSON.stringify(m)).join("\n") + "\n",
-);
+// initialize, initialized, tools/list, get_status: answers with ids 1, 2, 3.
+writeFileSync(INPUT, MCP_SESSION);
 
 /** Runs `script` in sh with $BIN, $INPUT and $MCP (the server's arguments) set; stdout lines, stderr, status. */
 function sh(script: string) {
