@@ -6,11 +6,13 @@
  * rename); a corrupt or foreign cache file is ignored and replaced.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { Packr } from "msgpackr";
+import { writeFileAtomic } from "../disk/atomic.ts";
+import { nodeFileSystem } from "../disk/port.ts";
 import { CaseResolver } from "../project/case-resolver.ts";
 import { NodeDirectoryLister } from "../project/fs-port.ts";
-import { joinPath, parentDir, pathKey, toAbsolute } from "../project/paths.ts";
+import { joinPath, pathKey, toAbsolute } from "../project/paths.ts";
 import { loadSchema, type LoadSchemaOptions, type SchemaLoadResult } from "./load.ts";
 
 /** Bump whenever the model's shape or the loader's output changes: older cache files are then ignored. */
@@ -78,18 +80,10 @@ function readCache(file: string, dir: string): SchemaLoadResult | null {
 }
 
 function writeCache(file: string, entry: CacheFile): string | null {
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
-    mkdirSync(parentDir(file), { recursive: true });
-    writeFileSync(tmp, packr.pack(entry));
-    renameSync(tmp, file);
+    writeFileAtomic(nodeFileSystem(), file, packr.pack(entry));
     return null;
   } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // the temp file was never created
-    }
     return `could not write the schema cache ${file}: ${(e as Error).message}`;
   }
 }

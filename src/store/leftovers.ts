@@ -1,12 +1,12 @@
 /**
  * What crashed writers leave behind: a writer killed between creating its temporary file and renaming it
- * (see `tempPathFor` in `atomic.ts`: `.<name>.<pid>-<hex>.ra3tmp` beside the target) leaves a full-size
+ * (see `tempPathFor` in `disk/atomic.ts`: `.<name>.<pid>-<hex>.ra3tmp` beside the target) leaves a full-size
  * file that no later write replaces. The snapshot store sweeps them while it holds the writers' lock, so
  * the only writers it can meet are dead ones, or live ones that held the lock past its stale period.
  */
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { baseName, joinPath, parentDir } from "../project/paths.ts";
-import { TEMP_SUFFIX } from "./atomic.ts";
+import { TEMP_SUFFIX } from "../disk/atomic.ts";
 
 /** A temporary file found beside one of the targets. */
 export interface TempFile {

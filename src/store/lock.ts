@@ -11,7 +11,8 @@ import { closeSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, wri
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import { parentDir } from "../project/paths.ts";
-import { tempPathFor } from "./atomic.ts";
+import { tempPathFor } from "../disk/atomic.ts";
+import { nodeFileSystem } from "../disk/port.ts";
 
 /** What a lock file holds (JSON). */
 export interface LockOwner {
@@ -139,7 +140,7 @@ const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDE
  * leaves an empty lock, which the next writer takes over at once).
  */
 export function createLockFile(lockPath: string, content: string): boolean {
-  const temp = tempPathFor(lockPath);
+  const temp = tempPathFor(nodeFileSystem(), lockPath);
   writeFileSync(temp, content, { flag: "wx", mode: 0o644 });
   try {
     linkSync(temp, lockPath);

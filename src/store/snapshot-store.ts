@@ -10,7 +10,8 @@
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { snapshotPathFor } from "../project/home.ts";
-import { writeFileAtomic } from "./atomic.ts";
+import { writeFileAtomic } from "../disk/atomic.ts";
+import { nodeFileSystem } from "../disk/port.ts";
 import {
   type DecodeResult,
   decodeSnapshot,
@@ -100,6 +101,8 @@ export function snapshotStateKey(s: Snapshot): string {
   }
   return h.digest("hex");
 }
+
+const disk = nodeFileSystem();
 
 export class SnapshotStore {
   readonly path: string;
@@ -214,8 +217,8 @@ export class SnapshotStore {
     try {
       this.sweep();
       const meta = metaOf(snapshot, bytes.length);
-      writeFileAtomic(this.path, bytes);
-      writeFileAtomic(this.metaPath, new TextEncoder().encode(JSON.stringify(meta, null, 2) + "\n"));
+      writeFileAtomic(disk, this.path, bytes);
+      writeFileAtomic(disk, this.metaPath, JSON.stringify(meta, null, 2) + "\n");
       const st = statSync(this.path);
       this.known = { state, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
       return { saved: true, path: this.path, size: bytes.length, meta };

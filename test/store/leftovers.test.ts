@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { TEMP_SUFFIX, tempPathFor } from "../../src/store/atomic.ts";
+import { TEMP_SUFFIX, tempPathFor } from "../../src/disk/atomic.ts";
+import { nodeFileSystem } from "../../src/disk/port.ts";
 import { tempFilesOf, writerPidOf } from "../../src/store/leftovers.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { recordsOf, SAMPLE, snapshotOf } from "./records.ts";
@@ -35,10 +36,10 @@ function crashDuringSave(home: string): { signal: string | null; pid: number } {
 describe("temporary file names", () => {
   test("the pid is read back from every temporary name tempPathFor makes, and nothing else matches", () => {
     const target = join(root, "x", "snap.msgpack");
-    expect(writerPidOf(nameOf(tempPathFor(target)), "snap.msgpack")).toBe(process.pid);
-    expect(writerPidOf(nameOf(tempPathFor(target + ".lock")), "snap.msgpack.lock")).toBe(process.pid);
+    expect(writerPidOf(nameOf(tempPathFor(nodeFileSystem(), target)), "snap.msgpack")).toBe(process.pid);
+    expect(writerPidOf(nameOf(tempPathFor(nodeFileSystem(), target + ".lock")), "snap.msgpack.lock")).toBe(process.pid);
     // A lock's temporary file is not one of the snapshot's, and unrelated names are not temporary files.
-    expect(writerPidOf(nameOf(tempPathFor(target + ".lock")), "snap.msgpack")).toBeNull();
+    expect(writerPidOf(nameOf(tempPathFor(nodeFileSystem(), target + ".lock")), "snap.msgpack")).toBeNull();
     for (
       const name of [
         "snap.msgpack",
@@ -81,7 +82,7 @@ describe("leftovers of crashed writers", () => {
     const home = freshHome();
     const store = new SnapshotStore(home, PROJECT, { staleLockMs: 60_000 });
     mkdirSync(join(home, "snapshots"), { recursive: true });
-    const live = tempPathFor(store.path); // this process: alive
+    const live = tempPathFor(nodeFileSystem(), store.path); // this process: alive
     writeFileSync(live, "half a snapshot");
     expect(store.cleanLeftovers()).toEqual([]);
     expect(namesIn(join(home, "snapshots"))).toEqual([nameOf(live)]);

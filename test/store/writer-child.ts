@@ -3,7 +3,8 @@
 // (lock); or ("crash") takes the store's lock and kills itself with SIGKILL during the snapshot write,
 // after the temporary file is complete and before its rename: what `kill -9` during a save leaves.
 // Usage: <runtime> writer-child.ts raw|store|crash <target-or-home> <projectDir> <tag> <count>
-import { writeFileAtomic } from "../../src/store/atomic.ts";
+import { writeFileAtomic } from "../../src/disk/atomic.ts";
+import { nodeFileSystem } from "../../src/disk/port.ts";
 import { encodeSnapshot } from "../../src/store/codec.ts";
 import { acquireLock } from "../../src/store/lock.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
@@ -18,16 +19,21 @@ const files = Array.from({ length: 200 }, (_, k) => base.map((f) => ({ ...f, pat
 if (mode === "crash") {
   const store = new SnapshotStore(target, projectDir);
   acquireLock(store.lockPath);
-  writeFileAtomic(store.path, encodeSnapshot(snapshotOf(projectDir, files, { buildId: tag * 1000 })), {
-    beforeRename: () => process.kill(process.pid, "SIGKILL"),
-  });
+  writeFileAtomic(
+    nodeFileSystem(),
+    store.path,
+    encodeSnapshot(snapshotOf(projectDir, files, { buildId: tag * 1000 })),
+    {
+      beforeRename: () => process.kill(process.pid, "SIGKILL"),
+    },
+  );
 }
 let written = 0;
 let busy = 0;
 for (let i = 0; i < count; i++) {
   const s = snapshotOf(projectDir, files, { buildId: tag * 1000 + i });
   if (mode === "raw") {
-    writeFileAtomic(target, encodeSnapshot(s));
+    writeFileAtomic(nodeFileSystem(), target, encodeSnapshot(s));
     written++;
   } else {
     const r = new SnapshotStore(target, projectDir).save(s);

@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, readdirSync, statSync, utimesSync } from "nod
 import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
-import { TEMP_SUFFIX } from "../../src/store/atomic.ts";
+import { TEMP_SUFFIX } from "../../src/disk/atomic.ts";
 import { type SaveResult, SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { IndexService } from "../../src/workspace/service.ts";

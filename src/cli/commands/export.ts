@@ -3,9 +3,10 @@ import { join } from "node:path";
 import type { CliConfig } from "../args.ts";
 import { openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_ENV, EXIT_OK } from "../io.ts";
-import { formatBytes } from "./index.ts";
+import { writeFileAtomic } from "../../disk/atomic.ts";
+import { nodeFileSystem } from "../../disk/port.ts";
+import { formatBytes } from "../../disk/size.ts";
 import { slugOf, toAbsolute } from "../../project/paths.ts";
-import { writeFileAtomic } from "../../store/atomic.ts";
 import { exportSnapshot } from "../../store/export.ts";
 import { TOOL_VERSION } from "../../version.ts";
 
@@ -28,7 +29,7 @@ export async function runExport(cfg: CliConfig, io: CliIo): Promise<number> {
     ? toAbsolute(cfg.out, io.cwd)
     : join(io.cwd, `${slugOf(ws.config.projectDir)}.ra3-export.${format === "json" ? "json" : "msgpack"}`);
   try {
-    writeFileAtomic(out, bytes);
+    writeFileAtomic(nodeFileSystem(), out, bytes);
   } catch (e) {
     io.err(
       `ra3: could not write ${out}: ${

@@ -1,6 +1,7 @@
 /** `ra3 index`: build the index and print its summary. */
 import type { CliConfig } from "../args.ts";
 import { emit, type OpenedWorkspace, openWorkspace } from "../context.ts";
+import { formatBytes } from "../../disk/size.ts";
 import type { CliIo } from "../io.ts";
 import { type IndexSummary, summarize } from "../../query/summary.ts";
 import type { BuildTimings } from "../../workspace/workspace.ts";
@@ -129,11 +130,4 @@ function renderIndex(r: IndexResult, quiet = false): string {
   ];
   lines.push(`snapshot: ${r.snapshot.path}${facts.length ? ` (${facts.join(", ")})` : ""}`);
   return lines.join("\n");
-}
-
-/** 1234 → "1.2 KB", 4030000 → "4.03 MB". */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  if (n < 1e6) return `${(n / 1e3).toFixed(1)} KB`;
-  return `${(n / 1e6).toFixed(2)} MB`;
 }

@@ -2,7 +2,7 @@
 import type { CliConfig } from "../args.ts";
 import { configOrExplain, emit } from "../context.ts";
 import type { CliIo } from "../io.ts";
-import { formatBytes } from "./index.ts";
+import { formatBytes } from "../../disk/size.ts";
 import { scanProjectFiles } from "../../project/scan.ts";
 import { SnapshotStore } from "../../store/snapshot-store.ts";
 import { displayPath } from "../../project/paths.ts";
