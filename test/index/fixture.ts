@@ -4,7 +4,7 @@
  */
 import { CaseResolver } from "../../src/project/case-resolver.ts";
 import { describeProject } from "../../src/project/detect.ts";
-import { MemoryDirectoryLister } from "../../src/project/fs-port.ts";
+import { MemoryDirectoryLister } from "../project/memory-lister.ts";
 import { validateSdk } from "../../src/project/sdk.ts";
 import type { SchemaQueries } from "../../src/schema/model.ts";
 import { IndexCore } from "../../src/index/core.ts";

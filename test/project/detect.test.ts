@@ -7,7 +7,8 @@ import {
   isMapMetadataName,
   projectMarkerOf,
 } from "../../src/project/detect.ts";
-import { MemoryDirectoryLister, NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { MemoryDirectoryLister } from "./memory-lister.ts";
 import { removeDir, tempDir, writeTree } from "./tree.ts";
 
 const lister = (...files: string[]) => new MemoryDirectoryLister(files);

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MemoryDirectoryLister, NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { MemoryDirectoryLister } from "./memory-lister.ts";
 import { removeDir, tempDir, writeTree } from "./tree.ts";
 
 const root = tempDir();

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { MemoryDirectoryLister, NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { MemoryDirectoryLister } from "./memory-lister.ts";
 import {
   detectGameFromAssetNames,
   detectGameFromLayout,

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { CaseResolver } from "../../src/project/case-resolver.ts";
 import { describeProject } from "../../src/project/detect.ts";
-import { MemoryDirectoryLister, NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { MemoryDirectoryLister } from "./memory-lister.ts";
 import { validateSdk } from "../../src/project/sdk.ts";
 import {
   buildSearchPaths,
