@@ -73,7 +73,7 @@ export function backupStamp(now: Date): string {
 }
 
 /** The first free backup name for `file` at `now`: `<file>.ra3-backup-<stamp>`, then `-2`, `-3`, … */
-export function freeBackupPath(fs: FileSystemPort, file: string, now: Date): string {
+function freeBackupPath(fs: FileSystemPort, file: string, now: Date): string {
   const base = `${file}.ra3-backup-${backupStamp(now)}`;
   if (!fs.exists(base)) return base;
   for (let n = 2;; n++) {

@@ -19,12 +19,14 @@ import {
   type LiveChecker,
   type LiveCheckResult,
 } from "./live-check.ts";
-import { describeFsError, type FileSystemPort, type Platform } from "./platform.ts";
+import { describeFsError, type FileStat, type FileSystemPort } from "../disk/port.ts";
+import { formatBytes } from "../disk/size.ts";
+import { type Platform } from "./platform.ts";
 import { type InstallReceipt, readReceipt, receiptPath } from "./receipt.ts";
 import { installedBinaryPath } from "./self-install.ts";
-import { formatBytes, homeArgs } from "./setup.ts";
-import { SKILL_MARKER_FILE, SKILL_RECORDS_FILE } from "./skill-install.ts";
-import { createHash } from "node:crypto";
+import { homeArgs } from "./clients/index.ts";
+import { listSkillInstalls } from "./skill-install.ts";
+import { readSkillMarker, sha256Of, SKILL_MARKER_FILE } from "./skill-marker.ts";
 
 /** What doctor needs to know about a snapshot (a subset of the store's `.meta.json`). */
 export interface SnapshotFacts {
@@ -144,13 +146,13 @@ interface Target {
   readonly source: "receipt" | "detected";
 }
 
-async function detectedTargets(deps: DoctorDeps, known: Set<string>): Promise<Target[]> {
+function detectedTargets(deps: DoctorDeps, known: Set<string>): Target[] {
   const out: Target[] = [];
   for (const w of allWriters) {
-    if ((await w.presence(deps.platform, deps.fs)) === null) continue;
-    const loc = await w.locate(deps.platform, "user", deps.fs);
+    if (w.presence(deps.platform, deps.fs) === null) continue;
+    const loc = w.locate(deps.platform, "user", deps.fs);
     if (loc.file === null || known.has(pathKey(loc.file))) continue;
-    const bytes = await deps.fs.readFile(loc.file).catch(() => null);
+    const bytes = readOrNull(deps.fs, loc.file);
     if (bytes === null) continue;
     const read = w.read(bytes);
     if (!read.ok || extractEntry(w, read.doc.text) === null) continue;
@@ -160,8 +162,13 @@ async function detectedTargets(deps: DoctorDeps, known: Set<string>): Promise<Ta
   return out;
 }
 
-function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+/** The file's bytes, or null when it is missing or cannot be read (reported elsewhere). */
+function readOrNull(fs: FileSystemPort, path: string): Uint8Array | null {
+  try {
+    return fs.readFile(path);
+  } catch {
+    return null;
+  }
 }
 
 interface SkillRecordLite {
@@ -169,53 +176,27 @@ interface SkillRecordLite {
   readonly dir: string;
 }
 
-async function skillRecords(
+function skillRecords(
   deps: DoctorDeps,
   receipt: InstallReceipt | null,
-): Promise<{ records: SkillRecordLite[]; error: string | null }> {
-  const file = deps.fs.path.join(deps.home, SKILL_RECORDS_FILE);
-  const records: SkillRecordLite[] = [];
-  let error: string | null = null;
-  const bytes = await deps.fs.readFile(file).catch(() => null);
-  if (bytes !== null) {
-    try {
-      const raw = JSON.parse(new TextDecoder().decode(bytes).replace(/^\uFEFF/, "")) as { installs?: unknown };
-      if (!Array.isArray(raw.installs)) throw new Error(`no "installs" list`);
-      for (const r of raw.installs) {
-        if (isObject(r) && typeof r.dir === "string" && typeof r.target === "string") {
-          records.push({ target: r.target, dir: r.dir });
-        }
-      }
-    } catch (e) {
-      error = `${file} is not a valid skill ledger (${(e as Error).message})`;
-    }
-  }
+): { records: SkillRecordLite[]; error: string | null } {
+  const ledger = listSkillInstalls(deps.home, deps.fs);
+  const records: SkillRecordLite[] = ledger.records.map((r) => ({ target: r.target, dir: r.dir }));
   for (const s of receipt?.skills ?? []) {
     if (!records.some((r) => samePath(r.dir, s.dir))) records.push({ target: s.target, dir: s.dir });
   }
-  return { records, error };
+  return { records, error: ledger.error };
 }
 
-async function checkSkill(deps: DoctorDeps, r: SkillRecordLite): Promise<DoctorCheck> {
+function checkSkill(deps: DoctorDeps, r: SkillRecordLite): DoctorCheck {
   const { fs } = deps;
   const group = "skill";
   const want = deps.skillVersion ?? SKILL_VERSION;
   const fix = `run ra3 install-skill --target ${/\s/.test(r.target) ? `"${r.target}"` : r.target}`;
-  if ((await fs.stat(r.dir))?.kind !== "directory") {
+  if ((fs.stat(r.dir))?.kind !== "directory") {
     return { group, ok: false, label: r.dir, problem: "the skill folder is missing", todo: fix };
   }
-  const markerBytes = await fs.readFile(fs.path.join(r.dir, SKILL_MARKER_FILE));
-  let marker: { version: string; files: Record<string, string> } | null = null;
-  try {
-    const raw = markerBytes ? (JSON.parse(new TextDecoder().decode(markerBytes)) as Record<string, unknown>) : null;
-    if (raw && raw.tool === "ra3" && isObject(raw.files)) {
-      const files: Record<string, string> = {};
-      for (const [k, v] of Object.entries(raw.files)) if (typeof v === "string") files[k] = v;
-      marker = { version: typeof raw.version === "string" ? raw.version : "", files };
-    }
-  } catch {
-    marker = null;
-  }
+  const { marker } = readSkillMarker(fs, r.dir);
   if (!marker) {
     return {
       group,
@@ -228,9 +209,9 @@ async function checkSkill(deps: DoctorDeps, r: SkillRecordLite): Promise<DoctorC
   const modified: string[] = [];
   const missing: string[] = [];
   for (const [rel, hash] of Object.entries(marker.files).sort()) {
-    const bytes = await fs.readFile(fs.path.join(r.dir, ...rel.split("/")));
+    const bytes = fs.readFile(fs.path.join(r.dir, ...rel.split("/")));
     if (bytes === null) missing.push(rel);
-    else if (sha256(bytes) !== hash) modified.push(rel);
+    else if (sha256Of(bytes) !== hash) modified.push(rel);
   }
   const expected = (deps.skillFiles ?? SKILL_FILES).map((f) => f.path).filter((p) => !(p in marker!.files));
   if (marker.version !== want || expected.length > 0) {
@@ -267,7 +248,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   const install = "install";
 
   // The receipt.
-  const read = await readReceipt(fs, home, deps.version);
+  const read = readReceipt(fs, home, deps.version);
   let receipt: InstallReceipt | null = null;
   const receiptFile = receiptPath(fs, home);
   if (!read.ok) {
@@ -311,7 +292,12 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   }
 
   // The stable binary.
-  const stat = await fs.stat(binary).catch(() => null);
+  let stat: FileStat | null = null;
+  try {
+    stat = fs.stat(binary);
+  } catch {
+    stat = null;
+  }
   if (stat?.kind !== "file") {
     checks.push({
       group: install,
@@ -322,7 +308,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     });
   } else {
     const recorded = receipt?.binary?.sha256;
-    const actual = recorded ? await fs.sha256(binary) : null;
+    const actual = recorded ? fs.sha256(binary) : null;
     if (recorded && actual !== recorded) {
       checks.push({
         group: install,
@@ -350,7 +336,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     known.add(pathKey(c.file));
     targets.push({ client: c.client, writer: writerFor(c.client), file: c.file, source: "receipt" });
   }
-  targets.push(...(await detectedTargets(deps, known)));
+  targets.push(...detectedTargets(deps, known));
   if (targets.length === 0) {
     checks.push({
       group: "clients",
@@ -387,7 +373,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     }
     let bytes: Uint8Array | null;
     try {
-      bytes = await fs.readFile(t.file);
+      bytes = fs.readFile(t.file);
     } catch (err) {
       out(false, "the file", `cannot be read: ${describeFsError(err)}`, "check its permissions");
       done();
@@ -484,7 +470,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   }
 
   // The skill copies.
-  const skills = await skillRecords(deps, receipt);
+  const skills = skillRecords(deps, receipt);
   if (skills.error) {
     checks.push({
       group: "skill",
@@ -503,7 +489,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
       todo: "run ra3 install-skill (or ra3 setup)",
     });
   }
-  for (const r of skills.records) checks.push(await checkSkill(deps, r));
+  for (const r of skills.records) checks.push(checkSkill(deps, r));
 
   // The snapshots.
   if (request.project !== null && !projects.some((p) => samePath(p, request.project!))) projects.push(request.project);

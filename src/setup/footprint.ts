@@ -5,8 +5,7 @@
  * it was, apart from the receipt itself. Only entries after the last `uninstall` count: a folder
  * removed then and re-created by the user since is the user's.
  */
-import * as fsp from "node:fs/promises";
-import type { FileSystemPort } from "./platform.ts";
+import type { FileSystemPort } from "../disk/port.ts";
 import type { InstallReceipt } from "./receipt.ts";
 
 export const LOG_DIR_CREATE = "dir.create";
@@ -14,27 +13,14 @@ export const LOG_CACHE_WRITE = "cache.write";
 export const LOG_SETUP = "setup";
 export const LOG_UNINSTALL = "uninstall";
 
-/** Removes a folder when it is empty; false when it is not empty, missing or cannot be removed. */
-export type EmptyDirRemover = (path: string) => Promise<boolean>;
-
-/** {@link EmptyDirRemover} over `node:fs`. */
-export const removeEmptyDirNode: EmptyDirRemover = async (path) => {
-  try {
-    await fsp.rmdir(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The folders from `dir` upward that do not exist yet (deepest first): what writing into `dir` will create.
- * @example await missingAncestors(fs, "/home/u/.codex") // ["/home/u/.codex"] when only /home/u exists
+ * @example missingAncestors(fs, "/home/u/.codex") // ["/home/u/.codex"] when only /home/u exists
  */
-export async function missingAncestors(fs: FileSystemPort, dir: string): Promise<string[]> {
+export function missingAncestors(fs: FileSystemPort, dir: string): string[] {
   const missing: string[] = [];
   let cur = fs.path.normalize(dir);
-  while (!(await fs.exists(cur))) {
+  while (!(fs.exists(cur))) {
     missing.push(cur);
     const up = fs.path.dirname(cur);
     if (up === cur) break;
@@ -44,28 +30,25 @@ export async function missingAncestors(fs: FileSystemPort, dir: string): Promise
 }
 
 /** Every file and folder below `root` (not `root` itself), sorted; empty when `root` does not exist. */
-export async function listTree(
-  fs: FileSystemPort,
-  root: string,
-): Promise<{ readonly files: string[]; readonly dirs: string[] }> {
+export function listTree(fs: FileSystemPort, root: string): { readonly files: string[]; readonly dirs: string[] } {
   const files: string[] = [];
   const dirs: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    for (const name of (await fs.listDir(dir)) ?? []) {
+  const walk = (dir: string): void => {
+    for (const name of (fs.listDir(dir)) ?? []) {
       const p = fs.path.join(dir, name);
-      const st = await fs.stat(p);
+      const st = fs.stat(p);
       if (st?.kind === "directory") {
         dirs.push(p);
-        await walk(p);
+        walk(p);
       } else if (st) files.push(p);
     }
   };
-  await walk(root);
+  walk(root);
   return { files: files.sort(), dirs: dirs.sort() };
 }
 
 /** The log entries written since the last `uninstall` entry (all of them when there is none). */
-export function logSinceUninstall(receipt: InstallReceipt): InstallReceipt["log"] {
+function logSinceUninstall(receipt: InstallReceipt): InstallReceipt["log"] {
   let start = 0;
   receipt.log.forEach((l, i) => {
     if (l.action === LOG_UNINSTALL) start = i + 1;

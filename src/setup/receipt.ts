@@ -5,13 +5,13 @@
  * atomically. A corrupt receipt is reported, never overwritten.
  */
 import { getNodeValue, type ParseError, parseTree } from "jsonc-parser";
-import { writeFileAtomic } from "./atomic-write.ts";
-import type { FileSystemPort } from "./platform.ts";
+import { writeFileAtomic } from "../disk/atomic.ts";
+import type { FileSystemPort } from "../disk/port.ts";
 import { lineColumn } from "./clients/config-text.ts";
 import { samePath } from "../project/paths.ts";
 
 /** The receipt's own format version (bumped on incompatible changes). */
-export const RECEIPT_FORMAT = 1;
+const RECEIPT_FORMAT = 1;
 /** How many log entries a receipt keeps (oldest dropped first). */
 export const RECEIPT_LOG_LIMIT = 200;
 
@@ -124,9 +124,9 @@ function validate(value: unknown): InstallReceipt | string {
  * Reads `<home>/install.json`. A missing file gives an empty receipt (`existed: false`); an unreadable,
  * invalid or foreign file gives an error naming the file, the position and what to do.
  */
-export async function readReceipt(fs: FileSystemPort, home: string, version: string): Promise<ReceiptRead> {
+export function readReceipt(fs: FileSystemPort, home: string, version: string): ReceiptRead {
   const file = receiptPath(fs, home);
-  const bytes = await fs.readFile(file);
+  const bytes = fs.readFile(file);
   if (bytes === null) return { ok: true, receipt: emptyReceipt(version), existed: false };
   const advice =
     "ra3 left it unchanged; move it aside (setup then starts a new receipt, and uninstall can no longer revert what the old one recorded) and run the command again.";
@@ -175,9 +175,9 @@ export function renderReceipt(receipt: InstallReceipt): string {
 }
 
 /** Writes the receipt to `<home>/install.json` atomically; returns the file path. */
-export async function writeReceipt(fs: FileSystemPort, home: string, receipt: InstallReceipt): Promise<string> {
+export function writeReceipt(fs: FileSystemPort, home: string, receipt: InstallReceipt): string {
   const file = receiptPath(fs, home);
-  await writeFileAtomic(fs, file, renderReceipt(receipt));
+  writeFileAtomic(fs, file, renderReceipt(receipt));
   return file;
 }
 

@@ -8,7 +8,8 @@
  * `ra3.exe.old-<n>`, the new one is moved in, and {@link cleanupOldBinaries} deletes the leftovers
  * later (those still running stay until the next time).
  */
-import { describeFsError, type FileSystemPort, type OsName } from "./platform.ts";
+import { describeFsError, type FileSystemPort } from "../disk/port.ts";
+import { type OsName } from "./platform.ts";
 import { samePath } from "../project/paths.ts";
 
 export interface SelfInstallInputs {
@@ -35,7 +36,7 @@ export type SelfInstallResult =
 const OLD_BINARY = /^ra3(\.exe)?\.old-\d+$/i;
 
 /** The folder the stable binary lives in: `<home>/bin`. */
-export function binDir(fs: FileSystemPort, home: string): string {
+function binDir(fs: FileSystemPort, home: string): string {
   return fs.path.join(home, "bin");
 }
 
@@ -44,16 +45,16 @@ export function installedBinaryPath(fs: FileSystemPort, home: string, os: OsName
   return fs.path.join(binDir(fs, home), os === "windows" ? "ra3.exe" : "ra3");
 }
 
-async function sameContent(fs: FileSystemPort, a: string, b: string): Promise<string | null> {
-  const [sa, sb] = [await fs.stat(a), await fs.stat(b)];
+function sameContent(fs: FileSystemPort, a: string, b: string): string | null {
+  const [sa, sb] = [fs.stat(a), fs.stat(b)];
   if (!sa || !sb || sa.kind !== "file" || sb.kind !== "file" || sa.size !== sb.size) return null;
-  const [ha, hb] = [await fs.sha256(a), await fs.sha256(b)];
+  const [ha, hb] = [fs.sha256(a), fs.sha256(b)];
   return ha !== null && ha === hb ? ha : null;
 }
 
-async function tryRemove(fs: FileSystemPort, p: string): Promise<boolean> {
+function tryRemove(fs: FileSystemPort, p: string): boolean {
   try {
-    await fs.remove(p);
+    fs.remove(p);
     return true;
   } catch {
     return false;
@@ -64,32 +65,32 @@ async function tryRemove(fs: FileSystemPort, p: string): Promise<boolean> {
  * Installs (or updates) the stable binary from `execPath`; skips the copy when the target already has
  * identical content (size and SHA-256). Failures leave the previous binary in place and come back as
  * an error sentence.
- * @example await selfInstall({ execPath: process.execPath, home, os: "linux", fs: nodeFileSystem() })
+ * @example selfInstall({ execPath: process.execPath, home, os: "linux", fs: nodeFileSystem() })
  */
-export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstallResult> {
+export function selfInstall(inputs: SelfInstallInputs): SelfInstallResult {
   const { execPath, home, os, fs } = inputs;
   const target = installedBinaryPath(fs, home, os);
   const dir = binDir(fs, home);
-  const source = await fs.stat(execPath);
+  const source = fs.stat(execPath);
   if (!source || source.kind !== "file") {
     return { ok: false, error: `cannot install ra3: the running binary ${execPath} is not a readable file.` };
   }
 
   if (samePath(execPath, target)) {
-    const sha = await fs.sha256(target);
+    const sha = fs.sha256(target);
     return { ok: true, status: "unchanged", path: target, sha256: sha ?? "", movedAside: null };
   }
-  const identical = await sameContent(fs, execPath, target);
+  const identical = sameContent(fs, execPath, target);
   if (identical !== null) return { ok: true, status: "unchanged", path: target, sha256: identical, movedAside: null };
 
-  const existed = (await fs.stat(target)) !== null;
+  const existed = (fs.stat(target)) !== null;
   const temp = fs.path.join(dir, os === "windows" ? `ra3.exe.new-${process.pid}` : `.ra3.tmp-${process.pid}`);
   let sha: string;
   try {
-    await fs.mkdir(dir);
-    await fs.copyFile(execPath, temp);
-    if (os !== "windows") await fs.chmod(temp, 0o755);
-    const [want, got] = [await fs.sha256(execPath), await fs.sha256(temp)];
+    fs.mkdir(dir);
+    fs.copyFile(execPath, temp);
+    if (os !== "windows") fs.chmod(temp, 0o755);
+    const [want, got] = [fs.sha256(execPath), fs.sha256(temp)];
     if (want === null || want !== got) {
       throw Object.assign(new Error("the copy does not match the running binary (checksum differs)"), {
         code: "ECHECKSUM",
@@ -97,15 +98,15 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
     }
     sha = want;
   } catch (err) {
-    await tryRemove(fs, temp);
+    tryRemove(fs, temp);
     return { ok: false, error: `could not copy ra3 to ${dir}: ${describeFsError(err)}. Nothing was changed.` };
   }
 
   if (os !== "windows" || !existed) {
     try {
-      await fs.rename(temp, target);
+      fs.rename(temp, target);
     } catch (err) {
-      await tryRemove(fs, temp);
+      tryRemove(fs, temp);
       return {
         ok: false,
         error: `could not install ${target}: ${describeFsError(err)}. The previous binary is unchanged.`,
@@ -114,27 +115,27 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
     return { ok: true, status: existed ? "updated" : "installed", path: target, sha256: sha, movedAside: null };
   }
 
-  const aside = await freeOldName(fs, dir);
+  const aside = freeOldName(fs, dir);
   try {
-    await fs.rename(target, aside);
+    fs.rename(target, aside);
   } catch (err) {
-    await tryRemove(fs, temp);
+    tryRemove(fs, temp);
     return {
       ok: false,
       error: `could not move the current ${target} aside: ${describeFsError(err)}. The previous binary is unchanged.`,
     };
   }
   try {
-    await fs.rename(temp, target);
+    fs.rename(temp, target);
   } catch (err) {
     // Put the old binary back so client configs keep working.
     let restored = true;
     try {
-      await fs.rename(aside, target);
+      fs.rename(aside, target);
     } catch {
       restored = false;
     }
-    await tryRemove(fs, temp);
+    tryRemove(fs, temp);
     return {
       ok: false,
       error: restored
@@ -145,14 +146,14 @@ export async function selfInstall(inputs: SelfInstallInputs): Promise<SelfInstal
     };
   }
   // Deleting works when no client is running the old binary; otherwise cleanupOldBinaries gets it later.
-  await tryRemove(fs, aside);
+  tryRemove(fs, aside);
   return { ok: true, status: "updated", path: target, sha256: sha, movedAside: aside };
 }
 
-async function freeOldName(fs: FileSystemPort, dir: string): Promise<string> {
+function freeOldName(fs: FileSystemPort, dir: string): string {
   for (let n = 1;; n++) {
     const candidate = fs.path.join(dir, `ra3.exe.old-${n}`);
-    if (!(await fs.exists(candidate))) return candidate;
+    if (!(fs.exists(candidate))) return candidate;
   }
 }
 
@@ -161,17 +162,17 @@ async function freeOldName(fs: FileSystemPort, dir: string): Promise<string> {
  * (a client is running that old binary) cannot be deleted; they are listed in `kept` and tried again
  * next time.
  */
-export async function cleanupOldBinaries(
+export function cleanupOldBinaries(
   fs: FileSystemPort,
   home: string,
-): Promise<{ readonly removed: string[]; readonly kept: string[] }> {
+): { readonly removed: string[]; readonly kept: string[] } {
   const dir = binDir(fs, home);
   const removed: string[] = [];
   const kept: string[] = [];
-  for (const name of (await fs.listDir(dir)) ?? []) {
+  for (const name of (fs.listDir(dir)) ?? []) {
     if (!OLD_BINARY.test(name)) continue;
     const p = fs.path.join(dir, name);
-    if (await tryRemove(fs, p)) removed.push(p);
+    if (tryRemove(fs, p)) removed.push(p);
     else kept.push(p);
   }
   return { removed, kept };

@@ -2,9 +2,11 @@
  * Installs, upgrades, uninstalls and re-syncs copies of the embedded Agent Skill in the folders agents
  * read skills from. Copies, never symlinks (Windows needs admin rights for those).
  *
- * Ownership is tracked per copy by a marker file, `.ra3-managed.json`, holding the SHA-256 of every
- * file as we wrote it. A file whose content no longer matches that hash was changed by the user and is
- * never overwritten or deleted; it is reported in `keptUserModified`. Every installed copy is also
+ * Ownership is tracked per copy by a marker file, `.ra3-managed.json` (skill-marker.ts), holding the
+ * SHA-256 of every file as we wrote it. A file whose content no longer matches that hash was changed by
+ * the user and is never overwritten or deleted; it is reported in `keptUserModified`, and its marker
+ * entry keeps the hash ra3 wrote (so the marker stays a truthful record of what is ra3's). What the
+ * installer would do to a folder is computed once, by {@link planSkillCopy}, which setup's dry run shows. Every installed copy is also
  * recorded in `<home>/skills.json`, so a later binary can re-sync all of them (`sync`).
  *
  * Target folders (the skill goes into `<folder>/ra3-mod-xml`):
@@ -16,27 +18,25 @@
  *   named `ra3-mod-xml`, in which case it is the skill folder (so both spellings a user may type work).
  * Defaults: `agents` and `claude`.
  */
-import { createHash, randomBytes } from "node:crypto";
-import * as fsp from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import * as nodePath from "node:path";
+import { removeQuietly, renameWithRetry, stageFile, writeFileAtomic } from "../disk/atomic.ts";
+import { describeFsError, type FileSystemPort, nodeFileSystem } from "../disk/port.ts";
 import { SKILL_FILES, SKILL_NAME, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
 import { baseName, type PathFlavour, pathKey, toAbsolute } from "../project/paths.ts";
+import {
+  readSkillMarker,
+  sameMarker,
+  sha256Of,
+  SKILL_MARKER_FILE,
+  type SkillMarker,
+  skillMarkerBytes,
+} from "./skill-marker.ts";
 
 export type SkillTargetName = "agents" | "claude" | "codex" | "project-agents" | "project-claude";
 
-export const SKILL_TARGET_NAMES: readonly SkillTargetName[] = [
-  "agents",
-  "claude",
-  "codex",
-  "project-agents",
-  "project-claude",
-];
-
 export const DEFAULT_SKILL_TARGETS: readonly SkillTargetName[] = ["agents", "claude"];
-
-/** The ownership marker inside each installed copy. */
-export const SKILL_MARKER_FILE = ".ra3-managed.json";
 
 /** The install records, inside the ra3 home folder. */
 export const SKILL_RECORDS_FILE = "skills.json";
@@ -80,61 +80,6 @@ export interface SkillInstallRecord {
   readonly version: string;
   readonly updatedAt: string;
 }
-
-/** The file operations the installer needs; injectable so tests can simulate failures. */
-export interface SkillFs {
-  /** The file's bytes, or null when it does not exist. */
-  readFile(path: string): Promise<Uint8Array | null>;
-  writeFile(path: string, data: Uint8Array): Promise<void>;
-  /** Creates the folder and its parents; no error when it exists. */
-  mkdirp(path: string): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-  removeFile(path: string): Promise<void>;
-  /** Removes a folder and everything in it; no error when it does not exist. */
-  removeTree(path: string): Promise<void>;
-  /** Removes the folder when it is empty; false when it is not empty or does not exist. */
-  removeEmptyDir(path: string): Promise<boolean>;
-  /** The names in a folder, or null when it does not exist. */
-  list(path: string): Promise<string[] | null>;
-}
-
-function isMissing(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException).code;
-  return code === "ENOENT" || code === "ENOTDIR";
-}
-
-/** {@link SkillFs} over `node:fs/promises`. */
-export const nodeSkillFs: SkillFs = {
-  async readFile(path) {
-    try {
-      return new Uint8Array(await fsp.readFile(path));
-    } catch (e) {
-      if (isMissing(e)) return null;
-      throw e;
-    }
-  },
-  writeFile: (path, data) => fsp.writeFile(path, data),
-  mkdirp: async (path) => void (await fsp.mkdir(path, { recursive: true })),
-  rename: (from, to) => fsp.rename(from, to),
-  removeFile: (path) => fsp.rm(path, { force: true }),
-  removeTree: (path) => fsp.rm(path, { recursive: true, force: true }),
-  async removeEmptyDir(path) {
-    try {
-      await fsp.rmdir(path);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  async list(path) {
-    try {
-      return await fsp.readdir(path);
-    } catch (e) {
-      if (isMissing(e)) return null;
-      throw e;
-    }
-  },
-};
 
 export interface SkillTargetContext {
   /** The user's home folder (`~`). */
@@ -221,46 +166,11 @@ export interface SkillInstallOptions {
   readonly uninstall?: boolean;
   /** Act on every copy recorded in `skills.json` instead of `targets`. */
   readonly sync?: boolean;
-  readonly fs?: SkillFs;
+  readonly fs?: FileSystemPort;
   readonly now?: () => Date;
 }
 
-interface Marker {
-  readonly version: string;
-  readonly files: Readonly<Record<string, string>>;
-}
-
-interface MarkerRead {
-  readonly marker: Marker | null;
-  /** Set when a marker file exists but cannot be used. */
-  readonly problem: string | null;
-}
-
 const encoder = new TextEncoder();
-
-function sha256(data: Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
-
-/** Human words for the file-system errors a user can act on. */
-function describeFsError(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  switch (code) {
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EROFS":
-      return "read-only file system";
-    case "ENOSPC":
-      return "no space left on the device";
-    case "ENOTDIR":
-      return "a part of the path is a file, not a folder";
-    case "EBUSY":
-      return "the file is in use by another program";
-    default:
-      return (e as Error).message ?? String(e);
-  }
-}
 
 function tempSuffix(): string {
   return `${process.pid}-${randomBytes(4).toString("hex")}`;
@@ -270,44 +180,8 @@ function nativeJoin(f: PathFlavour, dir: string, rel: string): string {
   return f.join(dir, ...rel.split("/"));
 }
 
-function markerBytes(version: string, files: Record<string, string>): Uint8Array {
-  const sorted: Record<string, string> = {};
-  for (const k of Object.keys(files).sort()) sorted[k] = files[k];
-  return encoder.encode(JSON.stringify({ tool: "ra3", version, files: sorted }, null, 2) + "\n");
-}
-
-async function readMarker(fs: SkillFs, f: PathFlavour, dir: string): Promise<MarkerRead> {
-  const bytes = await fs.readFile(f.join(dir, SKILL_MARKER_FILE));
-  if (bytes === null) return { marker: null, problem: null };
-  try {
-    const raw = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
-    if (typeof raw !== "object" || raw === null) throw new Error("not an object");
-    const o = raw as Record<string, unknown>;
-    if (o.tool !== "ra3") return { marker: null, problem: `${SKILL_MARKER_FILE} does not belong to ra3` };
-    const files: Record<string, string> = {};
-    if (typeof o.files === "object" && o.files !== null) {
-      for (const [k, v] of Object.entries(o.files as Record<string, unknown>)) if (typeof v === "string") files[k] = v;
-    }
-    return { marker: { version: typeof o.version === "string" ? o.version : "", files }, problem: null };
-  } catch (e) {
-    return { marker: null, problem: `${SKILL_MARKER_FILE} is not valid JSON (${(e as Error).message})` };
-  }
-}
-
-/** Atomic single-file write: a temp file beside the target, then a rename over it. */
-async function writeAtomic(fs: SkillFs, path: string, data: Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp-${tempSuffix()}`;
-  try {
-    await fs.writeFile(tmp, data);
-    await fs.rename(tmp, path);
-  } catch (e) {
-    await fs.removeFile(tmp).catch(() => undefined);
-    throw e;
-  }
-}
-
 interface Ctx {
-  readonly fs: SkillFs;
+  readonly fs: FileSystemPort;
   readonly f: PathFlavour;
   readonly version: string;
   readonly files: readonly SkillFile[];
@@ -322,70 +196,128 @@ function report(
   return { target, dir, action, written: [], removed: [], keptUserModified: [], ...extra };
 }
 
+/** One file the installer would (re)write: its skill-relative path, new bytes and current bytes. */
+export interface SkillFileWrite {
+  readonly rel: string;
+  readonly bytes: Uint8Array;
+  /** The content there now, or null when the file is missing. */
+  readonly old: Uint8Array | null;
+}
+
+/**
+ * What installing `files` into the skill folder `dir` would do, read-only. `absent`: the folder does
+ * not exist (a fresh copy is written). Otherwise each file is written when it is missing or still as
+ * ra3 wrote it, kept when the user changed it (or it was never ra3's), and files of an older version
+ * are deleted when unchanged; `unchanged` means nothing at all would be written, the marker included.
+ */
+export type SkillCopyPlan =
+  | { readonly state: "absent" }
+  | {
+    readonly state: "update" | "unchanged";
+    /** The marker read, or null (then `problem` may say why it is unusable). */
+    readonly marker: SkillMarker | null;
+    readonly problem: string | null;
+    readonly toWrite: readonly SkillFileWrite[];
+    /** Files of an older version, still as ra3 wrote them: deleted after the new files are in place. */
+    readonly toDelete: readonly string[];
+    /** Files the user changed (or that ra3 did not write): left alone. Sorted. */
+    readonly kept: readonly string[];
+    /** The marker the folder will hold afterwards. */
+    readonly next: SkillMarker;
+  };
+
+/**
+ * Plans installing `files` (version `version`) into `dir` without writing anything; the installer
+ * carries the plan out, and setup's dry run reports it, so both say the same. Throws only for
+ * environment failures while reading.
+ * @example planSkillCopy(fs, "/home/u/.agents/skills/ra3-mod-xml", SKILL_FILES, "0.1.0").state // "unchanged"
+ */
+export function planSkillCopy(
+  fs: FileSystemPort,
+  dir: string,
+  files: readonly SkillFile[],
+  version: string,
+): SkillCopyPlan {
+  const f = fs.path;
+  if (fs.listDir(dir) === null) return { state: "absent" };
+  const { marker, problem } = readSkillMarker(fs, dir);
+  const ours = marker?.files ?? {};
+  const nextFiles: Record<string, string> = {};
+  const toWrite: SkillFileWrite[] = [];
+  const kept: string[] = [];
+  const toDelete: string[] = [];
+  for (const file of files) {
+    const bytes = encoder.encode(file.text);
+    const want = sha256Of(bytes);
+    const current = fs.readFile(nativeJoin(f, dir, file.path));
+    const have = current === null ? null : sha256Of(current);
+    if (have === want) nextFiles[file.path] = want;
+    else if (have === null || have === ours[file.path]) {
+      toWrite.push({ rel: file.path, bytes, old: current });
+      nextFiles[file.path] = want;
+    } else {
+      kept.push(file.path);
+      // Still a file ra3 wrote once: the marker keeps that hash, so doctor and uninstall know it.
+      if (ours[file.path] !== undefined) nextFiles[file.path] = ours[file.path];
+    }
+  }
+  const newPaths = new Set(files.map((x) => x.path));
+  for (const [rel, hash] of Object.entries(ours)) {
+    if (newPaths.has(rel)) continue;
+    const current = fs.readFile(nativeJoin(f, dir, rel));
+    if (current === null) continue;
+    if (sha256Of(current) === hash) toDelete.push(rel);
+    else kept.push(rel);
+  }
+  kept.sort();
+  const next: SkillMarker = { version, files: nextFiles };
+  const unchanged = toWrite.length === 0 && toDelete.length === 0 && sameMarker(marker, next);
+  return { state: unchanged ? "unchanged" : "update", marker, problem, toWrite, toDelete, kept, next };
+}
+
 /** A fresh copy: everything is written into a temp folder beside the target, which is then renamed. */
-async function installFresh(ctx: Ctx, target: string, dir: string): Promise<SkillInstallReport> {
+function installFresh(ctx: Ctx, target: string, dir: string): SkillInstallReport {
   const { fs, f } = ctx;
   const parent = f.dirname(dir);
   const tmp = f.join(parent, `.${SKILL_NAME}.tmp-${tempSuffix()}`);
   const hashes: Record<string, string> = {};
   try {
-    await fs.mkdirp(parent);
-    await fs.mkdirp(tmp);
+    fs.mkdir(parent);
+    fs.mkdir(tmp);
     for (const file of ctx.files) {
       const bytes = encoder.encode(file.text);
       const path = nativeJoin(f, tmp, file.path);
-      await fs.mkdirp(f.dirname(path));
-      await fs.writeFile(path, bytes);
-      hashes[file.path] = sha256(bytes);
+      fs.mkdir(f.dirname(path));
+      fs.writeFile(path, bytes, { mode: 0o644 });
+      hashes[file.path] = sha256Of(bytes);
     }
-    await fs.writeFile(f.join(tmp, SKILL_MARKER_FILE), markerBytes(ctx.version, hashes));
-    await fs.rename(tmp, dir);
+    fs.writeFile(f.join(tmp, SKILL_MARKER_FILE), skillMarkerBytes(ctx.version, hashes), { mode: 0o644 });
+    renameWithRetry(fs, tmp, dir);
   } catch (e) {
-    await fs.removeTree(tmp).catch(() => undefined);
+    try {
+      fs.removeTree(tmp);
+    } catch {
+      // The original error is the one worth reporting.
+    }
     return report(target, dir, "failed", { error: `cannot install the skill into ${dir}: ${describeFsError(e)}` });
   }
   return report(target, dir, "installed", { written: ctx.files.map((x) => x.path) });
 }
 
 /**
- * Brings an existing folder to the new files. Only files whose content still equals what we wrote
- * (per the marker) are replaced or deleted. New content is staged beside each file first and renamed
- * into place only when every staged write succeeded; a failing rename rolls the earlier ones back.
+ * Brings an existing folder to the new files, as {@link planSkillCopy} decided. New content is staged
+ * beside each file first and renamed into place only when every staged write succeeded; a failing
+ * rename rolls the earlier ones back.
  */
-async function installOver(ctx: Ctx, target: string, dir: string): Promise<SkillInstallReport> {
+function installOver(ctx: Ctx, target: string, dir: string): SkillInstallReport {
   const { fs, f } = ctx;
-  const { marker, problem } = await readMarker(fs, f, dir);
-  const ours = marker?.files ?? {};
-  const newHashes: Record<string, string> = {};
-  const toWrite: { rel: string; bytes: Uint8Array; old: Uint8Array | null }[] = [];
-  const kept: string[] = [];
-  const toDelete: string[] = [];
-  for (const file of ctx.files) {
-    const bytes = encoder.encode(file.text);
-    const want = sha256(bytes);
-    const current = await fs.readFile(nativeJoin(f, dir, file.path));
-    const have = current === null ? null : sha256(current);
-    if (have === want) newHashes[file.path] = want;
-    else if (have === null || have === ours[file.path]) {
-      toWrite.push({ rel: file.path, bytes, old: current });
-      newHashes[file.path] = want;
-    } else kept.push(file.path);
-  }
-  const newPaths = new Set(ctx.files.map((x) => x.path));
-  for (const [rel, hash] of Object.entries(ours)) {
-    if (newPaths.has(rel)) continue;
-    const current = await fs.readFile(nativeJoin(f, dir, rel));
-    if (current === null) continue;
-    if (sha256(current) === hash) toDelete.push(rel);
-    else kept.push(rel);
-  }
-  kept.sort();
-
-  const markerUnchanged = marker !== null &&
-    marker.version === ctx.version &&
-    JSON.stringify(Object.entries(marker.files).sort()) === JSON.stringify(Object.entries(newHashes).sort());
-  const note = problem ? `${problem}; files that differ from ours were treated as the user's and kept` : undefined;
-  if (toWrite.length === 0 && toDelete.length === 0 && markerUnchanged) {
+  const plan = planSkillCopy(fs, dir, ctx.files, ctx.version);
+  if (plan.state === "absent") return installFresh(ctx, target, dir);
+  const kept = [...plan.kept];
+  const note = plan.problem
+    ? `${plan.problem}; files that differ from ours were treated as the user's and kept`
+    : undefined;
+  if (plan.state === "unchanged") {
     return report(target, dir, "unchanged", { keptUserModified: kept, ...(note ? { note } : {}) });
   }
 
@@ -395,48 +327,50 @@ async function installOver(ctx: Ctx, target: string, dir: string): Promise<Skill
       error: `cannot update the skill in ${dir}: ${describeFsError(e)}`,
     });
 
-  const staged: { rel: string; tmp: string; path: string; old: Uint8Array | null }[] = [];
-  const suffix = tempSuffix();
+  const staged: { tmp: string; path: string; old: Uint8Array | null }[] = [];
   try {
-    for (const w of toWrite) {
+    for (const w of plan.toWrite) {
       const path = nativeJoin(f, dir, w.rel);
-      await fs.mkdirp(f.dirname(path));
-      const tmp = `${path}.tmp-${suffix}`;
-      staged.push({ rel: w.rel, tmp, path, old: w.old });
-      await fs.writeFile(tmp, w.bytes);
+      fs.mkdir(f.dirname(path));
+      staged.push({ tmp: stageFile(fs, path, w.bytes), path, old: w.old });
     }
   } catch (e) {
-    for (const s of staged) await fs.removeFile(s.tmp).catch(() => undefined);
+    for (const s of staged) removeQuietly(fs, s.tmp);
     return fail(e);
   }
   const renamed: typeof staged = [];
   try {
     for (const s of staged) {
-      await fs.rename(s.tmp, s.path);
+      renameWithRetry(fs, s.tmp, s.path);
       renamed.push(s);
     }
-    await writeAtomic(fs, f.join(dir, SKILL_MARKER_FILE), markerBytes(ctx.version, newHashes));
+    writeFileAtomic(fs, f.join(dir, SKILL_MARKER_FILE), skillMarkerBytes(plan.next.version, plan.next.files));
   } catch (e) {
     for (const s of renamed) {
-      if (s.old === null) await fs.removeFile(s.path).catch(() => undefined);
-      else await fs.writeFile(s.path, s.old).catch(() => undefined);
+      try {
+        // A plain write: the rename that just failed may fail again, and the old bytes must go back.
+        if (s.old === null) fs.remove(s.path);
+        else fs.writeFile(s.path, s.old);
+      } catch {
+        // Best effort: the error below says the update failed.
+      }
     }
-    for (const s of staged) await fs.removeFile(s.tmp).catch(() => undefined);
+    for (const s of staged) removeQuietly(fs, s.tmp);
     return fail(e);
   }
   // Obsolete files go only after the new version is in place; a failure here leaves a harmless extra file.
   const removed: string[] = [];
-  for (const rel of toDelete) {
+  for (const rel of plan.toDelete) {
     try {
-      await fs.removeFile(nativeJoin(f, dir, rel));
+      fs.remove(nativeJoin(f, dir, rel));
       removed.push(rel);
     } catch {
       kept.push(rel);
     }
   }
-  await pruneEmptyDirs(fs, f, dir, removed);
-  return report(target, dir, marker ? "upgraded" : "installed", {
-    written: toWrite.map((w) => w.rel),
+  pruneEmptyDirs(fs, dir, removed);
+  return report(target, dir, plan.marker ? "upgraded" : "installed", {
+    written: plan.toWrite.map((w) => w.rel),
     removed,
     keptUserModified: kept,
     ...(note ? { note } : {}),
@@ -444,36 +378,36 @@ async function installOver(ctx: Ctx, target: string, dir: string): Promise<Skill
 }
 
 /** Removes the now-empty sub-folders that held `rels` (deepest first), never `dir` itself. */
-async function pruneEmptyDirs(fs: SkillFs, f: PathFlavour, dir: string, rels: readonly string[]): Promise<void> {
+function pruneEmptyDirs(fs: FileSystemPort, dir: string, rels: readonly string[]): void {
   const subdirs = new Set<string>();
   for (const rel of rels) {
     const parts = rel.split("/");
     for (let n = parts.length - 1; n >= 1; n--) subdirs.add(parts.slice(0, n).join("/"));
   }
   const deepestFirst = [...subdirs].sort((a, b) => b.split("/").length - a.split("/").length);
-  for (const sub of deepestFirst) await fs.removeEmptyDir(nativeJoin(f, dir, sub));
+  for (const sub of deepestFirst) fs.removeEmptyDir(nativeJoin(fs.path, dir, sub));
 }
 
-async function installInto(ctx: Ctx, target: string, dir: string): Promise<SkillInstallReport> {
+function installInto(ctx: Ctx, target: string, dir: string): SkillInstallReport {
   let entries: string[] | null;
   try {
-    entries = await ctx.fs.list(dir);
+    entries = ctx.fs.listDir(dir);
   } catch (e) {
     return report(target, dir, "failed", { error: `cannot read ${dir}: ${describeFsError(e)}` });
   }
   return entries === null ? installFresh(ctx, target, dir) : installOver(ctx, target, dir);
 }
 
-async function uninstallFrom(ctx: Ctx, target: string, dir: string): Promise<SkillInstallReport> {
+function uninstallFrom(ctx: Ctx, target: string, dir: string): SkillInstallReport {
   const { fs, f } = ctx;
   let entries: string[] | null;
   try {
-    entries = await fs.list(dir);
+    entries = fs.listDir(dir);
   } catch (e) {
     return report(target, dir, "failed", { error: `cannot read ${dir}: ${describeFsError(e)}` });
   }
   if (entries === null) return report(target, dir, "skipped", { note: "nothing is installed there" });
-  const { marker, problem } = await readMarker(fs, f, dir);
+  const { marker, problem } = readSkillMarker(fs, dir);
   if (!marker) {
     const why = problem ?? `it has no ${SKILL_MARKER_FILE}`;
     return report(target, dir, "failed", { error: `${dir} was not installed by ra3 (${why}); left it untouched` });
@@ -483,23 +417,25 @@ async function uninstallFrom(ctx: Ctx, target: string, dir: string): Promise<Ski
   const remaining: Record<string, string> = {};
   for (const [rel, hash] of Object.entries(marker.files).sort()) {
     const path = nativeJoin(f, dir, rel);
-    const current = await fs.readFile(path);
+    const current = fs.readFile(path);
     if (current === null) continue;
-    if (sha256(current) !== hash) {
+    if (sha256Of(current) !== hash) {
       kept.push(rel);
       continue;
     }
     try {
-      await fs.removeFile(path);
+      fs.remove(path);
       removed.push(rel);
     } catch (e) {
       // Keep the marker truthful (what is still ours) so a later uninstall can finish the job.
       for (const [r, h] of Object.entries(marker.files)) {
         if (!removed.includes(r) && !kept.includes(r)) remaining[r] = h;
       }
-      await writeAtomic(fs, f.join(dir, SKILL_MARKER_FILE), markerBytes(marker.version, remaining)).catch(() =>
-        undefined
-      );
+      try {
+        writeFileAtomic(fs, f.join(dir, SKILL_MARKER_FILE), skillMarkerBytes(marker.version, remaining));
+      } catch {
+        // The old marker still names the removed files; a later uninstall skips what is gone.
+      }
       return report(target, dir, "failed", {
         removed,
         keptUserModified: kept,
@@ -508,7 +444,7 @@ async function uninstallFrom(ctx: Ctx, target: string, dir: string): Promise<Ski
     }
   }
   try {
-    await fs.removeFile(f.join(dir, SKILL_MARKER_FILE));
+    fs.remove(f.join(dir, SKILL_MARKER_FILE));
   } catch (e) {
     return report(target, dir, "failed", {
       removed,
@@ -516,8 +452,8 @@ async function uninstallFrom(ctx: Ctx, target: string, dir: string): Promise<Ski
       error: `cannot remove ${f.join(dir, SKILL_MARKER_FILE)}: ${describeFsError(e)}`,
     });
   }
-  await pruneEmptyDirs(fs, f, dir, removed);
-  const gone = await fs.removeEmptyDir(dir);
+  pruneEmptyDirs(fs, dir, removed);
+  const gone = fs.removeEmptyDir(dir);
   return report(target, dir, "removed", {
     removed,
     keptUserModified: kept,
@@ -531,10 +467,10 @@ export interface SkillInstallRecords {
   readonly error: string | null;
 }
 
-async function readRecords(fs: SkillFs, path: string): Promise<SkillInstallRecords> {
+function readRecords(fs: FileSystemPort, path: string): SkillInstallRecords {
   let bytes: Uint8Array | null;
   try {
-    bytes = await fs.readFile(path);
+    bytes = fs.readFile(path);
   } catch (e) {
     return { records: [], error: `cannot read ${path}: ${describeFsError(e)}` };
   }
@@ -558,23 +494,32 @@ async function readRecords(fs: SkillFs, path: string): Promise<SkillInstallRecor
 /**
  * The copies recorded in `<home>/skills.json` (empty when there is none), or why it cannot be read.
  */
-export async function listSkillInstalls(home: string, fs: SkillFs = nodeSkillFs): Promise<SkillInstallRecords> {
-  return readRecords(fs, nodePath.join(home, SKILL_RECORDS_FILE));
+export function listSkillInstalls(home: string, fs: FileSystemPort = nodeFileSystem()): SkillInstallRecords {
+  return readRecords(fs, fs.path.join(home, SKILL_RECORDS_FILE));
+}
+
+/** The folder's names, null when it does not exist, and `[]` when it cannot be read (it is there). */
+function listOrEmpty(fs: FileSystemPort, dir: string): string[] | null {
+  try {
+    return fs.listDir(dir);
+  } catch {
+    return [];
+  }
 }
 
 /**
  * Installs (or with `uninstall`, removes) the skill in every target, or with `sync` in every copy
  * recorded in `<home>/skills.json`, and updates those records. Never throws for file-system problems:
  * each target's outcome is in its report.
- * @example await installSkill({ home: "/home/u/.ra3modxml", targets: ["claude"] }) // { reports: [{ action: "installed", … }], … }
+ * @example installSkill({ home: "/home/u/.ra3modxml", targets: ["claude"] }) // { reports: [{ action: "installed", … }], … }
  */
-export async function installSkill(options: SkillInstallOptions): Promise<SkillInstallResult> {
-  const fs = options.fs ?? nodeSkillFs;
-  const f = flavourOf(options.platform);
+export function installSkill(options: SkillInstallOptions): SkillInstallResult {
+  const fs = options.fs ?? nodeFileSystem();
+  const f = fs.path;
   const ctx: Ctx = { fs, f, version: options.version ?? SKILL_VERSION, files: options.files ?? SKILL_FILES };
   const recordsFile = f.join(options.home, SKILL_RECORDS_FILE);
   const now = (options.now ?? (() => new Date()))().toISOString();
-  const read = await readRecords(fs, recordsFile);
+  const read = readRecords(fs, recordsFile);
 
   const jobs: ResolvedSkillTarget[] = [];
   if (options.sync) {
@@ -602,14 +547,14 @@ export async function installSkill(options: SkillInstallOptions): Promise<SkillI
     if (done.has(key)) continue;
     done.add(key);
     try {
-      if (options.uninstall) reports.push(await uninstallFrom(ctx, job.target, job.dir));
-      else if (options.sync && (await fs.list(job.dir).catch(() => [])) === null) {
+      if (options.uninstall) reports.push(uninstallFrom(ctx, job.target, job.dir));
+      else if (options.sync && listOrEmpty(fs, job.dir) === null) {
         reports.push(
           report(job.target, job.dir, "skipped", {
             note: "the copy was deleted since it was installed; forgotten, not recreated",
           }),
         );
-      } else reports.push(await installInto(ctx, job.target, job.dir));
+      } else reports.push(installInto(ctx, job.target, job.dir));
     } catch (e) {
       // A read failing half-way through planning (before anything was written).
       reports.push(
@@ -640,8 +585,7 @@ export async function installSkill(options: SkillInstallOptions): Promise<SkillI
   if (!changed) return { reports, recordsFile };
   const body = JSON.stringify({ tool: "ra3", installs: [...records.values()] }, null, 2) + "\n";
   try {
-    await fs.mkdirp(options.home);
-    await writeAtomic(fs, recordsFile, encoder.encode(body));
+    writeFileAtomic(fs, recordsFile, body);
   } catch (e) {
     return { reports, recordsFile, recordsError: `cannot write ${recordsFile}: ${describeFsError(e)}` };
   }

@@ -33,7 +33,7 @@ export interface SkillValidationOptions {
 }
 
 /** The frontmatter keys the spec allows; `skills-ref` rejects any other. */
-export const ALLOWED_FRONTMATTER_KEYS = [
+const ALLOWED_FRONTMATTER_KEYS = [
   "name",
   "description",
   "license",
@@ -43,7 +43,7 @@ export const ALLOWED_FRONTMATTER_KEYS = [
 ] as const;
 
 /** What a modder types when this skill should wake up. */
-export const REQUIRED_TRIGGER_WORDS: readonly string[] = [
+const REQUIRED_TRIGGER_WORDS: readonly string[] = [
   "Red Alert 3",
   "RA3",
   "SAGE",
@@ -57,7 +57,7 @@ export const REQUIRED_TRIGGER_WORDS: readonly string[] = [
 /** Codex shortens descriptions when many skills are installed, so the game must be named early. */
 const FRONT_LOADED = { words: ["Red Alert 3", "RA3"], within: 120 } as const;
 
-export const MAX_BODY_LINES = 500;
+const MAX_BODY_LINES = 500;
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
 const MAX_COMPATIBILITY = 500;
@@ -72,7 +72,7 @@ export function formatSkillProblem(p: SkillProblem): string {
  * with empty text, since only their existence matters), skipping `.git` and `node_modules`. Returns a
  * problem instead when the folder cannot be read.
  */
-export function readSkillDir(dir: string): SkillBundle | SkillProblem {
+function readSkillDir(dir: string): SkillBundle | SkillProblem {
   const files: SkillFile[] = [];
   try {
     if (!statSync(dir).isDirectory()) return { file: dir, line: null, message: `${dir} is not a folder` };

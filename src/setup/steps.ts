@@ -9,7 +9,7 @@ export type StepId = "binary" | "project" | "clients" | "skill" | "index" | "ver
 export type StepStatus = "done" | "skipped" | "failed";
 
 /** The steps in the order they run, with the title each is announced by. */
-export const SETUP_STEPS: readonly { readonly id: StepId; readonly title: string }[] = [
+const SETUP_STEPS: readonly { readonly id: StepId; readonly title: string }[] = [
   { id: "binary", title: "install the stable binary" },
   { id: "project", title: "detect the project and the SDK" },
   { id: "clients", title: "configure the MCP clients" },

@@ -9,16 +9,9 @@
  */
 import { isInside, samePath } from "../project/paths.ts";
 import { type ConfigPlan, planConfigRemoval, removeConfigEntry, writerFor } from "./clients/index.ts";
-import {
-  deepestFirst,
-  type EmptyDirRemover,
-  listTree,
-  LOG_CACHE_WRITE,
-  LOG_DIR_CREATE,
-  LOG_UNINSTALL,
-  loggedPaths,
-} from "./footprint.ts";
-import { describeFsError, type FileSystemPort, type Platform } from "./platform.ts";
+import { deepestFirst, listTree, LOG_CACHE_WRITE, LOG_DIR_CREATE, LOG_UNINSTALL, loggedPaths } from "./footprint.ts";
+import { describeFsError, type FileSystemPort } from "../disk/port.ts";
+import { type Platform } from "./platform.ts";
 import {
   type InstallReceipt,
   readReceipt,
@@ -34,9 +27,9 @@ import { SKILL_RECORDS_FILE, type SkillInstallResult } from "./skill-install.ts"
 /** The skill installer as uninstall uses it. */
 export interface SkillRemovalPort {
   /** The copies recorded in the skill ledger. */
-  recorded(): Promise<readonly { readonly target: string; readonly dir: string }[]>;
+  recorded(): readonly { readonly target: string; readonly dir: string }[];
   /** Removes every recorded copy (`installSkill({ sync: true, uninstall: true })`). */
-  uninstall(): Promise<SkillInstallResult>;
+  uninstall(): SkillInstallResult;
 }
 
 export interface UninstallDeps {
@@ -46,7 +39,6 @@ export interface UninstallDeps {
   readonly version: string;
   readonly now: () => Date;
   readonly skills: SkillRemovalPort;
-  readonly removeEmptyDir: EmptyDirRemover;
   print(text: string): void;
   confirm(question: string): Promise<boolean>;
 }
@@ -96,23 +88,23 @@ interface Plan {
   readonly dirs: readonly string[];
 }
 
-async function makePlan(deps: UninstallDeps, receipt: InstallReceipt, request: UninstallRequest): Promise<Plan> {
+function makePlan(deps: UninstallDeps, receipt: InstallReceipt, request: UninstallRequest): Plan {
   const { fs } = deps;
   const configs: { record: InstallReceipt["configs"][number]; plan: ConfigPlan | null }[] = [];
   for (const record of receipt.configs) {
     const writer = writerFor(record.client);
-    configs.push({ record, plan: writer ? await planConfigRemoval(writer, record, fs) : null });
+    configs.push({ record, plan: writer ? planConfigRemoval(writer, record, fs) : null });
   }
-  const skills = [...(await deps.skills.recorded())];
+  const skills = [...deps.skills.recorded()];
   for (const s of receipt.skills) {
     if (!skills.some((r) => samePath(r.dir, s.dir))) skills.push({ target: s.target, dir: s.dir });
   }
-  const binary = receipt.binary && (await fs.exists(receipt.binary.path)) ? receipt.binary.path : null;
+  const binary = receipt.binary && (fs.exists(receipt.binary.path)) ? receipt.binary.path : null;
   const caches: string[] = [];
-  for (const p of loggedPaths(receipt, LOG_CACHE_WRITE)) if (await fs.exists(p)) caches.push(p);
+  for (const p of loggedPaths(receipt, LOG_CACHE_WRITE)) if (fs.exists(p)) caches.push(p);
   if (request.all) {
     for (const root of [fs.path.join(deps.home, "snapshots"), fs.path.join(deps.home, "cache")]) {
-      for (const f of (await listTree(fs, root)).files) if (!caches.some((c) => samePath(c, f))) caches.push(f);
+      for (const f of listTree(fs, root).files) if (!caches.some((c) => samePath(c, f))) caches.push(f);
     }
   }
   return { configs, skills, binary, caches, dirs: deepestFirst(loggedPaths(receipt, LOG_DIR_CREATE)) };
@@ -177,11 +169,11 @@ function forUninstall(error: string): string {
   return error.replace(/ and run setup again\.$/, " and run ra3 uninstall again.");
 }
 
-async function moveAside(fs: FileSystemPort, path: string): Promise<string> {
+function moveAside(fs: FileSystemPort, path: string): string {
   for (let n = 1;; n++) {
     const candidate = `${path}.old-${n}`;
-    if (!(await fs.exists(candidate))) {
-      await fs.rename(path, candidate);
+    if (!(fs.exists(candidate))) {
+      fs.rename(path, candidate);
       return candidate;
     }
   }
@@ -193,12 +185,12 @@ async function moveAside(fs: FileSystemPort, path: string): Promise<string> {
  */
 export async function runUninstall(deps: UninstallDeps, request: UninstallRequest): Promise<UninstallReport> {
   const { fs, home } = deps;
-  const read = await readReceipt(fs, home, deps.version);
+  const read = readReceipt(fs, home, deps.version);
   const base = { home, receiptFile: null as string | null };
   if (!read.ok) return { ...base, ok: false, mode: "refused", error: read.error, items: [], backups: [] };
   let receipt = read.receipt;
   const backups = receipt.configs.map((c) => c.backup).filter((b): b is string => typeof b === "string");
-  const plan = await makePlan(deps, receipt, request);
+  const plan = makePlan(deps, receipt, request);
   deps.print(`ra3 uninstall ${deps.version}: home ${home}\n`);
   const work = plannedItems(plan);
   if (work.length === 0) {
@@ -241,7 +233,7 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
 
   // Client entries first, so no client is left pointing at a binary that is about to go.
   for (const { record } of plan.configs) {
-    const { plan: done, result } = await removeConfigEntry(record, fs, receipt, { now: deps.now() });
+    const { plan: done, result } = removeConfigEntry(record, fs, receipt, { now: deps.now() });
     receipt = result.receipt;
     const name = done?.displayName ?? record.client;
     if (!result.ok) {
@@ -265,7 +257,7 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
 
   // Skill copies: the installer removes only files whose hash still matches what it wrote.
   if (plan.skills.length) {
-    const result = await deps.skills.uninstall();
+    const result = deps.skills.uninstall();
     for (const r of result.reports) {
       if (r.action === "failed") {
         add({ kind: "skill", path: r.dir || r.target, result: "failed", detail: r.error ?? null });
@@ -281,7 +273,7 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
       });
     }
     for (const s of receipt.skills) {
-      if (!result.reports.some((r) => samePath(r.dir, s.dir)) && !(await fs.exists(s.dir))) {
+      if (!result.reports.some((r) => samePath(r.dir, s.dir)) && !(fs.exists(s.dir))) {
         receipt = withoutSkillRecord(receipt, s.dir);
       }
     }
@@ -291,12 +283,17 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
   }
   // An empty skill ledger carries nothing; it goes too.
   const ledger = fs.path.join(home, SKILL_RECORDS_FILE);
-  const ledgerBytes = await fs.readFile(ledger).catch(() => null);
+  let ledgerBytes: Uint8Array | null = null;
+  try {
+    ledgerBytes = fs.readFile(ledger);
+  } catch {
+    // An unreadable ledger was reported by the skill step; it is not deleted blind.
+  }
   if (ledgerBytes !== null) {
     try {
       const raw = JSON.parse(new TextDecoder().decode(ledgerBytes)) as { installs?: unknown };
       if (Array.isArray(raw.installs) && raw.installs.length === 0) {
-        await fs.remove(ledger);
+        fs.remove(ledger);
         add({ kind: "ledger", path: ledger, result: "deleted", detail: "the skill ledger, now empty" });
       }
     } catch {
@@ -306,7 +303,7 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
 
   for (const c of plan.caches) {
     try {
-      await fs.remove(c);
+      fs.remove(c);
       add({ kind: "cache", path: c, result: "deleted", detail: null });
     } catch (err) {
       add({ kind: "cache", path: c, result: "failed", detail: describeFsError(err) });
@@ -315,13 +312,13 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
 
   if (plan.binary) {
     try {
-      await fs.remove(plan.binary);
+      fs.remove(plan.binary);
       receipt = withBinary(receipt, null);
       add({ kind: "binary", path: plan.binary, result: "deleted", detail: null });
     } catch (err) {
       // Windows: an MCP client is running it. A running .exe can be renamed, though not deleted.
       try {
-        const aside = await moveAside(fs, plan.binary);
+        const aside = moveAside(fs, plan.binary);
         receipt = withBinary(receipt, null);
         add({
           kind: "binary",
@@ -341,14 +338,18 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
       }
     }
   } else if (receipt.binary) receipt = withBinary(receipt, null);
-  await cleanupOldBinaries(fs, home).catch(() => null);
+  try {
+    cleanupOldBinaries(fs, home);
+  } catch {
+    // Leftovers from Windows updates are tried again next time.
+  }
 
   let dirsRemoved = 0;
   for (const d of plan.dirs) {
     // Never the user's home or anything outside it and ra3's home, whatever the log says.
     if (samePath(d, deps.platform.home) || !(isInside(d, deps.platform.home) || isInside(d, home))) continue;
-    if (!(await fs.exists(d))) continue;
-    if (await deps.removeEmptyDir(d)) {
+    if (!(fs.exists(d))) continue;
+    if (fs.removeEmptyDir(d)) {
       dirsRemoved++;
       items.push({ kind: "folder", path: d, result: "deleted", detail: null });
     }
@@ -368,7 +369,7 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
   let receiptFile: string | null = null;
   let error: string | null = null;
   try {
-    receiptFile = await writeReceipt(fs, home, receipt);
+    receiptFile = writeReceipt(fs, home, receipt);
     deps.print(`kept the receipt's log in ${receiptFile}\n`);
   } catch (err) {
     error = `could not update the install receipt ${receiptPath(fs, home)}: ${describeFsError(err)}`;

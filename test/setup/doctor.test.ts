@@ -4,7 +4,7 @@ import { codexWriter } from "../../src/setup/clients/codex.ts";
 import { opencodeWriter } from "../../src/setup/clients/opencode.ts";
 import { type DoctorReport, extractEntry, formatAge, renderDoctor, runDoctor } from "../../src/setup/doctor.ts";
 import { runSetup } from "../../src/setup/setup.ts";
-import { doctorDeps, removeEmptyDirIn, request, setupDeps, type World, world } from "./setup-harness.ts";
+import { doctorDeps, request, setupDeps, type World, world } from "./setup-harness.ts";
 
 async function installed(os: "linux" | "windows" = "linux"): Promise<World> {
   const w = world(os);
@@ -47,7 +47,7 @@ describe("a healthy installation", () => {
         "  ✓ /home/ann/.agents/skills/ra3-mod-xml: version 0.1.0",
         "  ✓ /home/ann/.claude/skills/ra3-mod-xml: version 0.1.0",
         "snapshot",
-        "  ✓ /home/ann/mods/corona: /home/ann/.ra3modxml/snapshots/corona-0123456789ab.msgpack, 5 KB, 16 files, 2 min old",
+        "  ✓ /home/ann/mods/corona: /home/ann/.ra3modxml/snapshots/corona-0123456789ab.msgpack, 5.1 KB, 16 files, 2 min old",
         "all is well",
         "",
       ].join("\n"),
@@ -66,6 +66,7 @@ describe("a healthy installation", () => {
   test("Windows paths", async () => {
     const w = await installed("windows");
     const r = await runDoctor(doctorDeps(w), { project: "d:/mods/corona mod" });
+    expect(bad(r)).toEqual([]);
     expect(r.ok).toBe(true);
     expect(r.binary).toBe("C:\\Users\\Ann Lee\\.ra3modxml\\bin\\ra3.exe");
   });
@@ -203,8 +204,8 @@ describe("each problem gives an exact ✗ line with what to do", () => {
     ]);
 
     for (const f of w.fs.listAll().filter((p) => p.startsWith(agents))) await w.fs.remove(f);
-    await removeEmptyDirIn(w.fs)(`${agents}/references`);
-    await removeEmptyDirIn(w.fs)(agents);
+    w.fs.removeEmptyDir(`${agents}/references`);
+    w.fs.removeEmptyDir(agents);
     r = await runDoctor(doctorDeps(w), { project: null });
     expect(bad(r)[0]).toBe(`skill | ${agents}: the skill folder is missing | run ra3 install-skill --target agents`);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { posix, win32 } from "node:path";
-import { MemoryFileSystem } from "../../src/setup/platform.ts";
+import { MemoryFileSystem } from "../disk/memory-fs.ts";
 import {
   emptyReceipt,
   type InstallReceipt,

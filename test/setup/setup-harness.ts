@@ -1,23 +1,21 @@
 /**
  * In-memory worlds for setup, doctor and uninstall: a user's home on Linux or Windows held in a
- * MemoryFileSystem, and fakes for the ports that touch the real process (skill installer, indexer,
- * live check), each recording its calls and writing into the same memory file system.
+ * MemoryFileSystem, the real skill installer over it, and fakes for the ports that touch the real
+ * process (indexer, live check), each recording its calls and writing into the same memory file system.
  */
-import { createHash } from "node:crypto";
 import { posix, win32 } from "node:path";
-import { pathKey } from "../../src/project/paths.ts";
 import { SKILL_FILES, SKILL_NAME, SKILL_VERSION } from "../../src/skill/embedded.ts";
 import type { DoctorDeps } from "../../src/setup/doctor.ts";
-import type { EmptyDirRemover } from "../../src/setup/footprint.ts";
 import type { LiveCheckRequest, LiveCheckResult } from "../../src/setup/live-check.ts";
-import { MemoryFileSystem, type OsName, type Platform, platformFor } from "../../src/setup/platform.ts";
-import type { IndexOutcome, ProjectDetection, SetupDeps, SetupRequest } from "../../src/setup/setup.ts";
+import { MemoryFileSystem } from "../disk/memory-fs.ts";
+import { type OsName, type Platform, platformFor } from "../../src/setup/platform.ts";
+import type { IndexOutcome, ProjectDetection, SetupDeps, SetupRequest } from "../../src/setup/setup-plan.ts";
 import {
   DEFAULT_SKILL_TARGETS,
+  installSkill,
+  listSkillInstalls,
   resolveSkillTarget,
-  SKILL_MARKER_FILE,
-  SKILL_RECORDS_FILE,
-  type SkillInstallReport,
+  type SkillInstallOptions,
 } from "../../src/setup/skill-install.ts";
 import type { UninstallDeps } from "../../src/setup/uninstall.ts";
 
@@ -44,7 +42,6 @@ export interface World {
 }
 
 const enc = new TextEncoder();
-const sha = (s: string | Uint8Array) => createHash("sha256").update(s).digest("hex");
 
 export const HEALTHY: LiveCheckResult = {
   ok: true,
@@ -103,103 +100,25 @@ async function writeText(fs: MemoryFileSystem, p: string, text: string): Promise
   await fs.writeFile(p, enc.encode(text));
 }
 
-/** A fake of installSkill over the memory file system: writes the embedded files and the marker, idempotently. */
-async function fakeInstallSkill(w: World) {
+/** The real skill installer, over the world's memory file system. */
+function installSkillIn(w: World, extra: Partial<SkillInstallOptions> = {}) {
   w.calls.skills++;
-  const { fs } = w;
-  const reports: SkillInstallReport[] = [];
-  const ledger: { target: string; dir: string; version: string; updatedAt: string }[] = [];
-  for (const t of skillTargets(w)) {
-    if ("error" in t) continue;
-    let same = true;
-    for (const file of SKILL_FILES) {
-      if (fs.text(fs.path.join(t.dir, ...file.path.split("/"))) !== file.text) same = false;
-    }
-    const hashes: Record<string, string> = {};
-    for (const file of SKILL_FILES) hashes[file.path] = sha(file.text);
-    if (!same) {
-      for (const file of SKILL_FILES) await writeText(fs, fs.path.join(t.dir, ...file.path.split("/")), file.text);
-      await writeText(
-        fs,
-        fs.path.join(t.dir, SKILL_MARKER_FILE),
-        JSON.stringify({ tool: "ra3", version: w.skillVersion, files: hashes }, null, 2) + "\n",
-      );
-    }
-    reports.push({
-      target: t.target,
-      dir: t.dir,
-      action: same ? "unchanged" : "installed",
-      written: same ? [] : SKILL_FILES.map((x) => x.path),
-      removed: [],
-      keptUserModified: [],
-    });
-    ledger.push({ target: t.target, dir: t.dir, version: w.skillVersion, updatedAt: NOW.toISOString() });
-  }
-  const recordsFile = fs.path.join(w.home, SKILL_RECORDS_FILE);
-  const body = JSON.stringify({ tool: "ra3", installs: ledger }, null, 2) + "\n";
-  if (fs.text(recordsFile) !== body) await writeText(fs, recordsFile, body);
-  return { reports, recordsFile };
-}
-
-/** A fake of `installSkill({ sync: true, uninstall: true })`: removes our unmodified files and empties the ledger. */
-async function fakeUninstallSkill(w: World) {
-  const { fs } = w;
-  const recordsFile = fs.path.join(w.home, SKILL_RECORDS_FILE);
-  const ledger = JSON.parse(fs.text(recordsFile) ?? '{"installs":[]}') as {
-    installs: { target: string; dir: string }[];
-  };
-  const reports: SkillInstallReport[] = [];
-  for (const r of ledger.installs) {
-    const marker = fs.text(fs.path.join(r.dir, SKILL_MARKER_FILE));
-    if (marker === null) {
-      reports.push({
-        target: r.target,
-        dir: r.dir,
-        action: "skipped",
-        written: [],
-        removed: [],
-        keptUserModified: [],
-        note: "nothing is installed there",
-      });
-      continue;
-    }
-    const files = (JSON.parse(marker) as { files: Record<string, string> }).files;
-    const removed: string[] = [];
-    const kept: string[] = [];
-    for (const [rel, hash] of Object.entries(files)) {
-      const p = fs.path.join(r.dir, ...rel.split("/"));
-      const text = fs.text(p);
-      if (text === null) continue;
-      if (sha(text) === hash) {
-        await fs.remove(p);
-        removed.push(rel);
-      } else kept.push(rel);
-    }
-    await fs.remove(fs.path.join(r.dir, SKILL_MARKER_FILE));
-    const rm = removeEmptyDirIn(fs);
-    await rm(fs.path.join(r.dir, "references"));
-    await rm(r.dir);
-    reports.push({ target: r.target, dir: r.dir, action: "removed", written: [], removed, keptUserModified: kept });
-  }
-  await writeText(fs, recordsFile, JSON.stringify({ tool: "ra3", installs: [] }, null, 2) + "\n");
-  return { reports, recordsFile };
-}
-
-/** Folder removal for the memory file system (which has no rmdir of its own). */
-export function removeEmptyDirIn(fs: MemoryFileSystem): EmptyDirRemover {
-  return async (p) => {
-    const kids = await fs.listDir(p);
-    if (kids === null || kids.length > 0) return false;
-    const dirs = (fs as unknown as { dirs: Map<string, string> }).dirs;
-    const n = fs.path.normalize(p);
-    return dirs.delete(fs.path === win32 ? pathKey(n) : n);
-  };
+  return installSkill({
+    home: w.home,
+    userHome: w.platform.home,
+    env: {},
+    platform: w.os === "windows" ? "win32" : "linux",
+    fs: w.fs,
+    version: w.skillVersion,
+    now: () => NOW,
+    ...extra,
+  });
 }
 
 /** Every folder and file (with its text) of the memory file system, for before/after comparisons. */
 export function treeOf(fs: MemoryFileSystem): Record<string, string | null> {
   const out: Record<string, string | null> = {};
-  for (const d of (fs as unknown as { dirs: Map<string, string> }).dirs.values()) out[d] = null;
+  for (const d of fs.listDirs()) out[d] = null;
   for (const f of fs.listAll()) out[f] = fs.text(f);
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
@@ -215,7 +134,7 @@ export function setupDeps(w: World, over: Partial<SetupDeps> = {}): SetupDeps {
     version: "0.1.0",
     now: () => NOW,
     detectProject: async () => w.project_,
-    skills: { targets: () => skillTargets(w), install: () => fakeInstallSkill(w) },
+    skills: { targets: () => skillTargets(w), install: () => installSkillIn(w) },
     buildIndex: async (_p): Promise<IndexOutcome> => {
       w.calls.index++;
       const snap = fs.path.join(w.home, "snapshots", "corona-0123456789ab.msgpack");
@@ -303,13 +222,9 @@ export function uninstallDeps(w: World, over: Partial<UninstallDeps> = {}): Unin
     version: "0.1.0",
     now: () => NOW,
     skills: {
-      recorded: async () => {
-        const text = w.fs.text(w.fs.path.join(w.home, SKILL_RECORDS_FILE));
-        return text ? (JSON.parse(text) as { installs: { target: string; dir: string }[] }).installs : [];
-      },
-      uninstall: () => fakeUninstallSkill(w),
+      recorded: () => listSkillInstalls(w.home, w.fs).records,
+      uninstall: () => installSkillIn(w, { sync: true, uninstall: true }),
     },
-    removeEmptyDir: removeEmptyDirIn(w.fs),
     print: (t) => w.out.push(t),
     confirm: async (q) => {
       w.calls.confirm.push(q);

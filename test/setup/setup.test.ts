@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { fsError } from "../../src/setup/platform.ts";
-import { homeArgs, isCompiledRa3, runSetup, serverEntryFor, type SetupReport } from "../../src/setup/setup.ts";
+import { fsError } from "../../src/disk/port.ts";
+import { homeArgs, serverEntryFor } from "../../src/setup/clients/index.ts";
+import { runSetup, type SetupReport } from "../../src/setup/setup.ts";
+import { isCompiledRa3 } from "../../src/setup/setup-plan.ts";
 import { renderStep, stepReport } from "../../src/setup/steps.ts";
 import { HEALTHY, request, setupDeps, treeOf, type World, world } from "./setup-harness.ts";
 
@@ -204,6 +206,45 @@ describe("dry run", () => {
       "index:skipped",
       "verify:skipped",
     ]);
+  });
+
+  test("a skill file the user changed: the dry run says unchanged, as the installer then does (it keeps the file)", async () => {
+    const w = world("linux");
+    await runSetup(setupDeps(w), request(w));
+    const skillMd = "/home/ann/.agents/skills/ra3-mod-xml/SKILL.md";
+    w.fs.writeFile(skillMd, new TextEncoder().encode("my own notes\n"));
+    // The first install after the edit: nothing to write (the marker already records what ra3 wrote).
+    w.out.length = 0;
+    const dry = await runSetup(setupDeps(w), request(w, { dryRun: true }));
+    expect(dry.steps.find((s) => s.id === "skill")?.status).toBe("done");
+    expect(line(w, "      /home/ann/.agents/skills/ra3-mod-xml:")).toBe(
+      "      /home/ann/.agents/skills/ra3-mod-xml: unchanged; keeps your changes to SKILL.md",
+    );
+    expect(output(w)).not.toContain("ra3-mod-xml/  (update the ra3-mod-xml skill)");
+    w.out.length = 0;
+    const applied = await runSetup(setupDeps(w), request(w));
+    expect(line(w, "      ✓ /home/ann/.agents/skills/ra3-mod-xml:")).toBe(
+      "      ✓ /home/ann/.agents/skills/ra3-mod-xml: unchanged; kept your changes to SKILL.md",
+    );
+    expect(applied.receiptFile).toBeNull();
+    expect(w.fs.text(skillMd)).toBe("my own notes\n");
+  });
+
+  test("a skill file the user deleted: the dry run says update, and the installer restores it", async () => {
+    const w = world("linux");
+    await runSetup(setupDeps(w), request(w));
+    w.fs.remove("/home/ann/.claude/skills/ra3-mod-xml/references/query-guide.md");
+    w.out.length = 0;
+    await runSetup(setupDeps(w), request(w, { dryRun: true }));
+    expect(line(w, "      /home/ann/.claude/skills/ra3-mod-xml:")).toBe(
+      "      /home/ann/.claude/skills/ra3-mod-xml: would update",
+    );
+    w.out.length = 0;
+    await runSetup(setupDeps(w), request(w));
+    expect(line(w, "      ✓ /home/ann/.claude/skills/ra3-mod-xml:")).toBe(
+      "      ✓ /home/ann/.claude/skills/ra3-mod-xml: upgraded",
+    );
+    expect(w.fs.text("/home/ann/.claude/skills/ra3-mod-xml/references/query-guide.md")).not.toBeNull();
   });
 });
 

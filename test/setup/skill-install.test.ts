@@ -13,14 +13,9 @@ import {
 import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
 import { join } from "node:path";
-import {
-  installSkill,
-  nodeSkillFs,
-  resolveSkillTarget,
-  SKILL_MARKER_FILE,
-  type SkillFs,
-  type SkillInstallOptions,
-} from "../../src/setup/skill-install.ts";
+import { type FileSystemPort, nodeFileSystem } from "../../src/disk/port.ts";
+import { installSkill, resolveSkillTarget, type SkillInstallOptions } from "../../src/setup/skill-install.ts";
+import { SKILL_MARKER_FILE } from "../../src/setup/skill-marker.ts";
 import { SKILL_FILES, SKILL_VERSION, type SkillFile } from "../../src/skill/embedded.ts";
 
 let tmp: string;
@@ -208,7 +203,9 @@ describe("installSkill", () => {
     expect(readJson(join(agentsDir(), SKILL_MARKER_FILE))).toEqual({
       tool: "ra3",
       version: SKILL_VERSION,
+      // The user's SKILL.md keeps the hash of what ra3 wrote: still known as ra3's file, changed by the user.
       files: {
+        "SKILL.md": sha(OLD_FILES[0].text),
         "references/mod-xml-primer.md": sha(SKILL_FILES[2].text),
         "references/query-guide.md": sha(SKILL_FILES[1].text),
       },
@@ -329,7 +326,7 @@ describe("installSkill", () => {
         written: [],
         removed: ["SKILL.md"],
         keptUserModified: [],
-        error: `cannot remove ${join(agentsDir(), "references", "mod-xml-primer.md")}: permission denied`,
+        error: `cannot remove ${join(agentsDir(), "references", "mod-xml-primer.md")}: permission denied (EACCES)`,
       },
     ]);
     expect(Object.keys((readJson(join(agentsDir(), SKILL_MARKER_FILE)) as { files: object }).files)).toEqual([
@@ -385,7 +382,7 @@ describe("installSkill", () => {
       try {
         const r = await installSkill(opts({ targets: [locked] }));
         expect(r.reports[0].error).toBe(
-          `cannot install the skill into ${join(locked, "ra3-mod-xml")}: permission denied`,
+          `cannot install the skill into ${join(locked, "ra3-mod-xml")}: permission denied (EACCES)`,
         );
         expect(readdirSync(locked)).toEqual([]);
       } finally {
@@ -406,7 +403,7 @@ describe("installSkill", () => {
         written: [],
         removed: [],
         keptUserModified: [],
-        error: `cannot install the skill into ${join(locked, "ra3-mod-xml")}: permission denied`,
+        error: `cannot install the skill into ${join(locked, "ra3-mod-xml")}: permission denied (EACCES)`,
       },
     ]);
     expect(readdirSync(locked)).toEqual([]);
@@ -422,7 +419,7 @@ describe("installSkill", () => {
       opts({ targets: ["agents"], fs: failingFs({ writeUnder: join(agentsDir(), "references"), afterWrites: 1 }) }),
     );
     expect(r.reports[0].action).toBe("failed");
-    expect(r.reports[0].error).toBe(`cannot update the skill in ${agentsDir()}: permission denied`);
+    expect(r.reports[0].error).toBe(`cannot update the skill in ${agentsDir()}: permission denied (EACCES)`);
     expect(listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]))
       .toEqual(before);
   });
@@ -433,7 +430,7 @@ describe("installSkill", () => {
       p,
     ) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]);
     const r = await installSkill(opts({ targets: ["agents"], fs: failingFs({ renameAfter: 1 }) }));
-    expect(r.reports[0].error).toBe(`cannot update the skill in ${agentsDir()}: permission denied`);
+    expect(r.reports[0].error).toBe(`cannot update the skill in ${agentsDir()}: permission denied (EACCES)`);
     expect(listTree(agentsDir()).map((p) => [p, p.endsWith("/") ? "" : readFileSync(join(agentsDir(), p), "utf8")]))
       .toEqual(before);
   });
@@ -474,7 +471,8 @@ describe("installSkill", () => {
 /** The real file system, except that the chosen operations fail with EACCES. */
 function failingFs(
   o: { writeUnder?: string; afterWrites?: number; renameAfter?: number; removeAfter?: number },
-): SkillFs {
+): FileSystemPort {
+  const real = nodeFileSystem();
   let writes = 0;
   let renames = 0;
   let removes = 0;
@@ -483,22 +481,22 @@ function failingFs(
   const under = (p: string): boolean =>
     o.writeUnder !== undefined && (p === o.writeUnder || p.startsWith(o.writeUnder + nodePath.sep));
   return {
-    ...nodeSkillFs,
-    async writeFile(path, data) {
+    ...real,
+    writeFile(path, data, options) {
       if (under(path) && writes++ >= (o.afterWrites ?? 0)) throw denied("open", path);
-      return nodeSkillFs.writeFile(path, data);
+      return real.writeFile(path, data, options);
     },
-    async mkdirp(path) {
+    mkdir(path) {
       if (under(path) && o.afterWrites === undefined && !existsSync(path)) throw denied("mkdir", path);
-      return nodeSkillFs.mkdirp(path);
+      return real.mkdir(path);
     },
-    async rename(from, to) {
+    rename(from, to) {
       if (o.renameAfter !== undefined && renames++ >= o.renameAfter) throw denied("rename", from);
-      return nodeSkillFs.rename(from, to);
+      return real.rename(from, to);
     },
-    async removeFile(path) {
+    remove(path) {
       if (o.removeAfter !== undefined && removes++ >= o.removeAfter) throw denied("unlink", path);
-      return nodeSkillFs.removeFile(path);
+      return real.remove(path);
     },
   };
 }

@@ -10,7 +10,7 @@ import { SnapshotStore } from "../../store/snapshot-store.ts";
 import { renderDoctor, runDoctor } from "../../setup/doctor.ts";
 import { platformFromEnv } from "../../setup/environment.ts";
 import { liveCheck } from "../../setup/live-check.ts";
-import { nodeFileSystem } from "../../setup/platform.ts";
+import { nodeFileSystem } from "../../disk/port.ts";
 import { TOOL_VERSION } from "../../version.ts";
 
 /** Runs `ra3 doctor`; returns 0 only when every check passed, else 1. */

@@ -1,5 +1,4 @@
 /** `ra3 install-skill [--target …]... [--uninstall] [--sync]`: install, upgrade, sync or remove the Agent Skill. */
-import { homedir } from "node:os";
 import type { CliConfig } from "../args.ts";
 import { type CliIo, EXIT_ENV, EXIT_OK } from "../io.ts";
 import { CaseResolver } from "../../project/case-resolver.ts";
@@ -7,16 +6,17 @@ import { findProjectRoot } from "../../project/detect.ts";
 import { NodeDirectoryLister } from "../../project/fs-port.ts";
 import { resolveHome } from "../../project/home.ts";
 import { toAbsolute } from "../../project/paths.ts";
+import { userHomeOf } from "../../setup/environment.ts";
 import { installSkill } from "../../setup/skill-install.ts";
 
 export async function runInstallSkill(cfg: CliConfig, io: CliIo): Promise<number> {
-  const userHome = (process.platform === "win32" ? io.env.USERPROFILE : io.env.HOME) || homedir();
+  const userHome = userHomeOf(io.env);
   const home = resolveHome({ flag: cfg.home ?? undefined, env: io.env, homedir: userHome, cwd: io.cwd });
   // Project targets need the mod folder; everything else works anywhere.
   let projectDir: string | null = null;
   if (cfg.project) projectDir = toAbsolute(cfg.project, io.cwd);
   else projectDir = findProjectRoot(io.cwd, new CaseResolver(new NodeDirectoryLister()))?.dir ?? null;
-  const result = await installSkill({
+  const result = installSkill({
     home,
     userHome,
     targets: cfg.targets,

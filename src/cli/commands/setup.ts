@@ -8,8 +8,9 @@ import { isEnvError, resolveConfig } from "../../workspace/config.ts";
 import { type ClientId, clientIds, writerFor } from "../../setup/clients/index.ts";
 import { askYesNo, canAsk, platformFromEnv } from "../../setup/environment.ts";
 import { liveCheck } from "../../setup/live-check.ts";
-import { nodeFileSystem } from "../../setup/platform.ts";
-import { type IndexOutcome, type ProjectDetection, runSetup } from "../../setup/setup.ts";
+import { nodeFileSystem } from "../../disk/port.ts";
+import type { IndexOutcome, ProjectDetection } from "../../setup/setup-plan.ts";
+import { runSetup } from "../../setup/setup.ts";
 import { DEFAULT_SKILL_TARGETS, installSkill, resolveSkillTarget } from "../../setup/skill-install.ts";
 import { TOOL_VERSION } from "../../version.ts";
 

@@ -3,8 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK } from "../io.ts";
 import { resolveHome } from "../../project/home.ts";
 import { askYesNo, canAsk, platformFromEnv } from "../../setup/environment.ts";
-import { removeEmptyDirNode } from "../../setup/footprint.ts";
-import { nodeFileSystem } from "../../setup/platform.ts";
+import { nodeFileSystem } from "../../disk/port.ts";
 import { installSkill, listSkillInstalls } from "../../setup/skill-install.ts";
 import { runUninstall } from "../../setup/uninstall.ts";
 import { TOOL_VERSION } from "../../version.ts";
@@ -21,11 +20,10 @@ export async function runUninstallCommand(cfg: CliConfig, io: CliIo): Promise<nu
       version: TOOL_VERSION,
       now: () => new Date(),
       skills: {
-        recorded: async () => (await listSkillInstalls(home)).records,
+        recorded: () => listSkillInstalls(home).records,
         uninstall: () =>
           installSkill({ home, userHome: platform.home, env: io.env, cwd: io.cwd, sync: true, uninstall: true }),
       },
-      removeEmptyDir: removeEmptyDirNode,
       print: cfg.json ? () => {} : (t) => io.out(t),
       confirm: askYesNo,
     },

@@ -5,7 +5,8 @@
  * `~/.claude.json` is large and rewritten by Claude Code while it runs; the planner re-reads it just
  * before writing and refuses if it changed in between.
  */
-import { envVar, type FileSystemPort, type Platform } from "../platform.ts";
+import { type FileSystemPort } from "../../disk/port.ts";
+import { envVar, type Platform } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -14,12 +15,12 @@ function configDir(platform: Platform): string {
   return dir && platform.pathFlavour.isAbsolute(dir) ? dir : platform.home;
 }
 
-async function locate(
+function locate(
   platform: Platform,
   scope: Scope,
   _fs: FileSystemPort,
   projectDir?: string,
-): Promise<ConfigLocation> {
+): ConfigLocation {
   const j = platform.pathFlavour.join;
   if (scope === "project") {
     return projectDir ? fixedLocation(j(projectDir, ".mcp.json")) : noProjectLocation("Claude Code");

@@ -5,20 +5,21 @@
  * `%LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude\` — writing the classic file then does
  * nothing. Linux has no official build; unofficial builds use `~/.config/Claude/`.
  */
-import { appDataDir, type FileSystemPort, localAppDataDir, type Platform, xdgConfigHome } from "../platform.ts";
+import { type FileSystemPort } from "../../disk/port.ts";
+import { appDataDir, localAppDataDir, type Platform, xdgConfigHome } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, unsupportedScope } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 const FILE = "claude_desktop_config.json";
 
 /** The MSIX package folders of Claude Desktop (`%LOCALAPPDATA%\Packages\Claude_*`). */
-async function msixPackages(platform: Platform, fs: FileSystemPort): Promise<string[]> {
+function msixPackages(platform: Platform, fs: FileSystemPort): string[] {
   const packages = platform.pathFlavour.join(localAppDataDir(platform), "Packages");
-  const names = (await fs.listDir(packages)) ?? [];
+  const names = (fs.listDir(packages)) ?? [];
   return names.filter((n) => /^claude_/i.test(n)).map((n) => platform.pathFlavour.join(packages, n));
 }
 
-async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Promise<ConfigLocation> {
+function locate(platform: Platform, scope: Scope, fs: FileSystemPort): ConfigLocation {
   if (scope !== "user") return unsupportedScope("Claude Desktop", scope);
   const j = platform.pathFlavour.join;
   if (platform.os === "macos") return fixedLocation(j(platform.home, "Library", "Application Support", "Claude", FILE));
@@ -28,11 +29,11 @@ async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Pro
     ]);
   }
   const classic = j(appDataDir(platform), "Claude", FILE);
-  const packages = await msixPackages(platform, fs);
+  const packages = msixPackages(platform, fs);
   const msixFiles = packages.map((p) => j(p, "LocalCache", "Roaming", "Claude", FILE));
   const candidates = [...msixFiles, classic];
   const existing: string[] = [];
-  for (const c of candidates) if (await fs.exists(c)) existing.push(c);
+  for (const c of candidates) if (fs.exists(c)) existing.push(c);
   if (existing.length === 1) {
     const unused = packages.filter((_p, i) => msixFiles[i] !== existing[0]);
     const notes = unused.map((p) =>
@@ -73,7 +74,7 @@ async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Pro
   };
 }
 
-async function presence(platform: Platform, fs: FileSystemPort): Promise<string | null> {
+function presence(platform: Platform, fs: FileSystemPort): string | null {
   const j = platform.pathFlavour.join;
   switch (platform.os) {
     case "macos":
@@ -81,7 +82,7 @@ async function presence(platform: Platform, fs: FileSystemPort): Promise<string 
     case "linux":
       return firstExisting(fs, [j(xdgConfigHome(platform), "Claude")]);
     case "windows":
-      return (await msixPackages(platform, fs))[0] ?? (await firstExisting(fs, [j(appDataDir(platform), "Claude")]));
+      return msixPackages(platform, fs)[0] ?? firstExisting(fs, [j(appDataDir(platform), "Claude")]);
   }
 }
 

@@ -4,7 +4,8 @@
  * `~/.cline/data/settings/` (`$CLINE_DIR` instead of `~/.cline`). Key `mcpServers`, user scope only,
  * strict JSON. The extension's file wins when both exist (the CLI's is reported).
  */
-import { envVar, type FileSystemPort, type Platform } from "../platform.ts";
+import { type FileSystemPort } from "../../disk/port.ts";
+import { envVar, type Platform } from "../platform.ts";
 import { firstExisting, jsonWriter, unsupportedScope } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 import { vscodeUserDir } from "./vscode.ts";
@@ -20,14 +21,14 @@ function clineDir(platform: Platform): string {
   return dir && platform.pathFlavour.isAbsolute(dir) ? dir : platform.pathFlavour.join(platform.home, ".cline");
 }
 
-async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Promise<ConfigLocation> {
+function locate(platform: Platform, scope: Scope, fs: FileSystemPort): ConfigLocation {
   if (scope !== "user") return unsupportedScope("Cline", scope);
   const j = platform.pathFlavour.join;
   const extension = j(extensionDir(platform), "settings", FILE);
   const cli = j(clineDir(platform), "data", "settings", FILE);
   const candidates = [extension, cli];
-  const extensionExists = await fs.exists(extension);
-  const cliExists = await fs.exists(cli);
+  const extensionExists = fs.exists(extension);
+  const cliExists = fs.exists(cli);
   if (extensionExists && cliExists) {
     return {
       file: extension,
@@ -38,7 +39,7 @@ async function locate(platform: Platform, scope: Scope, fs: FileSystemPort): Pro
   }
   if (extensionExists) return { file: extension, candidates, problem: null, notes: [] };
   if (cliExists) return { file: cli, candidates, problem: null, notes: [] };
-  const file = (await fs.exists(extensionDir(platform))) || !(await fs.exists(clineDir(platform))) ? extension : cli;
+  const file = (fs.exists(extensionDir(platform))) || !(fs.exists(clineDir(platform))) ? extension : cli;
   return { file, candidates, problem: null, notes: [] };
 }
 

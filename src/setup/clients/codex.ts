@@ -5,7 +5,8 @@
  * the user's other tables and comments survive; smol-toml checks the file before and after.
  */
 import { parse as parseToml, TomlError } from "smol-toml";
-import { envVar, type FileSystemPort, type Platform } from "../platform.ts";
+import { type FileSystemPort } from "../../disk/port.ts";
+import { envVar, type Platform } from "../platform.ts";
 import { decodeConfigBytes, describeKind, jsonEqual, lineColumn, problem, withBom } from "./config-text.ts";
 import { firstExisting, fixedLocation, noProjectLocation } from "./json-dialect.ts";
 import { keysStartWith, removeLines, scanToml, sectionsOf, tomlKey, type TomlSection, tomlValue } from "./toml-edit.ts";
@@ -83,18 +84,16 @@ function notEditable(text: string, name: string): ConfigProblem {
   );
 }
 
-function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation> {
+function locate(platform: Platform, scope: Scope, _fs: FileSystemPort, projectDir?: string): ConfigLocation {
   const j = platform.pathFlavour.join;
   if (scope === "project") {
-    if (!projectDir) return Promise.resolve(noProjectLocation("Codex"));
-    return Promise.resolve(
-      fixedLocation(j(projectDir, ".codex", "config.toml"), [
-        "Codex reads a project's .codex/config.toml only after you mark the project as trusted.",
-      ]),
-    );
+    if (!projectDir) return noProjectLocation("Codex");
+    return fixedLocation(j(projectDir, ".codex", "config.toml"), [
+      "Codex reads a project's .codex/config.toml only after you mark the project as trusted.",
+    ]);
   }
   const notes = envVar(platform, "CODEX_HOME") ? ["CODEX_HOME is set, so Codex keeps its configuration there."] : [];
-  return Promise.resolve(fixedLocation(j(codexHome(platform), "config.toml"), notes));
+  return fixedLocation(j(codexHome(platform), "config.toml"), notes);
 }
 
 function read(bytes: Uint8Array): ReadResult {

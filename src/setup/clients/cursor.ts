@@ -3,16 +3,17 @@
  * key `mcpServers`. Whether Cursor accepts comments is not documented, so the file is treated as strict
  * JSON (comments already there are kept, and reported).
  */
-import type { FileSystemPort, Platform } from "../platform.ts";
+import type { FileSystemPort } from "../../disk/port.ts";
+import type { Platform } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
-async function locate(
+function locate(
   platform: Platform,
   scope: Scope,
   _fs: FileSystemPort,
   projectDir?: string,
-): Promise<ConfigLocation> {
+): ConfigLocation {
   const j = platform.pathFlavour.join;
   if (scope === "project") {
     return projectDir ? fixedLocation(j(projectDir, ".cursor", "mcp.json")) : noProjectLocation("Cursor");

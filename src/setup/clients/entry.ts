@@ -5,7 +5,9 @@
  * the installed binary, never `npx` (which needs a `cmd /c` wrapper on Windows and breaks on quoting).
  */
 import * as nodePath from "node:path";
-import { isAbsoluteAnyOs } from "../../project/paths.ts";
+import { DEFAULT_HOME_NAME } from "../../project/home.ts";
+import { isAbsoluteAnyOs, samePath } from "../../project/paths.ts";
+import type { Platform } from "../platform.ts";
 import type { ServerEntry } from "./types.ts";
 
 /** The name of our server in every client config. */
@@ -44,4 +46,27 @@ export function ra3ServerEntry(inputs: EntryInputs): ServerEntry {
  */
 export function printEntry(entry: ServerEntry): string {
   return JSON.stringify({ mcpServers: { [entry.name]: { command: entry.command, args: entry.args } } }, null, 2) + "\n";
+}
+
+/**
+ * The `--home` arguments an entry needs: none when `home` is the default `<user home>/.ra3modxml`
+ * (clients such as Codex pass servers no `RA3_HOME`), else `["--home", home]`.
+ */
+export function homeArgs(platform: Platform, home: string): string[] {
+  return samePath(home, platform.pathFlavour.join(platform.home, DEFAULT_HOME_NAME)) ? [] : ["--home", home];
+}
+
+/**
+ * The entry setup writes: the stable binary, `mcp --project <dir> [--sdk <dir>] [--home <dir>]`.
+ * @example serverEntryFor(platform, "/home/u/.ra3modxml", "/home/u/.ra3modxml/bin/ra3", { projectDir: "/mods/x", sdkDir: null }).args
+ *          // ["mcp", "--project", "/mods/x"]
+ */
+export function serverEntryFor(
+  platform: Platform,
+  home: string,
+  binaryPath: string,
+  project: { readonly projectDir: string; readonly sdkDir: string | null },
+): ServerEntry {
+  const base = ra3ServerEntry({ binaryPath, projectDir: project.projectDir, sdkDir: project.sdkDir });
+  return { ...base, args: [...base.args, ...homeArgs(platform, home)] };
 }

@@ -2,16 +2,17 @@
  * Gemini CLI: `~/.gemini/settings.json`, project `.gemini/settings.json`, key `mcpServers`. The file
  * also holds the CLI's other settings; Gemini strips comments when reading it, so it is JSONC.
  */
-import type { FileSystemPort, Platform } from "../platform.ts";
+import type { FileSystemPort } from "../../disk/port.ts";
+import type { Platform } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
-async function locate(
+function locate(
   platform: Platform,
   scope: Scope,
   _fs: FileSystemPort,
   projectDir?: string,
-): Promise<ConfigLocation> {
+): ConfigLocation {
   const j = platform.pathFlavour.join;
   if (scope === "project") {
     return projectDir ? fixedLocation(j(projectDir, ".gemini", "settings.json")) : noProjectLocation("Gemini CLI");

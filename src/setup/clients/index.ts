@@ -9,7 +9,7 @@ export type {
   Scope,
   ServerEntry,
 } from "./types.ts";
-export { type EntryInputs, printEntry, ra3ServerEntry, SERVER_NAME } from "./entry.ts";
+export { type EntryInputs, homeArgs, printEntry, ra3ServerEntry, SERVER_NAME, serverEntryFor } from "./entry.ts";
 export { allWriters, clientIds, writerFor } from "./registry.ts";
 export {
   applyConfigChange,

@@ -3,7 +3,8 @@
  * entry field by field (fields the user added to it, such as `env`, survive), remove, verify. A dialect
  * supplies only its file locations, its servers key and the shape of its entry.
  */
-import type { FileSystemPort, Platform } from "../platform.ts";
+import type { FileSystemPort } from "../../disk/port.ts";
+import type { Platform } from "../platform.ts";
 import { decodeConfigBytes, describeKind, jsonEqual, lineColumn, problem, withBom } from "./config-text.ts";
 import {
   applyTextEdits,
@@ -42,8 +43,8 @@ export interface JsonDialectSpec {
     scope: Scope,
     fs: FileSystemPort,
     projectDir?: string,
-  ) => Promise<ConfigLocation>;
-  readonly presence: (platform: Platform, fs: FileSystemPort) => Promise<string | null>;
+  ) => ConfigLocation;
+  readonly presence: (platform: Platform, fs: FileSystemPort) => string | null;
 }
 
 /** A location with one fixed file. */
@@ -67,8 +68,8 @@ export function unsupportedScope(displayName: string, scope: Scope): ConfigLocat
 }
 
 /** The first of `paths` that exists, or null. */
-export async function firstExisting(fs: FileSystemPort, paths: readonly string[]): Promise<string | null> {
-  for (const p of paths) if (await fs.exists(p)) return p;
+export function firstExisting(fs: FileSystemPort, paths: readonly string[]): string | null {
+  for (const p of paths) if (fs.exists(p)) return p;
   return null;
 }
 

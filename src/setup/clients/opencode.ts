@@ -5,7 +5,8 @@
  * project root; each may be `opencode.json` or `opencode.jsonc` — the existing one is edited, the
  * `.jsonc` one when both exist (opencode reads it last, so it wins).
  */
-import { type FileSystemPort, type Platform, xdgConfigHome } from "../platform.ts";
+import { type FileSystemPort } from "../../disk/port.ts";
+import { type Platform, xdgConfigHome } from "../platform.ts";
 import { firstExisting, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -13,13 +14,13 @@ function userDir(platform: Platform): string {
   return platform.pathFlavour.join(xdgConfigHome(platform), "opencode");
 }
 
-async function pick(platform: Platform, dir: string, fs: FileSystemPort): Promise<ConfigLocation> {
+function pick(platform: Platform, dir: string, fs: FileSystemPort): ConfigLocation {
   const j = platform.pathFlavour.join;
   const json = j(dir, "opencode.json");
   const jsonc = j(dir, "opencode.jsonc");
   const candidates = [jsonc, json];
-  const hasJson = await fs.exists(json);
-  const hasJsonc = await fs.exists(jsonc);
+  const hasJson = fs.exists(json);
+  const hasJsonc = fs.exists(jsonc);
   if (hasJson && hasJsonc) {
     return {
       file: jsonc,
@@ -31,12 +32,12 @@ async function pick(platform: Platform, dir: string, fs: FileSystemPort): Promis
   return { file: hasJsonc ? jsonc : json, candidates, problem: null, notes: [] };
 }
 
-async function locate(
+function locate(
   platform: Platform,
   scope: Scope,
   fs: FileSystemPort,
   projectDir?: string,
-): Promise<ConfigLocation> {
+): ConfigLocation {
   if (scope === "project") return projectDir ? pick(platform, projectDir, fs) : noProjectLocation("opencode");
   return pick(platform, userDir(platform), fs);
 }

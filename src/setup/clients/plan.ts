@@ -3,9 +3,10 @@
  * writing anything (that is `--dry-run`); applying re-reads the file, refuses if it changed since the
  * plan, backs it up, writes atomically and records the change in the install receipt.
  */
-import { writeFileAtomic } from "../atomic-write.ts";
+import { writeFileAtomic } from "../../disk/atomic.ts";
 import { unifiedDiff } from "../diff.ts";
-import { describeFsError, type FileSystemPort, type Platform } from "../platform.ts";
+import { describeFsError, type FileSystemPort } from "../../disk/port.ts";
+import { type Platform } from "../platform.ts";
 import {
   type ConfigRecord,
   type InstallReceipt,
@@ -85,22 +86,22 @@ function failed(plan: ReturnType<typeof basePlan>, error: string): ConfigPlan {
 
 /**
  * Plans adding (or updating) `entry` in the client's config for `scope`, without writing anything.
- * @example const plan = await planConfigChange(writerFor("cursor")!, currentPlatform(), "user", entry, nodeFileSystem());
+ * @example const plan = planConfigChange(writerFor("cursor")!, currentPlatform(), "user", entry, nodeFileSystem());
  *          if (plan.change === "error") console.error(plan.error); else process.stdout.write(plan.diff);
  */
-export async function planConfigChange(
+export function planConfigChange(
   writer: ClientConfigWriter,
   platform: Platform,
   scope: Scope,
   entry: ServerEntry,
   fs: FileSystemPort,
   options: { readonly projectDir?: string } = {},
-): Promise<ConfigPlan> {
+): ConfigPlan {
   let plan = basePlan(writer, scope, "add", entry.name);
   if (!writer.scopes.includes(scope)) {
     return failed(plan, `${writer.displayName} has no ${scope}-level configuration file.`);
   }
-  const location = await writer.locate(platform, scope, fs, options.projectDir);
+  const location = writer.locate(platform, scope, fs, options.projectDir);
   plan = { ...plan, candidates: location.candidates, notes: location.notes, file: location.file };
   if (location.file === null) {
     return failed(plan, location.problem ?? `could not find ${writer.displayName}'s configuration file.`);
@@ -108,7 +109,7 @@ export async function planConfigChange(
   const file = location.file;
   let bytes: Uint8Array | null;
   try {
-    bytes = await fs.readFile(file);
+    bytes = fs.readFile(file);
   } catch (err) {
     return failed(plan, `could not read ${file}: ${describeFsError(err)}.`);
   }
@@ -143,11 +144,11 @@ export interface RemovalTarget {
  * Plans removing our entry from `target.file`, without writing anything. A file ra3 created that
  * would be left holding only an empty servers container is planned for deletion instead.
  */
-export async function planConfigRemoval(
+export function planConfigRemoval(
   writer: ClientConfigWriter,
   target: RemovalTarget,
   fs: FileSystemPort,
-): Promise<ConfigPlan> {
+): ConfigPlan {
   let plan = {
     ...basePlan(writer, target.scope, "remove", target.entryName),
     file: target.file,
@@ -156,7 +157,7 @@ export async function planConfigRemoval(
   };
   let bytes: Uint8Array | null;
   try {
-    bytes = await fs.readFile(target.file);
+    bytes = fs.readFile(target.file);
   } catch (err) {
     return failed(plan, `could not read ${target.file}: ${describeFsError(err)}.`);
   }
@@ -183,14 +184,14 @@ export async function planConfigRemoval(
 /**
  * Carries out a plan and returns the receipt updated to match (persist it with `writeReceipt`). Refuses,
  * with nothing written, when the file changed since it was planned. Existing files are backed up
- * before they change (see atomic-write.ts for the naming).
+ * before they change (see disk/atomic.ts for the naming).
  */
-export async function applyConfigChange(
+export function applyConfigChange(
   plan: ConfigPlan,
   fs: FileSystemPort,
   receipt: InstallReceipt,
   options: { readonly now?: Date } = {},
-): Promise<ApplyResult> {
+): ApplyResult {
   if (plan.change === "error" || plan.file === null) {
     return { ok: false, receipt, error: plan.error ?? "nothing to apply" };
   }
@@ -218,7 +219,7 @@ export async function applyConfigChange(
 
   let current: string | null;
   try {
-    const bytes = await fs.readFile(file);
+    const bytes = fs.readFile(file);
     current = bytes === null ? null : lenient.decode(bytes);
   } catch (err) {
     return { ok: false, receipt, error: `could not read ${file}: ${describeFsError(err)}.` };
@@ -233,7 +234,7 @@ export async function applyConfigChange(
   }
   try {
     if (plan.change === "delete") {
-      await fs.remove(file);
+      fs.remove(file);
       const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
       return {
         ok: true,
@@ -242,7 +243,7 @@ export async function applyConfigChange(
         backup: null,
       };
     }
-    const result = await writeFileAtomic(fs, file, plan.after ?? "", { backup: plan.change !== "create", now });
+    const result = writeFileAtomic(fs, file, plan.after ?? "", { backup: plan.change !== "create", now });
     if (plan.change === "remove") {
       const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
       return {
@@ -273,12 +274,12 @@ export async function applyConfigChange(
  * the plan (for reporting) and the apply result with the receipt updated. An unknown client id in the
  * record is an error result, not an exception.
  */
-export async function removeConfigEntry(
+export function removeConfigEntry(
   record: ConfigRecord,
   fs: FileSystemPort,
   receipt: InstallReceipt,
   options: { readonly now?: Date; readonly dryRun?: boolean } = {},
-): Promise<{ readonly plan: ConfigPlan | null; readonly result: ApplyResult }> {
+): { readonly plan: ConfigPlan | null; readonly result: ApplyResult } {
   const writer = writerFor(record.client);
   if (!writer) {
     return {
@@ -291,12 +292,12 @@ export async function removeConfigEntry(
       },
     };
   }
-  const plan = await planConfigRemoval(writer, record, fs);
+  const plan = planConfigRemoval(writer, record, fs);
   if (options.dryRun) {
     const result: ApplyResult = plan.change === "error"
       ? { ok: false, receipt, error: plan.error ?? "" }
       : { ok: true, receipt, written: false, backup: null };
     return { plan, result };
   }
-  return { plan, result: await applyConfigChange(plan, fs, receipt, options) };
+  return { plan, result: applyConfigChange(plan, fs, receipt, options) };
 }

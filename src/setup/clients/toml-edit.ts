@@ -209,7 +209,7 @@ export function tomlKey(key: string): string {
 }
 
 /** `s` as a TOML basic string. @example tomlString("C:\\x") // "\"C:\\\\x\"" */
-export function tomlString(s: string): string {
+function tomlString(s: string): string {
   // JSON's escapes are all valid in TOML basic strings; DEL is the one control character JSON leaves raw.
   return JSON.stringify(s).replace(/\x7f/g, "\\u007F");
 }

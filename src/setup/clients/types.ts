@@ -3,7 +3,8 @@
  * (per OS and scope), how to read that file without losing anything, how to add, update and remove our
  * server entry as a minimal text edit, and how to check the result.
  */
-import type { FileSystemPort, Platform } from "../platform.ts";
+import type { FileSystemPort } from "../../disk/port.ts";
+import type { Platform } from "../platform.ts";
 
 export type ClientId =
   | "claude-desktop"
@@ -84,9 +85,9 @@ export interface ClientConfigWriter {
    * Where the client reads its config for `scope`. Probes the file system where a client has several
    * possible homes (Claude Desktop's MSIX package, Cline, opencode's `.json`/`.jsonc`).
    */
-  locate(platform: Platform, scope: Scope, fs: FileSystemPort, projectDir?: string): Promise<ConfigLocation>;
+  locate(platform: Platform, scope: Scope, fs: FileSystemPort, projectDir?: string): ConfigLocation;
   /** A folder or file whose existence shows the client is installed for this user, or null when none is found. */
-  presence(platform: Platform, fs: FileSystemPort): Promise<string | null>;
+  presence(platform: Platform, fs: FileSystemPort): string | null;
   /** Parses the file's bytes (an empty array for a missing file). Invalid files are a problem, never an exception. */
   read(bytes: Uint8Array): ReadResult;
   /** The document with our entry added or updated; everything else is kept byte for byte. */

@@ -4,7 +4,8 @@
  * Support/Code/User`, `~/.config/Code/User`); project `.vscode/mcp.json`. JSONC. Only the default
  * profile and the stable build are handled (not Insiders, portable mode or extra profiles).
  */
-import { type FileSystemPort, type Platform, userSettingsDir } from "../platform.ts";
+import { type FileSystemPort } from "../../disk/port.ts";
+import { type Platform, userSettingsDir } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -13,12 +14,12 @@ export function vscodeUserDir(platform: Platform): string {
   return platform.pathFlavour.join(userSettingsDir(platform), "Code", "User");
 }
 
-async function locate(
+function locate(
   platform: Platform,
   scope: Scope,
   _fs: FileSystemPort,
   projectDir?: string,
-): Promise<ConfigLocation> {
+): ConfigLocation {
   const j = platform.pathFlavour.join;
   if (scope === "project") {
     return projectDir ? fixedLocation(j(projectDir, ".vscode", "mcp.json")) : noProjectLocation("VS Code");

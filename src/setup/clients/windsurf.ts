@@ -2,7 +2,8 @@
  * Windsurf (Cascade): `~/.codeium/windsurf/mcp_config.json` (Windows under `%USERPROFILE%`), key
  * `mcpServers`, user scope only. Treated as strict JSON (not documented otherwise).
  */
-import type { FileSystemPort, Platform } from "../platform.ts";
+import type { FileSystemPort } from "../../disk/port.ts";
+import type { Platform } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, unsupportedScope } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -10,7 +11,7 @@ function windsurfDir(platform: Platform): string {
   return platform.pathFlavour.join(platform.home, ".codeium", "windsurf");
 }
 
-async function locate(platform: Platform, scope: Scope, _fs: FileSystemPort): Promise<ConfigLocation> {
+function locate(platform: Platform, scope: Scope, _fs: FileSystemPort): ConfigLocation {
   if (scope !== "user") return unsupportedScope("Windsurf", scope);
   return fixedLocation(platform.pathFlavour.join(windsurfDir(platform), "mcp_config.json"));
 }

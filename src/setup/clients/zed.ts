@@ -5,7 +5,8 @@
  * `.zed/settings.json`. Entries carry `"source": "custom"`, as Zed's own "Add Custom Server" writes them,
  * because some Zed versions tell custom servers from extension ones by that field.
  */
-import { appDataDir, envVar, type FileSystemPort, type Platform, xdgConfigHome } from "../platform.ts";
+import { type FileSystemPort } from "../../disk/port.ts";
+import { appDataDir, envVar, type Platform, xdgConfigHome } from "../platform.ts";
 import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -23,12 +24,12 @@ function zedDir(platform: Platform): string {
   }
 }
 
-async function locate(
+function locate(
   platform: Platform,
   scope: Scope,
   _fs: FileSystemPort,
   projectDir?: string,
-): Promise<ConfigLocation> {
+): ConfigLocation {
   const j = platform.pathFlavour.join;
   if (scope === "project") {
     return projectDir ? fixedLocation(j(projectDir, ".zed", "settings.json")) : noProjectLocation("Zed");

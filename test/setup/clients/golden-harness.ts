@@ -19,7 +19,8 @@ import {
   type ServerEntry,
   writerFor,
 } from "../../../src/setup/clients/index.ts";
-import { MemoryFileSystem, type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
+import { MemoryFileSystem } from "../../disk/memory-fs.ts";
+import { type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
 import { emptyReceipt } from "../../../src/setup/receipt.ts";
 
 export const OSES: readonly OsName[] = ["windows", "macos", "linux"];

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { allWriters, type ClientId, clientIds, type Scope, writerFor } from "../../../src/setup/clients/index.ts";
-import { MemoryFileSystem, type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
+import { MemoryFileSystem } from "../../disk/memory-fs.ts";
+import { type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
 import { PLATFORMS, PROJECTS } from "./golden-harness.ts";
 
 /** Where each client's config lives for Ann on each OS, with nothing installed yet. */

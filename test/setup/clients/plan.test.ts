@@ -8,7 +8,8 @@ import {
   removeConfigEntry,
   writerFor,
 } from "../../../src/setup/clients/index.ts";
-import { fsError, MemoryFileSystem } from "../../../src/setup/platform.ts";
+import { fsError } from "../../../src/disk/port.ts";
+import { MemoryFileSystem } from "../../disk/memory-fs.ts";
 import { emptyReceipt, withConfigRecord } from "../../../src/setup/receipt.ts";
 import { ENTRIES, NOW, PLATFORMS } from "./golden-harness.ts";
 
@@ -84,7 +85,7 @@ describe("apply", () => {
   test("a failed write leaves the old file, no temporary file and no backup", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
     const plan = await planConfigChange(cursor, linux, "user", entry, fs);
-    fs.failOn("rename", (p) => p.includes(".ra3-tmp-"), fsError("ENOSPC", "full"));
+    fs.failOn("rename", (p) => p.endsWith(".ra3tmp"), fsError("ENOSPC", "full"));
     const result = await applyConfigChange(plan, fs, emptyReceipt("0.1.0"), { now: NOW });
     expect(result.ok).toBe(false);
     if (!result.ok) {

@@ -1,0 +1,247 @@
+/**
+ * The plan phase of `ra3 setup`: the request and the ports it runs against, and {@link planSetup}, which
+ * reads everything (binary, project, client files, skill folders) and decides what each step would
+ * write, without writing. The dry run reports the plan as it is; the apply phase (setup-apply.ts)
+ * carries it out.
+ */
+import { SKILL_FILES, SKILL_NAME, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
+import { describeFsError, type FileSystemPort } from "../disk/port.ts";
+import { baseName, samePath } from "../project/paths.ts";
+import { snapshotPathFor } from "../project/home.ts";
+import { allWriters, planConfigChange, serverEntryFor, writerFor } from "./clients/index.ts";
+import type { ClientConfigWriter, ClientId, ConfigPlan, ServerEntry } from "./clients/index.ts";
+import type { LiveChecker } from "./live-check.ts";
+import type { Platform } from "./platform.ts";
+import { receiptPath } from "./receipt.ts";
+import { installedBinaryPath } from "./self-install.ts";
+import {
+  planSkillCopy,
+  type ResolvedSkillTarget,
+  type SkillCopyPlan,
+  type SkillInstallResult,
+} from "./skill-install.ts";
+
+export interface SetupRequest {
+  /** Client ids named with `--client` (validated by the caller); empty means "the detected ones". */
+  readonly clients: readonly ClientId[];
+  readonly project: string | null;
+  readonly sdk: string | null;
+  readonly yes: boolean;
+  readonly dryRun: boolean;
+  /** Print the generic JSON entry for clients ra3 does not know. */
+  readonly print: boolean;
+  /** A question can be asked (stdin and stdout are terminals, and no `--json`). */
+  readonly interactive: boolean;
+}
+
+export interface ProjectInfo {
+  readonly projectDir: string;
+  readonly sdkDir: string | null;
+  /** One phrase for the report, e.g. "ra3 mod, SDK /opt/sdk" or "no SDK (project-only mode)". */
+  readonly description: string;
+}
+
+export type ProjectDetection = { readonly ok: true; readonly project: ProjectInfo } | {
+  readonly ok: false;
+  readonly error: string;
+};
+
+export type IndexOutcome =
+  | {
+    readonly ok: true;
+    readonly mode: "cold" | "warm";
+    readonly files: number;
+    readonly assets: number;
+    readonly ms: number;
+    readonly snapshotPath: string;
+    /** False after a warm start that found nothing changed (the snapshot was already current). */
+    readonly saved: boolean;
+    readonly size: number | null;
+    readonly warning: string | null;
+  }
+  | { readonly ok: false; readonly error: string };
+
+/** The skill installer as setup uses it: the default targets, and installing into them. */
+export interface SkillPort {
+  /** The folders the default targets resolve to (or why one cannot be resolved). */
+  targets(): readonly ResolvedSkillTarget[];
+  install(): SkillInstallResult;
+}
+
+export interface SetupDeps {
+  readonly platform: Platform;
+  readonly fs: FileSystemPort;
+  /** ra3's state folder (`--home`, `$RA3_HOME`, `~/.ra3modxml`). */
+  readonly home: string;
+  /** The running program (`process.execPath`). */
+  readonly execPath: string;
+  readonly version: string;
+  readonly now: () => Date;
+  detectProject(project: string | null, sdk: string | null): Promise<ProjectDetection>;
+  readonly skills: SkillPort;
+  buildIndex(project: ProjectInfo): Promise<IndexOutcome>;
+  readonly liveCheck: LiveChecker;
+  /** Human output, as the run goes (a no-op for `--json`). */
+  print(text: string): void;
+  /** Asks a yes/no question on the terminal. */
+  confirm(question: string): Promise<boolean>;
+  readonly liveCheckTimeoutMs?: number;
+  /** The skill files to compare against when planning (default: the embedded skill). */
+  readonly skillFiles?: readonly SkillFile[];
+}
+
+/** Executables that run ra3 from source rather than being ra3 (`bun src/main.ts setup`). */
+const RUNTIMES = new Set(["bun", "node", "nodejs", "deno"]);
+
+/**
+ * True when `execPath` is a compiled ra3, false when it is a JavaScript runtime running the sources.
+ * @example isCompiledRa3("/usr/local/bin/bun") // false;  isCompiledRa3("C:\\Tools\\ra3.exe") // true
+ */
+export function isCompiledRa3(execPath: string): boolean {
+  return !RUNTIMES.has(baseName(execPath).toLowerCase().replace(/\.exe$/, ""));
+}
+
+/** What the skill step would do to one target folder (from the installer's own plan). */
+export interface SkillPlanItem {
+  readonly target: string;
+  readonly dir: string;
+  readonly action: "install" | "update" | "unchanged" | "failed";
+  /** Files the installer keeps because the user changed them. */
+  readonly kept: readonly string[];
+  readonly error: string | null;
+}
+
+/** What installing the skill into each target would do, read-only: the installer's own plan per folder. */
+function planSkills(
+  fs: FileSystemPort,
+  targets: readonly ResolvedSkillTarget[],
+  files: readonly SkillFile[],
+): SkillPlanItem[] {
+  const out: SkillPlanItem[] = [];
+  for (const t of targets) {
+    if ("error" in t) {
+      out.push({ target: t.target, dir: "", action: "failed", kept: [], error: t.error });
+      continue;
+    }
+    let copy: SkillCopyPlan;
+    try {
+      copy = planSkillCopy(fs, t.dir, files, SKILL_VERSION);
+    } catch (err) {
+      out.push({
+        target: t.target,
+        dir: t.dir,
+        action: "failed",
+        kept: [],
+        error: `cannot read ${t.dir}: ${describeFsError(err)}`,
+      });
+      continue;
+    }
+    const action = copy.state === "absent" ? "install" : copy.state === "unchanged" ? "unchanged" : "update";
+    out.push({ target: t.target, dir: t.dir, action, kept: copy.state === "absent" ? [] : copy.kept, error: null });
+  }
+  return out;
+}
+
+/** Everything setup would do, computed before anything is written (the dry run shows it as is). */
+export interface SetupPlan {
+  readonly binaryPath: string;
+  readonly binary: { readonly kind: "source"; readonly exists: boolean } | {
+    readonly kind: "unchanged" | "install" | "update";
+  };
+  readonly project: ProjectDetection;
+  readonly entry: ServerEntry | null;
+  /** Why clients cannot be configured at all, or null. */
+  readonly clientsBlocked: string | null;
+  readonly writers: readonly ClientConfigWriter[];
+  readonly detected: boolean;
+  readonly configPlans: readonly ConfigPlan[];
+  readonly skills: readonly SkillPlanItem[];
+}
+
+function sameFile(fs: FileSystemPort, a: string, b: string): boolean {
+  const [sa, sb] = [fs.stat(a), fs.stat(b)];
+  if (!sa || !sb || sa.size !== sb.size) return false;
+  return fs.sha256(a) === fs.sha256(b);
+}
+
+function selectWriters(deps: SetupDeps, request: SetupRequest): { writers: ClientConfigWriter[]; detected: boolean } {
+  if (request.clients.length > 0) {
+    const seen = new Set<string>();
+    const writers: ClientConfigWriter[] = [];
+    for (const id of request.clients) {
+      const w = writerFor(id);
+      if (w && !seen.has(w.id)) {
+        seen.add(w.id);
+        writers.push(w);
+      }
+    }
+    return { writers, detected: false };
+  }
+  if (request.print) return { writers: [], detected: false };
+  const writers: ClientConfigWriter[] = [];
+  for (const w of allWriters) if (w.presence(deps.platform, deps.fs) !== null) writers.push(w);
+  return { writers, detected: true };
+}
+
+/**
+ * Plans a setup run without writing anything: the binary, the project, each client's config change,
+ * each skill folder. Only `detectProject` is asynchronous.
+ */
+export async function planSetup(deps: SetupDeps, request: SetupRequest): Promise<SetupPlan> {
+  const { fs, platform, home } = deps;
+  const binaryPath = installedBinaryPath(fs, home, platform.os);
+  let binary: SetupPlan["binary"];
+  if (!isCompiledRa3(deps.execPath)) binary = { kind: "source", exists: fs.stat(binaryPath)?.kind === "file" };
+  else if (samePath(deps.execPath, binaryPath) || sameFile(fs, deps.execPath, binaryPath)) {
+    binary = { kind: "unchanged" };
+  } else binary = { kind: fs.exists(binaryPath) ? "update" : "install" };
+
+  const project = await deps.detectProject(request.project, request.sdk);
+  const entry = project.ok ? serverEntryFor(platform, home, binaryPath, project.project) : null;
+  let clientsBlocked: string | null = null;
+  if (!project.ok) clientsBlocked = "no project was found (step 2), and every entry passes the project to the server";
+  else if (binary.kind === "source" && !binary.exists) {
+    clientsBlocked =
+      `ra3 is running from source (${deps.execPath}), not as a compiled binary, and there is no installed binary at ${binaryPath} for the configs to point at`;
+  }
+  const { writers, detected } = selectWriters(deps, request);
+  const configPlans: ConfigPlan[] = [];
+  if (entry && clientsBlocked === null) {
+    for (const w of writers) configPlans.push(planConfigChange(w, platform, "user", entry, fs));
+  }
+  const skills = planSkills(fs, deps.skills.targets(), deps.skillFiles ?? SKILL_FILES);
+  return { binaryPath, binary, project, entry, clientsBlocked, writers, detected, configPlans, skills };
+}
+
+/** The files a plan would write, one line each, for the dry run and the confirmation question. */
+export function plannedWrites(deps: SetupDeps, plan: SetupPlan): string[] {
+  const items: string[] = [];
+  if (plan.binary.kind === "install" || plan.binary.kind === "update") {
+    items.push(`${plan.binaryPath}  (${plan.binary.kind} the stable binary)`);
+  }
+  for (const p of plan.configPlans) {
+    if (p.change === "create" || p.change === "update") {
+      items.push(`${p.file}  (${p.change}: the ra3 server for ${p.displayName})`);
+    }
+  }
+  for (const s of plan.skills) {
+    if (s.action === "install" || s.action === "update") {
+      items.push(`${s.dir}${deps.fs.path.sep}  (${s.action} the ${SKILL_NAME} skill)`);
+    }
+  }
+  if (plan.project.ok) {
+    items.push(
+      `${snapshotPathFor(deps.home, plan.project.project.projectDir)}  (the index snapshot, if the index changed)`,
+    );
+  }
+  items.push(`${receiptPath(deps.fs, deps.home)}  (the install receipt, when anything above changes)`);
+  return items;
+}
+
+/** The unified diffs of every config file the plan changes, concatenated. */
+export function diffsOf(plan: SetupPlan): string {
+  return plan.configPlans
+    .filter((p) => p.diff !== "")
+    .map((p) => p.diff)
+    .join("");
+}
