@@ -152,3 +152,44 @@ export function slugOf(p: string): string {
   const slug = parts.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
   return slug.slice(0, 48) || "root";
 }
+
+/**
+ * `p` (absolute) as a `file:` URI with every character outside `A–Z a–z 0–9 - _ . ~ /` and the drive
+ * colon percent-encoded, so no `$`, `{`, `%` or space survives. Setup writes a path this way into a
+ * client config when the client would rewrite it (`$HOME`, `${VAR}`, `{env:X}`); every command-line
+ * path flag accepts the URI back ({@link fromFileUri}).
+ * @example toFileUri("D:\\Mods\\$Money") // "file:///D:/Mods/%24Money"
+ */
+export function toFileUri(p: string): string {
+  const slashed = toPosix(p);
+  const rooted = /^[A-Za-z]:\//.test(slashed) ? `/${slashed}` : slashed;
+  const encoded = rooted.replace(
+    /[^A-Za-z0-9\-_.~/]/g,
+    (c, i: number) =>
+      c === ":" && i === 2 && /^\/[A-Za-z]$/.test(rooted.slice(0, 2))
+        ? c
+        : [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+  );
+  return `file://${encoded}`;
+}
+
+/**
+ * The path a `file:` URI names (percent-decoded; `file:///D:/x` gives `D:\x` with the `win32` flavour,
+ * `D:/x` elsewhere), or null when `s` is not a `file:` URI or does not decode.
+ * @example fromFileUri("file:///home/ann/mods/%24Money") // "/home/ann/mods/$Money"
+ */
+export function fromFileUri(s: string, flavour: PathFlavour = native): string | null {
+  const m = /^file:\/\/(?:localhost)?(\/.*)$/i.exec(s);
+  if (!m) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(m[1]);
+  } catch {
+    return null;
+  }
+  if (/^\/[A-Za-z]:(\/|$)/.test(decoded)) {
+    const drive = decoded.slice(1);
+    return flavour === nodePath.win32 ? drive.replace(/\//g, "\\") : drive;
+  }
+  return flavour === nodePath.win32 ? decoded.replace(/\//g, "\\") : decoded;
+}
