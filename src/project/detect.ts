@@ -6,7 +6,7 @@
  */
 import { CaseResolver, matchingEntries } from "./case-resolver.ts";
 import type { DirectoryLister } from "./fs-port.ts";
-import { ancestors, native, pathKey, toAbsolute } from "./paths.ts";
+import { ancestors, isAbsoluteAnyOs, native, pathKey, toAbsolute } from "./paths.ts";
 
 /** Which marker made a folder a project root. */
 export type ProjectMarker = "mod" | "babproj" | "mapmetadata";
@@ -216,7 +216,8 @@ export function findProjectsBelow(
       if (e.isDirectory && !SKIPPED_CONTAINER_NAMES.has(e.name.toLowerCase())) visit(native.join(d, e.name), level + 1);
     }
   };
-  visit(toAbsolute(dir), 0);
+  // An absolute path in any OS's syntax is taken as given (setup's tests walk Windows paths on Linux).
+  visit(isAbsoluteAnyOs(dir) ? dir : toAbsolute(dir), 0);
   return [...found.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
 }
 

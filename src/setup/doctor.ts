@@ -7,11 +7,21 @@
  * every ✗ says what to do. All effects are injected, so tests run it on an in-memory file system.
  */
 import { parse as parseJsonc } from "jsonc-parser";
-import { parse as parseToml } from "smol-toml";
 import { SKILL_FILES, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
 import { pathKey, samePath } from "../project/paths.ts";
-import { allWriters, type ClientConfigWriter, type ClientId, SERVER_NAME, writerFor } from "./clients/index.ts";
-import { LOG_UNINSTALL } from "./footprint.ts";
+import {
+  allWriters,
+  argValue,
+  type ClientConfigWriter,
+  type ClientId,
+  entryCommand,
+  SERVER_NAME,
+  writerFor,
+} from "./clients/index.ts";
+import { decodeConfigBytes } from "./clients/config-text.ts";
+import { readTrustRules, trustOf } from "./clients/trust.ts";
+import { LOG_PROJECT, LOG_UNINSTALL, loggedPaths } from "./footprint.ts";
+import { modsServedBy } from "./mods.ts";
 import {
   commandLine,
   describeLiveCheck,
@@ -47,8 +57,6 @@ export interface DoctorDeps {
   readonly version: string;
   readonly now: () => Date;
   readonly liveCheck: LiveChecker;
-  /** True when `dir` is a mod project folder (Data/Mod.xml, a .babproj, map metadata). */
-  isProject(dir: string): boolean | Promise<boolean>;
   /** The snapshot of `projectDir` in `home` (`SnapshotStore(home, projectDir).meta()`). */
   snapshot(projectDir: string): SnapshotFacts | Promise<SnapshotFacts>;
   readonly liveCheckTimeoutMs?: number;
@@ -92,13 +100,9 @@ export interface DoctorReport {
   readonly clients: readonly DoctorClient[];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
- * The command and arguments stored under the servers key for `name`, in any dialect (opencode keeps
- * them in one `command` array), or null when there is no such entry.
+ * The command and arguments stored under the servers key for `name`, in any dialect's shape, as the
+ * writer reads the file, or null when there is no such entry (or the file does not parse).
  * @example extractEntry(cursorWriter, '{"mcpServers":{"ra3":{"command":"/b/ra3","args":["mcp"]}}}') // { command: "/b/ra3", args: ["mcp"] }
  */
 export function extractEntry(
@@ -106,28 +110,8 @@ export function extractEntry(
   text: string,
   name: string = SERVER_NAME,
 ): { command: string; args: string[] } | null {
-  let root: unknown;
-  try {
-    root = writer.syntax === "toml" ? parseToml(text) : parseJsonc(text, [], { allowTrailingComma: true });
-  } catch {
-    return null;
-  }
-  const servers = isObject(root) ? root[writer.serversKey] : undefined;
-  const entry = isObject(servers) ? servers[name] : undefined;
-  if (!isObject(entry)) return null;
-  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-  if (Array.isArray(entry.command)) {
-    const [command, ...args] = strings(entry.command);
-    return command === undefined ? null : { command, args };
-  }
-  if (typeof entry.command !== "string") return null;
-  return { command: entry.command, args: strings(entry.args) };
-}
-
-/** The value after `flag` in `args`, or null. */
-function argValue(args: readonly string[], flag: string): string | null {
-  const i = args.indexOf(flag);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : null;
+  const read = writer.read(new TextEncoder().encode(text));
+  return read.ok ? entryCommand(writer.inspect(read.doc, name).entry) : null;
 }
 
 /** `3 s`, `5 min`, `2 h`, `4 days`. */
@@ -143,23 +127,94 @@ interface Target {
   readonly client: string;
   readonly writer: ClientConfigWriter | null;
   readonly file: string;
+  readonly entryName: string;
   readonly source: "receipt" | "detected";
 }
 
+/** Installed clients whose user file has an `ra3` entry the receipt does not know (configured by hand). */
 function detectedTargets(deps: DoctorDeps, known: Set<string>): Target[] {
   const out: Target[] = [];
   for (const w of allWriters) {
     if (w.presence(deps.platform, deps.fs) === null) continue;
-    const loc = w.locate(deps.platform, "user", deps.fs);
-    if (loc.file === null || known.has(pathKey(loc.file))) continue;
-    const bytes = readOrNull(deps.fs, loc.file);
+    let file: string | null;
+    try {
+      file = w.locate(deps.platform, "user", deps.fs).file;
+    } catch {
+      continue; // a path doctor cannot look at is not a configured client
+    }
+    const key = file === null ? "" : `${pathKey(file)}\u0000${SERVER_NAME}`;
+    if (file === null || known.has(key)) continue;
+    const bytes = readOrNull(deps.fs, file);
     if (bytes === null) continue;
     const read = w.read(bytes);
-    if (!read.ok || extractEntry(w, read.doc.text) === null) continue;
-    known.add(pathKey(loc.file));
-    out.push({ client: w.id, writer: w, file: loc.file, source: "detected" });
+    if (!read.ok || entryCommand(w.inspect(read.doc, SERVER_NAME).entry) === null) continue;
+    known.add(key);
+    out.push({ client: w.id, writer: w, file, entryName: SERVER_NAME, source: "detected" });
   }
   return out;
+}
+
+/**
+ * The folder-trust checks for a client that disables servers in untrusted folders (Gemini CLI, Qwen
+ * Code): nothing when its folder trust is off, else whether `folder` is trusted by its trust file.
+ */
+function trustChecks(
+  deps: DoctorDeps,
+  writer: ClientConfigWriter,
+  settingsText: string,
+  folder: string,
+  group: string,
+): DoctorCheck[] {
+  const trust = writer.trust!;
+  let settings: unknown = null;
+  try {
+    settings = parseJsonc(settingsText, [], { allowTrailingComma: true }) ?? null;
+  } catch {
+    settings = null;
+  }
+  if (!trust.enabled(settings)) return [];
+  const file = trust.file(deps.platform);
+  const check = (ok: boolean, label: string, problem: string | null = null, todo: string | null = null) => ({
+    group,
+    ok,
+    label,
+    problem,
+    todo,
+  });
+  let bytes: Uint8Array | null;
+  try {
+    bytes = deps.fs.readFile(file);
+  } catch (err) {
+    return [check(false, "folder trust", `${file} cannot be read: ${describeFsError(err)}`, "check its permissions")];
+  }
+  const decoded = bytes === null ? null : decodeConfigBytes(bytes);
+  if (decoded !== null && !decoded.ok) {
+    return [check(false, "folder trust", `${file}: ${decoded.problem.message}`, "save it as UTF-8")];
+  }
+  const rules = readTrustRules(decoded?.value.text ?? "");
+  if (!rules.ok) {
+    return [
+      check(
+        false,
+        "folder trust",
+        `${file}:${rules.error}; ${writer.displayName} refuses to start with this file`,
+        "fix the file, then run ra3 doctor again",
+      ),
+    ];
+  }
+  const state = trustOf(folder, rules.rules, deps.platform.pathFlavour);
+  if (state.kind === "trusted") return [check(true, `folder trust: ${folder} is trusted (${file})`)];
+  const why = state.kind === "distrusted"
+    ? `${file} marks ${state.rule} as DO_NOT_TRUST`
+    : `${folder} is not in ${file}`;
+  return [
+    check(
+      false,
+      "folder trust",
+      `${writer.displayName} disables every MCP server, ra3 included, in folders you have not trusted, and ${why}`,
+      trust.howToTrust,
+    ),
+  ];
 }
 
 /** The file's bytes, or null when it is missing or cannot be read (reported elsewhere). */
@@ -332,9 +387,16 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   const known = new Set<string>();
   const targets: Target[] = [];
   for (const c of receipt?.configs ?? []) {
-    if (known.has(pathKey(c.file))) continue;
-    known.add(pathKey(c.file));
-    targets.push({ client: c.client, writer: writerFor(c.client), file: c.file, source: "receipt" });
+    const key = `${pathKey(c.file)}\u0000${c.entryName}`;
+    if (known.has(key)) continue;
+    known.add(key);
+    targets.push({
+      client: c.client,
+      writer: writerFor(c.client),
+      file: c.file,
+      entryName: c.entryName,
+      source: "receipt",
+    });
   }
   targets.push(...detectedTargets(deps, known));
   if (targets.length === 0) {
@@ -347,6 +409,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
     });
   }
   const projects: string[] = [];
+  const containerMods: string[] = [];
   let liveVersion: string | null = null;
   for (const t of targets) {
     const name = t.writer?.displayName ?? t.client;
@@ -398,17 +461,29 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
       continue;
     }
     out(true, "the file parses");
-    const entry = extractEntry(t.writer, parsed.doc.text);
+    const entry = entryCommand(t.writer.inspect(parsed.doc, t.entryName).entry);
     if (!entry) {
-      out(false, "the ra3 entry", `there is no "${SERVER_NAME}" entry under "${t.writer.serversKey}"`, fixCmd);
+      out(false, "the ra3 entry", `there is no "${t.entryName}" entry under "${t.writer.serversKey}"`, fixCmd);
       done();
       continue;
     }
+    // What the client starts: its own expansion of $VAR / ${VAR} / {env:X} applied to the arguments.
+    const args = t.writer.expansion ? entry.args.map((a) => t.writer!.expansion!.expand(a, platform.env)) : entry.args;
     client.command = entry.command;
-    client.args = entry.args;
-    if (samePath(entry.command, binary)) out(true, `the ra3 entry runs the stable binary`);
-    else out(false, "the ra3 entry", `it runs ${entry.command}, not the stable binary ${binary}`, fixCmd);
-    const project = argValue(entry.args, "--project");
+    client.args = args;
+    if (samePath(entry.command, binary)) out(true, `the ${t.entryName} entry runs the stable binary`);
+    else out(false, `the ${t.entryName} entry`, `it runs ${entry.command}, not the stable binary ${binary}`, fixCmd);
+    const written = argValue(entry.args, "--project", platform.pathFlavour);
+    const project = argValue(args, "--project", platform.pathFlavour);
+    if (written !== null && project !== null && written !== project) {
+      out(
+        false,
+        `the project ${written}`,
+        `${name} rewrites ${t.writer.expansion?.describe ?? "it"} in the path and starts the server on ${project}`,
+        `${fixCmd} (ra3 then writes the path in a form ${name} leaves alone)`,
+      );
+    }
+    let served: string | null = null;
     if (project === null) {
       out(
         false,
@@ -417,31 +492,39 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
         fixCmd,
       );
     } else {
-      if (!projects.some((p) => samePath(p, project))) projects.push(project);
-      if (request.project !== null && !samePath(project, request.project)) {
+      const mods = modsServedBy(fs, project);
+      const container = mods.length > 1 || (mods.length === 1 && !samePath(mods[0], project));
+      for (const m of mods) if (!projects.some((p) => samePath(p, m))) projects.push(m);
+      if (container) containerMods.push(...mods);
+      served = project;
+      const label = container
+        ? `the mods in ${project} (${mods.map((m) => fs.path.basename(m)).join(", ")})`
+        : `the project ${project}`;
+      if (request.project !== null && !mods.some((m) => samePath(m, request.project!))) {
         out(
           false,
-          `the project ${project}`,
+          label,
           `it is not ${request.project}`,
           `run ra3 setup --client ${t.client} --project "${request.project}"`,
         );
-      } else if (!(await deps.isProject(project))) {
+      } else if (mods.length === 0) {
         out(
           false,
-          `the project ${project}`,
-          "it is not a mod folder (no Data/Mod.xml, .babproj or map metadata) or does not exist",
+          label,
+          "it is not a mod folder (no Data/Mod.xml, .babproj or map metadata) nor a folder of mods, or does not exist",
           `run ra3 setup --client ${t.client} --project DIR with the mod's folder`,
         );
-      } else out(true, `the project ${project}`);
+      } else out(true, label);
     }
-    const entryHome = argValue(entry.args, "--home");
+    if (t.writer.trust && served !== null) checks.push(...trustChecks(deps, t.writer, parsed.doc.text, served, group));
+    const entryHome = argValue(args, "--home", platform.pathFlavour);
     const expectHome = homeArgs(platform, home)[1] ?? null;
     if (!(entryHome === null ? expectHome === null : expectHome !== null && samePath(entryHome, expectHome))) {
       out(false, "the state folder", `the server would use ${entryHome ?? "the default home"}, not ${home}`, fixCmd);
     }
     const live = await deps.liveCheck({
       command: entry.command,
-      args: entry.args,
+      args,
       cwd: platform.home,
       timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS,
     });
@@ -454,7 +537,7 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
         false,
         "live check",
         describeLiveCheck(live),
-        `run the entry by hand to see what ${name} sees: ${commandLine(entry.command, entry.args)}`,
+        `run the entry by hand to see what ${name} sees: ${commandLine(entry.command, args)}`,
       );
     }
     done();
@@ -494,8 +577,12 @@ export async function runDoctor(deps: DoctorDeps, request: DoctorRequest): Promi
   // The snapshots.
   if (request.project !== null && !projects.some((p) => samePath(p, request.project!))) projects.push(request.project);
   const now = deps.now().getTime();
+  const setUp = receipt ? loggedPaths(receipt, LOG_PROJECT) : [];
   for (const p of projects) {
     const snap = await deps.snapshot(p);
+    // A mod of a served folder that setup never indexed is indexed on first use; not a problem.
+    const optional = containerMods.some((m) => samePath(m, p)) && !setUp.some((m) => samePath(m, p));
+    if (!snap.meta && optional) continue;
     if (!snap.meta) {
       checks.push({
         group: "snapshot",

@@ -11,6 +11,8 @@ import type { InstallReceipt } from "./receipt.ts";
 export const LOG_DIR_CREATE = "dir.create";
 export const LOG_CACHE_WRITE = "cache.write";
 export const LOG_SETUP = "setup";
+/** A mod setup was run for (doctor checks the snapshot of each). */
+export const LOG_PROJECT = "project";
 export const LOG_UNINSTALL = "uninstall";
 
 /**

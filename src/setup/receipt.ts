@@ -30,6 +30,23 @@ export interface ConfigRecord {
   readonly createdFile: boolean;
   /** The first backup made of the user's file before setup changed it. */
   readonly backup?: string;
+  /**
+   * True when setup added the servers container (`"mcpServers": {}`) itself, so uninstall may drop it
+   * once empty; false when the user already had one (kept, even empty). Absent in receipts from before
+   * this was recorded: then only a file ra3 created loses its emptied container.
+   */
+  readonly createdContainer?: boolean;
+}
+
+/** A folder setup added to a client's trust file (Gemini CLI, Qwen Code). */
+export interface TrustRecord {
+  readonly client: string;
+  /** The trust file. */
+  readonly file: string;
+  /** The key ra3 added, exactly as written. */
+  readonly folder: string;
+  /** True when setup created the trust file. */
+  readonly createdFile: boolean;
 }
 
 export interface SkillRecord {
@@ -56,6 +73,8 @@ export interface InstallReceipt {
   readonly binary: BinaryRecord | null;
   readonly configs: readonly ConfigRecord[];
   readonly skills: readonly SkillRecord[];
+  /** Trust-file entries setup added (absent in receipts from before trust was handled). */
+  readonly trust?: readonly TrustRecord[];
   readonly log: readonly LogEntry[];
 }
 
@@ -102,7 +121,8 @@ function validate(value: unknown): InstallReceipt | string {
       typeof c.file !== "string" ||
       typeof c.entryName !== "string" ||
       typeof c.createdFile !== "boolean" ||
-      (c.backup !== undefined && typeof c.backup !== "string")
+      (c.backup !== undefined && typeof c.backup !== "string") ||
+      (c.createdContainer !== undefined && typeof c.createdContainer !== "boolean")
     ) {
       return `configs[${i}] is not a config record`;
     }
@@ -110,6 +130,15 @@ function validate(value: unknown): InstallReceipt | string {
   for (const [i, s] of (value.skills as unknown[]).entries()) {
     if (!isObject(s) || typeof s.name !== "string" || typeof s.target !== "string" || typeof s.dir !== "string") {
       return `skills[${i}] is not a skill record`;
+    }
+  }
+  if (value.trust !== undefined && !Array.isArray(value.trust)) return `"trust" is not a list`;
+  for (const [i, t] of ((value.trust ?? []) as unknown[]).entries()) {
+    if (
+      !isObject(t) || typeof t.client !== "string" || typeof t.file !== "string" || typeof t.folder !== "string" ||
+      typeof t.createdFile !== "boolean"
+    ) {
+      return `trust[${i}] is not a trust record`;
     }
   }
   for (const [i, l] of (value.log as unknown[]).entries()) {
@@ -167,8 +196,19 @@ export function renderReceipt(receipt: InstallReceipt): string {
       entryName: c.entryName,
       createdFile: c.createdFile,
       ...(c.backup ? { backup: c.backup } : {}),
+      ...(c.createdContainer !== undefined ? { createdContainer: c.createdContainer } : {}),
     })),
     skills: receipt.skills.map((s) => ({ name: s.name, target: s.target, dir: s.dir })),
+    ...(receipt.trust && receipt.trust.length
+      ? {
+        trust: receipt.trust.map((t) => ({
+          client: t.client,
+          file: t.file,
+          folder: t.folder,
+          createdFile: t.createdFile,
+        })),
+      }
+      : {}),
     log: receipt.log.map((l) => ({ at: l.at, action: l.action, detail: l.detail })),
   };
   return JSON.stringify(ordered, null, 2) + "\n";
@@ -182,32 +222,75 @@ export function writeReceipt(fs: FileSystemPort, home: string, receipt: InstallR
 }
 
 // Case-insensitive: the same record written twice with differently cased Windows paths is one file.
-function sameConfig(a: ConfigRecord, client: string, scope: string, file: string): boolean {
-  return a.client === client && a.scope === scope && samePath(a.file, file);
+// One file can hold several entries of ours (`--name`), so the entry name is part of the identity.
+function sameConfig(a: ConfigRecord, client: string, scope: string, file: string, entryName: string): boolean {
+  return a.client === client && a.scope === scope && samePath(a.file, file) && a.entryName === entryName;
+}
+
+/**
+ * The record of the entry `entryName` that ra3 wrote into `file`, or undefined: an entry without one
+ * is the user's, never replaced or removed.
+ */
+export function configRecordOf(
+  receipt: InstallReceipt,
+  file: string,
+  entryName: string,
+): ConfigRecord | undefined {
+  return receipt.configs.find((c) => samePath(c.file, file) && c.entryName === entryName);
 }
 
 /**
  * The receipt with `record` added, replacing a record for the same client, scope and file. A replaced
- * record's `createdFile: true` and first `backup` are kept: they describe the state before ra3.
+ * record's `createdFile: true`, `createdContainer: true` and first `backup` are kept: they describe the
+ * state before ra3.
  */
 export function withConfigRecord(receipt: InstallReceipt, record: ConfigRecord): InstallReceipt {
-  const old = receipt.configs.find((c) => sameConfig(c, record.client, record.scope, record.file));
+  const old = receipt.configs.find((c) => sameConfig(c, record.client, record.scope, record.file, record.entryName));
   const backup = old?.backup ?? record.backup;
+  const container = old?.createdContainer === true || record.createdContainer === true
+    ? true
+    : record.createdContainer ?? old?.createdContainer;
   const merged: ConfigRecord = old
-    ? { ...record, createdFile: old.createdFile || record.createdFile, ...(backup !== undefined ? { backup } : {}) }
+    ? {
+      ...record,
+      createdFile: old.createdFile || record.createdFile,
+      ...(backup !== undefined ? { backup } : {}),
+      ...(container !== undefined ? { createdContainer: container } : {}),
+    }
     : record;
   const rest = receipt.configs.filter((c) => c !== old);
   return { ...receipt, configs: [...rest, merged] };
 }
 
-/** The receipt without the record for `client`/`scope`/`file`. */
+/** The receipt without the record for `client`/`scope`/`file`/`entryName`. */
 export function withoutConfigRecord(
   receipt: InstallReceipt,
   client: string,
   scope: string,
   file: string,
+  entryName: string,
 ): InstallReceipt {
-  return { ...receipt, configs: receipt.configs.filter((c) => !sameConfig(c, client, scope, file)) };
+  return { ...receipt, configs: receipt.configs.filter((c) => !sameConfig(c, client, scope, file, entryName)) };
+}
+
+/** The receipt with a trust record added (replacing one for the same client, file and folder). */
+export function withTrustRecord(receipt: InstallReceipt, record: TrustRecord): InstallReceipt {
+  const same = (t: TrustRecord) =>
+    t.client === record.client && samePath(t.file, record.file) && t.folder === record.folder;
+  const old = (receipt.trust ?? []).find(same);
+  const merged = old ? { ...record, createdFile: old.createdFile || record.createdFile } : record;
+  return { ...receipt, trust: [...(receipt.trust ?? []).filter((t) => !same(t)), merged] };
+}
+
+/** The receipt without the trust record for `record`'s client, file and folder. */
+export function withoutTrustRecord(
+  receipt: InstallReceipt,
+  record: Pick<TrustRecord, "client" | "file" | "folder">,
+): InstallReceipt {
+  const trust = (receipt.trust ?? []).filter((t) =>
+    !(t.client === record.client && samePath(t.file, record.file) && t.folder === record.folder)
+  );
+  return { ...receipt, trust };
 }
 
 /** The receipt with `record` added, replacing a record for the same skill folder. */

@@ -7,7 +7,7 @@ import { SKILL_NAME, SKILL_VERSION } from "../skill/embedded.ts";
 import { describeFsError } from "../disk/port.ts";
 import { formatBytes } from "../disk/size.ts";
 import { samePath } from "../project/paths.ts";
-import { applyConfigChange } from "./clients/index.ts";
+import { applyConfigChange, type ServerEntry } from "./clients/index.ts";
 import { listTree, LOG_CACHE_WRITE, LOG_DIR_CREATE, missingAncestors } from "./footprint.ts";
 import { commandLine, describeLiveCheck, LIVE_CHECK_TIMEOUT_MS, type LiveCheckResult } from "./live-check.ts";
 import {
@@ -19,7 +19,8 @@ import {
   writeReceipt,
 } from "./receipt.ts";
 import { cleanupOldBinaries, selfInstall } from "./self-install.ts";
-import type { ProjectInfo, SetupDeps, SetupPlan, SetupRequest } from "./setup-plan.ts";
+import { applyTrust } from "./clients/trust.ts";
+import type { ClientPlan, ProjectInfo, SetupDeps, SetupPlan, SetupRequest } from "./setup-plan.ts";
 import {
   type ClientOutcome,
   clientOutcome,
@@ -122,25 +123,42 @@ export function applyClients(
     };
   }
   const clients: ClientOutcome[] = [];
-  for (const p of plan.configPlans) {
+  for (const c of plan.clients) {
+    const p = c.config;
     if (p.change === "error" || p.file === null) {
-      clients.push(clientOutcome(p, "failed"));
+      clients.push(clientOutcome(c, "failed"));
       continue;
     }
     const missing = missingAncestors(fs, fs.path.dirname(p.file));
     const applied = applyConfigChange(p, fs, state.receipt, { now: deps.now() });
     if (!applied.ok) {
       noteCreatedDirs(deps, state, missing);
-      clients.push(clientOutcome(p, "failed", { error: applied.error }));
+      clients.push(clientOutcome(c, "failed", { error: applied.error }));
       continue;
     }
     if (applied.written || !sameRecords(applied.receipt.configs, state.receipt.configs)) state.dirty = true;
     state.receipt = applied.receipt;
     noteCreatedDirs(deps, state, missing);
+    const trust = applyClientTrust(deps, c, state);
     const result: ClientResult = p.change === "create" ? "created" : p.change === "update" ? "updated" : "unchanged";
-    clients.push(clientOutcome(p, result, { backup: applied.backup }));
+    clients.push(clientOutcome(c, result, { backup: applied.backup, ...(trust !== undefined ? { trust } : {}) }));
   }
   return { step: clientsStep(plan, request, clients, false), clients };
+}
+
+/**
+ * Writes the client's trust change (after its entry, which it is useless without); returns the line
+ * for the report when it differs from the planned one (a failure), else undefined.
+ */
+function applyClientTrust(deps: SetupDeps, c: ClientPlan, state: ApplyState): string | undefined {
+  if (c.trust === null || (c.trust.change !== "create" && c.trust.change !== "update")) return undefined;
+  const missing = missingAncestors(deps.fs, deps.fs.path.dirname(c.trust.file));
+  const applied = applyTrust(c.trust, deps.fs, state.receipt, deps.now());
+  noteCreatedDirs(deps, state, missing);
+  if (!applied.ok) return `✗ ${applied.error}`;
+  if (applied.written) state.dirty = true;
+  state.receipt = applied.receipt;
+  return undefined;
 }
 
 // Record order may change when a record is re-added; only the set matters.
@@ -243,10 +261,14 @@ export async function applyIndex(deps: SetupDeps, project: ProjectInfo, state: A
   );
 }
 
-/** Step 6: starts the installed server exactly as the entry says, as a client would. */
+/**
+ * Step 6: starts the installed server exactly as the entries written say, as a client would (each
+ * distinct command line once; the plain entry when no client was configured).
+ */
 export async function applyVerify(
   deps: SetupDeps,
   plan: SetupPlan,
+  clients: readonly ClientOutcome[],
 ): Promise<{ step: StepReport; live: LiveCheckResult | null }> {
   if (!plan.entry) {
     return {
@@ -260,22 +282,42 @@ export async function applyVerify(
       live: null,
     };
   }
-  const live = await deps.liveCheck({
-    command: plan.entry.command,
-    args: plan.entry.args,
-    cwd: deps.platform.home,
-    timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS,
-  });
-  if (!live.ok) {
-    return {
-      step: stepReport("verify", "failed", describeLiveCheck(live), {
-        todo: `run the entry by hand to see what a client sees: ${commandLine(plan.entry.command, plan.entry.args)}`,
-      }),
-      live,
-    };
+  const written = plan.clients
+    .filter((c) => c.entry !== null && clients.some((o) => o.client === c.writer.id && o.result !== "failed"))
+    .map((c) => c.entry!);
+  const distinct = new Map<string, ServerEntry>();
+  for (const e of written.length ? written : [plan.entry]) distinct.set(JSON.stringify([e.command, e.args]), e);
+  let first: LiveCheckResult | null = null;
+  const lines: string[] = [];
+  for (const entry of distinct.values()) {
+    const live = await deps.liveCheck({
+      command: entry.command,
+      args: entry.args,
+      cwd: deps.platform.home,
+      timeoutMs: deps.liveCheckTimeoutMs ?? LIVE_CHECK_TIMEOUT_MS,
+    });
+    first ??= live;
+    if (!live.ok) {
+      return {
+        step: stepReport("verify", "failed", describeLiveCheck(live), {
+          todo: `run the entry by hand to see what a client sees: ${commandLine(entry.command, entry.args)}`,
+        }),
+        live,
+      };
+    }
+    if (distinct.size > 1) lines.push(`✓ ${commandLine(entry.command, entry.args)}: ${describeLiveCheck(live)}`);
   }
-  const version = live.serverVersion && live.serverVersion !== deps.version
+  const live = first!;
+  const version = live.ok && live.serverVersion && live.serverVersion !== deps.version
     ? `; note: the installed server reports version ${live.serverVersion}, this is ${deps.version}`
     : "";
-  return { step: stepReport("verify", "done", `${describeLiveCheck(live)}${version}`), live };
+  return {
+    step: stepReport(
+      "verify",
+      "done",
+      distinct.size > 1 ? `${distinct.size} entries answer${version}` : `${describeLiveCheck(live)}${version}`,
+      { details: lines },
+    ),
+    live,
+  };
 }

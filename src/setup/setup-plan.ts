@@ -6,13 +6,24 @@
  */
 import { SKILL_FILES, SKILL_NAME, SKILL_VERSION, type SkillFile } from "../skill/embedded.ts";
 import { describeFsError, type FileSystemPort } from "../disk/port.ts";
+import { parse as parseJsonc } from "jsonc-parser";
 import { baseName, samePath } from "../project/paths.ts";
 import { snapshotPathFor } from "../project/home.ts";
-import { allWriters, planConfigChange, serverEntryFor, writerFor } from "./clients/index.ts";
-import type { ClientConfigWriter, ClientId, ConfigPlan, ServerEntry } from "./clients/index.ts";
+import {
+  allWriters,
+  argValue,
+  entryCommand,
+  planConfigChange,
+  SERVER_NAME,
+  serverEntryFor,
+  writersNamed,
+} from "./clients/index.ts";
+import type { ClientConfigWriter, ClientId, ConfigPlan, Scope, ServerEntry } from "./clients/index.ts";
+import { planTrust, type TrustPlan } from "./clients/trust.ts";
 import type { LiveChecker } from "./live-check.ts";
+import { type ServedFolder, servedFolder } from "./mods.ts";
 import type { Platform } from "./platform.ts";
-import { receiptPath } from "./receipt.ts";
+import { configRecordOf, type InstallReceipt, receiptPath } from "./receipt.ts";
 import { installedBinaryPath } from "./self-install.ts";
 import {
   planSkillCopy,
@@ -24,6 +35,10 @@ import {
 export interface SetupRequest {
   /** Client ids named with `--client` (validated by the caller); empty means "the detected ones". */
   readonly clients: readonly ClientId[];
+  /** The entry name (`--name`); default `ra3`. */
+  readonly name?: string | null;
+  /** Which of the client's files (`--scope`); default `user`. */
+  readonly scope?: Scope;
   readonly project: string | null;
   readonly sdk: string | null;
   readonly yes: boolean;
@@ -142,6 +157,18 @@ function planSkills(
   return out;
 }
 
+/** One client's part of the plan: its entry, what it serves, the config change and the trust change. */
+export interface ClientPlan {
+  readonly writer: ClientConfigWriter;
+  /** The entry written (null when the plan failed before one could be made). */
+  readonly entry: ServerEntry | null;
+  /** What the entry serves, and how that changed (user scope; null for project scope or a failed plan). */
+  readonly served: ServedFolder | null;
+  readonly config: ConfigPlan;
+  /** Trusting the served folder, for clients that disable servers in untrusted folders. */
+  readonly trust: TrustPlan | null;
+}
+
 /** Everything setup would do, computed before anything is written (the dry run shows it as is). */
 export interface SetupPlan {
   readonly binaryPath: string;
@@ -149,11 +176,14 @@ export interface SetupPlan {
     readonly kind: "unchanged" | "install" | "update";
   };
   readonly project: ProjectDetection;
+  /** The plain entry for this mod (what `--print` shows, and what is verified when no client is set up). */
   readonly entry: ServerEntry | null;
   /** Why clients cannot be configured at all, or null. */
   readonly clientsBlocked: string | null;
   readonly writers: readonly ClientConfigWriter[];
   readonly detected: boolean;
+  readonly clients: readonly ClientPlan[];
+  /** `clients[].config`, in order. */
   readonly configPlans: readonly ConfigPlan[];
   readonly skills: readonly SkillPlanItem[];
 }
@@ -169,8 +199,8 @@ function selectWriters(deps: SetupDeps, request: SetupRequest): { writers: Clien
     const seen = new Set<string>();
     const writers: ClientConfigWriter[] = [];
     for (const id of request.clients) {
-      const w = writerFor(id);
-      if (w && !seen.has(w.id)) {
+      for (const w of writersNamed(id, deps.platform, deps.fs)) {
+        if (seen.has(w.id)) continue;
         seen.add(w.id);
         writers.push(w);
       }
@@ -183,11 +213,146 @@ function selectWriters(deps: SetupDeps, request: SetupRequest): { writers: Clien
   return { writers, detected: true };
 }
 
+/** The folder our existing entry in `writer`'s file serves (its `--project`), or null when there is none of ours. */
+function currentlyServed(
+  deps: SetupDeps,
+  writer: ClientConfigWriter,
+  receipt: InstallReceipt,
+  name: string,
+): string | null {
+  const { fs, platform } = deps;
+  let file: string | null;
+  let bytes: Uint8Array | null;
+  try {
+    file = writer.locate(platform, "user", fs).file;
+    bytes = file === null ? null : fs.readFile(file);
+  } catch {
+    return null; // planConfigChange reports the same failure with its words
+  }
+  if (file === null || bytes === null || !configRecordOf(receipt, file, name)) return null;
+  const read = writer.read(bytes);
+  if (!read.ok) return null;
+  const found = entryCommand(writer.inspect(read.doc, name).entry);
+  return found ? argValue(found.args, "--project", platform.pathFlavour) : null;
+}
+
+/** An error plan for `writer` (nothing is written for it). */
+function errorPlan(
+  writer: ClientConfigWriter,
+  scope: Scope,
+  name: string,
+  error: string,
+  file: string | null,
+): ConfigPlan {
+  return {
+    client: writer.id,
+    displayName: writer.displayName,
+    scope,
+    action: "add",
+    entryName: name,
+    file,
+    candidates: file ? [file] : [],
+    change: "error",
+    before: null,
+    after: null,
+    diff: "",
+    error,
+    warnings: [],
+    notes: [],
+    createdFile: false,
+    ownership: "new",
+    createsContainer: false,
+  };
+}
+
+/** Plans one client: the folder it serves, the entry, the config change, the trust change. */
+function planClient(
+  deps: SetupDeps,
+  writer: ClientConfigWriter,
+  project: ProjectInfo,
+  binaryPath: string,
+  receipt: InstallReceipt,
+  request: SetupRequest,
+): ClientPlan {
+  const { fs, platform, home } = deps;
+  const scope = request.scope ?? "user";
+  const name = request.name ?? SERVER_NAME;
+  const served = scope === "user"
+    ? servedFolder(fs, currentlyServed(deps, writer, receipt, name), project.projectDir, platform.home)
+    : null;
+  if (served?.kind === "separate") {
+    const config = errorPlan(
+      writer,
+      scope,
+      name,
+      `its "${name}" entry serves ${served.previous}, and ${project.projectDir} shares no folder with it that ra3 would serve (only a drive root or your home folder); ra3 left the entry as it is. For this mod, run ra3 setup --project "${project.projectDir}" --name ${name}-2 (a second entry) or --scope project (a file in the mod folder).`,
+      null,
+    );
+    return { writer, entry: null, served, config, trust: null };
+  }
+  const dir = served?.dir ?? project.projectDir;
+  const entry = serverEntryFor(platform, home, binaryPath, { projectDir: dir, sdkDir: project.sdkDir }, {
+    name,
+    expansion: writer.expansion,
+  });
+  if (writer.expansion?.rewrites(entry.command)) {
+    const config = errorPlan(
+      writer,
+      scope,
+      name,
+      `the ra3 binary path ${entry.command} contains ${writer.expansion.describe}, which ${writer.displayName} would rewrite before starting it; use a --home without "$" or "{" and run setup again.`,
+      null,
+    );
+    return { writer, entry, served, config, trust: null };
+  }
+  let config = planConfigChange(writer, platform, scope, entry, fs, receipt, { projectDir: project.projectDir });
+  if (config.change === "create" && config.file !== null && writer.presence(platform, fs) === null) {
+    let folderExists = false;
+    try {
+      folderExists = fs.exists(fs.path.dirname(config.file));
+    } catch {
+      folderExists = false;
+    }
+    if (!folderExists && scope === "user") {
+      config = {
+        ...config,
+        change: "error",
+        after: null,
+        diff: "",
+        error:
+          `${writer.displayName} does not look installed for this user (neither its folder nor its program on PATH was found), and ra3 does not create a client's folders for it; ${
+            fs.path.dirname(config.file)
+          } was left alone. Install ${writer.displayName} (or start it once) and run setup again.`,
+      };
+    }
+  }
+  let trust: TrustPlan | null = null;
+  if (writer.trust && config.change !== "error") {
+    const settings = readSettings(fs, config.file ?? writer.locate(platform, "user", fs).file);
+    if (writer.trust.enabled(settings)) {
+      trust = planTrust({ id: writer.id, displayName: writer.displayName, trust: writer.trust }, platform, fs, dir);
+    }
+  }
+  return { writer, entry, served, config, trust };
+}
+
+/** A client's settings as plain data (null when missing or unreadable), for its folder-trust switch. */
+function readSettings(fs: FileSystemPort, file: string | null): unknown {
+  if (file === null) return null;
+  try {
+    const bytes = fs.readFile(file);
+    if (bytes === null) return null;
+    return parseJsonc(new TextDecoder().decode(bytes).replace(/^\uFEFF/, ""), [], { allowTrailingComma: true }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Plans a setup run without writing anything: the binary, the project, each client's config change,
  * each skill folder. Only `detectProject` is asynchronous.
  */
-export async function planSetup(deps: SetupDeps, request: SetupRequest): Promise<SetupPlan> {
+export async function planSetup(deps: SetupDeps, request: SetupRequest, receipt: InstallReceipt): Promise<SetupPlan> {
   const { fs, platform, home } = deps;
   const binaryPath = installedBinaryPath(fs, home, platform.os);
   let binary: SetupPlan["binary"];
@@ -197,7 +362,9 @@ export async function planSetup(deps: SetupDeps, request: SetupRequest): Promise
   } else binary = { kind: fs.exists(binaryPath) ? "update" : "install" };
 
   const project = await deps.detectProject(request.project, request.sdk);
-  const entry = project.ok ? serverEntryFor(platform, home, binaryPath, project.project) : null;
+  const entry = project.ok
+    ? serverEntryFor(platform, home, binaryPath, project.project, { name: request.name ?? SERVER_NAME })
+    : null;
   let clientsBlocked: string | null = null;
   if (!project.ok) clientsBlocked = "no project was found (step 2), and every entry passes the project to the server";
   else if (binary.kind === "source" && !binary.exists) {
@@ -205,12 +372,23 @@ export async function planSetup(deps: SetupDeps, request: SetupRequest): Promise
       `ra3 is running from source (${deps.execPath}), not as a compiled binary, and there is no installed binary at ${binaryPath} for the configs to point at`;
   }
   const { writers, detected } = selectWriters(deps, request);
-  const configPlans: ConfigPlan[] = [];
-  if (entry && clientsBlocked === null) {
-    for (const w of writers) configPlans.push(planConfigChange(w, platform, "user", entry, fs));
+  const clients: ClientPlan[] = [];
+  if (project.ok && clientsBlocked === null) {
+    for (const w of writers) clients.push(planClient(deps, w, project.project, binaryPath, receipt, request));
   }
   const skills = planSkills(fs, deps.skills.targets(), deps.skillFiles ?? SKILL_FILES);
-  return { binaryPath, binary, project, entry, clientsBlocked, writers, detected, configPlans, skills };
+  return {
+    binaryPath,
+    binary,
+    project,
+    entry,
+    clientsBlocked,
+    writers,
+    detected,
+    clients,
+    configPlans: clients.map((c) => c.config),
+    skills,
+  };
 }
 
 /** The files a plan would write, one line each, for the dry run and the confirmation question. */
@@ -219,9 +397,13 @@ export function plannedWrites(deps: SetupDeps, plan: SetupPlan): string[] {
   if (plan.binary.kind === "install" || plan.binary.kind === "update") {
     items.push(`${plan.binaryPath}  (${plan.binary.kind} the stable binary)`);
   }
-  for (const p of plan.configPlans) {
+  for (const c of plan.clients) {
+    const p = c.config;
     if (p.change === "create" || p.change === "update") {
-      items.push(`${p.file}  (${p.change}: the ra3 server for ${p.displayName})`);
+      items.push(`${p.file}  (${p.change}: the ${p.entryName} server for ${p.displayName})`);
+    }
+    if (c.trust && (c.trust.change === "create" || c.trust.change === "update")) {
+      items.push(`${c.trust.file}  (${c.trust.change}: trust ${c.trust.folder} in ${c.trust.displayName})`);
     }
   }
   for (const s of plan.skills) {
@@ -238,10 +420,10 @@ export function plannedWrites(deps: SetupDeps, plan: SetupPlan): string[] {
   return items;
 }
 
-/** The unified diffs of every config file the plan changes, concatenated. */
+/** The unified diffs of every config and trust file the plan changes, concatenated. */
 export function diffsOf(plan: SetupPlan): string {
-  return plan.configPlans
-    .filter((p) => p.diff !== "")
-    .map((p) => p.diff)
+  return plan.clients
+    .flatMap((c) => [c.config.diff, c.trust?.diff ?? ""])
+    .filter((d) => d !== "")
     .join("");
 }

@@ -4,9 +4,10 @@
  */
 import { baseName } from "../project/paths.ts";
 import { snapshotPathFor } from "../project/home.ts";
-import { allWriters, type ConfigPlan, printEntry } from "./clients/index.ts";
+import { allWriters, printEntry } from "./clients/index.ts";
 import type { ClientId, Scope } from "./clients/index.ts";
-import type { ProjectDetection, SetupDeps, SetupPlan, SetupRequest } from "./setup-plan.ts";
+import type { ServedFolder } from "./mods.ts";
+import type { ClientPlan, ProjectDetection, SetupDeps, SetupPlan, SetupRequest } from "./setup-plan.ts";
 import { type StepReport, stepReport } from "./steps.ts";
 
 /** What happened to one client's config file (or would, in a dry run). */
@@ -25,6 +26,10 @@ export interface ClientOutcome {
   readonly diff: string;
   readonly warnings: readonly string[];
   readonly notes: readonly string[];
+  /** What the entry serves and what changed for which mod, one sentence (null when the plan failed early). */
+  readonly serves: string | null;
+  /** The folder-trust change for this client, one sentence, or null when the client has none to make. */
+  readonly trust: string | null;
 }
 
 /** `1 file`, `3 files`. */
@@ -32,12 +37,39 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** A client's line in the report, from its config plan and what happened to it. */
+/**
+ * What the entry serves, for the report: which mod, or which folder of mods and how that changed.
+ * @example servesLine({ kind: "container", dir: "/mods", previous: "/mods/A", mods: ["/mods/A", "/mods/B"] }, false)
+ *          // "now serves the mods in /mods (A, B); it served /mods/A before"
+ */
+export function servesLine(
+  served: ServedFolder | null,
+  dryRun: boolean,
+  baseName: (p: string) => string,
+): string | null {
+  if (served === null) return null;
+  const names = (mods: readonly string[]) => mods.map(baseName).join(", ");
+  const will = dryRun ? "would serve" : "now serves";
+  switch (served.kind) {
+    case "new":
+    case "same":
+      return `serves the mod ${served.dir}`;
+    case "inside":
+      return `serves the mods in ${served.dir} (${names(served.mods)}), this one included`;
+    case "container":
+      return `${will} the mods in ${served.dir} (${names(served.mods)}); it served ${served.previous} before`;
+    case "separate":
+      return null;
+  }
+}
+
+/** A client's line in the report, from its plan and what happened to it. */
 export function clientOutcome(
-  plan: ConfigPlan,
+  client: ClientPlan,
   result: ClientResult,
-  extra: { error?: string | null; backup?: string | null } = {},
+  extra: { error?: string | null; backup?: string | null; trust?: string | null; dryRun?: boolean } = {},
 ): ClientOutcome {
+  const plan = client.config;
   return {
     client: plan.client,
     displayName: plan.displayName,
@@ -49,14 +81,37 @@ export function clientOutcome(
     diff: plan.diff,
     warnings: plan.warnings,
     notes: plan.notes,
+    serves: result === "failed" ? null : servesLine(client.served, extra.dryRun ?? false, baseName),
+    trust: extra.trust ?? trustLine(client, extra.dryRun ?? false),
   };
+}
+
+/** The trust sentence of a planned (dry run) or applied trust change. */
+export function trustLine(client: ClientPlan, dryRun: boolean): string | null {
+  const t = client.trust;
+  if (t === null) return null;
+  switch (t.change) {
+    case "unchanged":
+      return `${t.folder} is already trusted in ${t.file}`;
+    case "create":
+    case "update":
+      return `${
+        dryRun ? "would trust" : "trusted"
+      } ${t.folder} in ${t.file} (${t.displayName} disables MCP servers in folders you have not trusted)`;
+    case "distrusted":
+    case "error":
+      return `✗ ${t.message}`;
+  }
 }
 
 /** One client as report text: `✓ Cursor: <file>: created`, or the error, plus backup, warnings and notes. */
 function clientLine(o: ClientOutcome): string {
   const mark = o.result === "failed" ? "✗" : "✓";
   const head = `${mark} ${o.displayName}: ${o.file ?? "(no file)"}: ${o.result}`;
-  const lines = [o.result === "failed" ? `${mark} ${o.displayName}: ${o.error}` : head];
+  const lines = [
+    o.result === "failed" ? `${mark} ${o.displayName}: ${o.error}` : head + (o.serves ? `; ${o.serves}` : ""),
+  ];
+  if (o.trust) lines.push(`  ${o.trust}`);
   if (o.backup) lines.push(`  backup of the previous file: ${o.backup}`);
   for (const w of o.warnings) lines.push(`  warning: ${w}`);
   for (const n of o.notes) lines.push(`  note: ${n}`);
@@ -80,16 +135,17 @@ export function dryRunSteps(
 
   steps.push(projectStep(plan.project));
 
-  const clients = plan.configPlans.map((p) =>
+  const clients = plan.clients.map((c) =>
     clientOutcome(
-      p,
-      p.change === "error"
+      c,
+      c.config.change === "error"
         ? "failed"
-        : p.change === "create"
+        : c.config.change === "create"
         ? "would create"
-        : p.change === "update"
+        : c.config.change === "update"
         ? "would update"
         : "unchanged",
+      { dryRun: true },
     )
   );
   steps.push(clientsStep(plan, request, clients, true));

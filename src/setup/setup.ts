@@ -13,7 +13,8 @@
  * All effects go through injected ports (platform, file system, skill installer, indexer, live check),
  * so the whole sequence runs in tests against an in-memory file system.
  */
-import { LOG_SETUP, missingAncestors } from "./footprint.ts";
+import { LOG_PROJECT, LOG_SETUP, loggedPaths, missingAncestors } from "./footprint.ts";
+import { samePath } from "../project/paths.ts";
 import type { LiveCheckResult } from "./live-check.ts";
 import type { ServerEntry } from "./clients/index.ts";
 import { readReceipt, withLogEntry } from "./receipt.ts";
@@ -77,7 +78,7 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
       ms: Math.round(performance.now() - started),
     };
   }
-  const plan = await planSetup(deps, request);
+  const plan = await planSetup(deps, request, read.receipt);
   const dryRunReason = request.dryRun ? "flag" : !request.yes && !request.interactive ? "no-terminal" : null;
   deps.print(`ra3 setup ${deps.version}: home ${home}, stable binary ${binaryPath}\n`);
 
@@ -145,13 +146,22 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
 
   const binaryStep = applyBinary(deps, plan, state);
   finish(binaryStep);
+  if (
+    plan.project.ok &&
+    !loggedPaths(state.receipt, LOG_PROJECT).some((p) =>
+      samePath(p, plan.project.ok ? plan.project.project.projectDir : "")
+    )
+  ) {
+    state.receipt = withLogEntry(state.receipt, LOG_PROJECT, plan.project.project.projectDir, deps.now());
+    state.dirty = true;
+  }
   finish(projectStep(plan.project));
   const clients = applyClients(deps, plan, request, state, binaryStep.status === "failed");
   finish(clients.step);
   finish(applySkill(deps, plan, state));
   if (plan.project.ok) finish(await applyIndex(deps, plan.project.project, state));
   else finish(stepReport("index", "skipped", "no project (step 2 failed)"));
-  const verify = await applyVerify(deps, plan);
+  const verify = await applyVerify(deps, plan, clients.clients);
   finish(verify.step);
 
   const ms = Math.round(performance.now() - started);

@@ -9,6 +9,7 @@
  */
 import { isInside, samePath } from "../project/paths.ts";
 import { type ConfigPlan, planConfigRemoval, removeConfigEntry, writerFor } from "./clients/index.ts";
+import { planTrustRemoval, removeTrust, type TrustRemoval } from "./clients/trust.ts";
 import { deepestFirst, listTree, LOG_CACHE_WRITE, LOG_DIR_CREATE, LOG_UNINSTALL, loggedPaths } from "./footprint.ts";
 import { describeFsError, type FileSystemPort } from "../disk/port.ts";
 import { type Platform } from "./platform.ts";
@@ -16,6 +17,7 @@ import {
   type InstallReceipt,
   readReceipt,
   receiptPath,
+  type TrustRecord,
   withBinary,
   withLogEntry,
   withoutSkillRecord,
@@ -61,7 +63,7 @@ export type UninstallResult =
   | "would delete";
 
 export interface UninstallItem {
-  readonly kind: "config" | "skill" | "binary" | "cache" | "ledger" | "folder";
+  readonly kind: "config" | "trust" | "skill" | "binary" | "cache" | "ledger" | "folder";
   readonly path: string;
   readonly result: UninstallResult;
   /** What it was / why it failed / what was kept. */
@@ -82,6 +84,7 @@ export interface UninstallReport {
 
 interface Plan {
   readonly configs: readonly { readonly record: InstallReceipt["configs"][number]; readonly plan: ConfigPlan | null }[];
+  readonly trust: readonly { readonly record: TrustRecord; readonly plan: TrustRemoval }[];
   readonly skills: readonly { readonly target: string; readonly dir: string }[];
   readonly binary: string | null;
   readonly caches: readonly string[];
@@ -95,6 +98,7 @@ function makePlan(deps: UninstallDeps, receipt: InstallReceipt, request: Uninsta
     const writer = writerFor(record.client);
     configs.push({ record, plan: writer ? planConfigRemoval(writer, record, fs) : null });
   }
+  const trust = (receipt.trust ?? []).map((record) => ({ record, plan: planTrustRemoval(record, fs) }));
   const skills = [...deps.skills.recorded()];
   for (const s of receipt.skills) {
     if (!skills.some((r) => samePath(r.dir, s.dir))) skills.push({ target: s.target, dir: s.dir });
@@ -107,7 +111,7 @@ function makePlan(deps: UninstallDeps, receipt: InstallReceipt, request: Uninsta
       for (const f of listTree(fs, root).files) if (!caches.some((c) => samePath(c, f))) caches.push(f);
     }
   }
-  return { configs, skills, binary, caches, dirs: deepestFirst(loggedPaths(receipt, LOG_DIR_CREATE)) };
+  return { configs, trust, skills, binary, caches, dirs: deepestFirst(loggedPaths(receipt, LOG_DIR_CREATE)) };
 }
 
 /** What applying the plan would do, as report items (`would …`, or `failed` for what cannot be done). */
@@ -141,6 +145,20 @@ function plannedItems(plan: Plan): UninstallItem[] {
         path: record.file,
         result: "would remove",
         detail: `the ra3 entry for ${p.displayName}`,
+      });
+    }
+  }
+  for (const { record, plan: t } of plan.trust) {
+    if (t.change === "error") {
+      items.push({ kind: "trust", path: record.file, result: "failed", detail: t.error });
+    } else if (t.change !== "absent") {
+      items.push({
+        kind: "trust",
+        path: record.file,
+        result: t.change === "delete" ? "would delete" : "would remove",
+        detail: t.change === "delete"
+          ? "ra3 created it and nothing else is in it"
+          : `the trust ra3 added for ${record.folder}`,
       });
     }
   }
@@ -253,6 +271,23 @@ export async function runUninstall(deps: UninstallDeps, request: UninstallReques
         result: "absent",
         detail: `${name}: the ra3 entry was already gone`,
       });}
+  }
+
+  // Trust entries ra3 added: only that key goes; a file ra3 created and that is empty again is deleted.
+  for (const { record } of plan.trust) {
+    const done = removeTrust(record, fs, receipt, deps.now());
+    if (!done.ok) {
+      add({ kind: "trust", path: record.file, result: "failed", detail: done.error });
+      continue;
+    }
+    receipt = done.receipt;
+    if (done.change === "absent") continue;
+    add({
+      kind: "trust",
+      path: record.file,
+      result: done.change === "delete" ? "deleted" : "removed",
+      detail: done.change === "delete" ? "ra3 had created it" : `the trust ra3 added for ${record.folder}`,
+    });
   }
 
   // Skill copies: the installer removes only files whose hash still matches what it wrote.

@@ -18,6 +18,7 @@ import {
   readSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -54,6 +55,11 @@ describe.skipIf(!existsSync(BIN))("setup → doctor → uninstall with the compi
   const installed = join(ra3Home, "bin", "ra3");
   mkdirSync(home, { recursive: true });
   cpSync(SAMPLE, project, { recursive: true });
+  // Traces of installed Codex and Cursor (ra3 never creates a client's folder for a client it cannot find).
+  mkdirSync(join(home, ".codex"));
+  writeFileSync(join(home, ".codex", "version.json"), '{"latest_version":"0.171.0"}');
+  mkdirSync(join(home, ".cursor"));
+  writeFileSync(join(home, ".cursor", "argv.json"), "{}");
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !["CODEX_HOME", "CLAUDE_CONFIG_DIR", "RA3_SDK", "LOCALAPPDATA"].includes(k)) env[k] = v;

@@ -152,7 +152,7 @@ describe("each problem gives an exact ✗ line with what to do", () => {
     await w.fs.remove("/home/ann/mods/corona/Data/Mod.xml");
     r = await runDoctor(doctorDeps(w), { project: null });
     expect(bad(r)).toContain(
-      "Cursor: /home/ann/.cursor/mcp.json | the project /home/ann/mods/corona: it is not a mod folder (no Data/Mod.xml, .babproj or map metadata) or does not exist | run ra3 setup --client cursor --project DIR with the mod's folder",
+      "Cursor: /home/ann/.cursor/mcp.json | the project /home/ann/mods/corona: it is not a mod folder (no Data/Mod.xml, .babproj or map metadata) nor a folder of mods, or does not exist | run ra3 setup --client cursor --project DIR with the mod's folder",
     );
   });
 

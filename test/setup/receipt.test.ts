@@ -121,9 +121,11 @@ describe("record helpers", () => {
       createdFile: false,
     });
     expect(same.configs).toHaveLength(1);
-    expect(withoutConfigRecord(same, "vscode", "user", "C:/Users/A/AppData/Roaming/Code/User/mcp.json").configs)
+    expect(withoutConfigRecord(same, "vscode", "user", "C:/Users/A/AppData/Roaming/Code/User/mcp.json", "ra3").configs)
       .toEqual([]);
-    expect(withoutConfigRecord(same, "vscode", "project", "C:/Users/A/AppData/Roaming/Code/User/mcp.json").configs)
+    expect(
+      withoutConfigRecord(same, "vscode", "project", "C:/Users/A/AppData/Roaming/Code/User/mcp.json", "ra3").configs,
+    )
       .toHaveLength(1);
   });
 

@@ -69,6 +69,9 @@ export function world(os: OsName = "linux", files: Record<string, string> = {}):
   const fs = new MemoryFileSystem(f, {
     [download]: "RA3 BINARY v1",
     [f.join(project, "Data", "Mod.xml")]: "<AssetDeclaration/>",
+    // Traces the installed clients leave in the home (ra3 never creates a client's folder for it).
+    [f.join(userHome, ".codex", "version.json")]: '{"latest_version":"0.171.0"}',
+    [f.join(userHome, ".cursor", "argv.json")]: "{}",
     ...files,
   });
   const w: World = {
@@ -196,7 +199,6 @@ export function doctorDeps(w: World, over: Partial<DoctorDeps> = {}): DoctorDeps
       w.calls.live.push(r);
       return w.live(r);
     },
-    isProject: (dir) => w.fs.text(w.fs.path.join(dir, "Data", "Mod.xml")) !== null,
     snapshot: (dir) => {
       const path = w.fs.path.join(w.home, "snapshots", "corona-0123456789ab.msgpack");
       const exists = dir === w.project && w.fs.text(path) !== null;

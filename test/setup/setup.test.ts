@@ -30,9 +30,9 @@ describe("a first run on Linux", () => {
         "[1/6] install the stable binary: done: installed: /home/ann/.ra3modxml/bin/ra3",
         "[2/6] detect the project and the SDK: done: /home/ann/mods/corona (no SDK: project-only mode)",
         "[3/6] configure the MCP clients: done: 3 files written for 3 named clients",
-        "      ✓ Claude Code: /home/ann/.claude.json: created",
-        "      ✓ Codex: /home/ann/.codex/config.toml: created",
-        "      ✓ Cursor: /home/ann/.cursor/mcp.json: created",
+        "      ✓ Claude Code: /home/ann/.claude.json: created; serves the mod /home/ann/mods/corona",
+        "      ✓ Codex: /home/ann/.codex/config.toml: created; serves the mod /home/ann/mods/corona",
+        "      ✓ Cursor: /home/ann/.cursor/mcp.json: created; serves the mod /home/ann/mods/corona",
         "[4/6] install the Agent Skill: done: ra3-mod-xml 0.1.0 in 2 folders (ledger /home/ann/.ra3modxml/skills.json)",
         "      ✓ /home/ann/.agents/skills/ra3-mod-xml: installed",
         "      ✓ /home/ann/.claude/skills/ra3-mod-xml: installed",
@@ -77,11 +77,10 @@ describe("a first run on Linux", () => {
       "dir.create /home/ann/.ra3modxml/bin",
       "dir.create /home/ann/.ra3modxml",
       "binary.install /home/ann/.ra3modxml/bin/ra3",
+      "project /home/ann/mods/corona",
       "config.create claude-code /home/ann/.claude.json",
       "config.create codex /home/ann/.codex/config.toml",
-      "dir.create /home/ann/.codex",
       "config.create cursor /home/ann/.cursor/mcp.json",
-      "dir.create /home/ann/.cursor",
       "dir.create /home/ann/.agents/skills/ra3-mod-xml",
       "dir.create /home/ann/.agents/skills",
       "dir.create /home/ann/.agents",
@@ -146,7 +145,9 @@ describe("dry run", () => {
       "[1/6] install the stable binary: skipped (dry run: would install /home/ann/.ra3modxml/bin/ra3 from /home/ann/Downloads/ra3)\n",
     );
     expect(out).toContain("[3/6] configure the MCP clients: skipped (dry run: would write 3 files (diffs below))\n");
-    expect(out).toContain("      ✓ Cursor: /home/ann/.cursor/mcp.json: would update\n");
+    expect(out).toContain(
+      "      ✓ Cursor: /home/ann/.cursor/mcp.json: would update; serves the mod /home/ann/mods/corona\n",
+    );
     expect(out).toContain(
       [
         "      --- /home/ann/.cursor/mcp.json",
@@ -304,8 +305,8 @@ describe("failures are reported and the run goes on", () => {
     expect(out).toContain(
       [
         "[3/6] configure the MCP clients: failed: Cursor: see below; 2 other clients were handled",
-        "      ✓ Claude Code: /home/ann/.claude.json: created",
-        "      ✓ Codex: /home/ann/.codex/config.toml: created",
+        "      ✓ Claude Code: /home/ann/.claude.json: created; serves the mod /home/ann/mods/corona",
+        "      ✓ Codex: /home/ann/.codex/config.toml: created; serves the mod /home/ann/mods/corona",
         "      ✗ Cursor: /home/ann/.cursor/mcp.json:4:5: not valid JSON (comma expected). ra3 left the file unchanged; fix it (or move it aside) and run setup again.",
         "      what to do: fix the file named above as the message says, then run ra3 setup again",
         "      continuing with step 4: install the Agent Skill",
@@ -447,6 +448,7 @@ describe("running from source", () => {
 describe("which clients", () => {
   test("without --client, the clients found installed (and only those)", async () => {
     const w = world("linux", { "/home/ann/.codex/config.toml": "# mine\n" });
+    w.fs.removeTree("/home/ann/.cursor");
     const r = await runSetup(setupDeps(w), request(w, { clients: [] }));
     expect(r.clients.map((c) => `${c.client}:${c.result}`)).toEqual(["codex:updated"]);
     expect(line(w, "[3/6]")).toBe("[3/6] configure the MCP clients: done: 1 file written for 1 detected client");
@@ -459,10 +461,12 @@ describe("which clients", () => {
 
   test("no client found and none named: skipped, naming the ids and --print", async () => {
     const w = world("linux");
+    w.fs.removeTree("/home/ann/.cursor");
+    w.fs.removeTree("/home/ann/.codex");
     const r = await runSetup(setupDeps(w), request(w, { clients: [] }));
     expect(r.steps[2].status).toBe("skipped");
     expect(r.steps[2].summary).toBe(
-      "no MCP client was found on this machine; name one with --client (claude-code, claude-desktop, cursor, vscode, codex, gemini, windsurf, cline, zed, opencode), or use --print for the generic entry",
+      "no MCP client was found on this machine; name one with --client (claude-code, claude-desktop, cursor, vscode, codex, copilot, gemini, qwen, windsurf, cline, cline-vscode, zed, opencode), or use --print for the generic entry",
     );
   });
 
@@ -493,7 +497,7 @@ describe("which clients", () => {
 
 describe("Windows", () => {
   test("installs ra3.exe and writes entries with Windows paths", async () => {
-    const w = world("windows");
+    const w = world("windows", { "C:\\Users\\Ann Lee\\AppData\\Roaming\\Claude\\config.json": "{}" });
     const r = await runSetup(setupDeps(w), request(w, { clients: ["cursor", "claude-desktop"] }));
     expect(statuses(r)).toEqual([
       "binary:done",

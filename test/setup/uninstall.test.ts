@@ -68,7 +68,7 @@ describe("uninstall after setup", () => {
         "  deleted      /home/ann/.ra3modxml/snapshots/corona-0123456789ab.msgpack",
         "  deleted      /home/ann/.ra3modxml/cache/schema/schema-1.msgpack",
         "  deleted      /home/ann/.ra3modxml/bin/ra3",
-        "  deleted      10 folders setup had created",
+        "  deleted      8 folders setup had created",
         "kept the receipt's log in /home/ann/.ra3modxml/install.json",
         "",
       ].join("\n"),
@@ -82,7 +82,7 @@ describe("uninstall after setup", () => {
     expect(receipt.log.at(-1)).toEqual({
       at: "2026-11-23T14:15:02.000Z",
       action: "uninstall",
-      detail: "20 removed, 0 failed",
+      detail: "18 removed, 0 failed",
     });
   });
 
@@ -116,9 +116,10 @@ describe("uninstall after setup", () => {
   test("a folder setup created but the user has since put files in stays", async () => {
     const w = world("linux");
     await runSetup(setupDeps(w), request(w));
-    await w.fs.writeFile("/home/ann/.codex/auth.json", new TextEncoder().encode("{}"));
+    // ~/.agents was created by setup (for the skill); the user has put a file there since.
+    await w.fs.writeFile("/home/ann/.agents/notes.md", new TextEncoder().encode("mine"));
     await runUninstall(uninstallDeps(w), yes);
-    expect(w.fs.listAll().filter((p) => p.startsWith("/home/ann/.codex"))).toEqual(["/home/ann/.codex/auth.json"]);
+    expect(w.fs.listAll().filter((p) => p.startsWith("/home/ann/.agents"))).toEqual(["/home/ann/.agents/notes.md"]);
   });
 
   test("setup, uninstall, setup, uninstall: the second uninstall uses only what the second setup logged", async () => {
@@ -186,7 +187,7 @@ describe("problems", () => {
     expect(w.fs.text("/home/ann/.codex/config.toml")).toBeNull();
     const receipt = JSON.parse(w.fs.text("/home/ann/.ra3modxml/install.json")!);
     expect(receipt.configs.map((c: { client: string }) => c.client)).toEqual(["cursor"]);
-    expect(receipt.log.at(-1).detail).toBe("18 removed, 1 failed");
+    expect(receipt.log.at(-1).detail).toBe("17 removed, 1 failed");
   });
 
   test("Windows: a running binary is moved aside", async () => {

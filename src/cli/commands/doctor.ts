@@ -1,9 +1,6 @@
 /** `ra3 doctor [--project DIR] [--json]`: check the installation as a client would; exit 0 only when all is well. */
 import type { CliConfig } from "../args.ts";
 import { type CliIo, EXIT_FINDINGS, EXIT_OK } from "../io.ts";
-import { CaseResolver } from "../../project/case-resolver.ts";
-import { projectMarkerOf } from "../../project/detect.ts";
-import { NodeDirectoryLister } from "../../project/fs-port.ts";
 import { resolveHome } from "../../project/home.ts";
 import { toAbsolute } from "../../project/paths.ts";
 import { SnapshotStore } from "../../store/snapshot-store.ts";
@@ -17,7 +14,6 @@ import { TOOL_VERSION } from "../../version.ts";
 export async function runDoctorCommand(cfg: CliConfig, io: CliIo): Promise<number> {
   const platform = platformFromEnv(io.env);
   const home = resolveHome({ flag: cfg.home, env: io.env, homedir: platform.home, cwd: io.cwd });
-  const resolver = new CaseResolver(new NodeDirectoryLister());
   const report = await runDoctor(
     {
       platform,
@@ -26,7 +22,6 @@ export async function runDoctorCommand(cfg: CliConfig, io: CliIo): Promise<numbe
       version: TOOL_VERSION,
       now: () => new Date(),
       liveCheck,
-      isProject: (dir) => projectMarkerOf(dir, resolver) !== null,
       snapshot: (projectDir) => {
         const store = new SnapshotStore(home, projectDir);
         return { path: store.path, meta: store.meta() };

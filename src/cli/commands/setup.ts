@@ -1,4 +1,4 @@
-/** `ra3 setup [--client NAME]... [--project DIR] [--sdk DIR] [--yes] [--dry-run] [--print]`: zero-install agent setup. */
+/** `ra3 setup [--client NAME]... [--name NAME] [--scope user|project] [--yes] [--dry-run] [--print]`: zero-install agent setup. */
 import type { CliConfig } from "../args.ts";
 import { openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from "../io.ts";
@@ -92,6 +92,8 @@ export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number
     },
     {
       clients: cfg.clients.map((c) => writerFor(c)!.id as ClientId),
+      name: cfg.name,
+      scope: cfg.scope,
       project: cfg.project,
       sdk: cfg.sdk,
       yes: cfg.yes,

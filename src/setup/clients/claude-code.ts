@@ -1,13 +1,15 @@
 /**
  * Claude Code: user scope = top-level `mcpServers` in `~/.claude.json` (in `$CLAUDE_CONFIG_DIR` when
  * that is set); project scope = `.mcp.json` at the project root (Claude Code asks the user to approve
- * it). Strict JSON. Claude Code's "local" scope (`projects[<path>].mcpServers`) is not written.
+ * it). Strict JSON. Claude Code expands `${VAR}` and `${VAR:-default}` in `args` (verified, 2.1.332). Claude Code's "local" scope (`projects[<path>].mcpServers`) is not written.
  * `~/.claude.json` is large and rewritten by Claude Code while it runs; the planner re-reads it just
  * before writing and refuses if it changed in between.
  */
 import { type FileSystemPort } from "../../disk/port.ts";
 import { envVar, type Platform } from "../platform.ts";
-import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { claudeExpansion } from "./expansion.ts";
+import { fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { clientFolder, existing, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 function configDir(platform: Platform): string {
@@ -37,12 +39,15 @@ export const claudeCodeWriter: ClientConfigWriter = jsonWriter({
   displayName: "Claude Code",
   scopes: ["user", "project"],
   syntax: "json",
+  expansion: claudeExpansion,
   serversKey: "mcpServers",
   renderEntry: (e) => ({ type: "stdio", command: e.command, args: [...e.args] }),
   locate,
+  // Claude Code writes ~/.claude.json on its first run; a ~/.claude holding only the skill is ra3's doing.
   presence: (platform, fs) =>
-    firstExisting(fs, [
-      platform.pathFlavour.join(configDir(platform), ".claude.json"),
-      platform.pathFlavour.join(platform.home, ".claude"),
-    ]),
+    firstFound(
+      () => existing(fs, platform.pathFlavour.join(configDir(platform), ".claude.json")),
+      () => clientFolder(fs, platform.pathFlavour.join(configDir(platform), ".claude")),
+      () => onPath(platform, fs, ["claude"]),
+    ),
 });

@@ -15,7 +15,12 @@ const FILE = "claude_desktop_config.json";
 /** The MSIX package folders of Claude Desktop (`%LOCALAPPDATA%\Packages\Claude_*`). */
 function msixPackages(platform: Platform, fs: FileSystemPort): string[] {
   const packages = platform.pathFlavour.join(localAppDataDir(platform), "Packages");
-  const names = (fs.listDir(packages)) ?? [];
+  let names: string[];
+  try {
+    names = fs.listDir(packages) ?? [];
+  } catch {
+    names = []; // an unreadable Packages folder: no package can be found there
+  }
   return names.filter((n) => /^claude_/i.test(n)).map((n) => platform.pathFlavour.join(packages, n));
 }
 
@@ -92,6 +97,7 @@ export const claudeDesktopWriter: ClientConfigWriter = jsonWriter({
   displayName: "Claude Desktop",
   scopes: ["user"],
   syntax: "json",
+  expansion: null,
   serversKey: "mcpServers",
   renderEntry: (e) => ({ command: e.command, args: [...e.args] }),
   locate,

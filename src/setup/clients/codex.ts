@@ -8,13 +8,15 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { type FileSystemPort } from "../../disk/port.ts";
 import { envVar, type Platform } from "../platform.ts";
 import { decodeConfigBytes, describeKind, jsonEqual, lineColumn, problem, withBom } from "./config-text.ts";
-import { firstExisting, fixedLocation, noProjectLocation } from "./json-dialect.ts";
+import { fixedLocation, noProjectLocation } from "./json-dialect.ts";
+import { clientFolder, firstFound, onPath } from "./presence.ts";
 import { keysStartWith, removeLines, scanToml, sectionsOf, tomlKey, type TomlSection, tomlValue } from "./toml-edit.ts";
 import type {
   ClientConfigWriter,
   ConfigLocation,
   ConfigProblem,
   EditResult,
+  EntryInspection,
   ParsedConfig,
   ReadResult,
   Scope,
@@ -191,6 +193,12 @@ function remove(doc: ParsedConfig, name: string): EditResult {
   return { ok: true, text: withBom(text, doc.bom) };
 }
 
+function inspect(doc: ParsedConfig, name: string): EntryInspection {
+  const parsed = parseTomlText(doc.text);
+  const servers = parsed.ok ? parsed.value[SERVERS] : undefined;
+  return { container: isTable(servers), entry: isTable(servers) ? servers[name] : undefined };
+}
+
 function verify(text: string, entry: ServerEntry): boolean {
   const parsed = parseTomlText(text.replace(/^\uFEFF/, ""));
   if (!parsed.ok) return false;
@@ -207,10 +215,15 @@ export const codexWriter: ClientConfigWriter = {
   syntax: "toml",
   serversKey: SERVERS,
   locate,
-  presence: (platform, fs) => firstExisting(fs, [codexHome(platform)]),
+  // Codex creates its home on first run; `skills/` alone is ra3's (the codex skill target).
+  presence: (platform, fs) =>
+    firstFound(() => clientFolder(fs, codexHome(platform)), () => onPath(platform, fs, ["codex"])),
+  expansion: null,
   read,
   merge,
-  remove,
+  // A [mcp_servers] table is never added or removed: only [mcp_servers.<name>] is.
+  remove: (doc, name) => remove(doc, name),
+  inspect,
   verify,
   isEmptyShell: (text) => text.replace(/^\uFEFF/, "").trim() === "",
   renderEntry: (entry) => ({ command: entry.command, args: [...entry.args] }),

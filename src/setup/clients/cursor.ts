@@ -5,7 +5,8 @@
  */
 import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
-import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 function locate(
@@ -27,8 +28,13 @@ export const cursorWriter: ClientConfigWriter = jsonWriter({
   displayName: "Cursor",
   scopes: ["user", "project"],
   syntax: "json",
+  expansion: null,
   serversKey: "mcpServers",
   renderEntry: (e) => ({ command: e.command, args: [...e.args] }),
   locate,
-  presence: (platform, fs) => firstExisting(fs, [platform.pathFlavour.join(platform.home, ".cursor")]),
+  presence: (platform, fs) =>
+    firstFound(
+      () => clientFolder(fs, platform.pathFlavour.join(platform.home, ".cursor")),
+      () => onPath(platform, fs, ["cursor"]),
+    ),
 });

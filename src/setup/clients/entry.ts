@@ -6,8 +6,9 @@
  */
 import * as nodePath from "node:path";
 import { DEFAULT_HOME_NAME } from "../../project/home.ts";
-import { isAbsoluteAnyOs, samePath } from "../../project/paths.ts";
+import { fromFileUri, isAbsoluteAnyOs, type PathFlavour, samePath, toFileUri } from "../../project/paths.ts";
 import type { Platform } from "../platform.ts";
+import type { ArgExpansion } from "./expansion.ts";
 import type { ServerEntry } from "./types.ts";
 
 /** The name of our server in every client config. */
@@ -57,7 +58,9 @@ export function homeArgs(platform: Platform, home: string): string[] {
 }
 
 /**
- * The entry setup writes: the stable binary, `mcp --project <dir> [--sdk <dir>] [--home <dir>]`.
+ * The entry setup writes: the stable binary, `mcp --project <dir> [--sdk <dir>] [--home <dir>]`, named
+ * `name` (default `ra3`). A path the client would rewrite (`expansion`: `$VAR`, `${VAR}`, `{env:X}`) is
+ * written as a `file:` URI, which every path flag accepts, so the server receives it unchanged.
  * @example serverEntryFor(platform, "/home/u/.ra3modxml", "/home/u/.ra3modxml/bin/ra3", { projectDir: "/mods/x", sdkDir: null }).args
  *          // ["mcp", "--project", "/mods/x"]
  */
@@ -66,7 +69,37 @@ export function serverEntryFor(
   home: string,
   binaryPath: string,
   project: { readonly projectDir: string; readonly sdkDir: string | null },
+  options: { readonly name?: string; readonly expansion?: ArgExpansion | null } = {},
 ): ServerEntry {
   const base = ra3ServerEntry({ binaryPath, projectDir: project.projectDir, sdkDir: project.sdkDir });
-  return { ...base, args: [...base.args, ...homeArgs(platform, home)] };
+  const safe = (arg: string) => (options.expansion?.rewrites(arg) ? toFileUri(arg) : arg);
+  const args = [...base.args, ...homeArgs(platform, home)].map((a, i, all) =>
+    i > 0 && all[i - 1].startsWith("--") ? safe(a) : a
+  );
+  return { name: options.name ?? base.name, command: base.command, args };
+}
+
+/**
+ * The command and arguments of a stored entry, in any dialect's shape (`{command, args}`, opencode's
+ * one `command` array, Cline CLI's `{transport: {command, args}}`), or null when it has none.
+ * @example entryCommand({ type: "local", command: ["/b/ra3", "mcp"], enabled: true }) // { command: "/b/ra3", args: ["mcp"] }
+ */
+export function entryCommand(value: unknown): { command: string; args: string[] } | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const o = value as Record<string, unknown>;
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  if (Array.isArray(o.command)) {
+    const [command, ...args] = strings(o.command);
+    return command === undefined ? null : { command, args };
+  }
+  if (typeof o.command === "string") return { command: o.command, args: strings(o.args) };
+  if (typeof o.transport === "object" && o.transport !== null) return entryCommand(o.transport);
+  return null;
+}
+
+/** The value after `flag` in `args` (a `file:` URI decoded), or null. */
+export function argValue(args: readonly string[], flag: string, flavour?: PathFlavour): string | null {
+  const i = args.indexOf(flag);
+  if (i < 0 || i + 1 >= args.length) return null;
+  return fromFileUri(args[i + 1], flavour) ?? args[i + 1];
 }

@@ -4,13 +4,23 @@ export type {
   ConfigLocation,
   ConfigProblem,
   EditResult,
+  EntryInspection,
   ParsedConfig,
   ReadResult,
   Scope,
   ServerEntry,
 } from "./types.ts";
-export { type EntryInputs, homeArgs, printEntry, ra3ServerEntry, SERVER_NAME, serverEntryFor } from "./entry.ts";
-export { allWriters, clientIds, writerFor } from "./registry.ts";
+export {
+  argValue,
+  entryCommand,
+  type EntryInputs,
+  homeArgs,
+  printEntry,
+  ra3ServerEntry,
+  SERVER_NAME,
+  serverEntryFor,
+} from "./entry.ts";
+export { allWriters, clientIds, writerFor, writersNamed } from "./registry.ts";
 export {
   applyConfigChange,
   type ApplyResult,

@@ -6,6 +6,8 @@
 import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
 import { decodeConfigBytes, describeKind, jsonEqual, lineColumn, problem, withBom } from "./config-text.ts";
+import type { ArgExpansion } from "./expansion.ts";
+import type { TrustSpec } from "./trust.ts";
 import {
   applyTextEdits,
   detectIndentUnit,
@@ -18,6 +20,7 @@ import {
   removeProperty,
   renderJson,
   replaceValue,
+  trailingCommaOffset,
   valueOf,
 } from "./json-edit.ts";
 import type {
@@ -25,6 +28,7 @@ import type {
   ClientId,
   ConfigLocation,
   EditResult,
+  EntryInspection,
   ParsedConfig,
   ReadResult,
   Scope,
@@ -36,6 +40,10 @@ export interface JsonDialectSpec {
   readonly displayName: string;
   readonly scopes: readonly Scope[];
   readonly syntax: "json" | "jsonc";
+  /** Verified: the client refuses a trailing comma (the whole file is ignored). */
+  readonly refusesTrailingCommas?: boolean;
+  readonly expansion?: ArgExpansion | null;
+  readonly trust?: TrustSpec;
   readonly serversKey: string;
   readonly renderEntry: (entry: ServerEntry) => Record<string, unknown>;
   readonly locate: (
@@ -67,9 +75,15 @@ export function unsupportedScope(displayName: string, scope: Scope): ConfigLocat
   return { file: null, candidates: [], problem: `${displayName} has no ${scope}-level configuration file.`, notes: [] };
 }
 
-/** The first of `paths` that exists, or null. */
+/** The first of `paths` that exists, or null (a path that cannot be examined counts as absent). */
 export function firstExisting(fs: FileSystemPort, paths: readonly string[]): string | null {
-  for (const p of paths) if (fs.exists(p)) return p;
+  for (const p of paths) {
+    try {
+      if (fs.exists(p)) return p;
+    } catch {
+      // A link loop or a denied folder: not a sign the client is installed.
+    }
+  }
   return null;
 }
 
@@ -100,6 +114,20 @@ function readJson(bytes: Uint8Array, spec: JsonDialectSpec): JsonRead {
           ok: false,
           problem: problem(
             `"${spec.serversKey}" is ${describeKind(nodeValue(value))}, not an object`,
+            at.line,
+            at.column,
+          ),
+        };
+      }
+    }
+    if (spec.refusesTrailingCommas) {
+      const comma = trailingCommaOffset(text);
+      if (comma >= 0) {
+        const at = lineColumn(text, comma);
+        return {
+          ok: false,
+          problem: problem(
+            `a trailing comma, which ${spec.displayName} refuses (it ignores the whole file until the comma is removed)`,
             at.line,
             at.column,
           ),
@@ -170,6 +198,9 @@ export function jsonWriter(spec: JsonDialectSpec): ClientConfigWriter {
     displayName: spec.displayName,
     scopes: spec.scopes,
     syntax: spec.syntax,
+    ...(spec.refusesTrailingCommas ? { refusesTrailingCommas: true } : {}),
+    expansion: spec.expansion ?? null,
+    ...(spec.trust ? { trust: spec.trust } : {}),
     serversKey: spec.serversKey,
     locate: spec.locate,
     presence: spec.presence,
@@ -192,7 +223,16 @@ export function jsonWriter(spec: JsonDialectSpec): ClientConfigWriter {
       return { ok: true, text: withBom(mergeText(doc.text, fmt, spec.serversKey, entry.name, value), doc.bom) };
     },
 
-    remove(doc: ParsedConfig, name: string): EditResult {
+    inspect(doc: ParsedConfig, name: string): EntryInspection {
+      const parsed = parseJsonc(doc.text);
+      const root = parsed.ok ? parsed.root : undefined;
+      const servers = root?.type === "object" ? propertyOf(root, spec.serversKey) : undefined;
+      const serversObj = servers ? valueOf(servers) : undefined;
+      const ours = serversObj?.type === "object" ? propertyOf(serversObj, name) : undefined;
+      return { container: servers !== undefined, entry: ours ? nodeValue(valueOf(ours)) : undefined };
+    },
+
+    remove(doc: ParsedConfig, name: string, options: { readonly dropEmptyContainer?: boolean } = {}): EditResult {
       const parsed = parseJsonc(doc.text);
       if (!parsed.ok) return parsed;
       const root = parsed.root;
@@ -201,11 +241,11 @@ export function jsonWriter(spec: JsonDialectSpec): ClientConfigWriter {
       const ours = serversObj?.type === "object" ? propertyOf(serversObj, name) : undefined;
       if (!root || !servers || !serversObj || !ours) return { ok: true, text: withBom(doc.text, doc.bom) };
       let text = applyTextEdits(doc.text, removeProperty(doc.text, serversObj, ours));
-      // A servers container left empty (no entries, no comments) goes too, so uninstall restores the
-      // file as it was before setup added the container.
+      // A servers container ra3 added, left empty (no entries, no comments), goes too, so uninstall
+      // restores the file as it was; one the user already had stays, even empty.
       const again = parseJsonc(text);
       const left = again.ok && again.root ? propertyOf(again.root, spec.serversKey) : undefined;
-      if (again.ok && again.root && left) {
+      if (options.dropEmptyContainer && again.ok && again.root && left) {
         const v = valueOf(left);
         if (text.slice(v.offset, v.offset + v.length) === "{}") {
           text = applyTextEdits(text, removeProperty(text, again.root, left));

@@ -79,6 +79,20 @@ export function hasJsoncExtensions(text: string): boolean {
   return errors.length > 0;
 }
 
+/**
+ * The offset of the first trailing comma in `text` (valid JSONC), or -1 when there is none. Comments
+ * are allowed: only a comma directly before `}` or `]` counts.
+ */
+export function trailingCommaOffset(text: string): number {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: true });
+  if (errors.length === 0) return -1;
+  // The error sits at the closing bracket; the comma is the last non-blank character before it.
+  let i = errors[0].offset - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return i >= 0 && text[i] === "," ? i : errors[0].offset;
+}
+
 /** The value of a tree node as plain data. */
 export function nodeValue(node: Node): unknown {
   return getNodeValue(node);

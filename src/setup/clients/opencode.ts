@@ -6,12 +6,23 @@
  * `.jsonc` one when both exist (opencode reads it last, so it wins).
  */
 import { type FileSystemPort } from "../../disk/port.ts";
-import { type Platform, xdgConfigHome } from "../platform.ts";
-import { firstExisting, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { envVar, type Platform, xdgConfigHome } from "../platform.ts";
+import { opencodeExpansion } from "./expansion.ts";
+import { jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { clientFolder, existing, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 function userDir(platform: Platform): string {
   return platform.pathFlavour.join(xdgConfigHome(platform), "opencode");
+}
+
+/** opencode's data folder, which it creates on its first run: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
+function dataDir(platform: Platform): string {
+  const xdg = envVar(platform, "XDG_DATA_HOME");
+  const base = xdg && platform.pathFlavour.isAbsolute(xdg)
+    ? xdg
+    : platform.pathFlavour.join(platform.home, ".local", "share");
+  return platform.pathFlavour.join(base, "opencode");
 }
 
 function pick(platform: Platform, dir: string, fs: FileSystemPort): ConfigLocation {
@@ -48,8 +59,14 @@ export const opencodeWriter: ClientConfigWriter = jsonWriter({
   displayName: "opencode",
   scopes: ["user", "project"],
   syntax: "jsonc",
+  expansion: opencodeExpansion,
   serversKey: "mcp",
   renderEntry: (e) => ({ type: "local", command: [e.command, ...e.args], enabled: true }),
   locate,
-  presence: (platform, fs) => firstExisting(fs, [userDir(platform)]),
+  presence: (platform, fs) =>
+    firstFound(
+      () => clientFolder(fs, userDir(platform)),
+      () => existing(fs, dataDir(platform)),
+      () => onPath(platform, fs, ["opencode"]),
+    ),
 });

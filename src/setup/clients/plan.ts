@@ -2,6 +2,10 @@
  * Plan, then apply: a plan reads the client's file and computes the new text and a diff without
  * writing anything (that is `--dry-run`); applying re-reads the file, refuses if it changed since the
  * plan, backs it up, writes atomically and records the change in the install receipt.
+ *
+ * Ownership comes from the receipt: an entry of that name that ra3 did not write is the user's, and is
+ * never replaced (the plan is an error offering `--name`) nor, later, removed. Every file-system failure
+ * while locating or reading (a link loop, an unreadable folder) is an error value for that client only.
  */
 import { writeFileAtomic } from "../../disk/atomic.ts";
 import { unifiedDiff } from "../diff.ts";
@@ -9,11 +13,13 @@ import { describeFsError, type FileSystemPort } from "../../disk/port.ts";
 import { type Platform } from "../platform.ts";
 import {
   type ConfigRecord,
+  configRecordOf,
   type InstallReceipt,
   withConfigRecord,
   withLogEntry,
   withoutConfigRecord,
 } from "../receipt.ts";
+import { jsonEqual } from "./config-text.ts";
 import { writerFor } from "./registry.ts";
 import type { ClientConfigWriter, ClientId, ConfigProblem, Scope, ServerEntry } from "./types.ts";
 
@@ -46,6 +52,13 @@ export interface ConfigPlan {
   readonly notes: readonly string[];
   /** For removals: ra3 created the file, so it may delete it when nothing else is left. */
   readonly createdFile: boolean;
+  /**
+   * Whose the entry is: `new` (there is none yet), `ours` (the receipt says ra3 wrote it) or `user`
+   * (ra3 did not write it: an `update` is then refused, and an identical one is left unrecorded).
+   */
+  readonly ownership: "new" | "ours" | "user";
+  /** For additions: the servers container is not there yet, so ra3 adds it (and may drop it on uninstall). */
+  readonly createsContainer: boolean;
 }
 
 export type ApplyResult =
@@ -77,6 +90,8 @@ function basePlan(writer: ClientConfigWriter, scope: Scope, action: "add" | "rem
     warnings: [] as readonly string[],
     notes: [] as readonly string[],
     createdFile: false,
+    ownership: "new" as ConfigPlan["ownership"],
+    createsContainer: false,
   };
 }
 
@@ -86,7 +101,8 @@ function failed(plan: ReturnType<typeof basePlan>, error: string): ConfigPlan {
 
 /**
  * Plans adding (or updating) `entry` in the client's config for `scope`, without writing anything.
- * @example const plan = planConfigChange(writerFor("cursor")!, currentPlatform(), "user", entry, nodeFileSystem());
+ * `receipt` says which entries ra3 wrote: any other entry of that name is the user's.
+ * @example const plan = planConfigChange(writerFor("cursor")!, currentPlatform(), "user", entry, nodeFileSystem(), receipt);
  *          if (plan.change === "error") console.error(plan.error); else process.stdout.write(plan.diff);
  */
 export function planConfigChange(
@@ -95,13 +111,44 @@ export function planConfigChange(
   scope: Scope,
   entry: ServerEntry,
   fs: FileSystemPort,
+  receipt: InstallReceipt,
   options: { readonly projectDir?: string } = {},
 ): ConfigPlan {
-  let plan = basePlan(writer, scope, "add", entry.name);
+  const plan = basePlan(writer, scope, "add", entry.name);
   if (!writer.scopes.includes(scope)) {
     return failed(plan, `${writer.displayName} has no ${scope}-level configuration file.`);
   }
-  const location = writer.locate(platform, scope, fs, options.projectDir);
+  return planAddition(writer, platform, scope, entry, fs, receipt, options, plan);
+}
+
+/** A second name to offer when `name` is taken by the user's own entry. */
+function alternativeName(name: string): string {
+  return name === "ra3" ? "ra3-index" : `${name}-2`;
+}
+
+function planAddition(
+  writer: ClientConfigWriter,
+  platform: Platform,
+  scope: Scope,
+  entry: ServerEntry,
+  fs: FileSystemPort,
+  receipt: InstallReceipt,
+  options: { readonly projectDir?: string },
+  start: ReturnType<typeof basePlan>,
+): ConfigPlan {
+  let plan = start;
+  let location;
+  try {
+    location = writer.locate(platform, scope, fs, options.projectDir);
+  } catch (err) {
+    // A link loop or a folder ra3 may not look into, met while locating the file: this client fails alone.
+    return failed(
+      plan,
+      `could not find ${writer.displayName}'s configuration file: ${
+        describeFsError(err)
+      }. ra3 changed nothing for ${writer.displayName}; fix the path (or its permissions) and run setup again.`,
+    );
+  }
   plan = { ...plan, candidates: location.candidates, notes: location.notes, file: location.file };
   if (location.file === null) {
     return failed(plan, location.problem ?? `could not find ${writer.displayName}'s configuration file.`);
@@ -118,6 +165,29 @@ export function planConfigChange(
   const read = writer.read(bytes ?? new Uint8Array());
   if (!read.ok) return failed(plan, formatProblem(file, read.problem));
   plan = { ...plan, warnings: read.doc.warnings };
+  const found = writer.inspect(read.doc, entry.name);
+  const ours = configRecordOf(receipt, file, entry.name) !== undefined;
+  const ownership: ConfigPlan["ownership"] = found.entry === undefined ? "new" : ours ? "ours" : "user";
+  plan = { ...plan, ownership, createsContainer: !found.container };
+  if (ownership === "user") {
+    if (jsonEqual(found.entry, writer.renderEntry(entry))) {
+      return {
+        ...plan,
+        change: "unchanged",
+        after: null,
+        notes: [
+          ...plan.notes,
+          `the "${entry.name}" entry there was not written by ra3 but is exactly what ra3 would write; left as it is, and uninstall will leave it too.`,
+        ],
+      };
+    }
+    return failed(
+      plan,
+      `${file} already has a server named "${entry.name}" that ra3 did not write; ra3 left it as it is. Run ra3 setup --name ${
+        alternativeName(entry.name)
+      } to add ra3's entry under another name, or remove that entry and run setup again.`,
+    );
+  }
   const merged = writer.merge(read.doc, entry);
   if (!merged.ok) return failed(plan, formatProblem(file, merged.problem, false));
   if (!writer.verify(merged.text, entry)) {
@@ -132,12 +202,16 @@ export function planConfigChange(
   return { ...plan, change: before === null ? "create" : "update", after, diff };
 }
 
-/** What to remove: a file and entry, e.g. from a receipt record (`createdFile` allows deleting an emptied file). */
+/**
+ * What to remove: a file and entry, e.g. from a receipt record (`createdFile` allows deleting an emptied
+ * file; `createdContainer` dropping an emptied servers container, default: `createdFile`).
+ */
 export interface RemovalTarget {
   readonly file: string;
   readonly scope: Scope;
   readonly entryName: string;
   readonly createdFile?: boolean;
+  readonly createdContainer?: boolean;
 }
 
 /**
@@ -167,7 +241,9 @@ export function planConfigRemoval(
   const read = writer.read(bytes);
   if (!read.ok) return failed(plan, formatProblem(target.file, read.problem));
   plan = { ...plan, warnings: read.doc.warnings };
-  const removed = writer.remove(read.doc, target.entryName);
+  const removed = writer.remove(read.doc, target.entryName, {
+    dropEmptyContainer: target.createdContainer ?? target.createdFile ?? false,
+  });
   if (!removed.ok) return failed(plan, formatProblem(target.file, removed.problem, false));
   if (removed.text === before) return { ...plan, change: "absent" };
   if (plan.createdFile && writer.isEmptyShell(removed.text)) {
@@ -204,14 +280,17 @@ export function applyConfigChange(
     entryName: plan.entryName,
     createdFile,
     ...(backup !== null ? { backup } : {}),
+    ...(plan.ownership === "new" ? { createdContainer: plan.createsContainer } : {}),
   });
   if (plan.change === "unchanged") {
+    // The user's own identical entry stays theirs: not recorded, so uninstall never removes it.
+    if (plan.ownership === "user") return { ok: true, receipt, written: false, backup: null };
     return { ok: true, receipt: withConfigRecord(receipt, record(false, null)), written: false, backup: null };
   }
   if (plan.change === "absent") {
     return {
       ok: true,
-      receipt: withoutConfigRecord(receipt, plan.client, plan.scope, file),
+      receipt: withoutConfigRecord(receipt, plan.client, plan.scope, file, plan.entryName),
       written: false,
       backup: null,
     };
@@ -235,7 +314,7 @@ export function applyConfigChange(
   try {
     if (plan.change === "delete") {
       fs.remove(file);
-      const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
+      const next = withoutConfigRecord(receipt, plan.client, plan.scope, file, plan.entryName);
       return {
         ok: true,
         receipt: withLogEntry(next, "config.delete", `${plan.client} ${file}`, now),
@@ -245,7 +324,7 @@ export function applyConfigChange(
     }
     const result = writeFileAtomic(fs, file, plan.after ?? "", { backup: plan.change !== "create", now });
     if (plan.change === "remove") {
-      const next = withoutConfigRecord(receipt, plan.client, plan.scope, file);
+      const next = withoutConfigRecord(receipt, plan.client, plan.scope, file, plan.entryName);
       return {
         ok: true,
         receipt: withLogEntry(next, "config.remove", `${plan.client} ${file}`, now),

@@ -1,11 +1,15 @@
 /** Every client dialect ra3 can configure, and lookup by id. */
 import { claudeCodeWriter } from "./claude-code.ts";
 import { claudeDesktopWriter } from "./claude-desktop.ts";
-import { clineWriter } from "./cline.ts";
+import { clineVscodeWriter, clineWriter } from "./cline.ts";
 import { codexWriter } from "./codex.ts";
+import { copilotWriter } from "./copilot.ts";
 import { cursorWriter } from "./cursor.ts";
 import { geminiWriter } from "./gemini.ts";
 import { opencodeWriter } from "./opencode.ts";
+import { qwenWriter } from "./qwen.ts";
+import type { FileSystemPort } from "../../disk/port.ts";
+import type { Platform } from "../platform.ts";
 import type { ClientConfigWriter, ClientId } from "./types.ts";
 import { vscodeWriter } from "./vscode.ts";
 import { windsurfWriter } from "./windsurf.ts";
@@ -18,9 +22,12 @@ export const allWriters: readonly ClientConfigWriter[] = [
   cursorWriter,
   vscodeWriter,
   codexWriter,
+  copilotWriter,
   geminiWriter,
+  qwenWriter,
   windsurfWriter,
   clineWriter,
+  clineVscodeWriter,
   zedWriter,
   opencodeWriter,
 ];
@@ -35,4 +42,18 @@ export const clientIds: readonly ClientId[] = allWriters.map((w) => w.id);
 export function writerFor(id: string): ClientConfigWriter | null {
   const key = id.toLowerCase();
   return allWriters.find((w) => w.id === key) ?? null;
+}
+
+/**
+ * The writers a `--client` name stands for: one writer, except `cline`, which means every Cline found
+ * installed (the CLI and the VS Code extension keep separate files), and the CLI when neither is found
+ * (its plan then says Cline is not installed).
+ * @example writersNamed("cline", platform, fs).map((w) => w.id) // ["cline", "cline-vscode"] with both installed
+ */
+export function writersNamed(id: string, platform: Platform, fs: FileSystemPort): ClientConfigWriter[] {
+  const w = writerFor(id);
+  if (w === null) return [];
+  if (w.id !== "cline") return [w];
+  const found = [clineWriter, clineVscodeWriter].filter((c) => c.presence(platform, fs) !== null);
+  return found.length ? found : [clineWriter];
 }

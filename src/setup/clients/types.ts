@@ -5,6 +5,8 @@
  */
 import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
+import type { ArgExpansion } from "./expansion.ts";
+import type { TrustSpec } from "./trust.ts";
 
 export type ClientId =
   | "claude-desktop"
@@ -14,7 +16,10 @@ export type ClientId =
   | "vscode"
   | "windsurf"
   | "gemini"
+  | "qwen"
+  | "copilot"
   | "cline"
+  | "cline-vscode"
   | "zed"
   | "opencode";
 
@@ -73,12 +78,29 @@ export interface ConfigLocation {
   readonly notes: readonly string[];
 }
 
+/** What ra3 finds about its entry in a parsed config: whether the servers container exists, and the entry's value. */
+export interface EntryInspection {
+  /** The servers key (or TOML table) is there, even if empty. */
+  readonly container: boolean;
+  /** The value stored under the entry's name, or undefined when there is none. */
+  readonly entry: unknown;
+}
+
 export interface ClientConfigWriter {
   readonly id: ClientId;
   readonly displayName: string;
   readonly scopes: readonly Scope[];
-  /** `json`: the client parses strict JSON; `jsonc`: it accepts comments and trailing commas. */
+  /** `json`: the client parses strict JSON; `jsonc`: it accepts comments (and trailing commas unless refused). */
   readonly syntax: "json" | "jsonc" | "toml";
+  /**
+   * Verified with the client: it refuses a file with a trailing comma (Gemini CLI, Qwen Code). Such a file
+   * is an error for setup (writing into it would not help) and a ✗ for doctor.
+   */
+  readonly refusesTrailingCommas?: boolean;
+  /** What the client rewrites inside `args` before starting a server (`$VAR`, `${VAR}`, …), or null. */
+  readonly expansion: ArgExpansion | null;
+  /** The client's folder-trust file, when it disables servers in untrusted folders (Gemini CLI, Qwen Code). */
+  readonly trust?: TrustSpec;
   /** The key (or TOML table) that holds the servers, e.g. `mcpServers`. */
   readonly serversKey: string;
   /**
@@ -86,14 +108,23 @@ export interface ClientConfigWriter {
    * possible homes (Claude Desktop's MSIX package, Cline, opencode's `.json`/`.jsonc`).
    */
   locate(platform: Platform, scope: Scope, fs: FileSystemPort, projectDir?: string): ConfigLocation;
-  /** A folder or file whose existence shows the client is installed for this user, or null when none is found. */
+  /**
+   * A file, folder or binary on `PATH` that the client itself creates or installs and whose presence
+   * shows it is installed for this user, or null. Folders ra3 creates there itself (`skills/`) do not
+   * count, so installing the skill never makes a client "detected".
+   */
   presence(platform: Platform, fs: FileSystemPort): string | null;
   /** Parses the file's bytes (an empty array for a missing file). Invalid files are a problem, never an exception. */
   read(bytes: Uint8Array): ReadResult;
   /** The document with our entry added or updated; everything else is kept byte for byte. */
   merge(doc: ParsedConfig, entry: ServerEntry): EditResult;
-  /** The document without the server called `name` (unchanged text when it is not there). */
-  remove(doc: ParsedConfig, name: string): EditResult;
+  /**
+   * The document without the server called `name` (unchanged text when it is not there). With
+   * `dropEmptyContainer`, a servers container left empty (and without comments) goes too: ra3 added it.
+   */
+  remove(doc: ParsedConfig, name: string, options?: { readonly dropEmptyContainer?: boolean }): EditResult;
+  /** The servers container and the entry called `name` in `doc`. */
+  inspect(doc: ParsedConfig, name: string): EntryInspection;
   /** True when `text` parses and holds `entry` as this client expects it. */
   verify(text: string, entry: ServerEntry): boolean;
   /** True when `text` holds nothing but an empty servers container (a file we created, now emptied). */

@@ -6,7 +6,8 @@
  */
 import { type FileSystemPort } from "../../disk/port.ts";
 import { type Platform, userSettingsDir } from "../platform.ts";
-import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 /** The VS Code user folder (`.../Code/User`). */
@@ -33,8 +34,10 @@ export const vscodeWriter: ClientConfigWriter = jsonWriter({
   displayName: "VS Code",
   scopes: ["user", "project"],
   syntax: "jsonc",
+  expansion: null,
   serversKey: "servers",
   renderEntry: (e) => ({ type: "stdio", command: e.command, args: [...e.args] }),
   locate,
-  presence: (platform, fs) => firstExisting(fs, [vscodeUserDir(platform)]),
+  presence: (platform, fs) =>
+    firstFound(() => clientFolder(fs, vscodeUserDir(platform)), () => onPath(platform, fs, ["code"])),
 });

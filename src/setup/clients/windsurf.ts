@@ -4,7 +4,8 @@
  */
 import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
-import { firstExisting, fixedLocation, jsonWriter, unsupportedScope } from "./json-dialect.ts";
+import { fixedLocation, jsonWriter, unsupportedScope } from "./json-dialect.ts";
+import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 function windsurfDir(platform: Platform): string {
@@ -22,8 +23,10 @@ export const windsurfWriter: ClientConfigWriter = jsonWriter({
   displayName: "Windsurf",
   scopes: ["user"],
   syntax: "json",
+  expansion: null,
   serversKey: "mcpServers",
   renderEntry: (e) => ({ command: e.command, args: [...e.args] }),
   locate,
-  presence: (platform, fs) => firstExisting(fs, [windsurfDir(platform)]),
+  presence: (platform, fs) =>
+    firstFound(() => clientFolder(fs, windsurfDir(platform)), () => onPath(platform, fs, ["windsurf"])),
 });

@@ -7,7 +7,8 @@
  */
 import { type FileSystemPort } from "../../disk/port.ts";
 import { appDataDir, envVar, type Platform, xdgConfigHome } from "../platform.ts";
-import { firstExisting, fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 function zedDir(platform: Platform): string {
@@ -43,8 +44,9 @@ export const zedWriter: ClientConfigWriter = jsonWriter({
   displayName: "Zed",
   scopes: ["user", "project"],
   syntax: "jsonc",
+  expansion: null,
   serversKey: "context_servers",
   renderEntry: (e) => ({ source: "custom", command: e.command, args: [...e.args] }),
   locate,
-  presence: (platform, fs) => firstExisting(fs, [zedDir(platform)]),
+  presence: (platform, fs) => firstFound(() => clientFolder(fs, zedDir(platform)), () => onPath(platform, fs, ["zed"])),
 });

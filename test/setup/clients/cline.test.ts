@@ -1,11 +1,10 @@
+// Cline CLI: its own file under ~/.cline/data/settings, entries in the shape `cline mcp add` writes.
 import { defineGoldenSuite, invalidFileErrors } from "./golden-harness.ts";
 
 const files = {
-  windows:
-    "C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json",
-  macos:
-    "/Users/ann/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
-  linux: "/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+  windows: "C:\\Users\\Ann Lee\\.cline\\data\\settings\\cline_mcp_settings.json",
+  macos: "/Users/ann/.cline/data/settings/cline_mcp_settings.json",
+  linux: "/home/ann/.cline/data/settings/cline_mcp_settings.json",
 };
 
 defineGoldenSuite({
@@ -16,10 +15,11 @@ defineGoldenSuite({
   existing: `{
   "mcpServers": {
     "weather": {
-      "command": "node",
-      "args": ["/opt/weather/build/index.js"],
-      "disabled": false,
-      "autoApprove": ["get_forecast"]
+      "transport": {
+        "type": "stdio",
+        "command": "node",
+        "args": ["/opt/weather/build/index.js"]
+      }
     }
   }
 }

@@ -21,7 +21,7 @@ import {
 } from "../../../src/setup/clients/index.ts";
 import { MemoryFileSystem } from "../../disk/memory-fs.ts";
 import { type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
-import { emptyReceipt } from "../../../src/setup/receipt.ts";
+import { emptyReceipt, type InstallReceipt } from "../../../src/setup/receipt.ts";
 
 export const OSES: readonly OsName[] = ["windows", "macos", "linux"];
 
@@ -96,8 +96,8 @@ export function defineGoldenSuite(c: DialectCase): void {
     const entry = ENTRIES[os];
     const file = c.files[os];
     const eolFix = (s: string): string => (os === "windows" ? crlf(s) : s);
-    const plan = (fs: MemoryFileSystem) =>
-      planConfigChange(writer, platform, c.scope, entry, fs, { projectDir: PROJECTS[os] });
+    const plan = (fs: MemoryFileSystem, receipt: InstallReceipt = emptyReceipt("0.1.0")) =>
+      planConfigChange(writer, platform, c.scope, entry, fs, receipt, { projectDir: PROJECTS[os] });
     const emptyFs = () =>
       new MemoryFileSystem(platform.pathFlavour, { [platform.pathFlavour.join(platform.home, ".keep")]: "" });
 
@@ -120,6 +120,7 @@ export function defineGoldenSuite(c: DialectCase): void {
             file,
             entryName: "ra3",
             createdFile: true,
+            createdContainer: true,
           }]);
         }
       });
@@ -151,8 +152,8 @@ export function defineGoldenSuite(c: DialectCase): void {
       test("repeated run: byte-identical output and nothing to write", async () => {
         const fs = new MemoryFileSystem(platform.pathFlavour, { [file]: eolFix(c.existing) });
         const first = await plan(fs);
-        await applyConfigChange(first, fs, emptyReceipt("0.1.0"), { now: NOW });
-        const second = await plan(fs);
+        const applied = await applyConfigChange(first, fs, emptyReceipt("0.1.0"), { now: NOW });
+        const second = await plan(fs, applied.receipt);
         expect(second.change).toBe("unchanged");
         expect(second.diff).toBe("");
         const read = writer.read(new TextEncoder().encode(first.after!));
@@ -185,6 +186,7 @@ export function defineGoldenSuite(c: DialectCase): void {
           scope: c.scope,
           entryName: "ra3",
           createdFile: record?.createdFile,
+          createdContainer: record?.createdContainer,
         }, fs);
         expect(removal.change).toBe("remove");
         expect(removal.after).toBe(existing);

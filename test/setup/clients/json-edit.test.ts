@@ -21,10 +21,10 @@ function mergeText(w: ClientConfigWriter, text: string | Uint8Array, e: ServerEn
   return merged.text;
 }
 
-function removeText(w: ClientConfigWriter, text: string, name = "ra3"): string {
+function removeText(w: ClientConfigWriter, text: string, name = "ra3", dropEmptyContainer = true): string {
   const read = w.read(enc(text));
   if (!read.ok) throw new Error(`read failed: ${read.problem.message}`);
-  const removed = w.remove(read.doc, name);
+  const removed = w.remove(read.doc, name, { dropEmptyContainer });
   if (!removed.ok) throw new Error(`remove failed: ${removed.problem.message}`);
   return removed.text;
 }
@@ -151,9 +151,15 @@ describe("removal", () => {
     expect(removeText(desktop, before)).toBe('{\n  "mcpServers": {\n    "a": {} // keep\n  }\n}\n');
   });
 
-  test("the only entry: the emptied servers key goes too", () => {
+  test("the only entry: the emptied servers key goes too when ra3 added it", () => {
     expect(removeText(desktop, '{\n  "theme": 1,\n  "mcpServers": {\n    "ra3": {}\n  }\n}\n')).toBe(
       '{\n  "theme": 1\n}\n',
+    );
+  });
+
+  test("the only entry of a servers key the user already had: the empty key stays", () => {
+    expect(removeText(desktop, '{\n  "theme": 1,\n  "mcpServers": {\n    "ra3": {}\n  }\n}\n', "ra3", false)).toBe(
+      '{\n  "theme": 1,\n  "mcpServers": {}\n}\n',
     );
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { allWriters, type ClientId, clientIds, type Scope, writerFor } from "../../../src/setup/clients/index.ts";
+import {
+  allWriters,
+  type ClientId,
+  clientIds,
+  type Scope,
+  writerFor,
+  writersNamed,
+} from "../../../src/setup/clients/index.ts";
 import { MemoryFileSystem } from "../../disk/memory-fs.ts";
 import { type OsName, type Platform, platformFor } from "../../../src/setup/platform.ts";
 import { PLATFORMS, PROJECTS } from "./golden-harness.ts";
@@ -80,7 +87,33 @@ const EXPECTED: Record<ClientId, Partial<Record<Scope, Record<OsName, string>>>>
       linux: "/home/ann/mods/corona/.gemini/settings.json",
     },
   },
+  qwen: {
+    user: {
+      windows: "C:\\Users\\Ann Lee\\.qwen\\settings.json",
+      macos: "/Users/ann/.qwen/settings.json",
+      linux: "/home/ann/.qwen/settings.json",
+    },
+    project: {
+      windows: "D:\\Mods\\Corona Mod\\.qwen\\settings.json",
+      macos: "/Users/ann/Mods/Corona Mod/.qwen/settings.json",
+      linux: "/home/ann/mods/corona/.qwen/settings.json",
+    },
+  },
+  copilot: {
+    user: {
+      windows: "C:\\Users\\Ann Lee\\.copilot\\mcp-config.json",
+      macos: "/Users/ann/.copilot/mcp-config.json",
+      linux: "/home/ann/.copilot/mcp-config.json",
+    },
+  },
   cline: {
+    user: {
+      windows: "C:\\Users\\Ann Lee\\.cline\\data\\settings\\cline_mcp_settings.json",
+      macos: "/Users/ann/.cline/data/settings/cline_mcp_settings.json",
+      linux: "/home/ann/.cline/data/settings/cline_mcp_settings.json",
+    },
+  },
+  "cline-vscode": {
     user: {
       windows:
         "C:\\Users\\Ann Lee\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json",
@@ -187,6 +220,37 @@ describe("environment overrides", () => {
     expect((await writerFor("zed")!.locate(p, "user", empty(p))).file).toBe("/Users/a/.config/zed/settings.json");
   });
 
+  test("Cline CLI: CLINE_MCP_SETTINGS_PATH, else CLINE_DATA_DIR, else CLINE_DIR/data", async () => {
+    const cline = writerFor("cline")!;
+    const at = (env: Record<string, string>) => {
+      const p = platformFor("linux", "/home/a", env);
+      return cline.locate(p, "user", empty(p)).file;
+    };
+    expect(at({})).toBe("/home/a/.cline/data/settings/cline_mcp_settings.json");
+    expect(at({ CLINE_DIR: "/opt/cline" })).toBe("/opt/cline/data/settings/cline_mcp_settings.json");
+    expect(at({ CLINE_DIR: "/opt/cline", CLINE_DATA_DIR: "/var/cline" })).toBe(
+      "/var/cline/settings/cline_mcp_settings.json",
+    );
+    expect(at({ CLINE_DATA_DIR: "/var/cline", CLINE_MCP_SETTINGS_PATH: "/etc/mcp.json" })).toBe("/etc/mcp.json");
+  });
+
+  test("GEMINI_CLI_HOME, QWEN_HOME and COPILOT_HOME move those clients' files (and Gemini's trust file)", async () => {
+    const p = platformFor("linux", "/home/a", {
+      GEMINI_CLI_HOME: "/g",
+      QWEN_HOME: "/q",
+      COPILOT_HOME: "/c",
+    });
+    expect(["gemini", "qwen", "copilot"].map((id) => writerFor(id)!.locate(p, "user", empty(p)).file)).toEqual([
+      "/g/.gemini/settings.json",
+      "/q/settings.json",
+      "/c/mcp-config.json",
+    ]);
+    expect(writerFor("gemini")!.trust!.file(p)).toBe("/g/.gemini/trustedFolders.json");
+    expect(writerFor("qwen")!.trust!.file(p)).toBe("/q/trustedFolders.json");
+    const override = platformFor("linux", "/home/a", { GEMINI_CLI_TRUSTED_FOLDERS_PATH: "/t.json" });
+    expect(writerFor("gemini")!.trust!.file(override)).toBe("/t.json");
+  });
+
   test("Windows variable names are case-insensitive; a missing APPDATA falls back to the profile", async () => {
     const mixed = platformFor("windows", "C:\\Users\\a", { AppData: "E:\\Roam" });
     expect((await writerFor("vscode")!.locate(mixed, "user", empty(mixed))).file).toBe(
@@ -262,28 +326,23 @@ describe("Claude Desktop on Windows: classic or MSIX", () => {
 });
 
 describe("clients with two possible files", () => {
-  test("Cline: the extension's file wins when both exist; the CLI's alone is used; CLINE_DIR moves it", async () => {
-    const p = PLATFORMS.linux;
-    const ext = "/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json";
-    const cli = "/home/ann/.cline/data/settings/cline_mcp_settings.json";
-    const writer = writerFor("cline")!;
-    const both = await writer.locate(p, "user", new MemoryFileSystem(p.pathFlavour, { [ext]: "{}", [cli]: "{}" }));
-    expect(both.file).toBe(ext);
-    expect(both.notes).toEqual([`Cline's CLI has its own configuration at ${cli}; ra3 did not change it.`]);
-    expect((await writer.locate(p, "user", new MemoryFileSystem(p.pathFlavour, { [cli]: "{}" }))).file).toBe(cli);
-    const cliOnlyDir = new MemoryFileSystem(p.pathFlavour);
-    await cliOnlyDir.mkdir("/home/ann/.cline");
-    expect((await writer.locate(p, "user", cliOnlyDir)).file).toBe(cli);
-    const moved = platformFor("linux", "/home/ann", { CLINE_DIR: "/opt/cline" });
-    expect(
-      (await writer.locate(
-        moved,
-        "user",
-        new MemoryFileSystem(moved.pathFlavour, { "/opt/cline/data/settings/cline_mcp_settings.json": "{}" }),
-      )).file,
-    ).toBe(
-      "/opt/cline/data/settings/cline_mcp_settings.json",
-    );
+  test("Cline CLI and the Cline VS Code extension are two clients, each detected by its own traces", () => {
+    const p = platformFor("linux", "/home/ann", { PATH: "/usr/bin" });
+    const ext = "/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev";
+    const cli = writerFor("cline")!;
+    const vscode = writerFor("cline-vscode")!;
+    const none = new MemoryFileSystem(p.pathFlavour, { "/home/ann/.keep": "" });
+    expect([cli.presence(p, none), vscode.presence(p, none)]).toEqual([null, null]);
+    expect(writersNamed("cline", p, none).map((w) => w.id)).toEqual(["cline"]);
+    const both = new MemoryFileSystem(p.pathFlavour, {
+      "/usr/bin/cline": "#!",
+      [`${ext}/tasks/1.json`]: "{}",
+    });
+    expect([cli.presence(p, both), vscode.presence(p, both)]).toEqual(["/usr/bin/cline", ext]);
+    expect(writersNamed("cline", p, both).map((w) => w.id)).toEqual(["cline", "cline-vscode"]);
+    const dataOnly = new MemoryFileSystem(p.pathFlavour, { "/home/ann/.cline/data/settings/providers.json": "{}" });
+    expect(cli.presence(p, dataOnly)).toBe("/home/ann/.cline/data");
+    expect(writersNamed("cline", p, dataOnly).map((w) => w.id)).toEqual(["cline"]);
   });
 
   test("opencode: an existing .jsonc is used; with both, the .jsonc one (read last) and a note", async () => {
@@ -313,9 +372,12 @@ describe("registry", () => {
       "cursor",
       "vscode",
       "codex",
+      "copilot",
       "gemini",
+      "qwen",
       "windsurf",
       "cline",
+      "cline-vscode",
       "zed",
       "opencode",
     ]);
@@ -334,19 +396,44 @@ describe("registry", () => {
       gemini: "mcpServers",
       windsurf: "mcpServers",
       cline: "mcpServers",
+      "cline-vscode": "mcpServers",
+      copilot: "mcpServers",
       zed: "context_servers",
       opencode: "mcp",
+      qwen: "mcpServers",
     });
   });
-  test("presence: a client's folder shows it is installed", async () => {
-    const p = PLATFORMS.macos;
-    const fs = new MemoryFileSystem(p.pathFlavour);
-    await fs.mkdir("/Users/ann/.cursor");
-    await fs.mkdir("/Users/ann/.codex");
-    const found = await Promise.all(allWriters.map(async (w) => [w.id, await w.presence(p, fs)] as const));
+  test("presence: a client's own folder (with something in it) or its program on PATH", async () => {
+    const p = platformFor("macos", "/Users/ann", { PATH: "/opt/bin:/usr/local/bin" });
+    const fs = new MemoryFileSystem(p.pathFlavour, {
+      "/Users/ann/.cursor/extensions/extensions.json": "[]",
+      "/Users/ann/.codex/auth.json": "{}",
+      "/usr/local/bin/gemini": "#!",
+    });
+    fs.mkdir("/Users/ann/.gemini-empty");
+    const found = allWriters.map((w) => [w.id, w.presence(p, fs)] as const);
     expect(found.filter(([, at]) => at !== null)).toEqual([
       ["cursor", "/Users/ann/.cursor"],
       ["codex", "/Users/ann/.codex"],
+      ["gemini", "/usr/local/bin/gemini"],
     ]);
+  });
+
+  test("folders ra3 creates itself (the skill's skills/) do not make a client detected", () => {
+    const p = platformFor("linux", "/home/ann", {});
+    const fs = new MemoryFileSystem(p.pathFlavour, {
+      "/home/ann/.claude/skills/ra3-mod-xml/SKILL.md": "x",
+      "/home/ann/.codex/skills/ra3-mod-xml/SKILL.md": "x",
+      "/home/ann/.agents/skills/ra3-mod-xml/SKILL.md": "x",
+    });
+    expect(allWriters.map((w) => w.presence(p, fs)).filter((x) => x !== null)).toEqual([]);
+    fs.writeFile("/home/ann/.claude.json", new TextEncoder().encode("{}"));
+    expect(writerFor("claude-code")!.presence(p, fs)).toBe("/home/ann/.claude.json");
+  });
+
+  test("on Windows, npm's .cmd shims on PATH count", () => {
+    const p = platformFor("windows", "C:\\Users\\a", { Path: "C:\\Users\\a\\AppData\\Roaming\\npm" });
+    const fs = new MemoryFileSystem(p.pathFlavour, { "C:\\Users\\a\\AppData\\Roaming\\npm\\qwen.cmd": "@echo" });
+    expect(writerFor("qwen")!.presence(p, fs)).toBe("C:\\Users\\a\\AppData\\Roaming\\npm\\qwen.cmd");
   });
 });

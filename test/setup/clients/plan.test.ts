@@ -17,12 +17,13 @@ const linux = PLATFORMS.linux;
 const entry = ENTRIES.linux;
 const cursorFile = "/home/ann/.cursor/mcp.json";
 const cursor = writerFor("cursor")!;
+const R0 = emptyReceipt("0.1.0");
 const existing = '{\n  "mcpServers": {\n    "a": {\n      "command": "a"\n    }\n  }\n}\n';
 
 describe("plan (the dry run)", () => {
   test("shows a unified diff and writes nothing", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
-    const plan = await planConfigChange(cursor, linux, "user", entry, fs);
+    const plan = await planConfigChange(cursor, linux, "user", entry, fs, R0);
     expect(plan.change).toBe("update");
     expect(plan.diff).toBe(
       [
@@ -53,6 +54,7 @@ describe("plan (the dry run)", () => {
       "project",
       entry,
       new MemoryFileSystem(linux.pathFlavour),
+      R0,
       { projectDir: "/p" },
     );
     expect(plan.change).toBe("error");
@@ -62,7 +64,7 @@ describe("plan (the dry run)", () => {
   test("an unreadable file is an error naming it", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
     fs.failOn("readFile", cursorFile, fsError("EACCES", "denied"));
-    const plan = await planConfigChange(cursor, linux, "user", entry, fs);
+    const plan = await planConfigChange(cursor, linux, "user", entry, fs, R0);
     expect(plan.error).toBe(`could not read ${cursorFile}: permission denied (EACCES).`);
   });
 });
@@ -70,7 +72,7 @@ describe("plan (the dry run)", () => {
 describe("apply", () => {
   test("refuses when the file changed after the plan", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
-    const plan = await planConfigChange(cursor, linux, "user", entry, fs);
+    const plan = await planConfigChange(cursor, linux, "user", entry, fs, R0);
     await fs.writeFile(cursorFile, new TextEncoder().encode(existing + " "));
     const result = await applyConfigChange(plan, fs, emptyReceipt("0.1.0"), { now: NOW });
     expect(result).toEqual({
@@ -84,7 +86,7 @@ describe("apply", () => {
 
   test("a failed write leaves the old file, no temporary file and no backup", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
-    const plan = await planConfigChange(cursor, linux, "user", entry, fs);
+    const plan = await planConfigChange(cursor, linux, "user", entry, fs, R0);
     fs.failOn("rename", (p) => p.endsWith(".ra3tmp"), fsError("ENOSPC", "full"));
     const result = await applyConfigChange(plan, fs, emptyReceipt("0.1.0"), { now: NOW });
     expect(result.ok).toBe(false);
@@ -100,7 +102,7 @@ describe("apply", () => {
   test("records the change, the backup and the log in the receipt", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
     const result = await applyConfigChange(
-      await planConfigChange(cursor, linux, "user", entry, fs),
+      await planConfigChange(cursor, linux, "user", entry, fs, R0),
       fs,
       emptyReceipt("0.1.0"),
       { now: NOW },
@@ -112,7 +114,15 @@ describe("apply", () => {
       backup,
       receipt: {
         ...emptyReceipt("0.1.0"),
-        configs: [{ client: "cursor", scope: "user", file: cursorFile, entryName: "ra3", createdFile: false, backup }],
+        configs: [{
+          client: "cursor",
+          scope: "user",
+          file: cursorFile,
+          entryName: "ra3",
+          createdFile: false,
+          backup,
+          createdContainer: false,
+        }],
         log: [{ at: "2026-11-23T14:15:02.000Z", action: "config.update", detail: `cursor ${cursorFile}` }],
       },
     });
@@ -121,10 +131,10 @@ describe("apply", () => {
 
   test("an entry that is already right is recorded without writing", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour);
-    await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs), fs, emptyReceipt("0.1.0"), {
+    const first = await applyConfigChange(await planConfigChange(cursor, linux, "user", entry, fs, R0), fs, R0, {
       now: NOW,
     });
-    const again = await planConfigChange(cursor, linux, "user", entry, fs);
+    const again = await planConfigChange(cursor, linux, "user", entry, fs, first.receipt);
     expect(again.change).toBe("unchanged");
     const result = await applyConfigChange(again, fs, emptyReceipt("0.1.0"), { now: NOW });
     expect(result).toEqual({
@@ -141,14 +151,14 @@ describe("apply", () => {
   test("an update of a file ra3 created keeps createdFile and the first backup", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour);
     const created = await applyConfigChange(
-      await planConfigChange(cursor, linux, "user", entry, fs),
+      await planConfigChange(cursor, linux, "user", entry, fs, R0),
       fs,
       emptyReceipt("0.1.0"),
       { now: NOW },
     );
     const moved = ra3ServerEntry({ binaryPath: entry.command, projectDir: "/home/ann/mods/other" });
     const updated = await applyConfigChange(
-      await planConfigChange(cursor, linux, "user", moved, fs),
+      await planConfigChange(cursor, linux, "user", moved, fs, created.receipt),
       fs,
       created.ok ? created.receipt : emptyReceipt("0.1.0"),
       { now: new Date("2026-11-24T00:00:00Z") },
@@ -161,6 +171,7 @@ describe("apply", () => {
         entryName: "ra3",
         createdFile: true,
         backup: `${cursorFile}.ra3-backup-20261124T000000Z`,
+        createdContainer: true,
       },
     ]);
     const r = withConfigRecord(updated.ok ? updated.receipt : emptyReceipt(""), {
@@ -181,7 +192,7 @@ describe("apply", () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [target]: existing });
     fs.symlink(cursorFile, target);
     const result = await applyConfigChange(
-      await planConfigChange(cursor, linux, "user", entry, fs),
+      await planConfigChange(cursor, linux, "user", entry, fs, R0),
       fs,
       emptyReceipt("0.1.0"),
       { now: NOW },
@@ -196,7 +207,7 @@ describe("apply", () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [file]: "{}\n" });
     await fs.chmod(file, 0o600);
     await applyConfigChange(
-      await planConfigChange(writerFor("claude-code")!, linux, "user", entry, fs),
+      await planConfigChange(writerFor("claude-code")!, linux, "user", entry, fs, R0),
       fs,
       emptyReceipt("0.1.0"),
       { now: NOW },
@@ -260,7 +271,7 @@ describe("removeConfigEntry (uninstall from the receipt)", () => {
   test("removes the entry a record names and drops the record", async () => {
     const fs = new MemoryFileSystem(linux.pathFlavour, { [cursorFile]: existing });
     const added = await applyConfigChange(
-      await planConfigChange(cursor, linux, "user", entry, fs),
+      await planConfigChange(cursor, linux, "user", entry, fs, R0),
       fs,
       emptyReceipt("0.1.0"),
       { now: NOW },
