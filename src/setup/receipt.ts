@@ -6,7 +6,7 @@
  */
 import { getNodeValue, type ParseError, parseTree } from "jsonc-parser";
 import { writeFileAtomic } from "../disk/atomic.ts";
-import type { FileSystemPort } from "../disk/port.ts";
+import { describeFsError, type FileSystemPort } from "../disk/port.ts";
 import { lineColumn } from "./clients/config-text.ts";
 import { samePath } from "../project/paths.ts";
 
@@ -155,7 +155,15 @@ function validate(value: unknown): InstallReceipt | string {
  */
 export function readReceipt(fs: FileSystemPort, home: string, version: string): ReceiptRead {
   const file = receiptPath(fs, home);
-  const bytes = fs.readFile(file);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = fs.readFile(file);
+  } catch (err) {
+    return {
+      ok: false,
+      error: `${file} cannot be read (${describeFsError(err)}); fix its permissions and run the command again.`,
+    };
+  }
   if (bytes === null) return { ok: true, receipt: emptyReceipt(version), existed: false };
   const advice =
     "ra3 left it unchanged; move it aside (setup then starts a new receipt, and uninstall can no longer revert what the old one recorded) and run the command again.";

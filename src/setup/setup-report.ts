@@ -99,6 +99,7 @@ export function trustLine(client: ClientPlan, dryRun: boolean): string | null {
         dryRun ? "would trust" : "trusted"
       } ${t.folder} in ${t.file} (${t.displayName} disables MCP servers in folders you have not trusted)`;
     case "distrusted":
+      return `note: ${t.message}`;
     case "error":
       return `✗ ${t.message}`;
   }
@@ -252,7 +253,7 @@ export function clientsStep(
   if (dryRun) {
     for (const c of clients) if (c.diff) details.push(c.diff.trimEnd());
   }
-  const failed = clients.filter((c) => c.result === "failed");
+  const failed = clients.filter((c) => c.result === "failed" || c.trust?.startsWith("✗ "));
   const pending = clients.filter((c) => c.result === "would create" || c.result === "would update");
   const how = plan.detected ? "detected" : "named";
   if (failed.length) {
