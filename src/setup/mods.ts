@@ -10,7 +10,7 @@ import { findProjectsBelow, projectMarkerOf } from "../project/detect.ts";
 import { isInside, type PathFlavour, pathKey, samePath } from "../project/paths.ts";
 
 /** A {@link DirectoryLister} over the port (unreadable folders list as missing, as the real lister does). */
-export function portLister(fs: FileSystemPort): DirectoryLister {
+function portLister(fs: FileSystemPort): DirectoryLister {
   return {
     list(dir: string): readonly DirEntry[] | null {
       let names: string[] | null;
@@ -34,7 +34,7 @@ export function portLister(fs: FileSystemPort): DirectoryLister {
 }
 
 /** True when `dir` is a mod folder (Data/Mod.xml, a .babproj, map metadata). */
-export function isModFolder(fs: FileSystemPort, dir: string): boolean {
+function isModFolder(fs: FileSystemPort, dir: string): boolean {
   return projectMarkerOf(dir, portLister(fs)) !== null;
 }
 

@@ -42,7 +42,7 @@ export function plural(n: number, word: string): string {
  * @example servesLine({ kind: "container", dir: "/mods", previous: "/mods/A", mods: ["/mods/A", "/mods/B"] }, false)
  *          // "now serves the mods in /mods (A, B); it served /mods/A before"
  */
-export function servesLine(
+function servesLine(
   served: ServedFolder | null,
   dryRun: boolean,
   baseName: (p: string) => string,
@@ -87,7 +87,7 @@ export function clientOutcome(
 }
 
 /** The trust sentence of a planned (dry run) or applied trust change. */
-export function trustLine(client: ClientPlan, dryRun: boolean): string | null {
+function trustLine(client: ClientPlan, dryRun: boolean): string | null {
   const t = client.trust;
   if (t === null) return null;
   switch (t.change) {

@@ -174,7 +174,7 @@ describe("trailing commas (Gemini CLI and Qwen Code refuse the whole file)", () 
       // Once fixed, set up; then a comma added by hand is what doctor reports.
       w.fs.writeFile(file, enc('{\n  "ui": { "theme": "GitHub" }\n}\n'));
       await runSetup(setupDeps(w), request(w, { clients: [id] }));
-      w.fs.writeFile(file, enc(w.fs.text(file)!.replace(/\}\n  \}\n\}\n$/, "},\n  }\n}\n")));
+      w.fs.writeFile(file, enc(w.fs.text(file)!.replace(/\}\n {2}\}\n\}\n$/, "},\n  }\n}\n")));
       const doc = await runDoctor(doctorDeps(w), { project: null });
       expect(doc.checks.find((c) => c.group === `${name}: ${file}`)?.problem).toMatch(
         new RegExp(`^${file.replace(/\./g, "\\.")}:\\d+:\\d+: a trailing comma, which ${name} refuses`),

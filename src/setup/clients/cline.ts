@@ -35,7 +35,7 @@ function clineDataDir(platform: Platform): string {
 }
 
 /** The file Cline CLI reads its MCP servers from. */
-export function clineCliFile(platform: Platform): string {
+function clineCliFile(platform: Platform): string {
   return absoluteEnv(platform, "CLINE_MCP_SETTINGS_PATH") ??
     platform.pathFlavour.join(clineDataDir(platform), "settings", FILE);
 }

@@ -12,7 +12,7 @@ import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 /** `~/.copilot`, or `$COPILOT_HOME`. */
-export function copilotDir(platform: Platform): string {
+function copilotDir(platform: Platform): string {
   const dir = envVar(platform, "COPILOT_HOME");
   return dir && platform.pathFlavour.isAbsolute(dir) ? dir : platform.pathFlavour.join(platform.home, ".copilot");
 }

@@ -14,7 +14,7 @@ import { folderTrustSetting } from "./trust.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 /** `~/.gemini`, or `$GEMINI_CLI_HOME/.gemini` (Gemini's own home override). */
-export function geminiDir(platform: Platform): string {
+function geminiDir(platform: Platform): string {
   const home = envVar(platform, "GEMINI_CLI_HOME");
   const base = home && platform.pathFlavour.isAbsolute(home) ? home : platform.home;
   return platform.pathFlavour.join(base, ".gemini");

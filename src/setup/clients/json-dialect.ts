@@ -7,7 +7,6 @@ import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
 import { decodeConfigBytes, describeKind, jsonEqual, lineColumn, problem, withBom } from "./config-text.ts";
 import type { ArgExpansion } from "./expansion.ts";
-import type { TrustSpec } from "./trust.ts";
 import {
   applyTextEdits,
   detectIndentUnit,
@@ -33,6 +32,7 @@ import type {
   ReadResult,
   Scope,
   ServerEntry,
+  TrustSpec,
 } from "./types.ts";
 
 export interface JsonDialectSpec {

@@ -14,7 +14,7 @@ import { folderTrustSetting } from "./trust.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
 /** `~/.qwen`, or `$QWEN_HOME`. */
-export function qwenDir(platform: Platform): string {
+function qwenDir(platform: Platform): string {
   const dir = envVar(platform, "QWEN_HOME");
   return dir && platform.pathFlavour.isAbsolute(dir) ? dir : platform.pathFlavour.join(platform.home, ".qwen");
 }

@@ -12,9 +12,8 @@
  */
 import { writeFileAtomic } from "../../disk/atomic.ts";
 import { describeFsError, type FileSystemPort } from "../../disk/port.ts";
-import { isInside, type PathFlavour, pathKey } from "../../project/paths.ts";
+import { isInside, type PathFlavour } from "../../project/paths.ts";
 import { unifiedDiff } from "../diff.ts";
-import type { Platform } from "../platform.ts";
 import {
   type InstallReceipt,
   type TrustRecord,
@@ -23,6 +22,8 @@ import {
   withTrustRecord,
 } from "../receipt.ts";
 import { decodeConfigBytes, lineColumn, withBom } from "./config-text.ts";
+import type { Platform } from "../platform.ts";
+import type { TrustSpec } from "./types.ts";
 import {
   applyTextEdits,
   detectIndentUnit,
@@ -33,16 +34,6 @@ import {
   removeProperty,
   renderJson,
 } from "./json-edit.ts";
-
-/** How one client keeps folder trust. */
-export interface TrustSpec {
-  /** The trust file for this platform (environment overrides included). */
-  file(platform: Platform): string;
-  /** Whether the client checks folder trust, from its parsed user settings (null: no settings file). */
-  enabled(settings: unknown): boolean;
-  /** Where the user can change it in the client, for messages. */
-  readonly howToTrust: string;
-}
 
 export type TrustLevel = "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST";
 
@@ -288,9 +279,4 @@ export function removeTrust(
       : withLogEntry(next, "trust.remove", `${record.client} ${record.folder}`, now),
     change: plan.change,
   };
-}
-
-/** Stable identity of a trust record (client + file + folder), for receipts. */
-export function trustKey(r: Pick<TrustRecord, "client" | "file" | "folder">): string {
-  return `${r.client}\u0000${pathKey(r.file)}\u0000${r.folder}`;
 }

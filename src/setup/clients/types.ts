@@ -6,7 +6,6 @@
 import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
 import type { ArgExpansion } from "./expansion.ts";
-import type { TrustSpec } from "./trust.ts";
 
 export type ClientId =
   | "claude-desktop"
@@ -76,6 +75,16 @@ export interface ConfigLocation {
   readonly problem: string | null;
   /** Facts worth reporting about the choice (e.g. "also found an older config at …"). */
   readonly notes: readonly string[];
+}
+
+/** How one client keeps folder trust. */
+export interface TrustSpec {
+  /** The trust file for this platform (environment overrides included). */
+  file(platform: Platform): string;
+  /** Whether the client checks folder trust, from its parsed user settings (null: no settings file). */
+  enabled(settings: unknown): boolean;
+  /** Where the user can change it in the client, for messages. */
+  readonly howToTrust: string;
 }
 
 /** What ra3 finds about its entry in a parsed config: whether the servers container exists, and the entry's value. */
