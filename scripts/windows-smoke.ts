@@ -6,7 +6,7 @@
 // Wine, builds the bcryptprimitives shim and makes a fresh prefix.
 // Usage: bun scripts/windows-smoke.ts --wine PATH --prefix WINEPREFIX
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -146,6 +146,11 @@ rows.push(check("mcp, stdin a Linux pipe", () => {
   return mcpAnswers({ status: r.status, stdout: r.stdout, stderr: r.stderr });
 }));
 
+// Traces of installed Claude Desktop and Cursor: setup never creates a client's folder for a client it cannot find.
+for (const [dir, file] of [["AppData/Roaming/Claude", "config.json"], [".cursor", "argv.json"]]) {
+  mkdirSync(join(win.user.home, ...dir.split("/")), { recursive: true });
+  writeFileSync(join(win.user.home, ...dir.split("/"), file), "{}\n");
+}
 const before = treeOf(win.user.home);
 const configs = [
   join(win.user.home, "AppData", "Roaming", "Claude", "claude_desktop_config.json"),
