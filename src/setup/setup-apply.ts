@@ -41,13 +41,18 @@ export interface ApplyState {
   readonly createdDirs: Set<string>;
 }
 
+/** Appends a receipt log entry and marks the receipt for saving. */
+export function logChange(deps: SetupDeps, state: ApplyState, action: string, detail: string): void {
+  state.receipt = withLogEntry(state.receipt, action, detail, deps.now());
+  state.dirty = true;
+}
+
 /** Logs each of `candidates` that now exists as a folder setup created (once per run). */
 export function noteCreatedDirs(deps: SetupDeps, state: ApplyState, candidates: readonly string[]): void {
   for (const d of candidates) {
     if (state.createdDirs.has(d) || !deps.fs.exists(d)) continue;
     state.createdDirs.add(d);
-    state.receipt = withLogEntry(state.receipt, LOG_DIR_CREATE, d, deps.now());
-    state.dirty = true;
+    logChange(deps, state, LOG_DIR_CREATE, d);
   }
 }
 
@@ -71,8 +76,7 @@ export function applyBinary(deps: SetupDeps, plan: SetupPlan, state: ApplyState)
   const missing = missingAncestors(fs, fs.path.dirname(plan.binaryPath));
   if (platform.os === "windows") {
     const old = cleanupOldBinaries(fs, home);
-    for (const p of old.removed) state.receipt = withLogEntry(state.receipt, "binary.cleanup", p, deps.now());
-    if (old.removed.length) state.dirty = true;
+    for (const p of old.removed) logChange(deps, state, "binary.cleanup", p);
   }
   const result = selfInstall({ execPath: deps.execPath, home, os: platform.os, fs });
   noteCreatedDirs(deps, state, missing);
@@ -90,13 +94,7 @@ export function applyBinary(deps: SetupDeps, plan: SetupPlan, state: ApplyState)
   const sha = result.sha256 || previous?.sha256;
   state.receipt = withBinary(state.receipt, { path: result.path, ...(sha ? { sha256: sha } : {}) });
   if (result.status !== "unchanged") {
-    state.receipt = withLogEntry(
-      state.receipt,
-      `binary.${result.status === "installed" ? "install" : "update"}`,
-      result.path,
-      deps.now(),
-    );
-    state.dirty = true;
+    logChange(deps, state, `binary.${result.status === "installed" ? "install" : "update"}`, result.path);
   } else if (previous === null || previous.path !== result.path || previous.sha256 !== sha) state.dirty = true;
   const aside = result.movedAside ? ` (the previous one was moved aside to ${result.movedAside})` : "";
   const verb = result.status === "unchanged" ? "unchanged" : result.status;
@@ -189,13 +187,7 @@ export function applySkill(deps: SetupDeps, plan: SetupPlan, state: ApplyState):
       state.receipt = withSkillRecord(state.receipt, { name: SKILL_NAME, target: r.target, dir: r.dir });
       if (!before) state.dirty = true;
       if (r.action !== "unchanged") {
-        state.receipt = withLogEntry(
-          state.receipt,
-          `skill.${r.action === "installed" ? "install" : "upgrade"}`,
-          r.dir,
-          deps.now(),
-        );
-        state.dirty = true;
+        logChange(deps, state, `skill.${r.action === "installed" ? "install" : "upgrade"}`, r.dir);
       }
     }
   }
@@ -237,8 +229,7 @@ export async function applyIndex(deps: SetupDeps, project: ProjectInfo, state: A
     for (const d of t.dirs) if (!before.has(d)) newDirs.push(d);
     for (const f of t.files) {
       if (before.has(f)) continue;
-      state.receipt = withLogEntry(state.receipt, LOG_CACHE_WRITE, f, deps.now());
-      state.dirty = true;
+      logChange(deps, state, LOG_CACHE_WRITE, f);
     }
   }
   noteCreatedDirs(deps, state, newDirs);

@@ -17,7 +17,7 @@ import { LOG_PROJECT, LOG_SETUP, loggedPaths, missingAncestors } from "./footpri
 import { samePath } from "../project/paths.ts";
 import type { LiveCheckResult } from "./live-check.ts";
 import type { ServerEntry } from "./clients/index.ts";
-import { readReceipt, withLogEntry } from "./receipt.ts";
+import { readReceipt } from "./receipt.ts";
 import { installedBinaryPath } from "./self-install.ts";
 import {
   applyBinary,
@@ -26,6 +26,7 @@ import {
   applySkill,
   type ApplyState,
   applyVerify,
+  logChange,
   noteCreatedDirs,
   saveReceipt,
 } from "./setup-apply.ts";
@@ -152,8 +153,7 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
       samePath(p, plan.project.ok ? plan.project.project.projectDir : "")
     )
   ) {
-    state.receipt = withLogEntry(state.receipt, LOG_PROJECT, plan.project.project.projectDir, deps.now());
-    state.dirty = true;
+    logChange(deps, state, LOG_PROJECT, plan.project.project.projectDir);
   }
   finish(projectStep(plan.project));
   const clients = applyClients(deps, plan, request, state, binaryStep.status === "failed");
@@ -167,13 +167,7 @@ export async function runSetup(deps: SetupDeps, request: SetupRequest): Promise<
   const ms = Math.round(performance.now() - started);
   // Logged only when this run wrote something, so a repeated run leaves the receipt byte-identical.
   if (state.receiptFile !== null) {
-    state.receipt = withLogEntry(
-      state.receipt,
-      LOG_SETUP,
-      steps.map((s) => `${s.id}:${s.status}`).join(" "),
-      deps.now(),
-    );
-    state.dirty = true;
+    logChange(deps, state, LOG_SETUP, steps.map((s) => `${s.id}:${s.status}`).join(" "));
     saveReceipt(deps, state);
   }
   if (state.receiptError) deps.print(`✗ ${state.receiptError}\n`);

@@ -99,6 +99,11 @@ function failed(plan: ReturnType<typeof basePlan>, error: string): ConfigPlan {
   return { ...plan, change: "error", error, after: null, diff: "" };
 }
 
+/** A second name to offer when `name` is taken by the user's own entry. */
+function alternativeName(name: string): string {
+  return name === "ra3" ? "ra3-index" : `${name}-2`;
+}
+
 /**
  * Plans adding (or updating) `entry` in the client's config for `scope`, without writing anything.
  * `receipt` says which entries ra3 wrote: any other entry of that name is the user's.
@@ -114,29 +119,10 @@ export function planConfigChange(
   receipt: InstallReceipt,
   options: { readonly projectDir?: string } = {},
 ): ConfigPlan {
-  const plan = basePlan(writer, scope, "add", entry.name);
+  let plan = basePlan(writer, scope, "add", entry.name);
   if (!writer.scopes.includes(scope)) {
     return failed(plan, `${writer.displayName} has no ${scope}-level configuration file.`);
   }
-  return planAddition(writer, platform, scope, entry, fs, receipt, options, plan);
-}
-
-/** A second name to offer when `name` is taken by the user's own entry. */
-function alternativeName(name: string): string {
-  return name === "ra3" ? "ra3-index" : `${name}-2`;
-}
-
-function planAddition(
-  writer: ClientConfigWriter,
-  platform: Platform,
-  scope: Scope,
-  entry: ServerEntry,
-  fs: FileSystemPort,
-  receipt: InstallReceipt,
-  options: { readonly projectDir?: string },
-  start: ReturnType<typeof basePlan>,
-): ConfigPlan {
-  let plan = start;
   let location;
   try {
     location = writer.locate(platform, scope, fs, options.projectDir);
