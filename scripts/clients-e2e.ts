@@ -15,8 +15,8 @@
  * The mod folder is named `Sample $HOME ${HOME} Mod`, which Gemini CLI, Qwen Code and Claude Code would
  * rewrite if ra3 wrote it as a plain path; `ra3 doctor` (which applies each client's expansion) must be
  * all green after setup. Prints a table and exits 1 when anything failed. Needs npm and the registry
- * (no account: `mcp list` and `mcp get` work without one). `.ci/run` runs it (about 1.5 minutes with
- * the npm install, measured in docs/clients.md); `RA3_CLIENTS_E2E=0` skips it there.
+ * (no account: `mcp list` and `mcp get` work without one). `.ci/run` runs it (83–103 s with the npm
+ * install, measured in docs/performance.md); `RA3_CLIENTS_E2E=0` skips it there.
  *
  *   node_modules/.bin/bun scripts/clients-e2e.ts [--clients-dir DIR] [--only gemini,qwen] [--keep]
  *
