@@ -341,11 +341,20 @@ describe("paths a client would rewrite", () => {
     expect(JSON.parse(w.fs.text("/home/ann/.claude.json")!).mcpServers.ra3.args[2]).toBe(uri);
     expect(JSON.parse(w.fs.text("/home/ann/.config/opencode/opencode.json")!).mcp.ra3.command[3]).toBe(uri);
     expect(w.fs.text("/home/ann/.codex/config.toml")).toContain(`"--project", "${project}"`);
-    expect(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!).mcpServers.ra3.args[2]).toBe(project);
+    // Cursor documents ${env:NAME} / ${userHome} interpolation: the ${HOME} in the name makes it a URI too.
+    expect(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!).mcpServers.ra3.args[2]).toBe(uri);
     // Every entry checks out: doctor expands as each client would and finds the mod.
     const doc = await runDoctor(doctorDeps(w), { project: null });
     expect(doc.checks.filter((c) => !c.ok && c.group !== "snapshot")).toEqual([]);
     expect(w.calls.live.map((l) => l.args[2])).toContain(uri);
+  });
+
+  test("a plain $HOME stays plain for Cursor (it interpolates only ${…}) and Codex (nothing)", async () => {
+    const project = "/home/ann/mods/Cash $HOME Mod";
+    const w = dollarWorld(project);
+    await runSetup(setupDeps(w), request(w, { clients: ["cursor", "codex"] }));
+    expect(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!).mcpServers.ra3.args[2]).toBe(project);
+    expect(w.fs.text("/home/ann/.codex/config.toml")).toContain(`"--project", "${project}"`);
   });
 
   test("only what would be rewritten is encoded: a $ before a digit or alone stays plain for Gemini", async () => {

@@ -6,6 +6,7 @@
 import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
 import { fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { editorExpansion } from "./expansion.ts";
 import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -28,7 +29,7 @@ export const cursorWriter: ClientConfigWriter = jsonWriter({
   displayName: "Cursor",
   scopes: ["user", "project"],
   syntax: "json",
-  expansion: null,
+  expansion: editorExpansion,
   serversKey: "mcpServers",
   renderEntry: (e) => ({ command: e.command, args: [...e.args] }),
   locate,

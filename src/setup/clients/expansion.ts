@@ -52,3 +52,19 @@ export const opencodeExpansion: ArgExpansion = {
   rewrites: (arg) => /\{(?:env|file):[^}]*\}/.test(arg),
   expand: (arg, env) => arg.replace(/\{env:([^}]*)\}/g, (_w, name: string) => env[name] ?? ""),
 };
+
+/**
+ * Cursor, VS Code and Windsurf (from their documentation, not verified here: they are not npm CLIs):
+ * `${env:NAME}`, `${userHome}` and editor variables such as `${workspaceFolder}` in `args`. ra3 treats any
+ * `${…}` as rewritten; for doctor, `${env:NAME}` and `${userHome}` expand, the editor-only ones stay.
+ */
+export const editorExpansion: ArgExpansion = {
+  describe: "${env:NAME} and ${userHome}",
+  rewrites: (arg) => /\$\{[^}]*\}/.test(arg),
+  expand: (arg, env) =>
+    arg.replace(/\$\{(env:)?([^}]*)\}/g, (whole, isEnv: string | undefined, name: string) => {
+      if (isEnv) return env[name] ?? "";
+      if (name === "userHome") return env.HOME ?? env.USERPROFILE ?? whole;
+      return whole;
+    }),
+};

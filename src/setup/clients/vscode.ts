@@ -7,6 +7,7 @@
 import { type FileSystemPort } from "../../disk/port.ts";
 import { type Platform, userSettingsDir } from "../platform.ts";
 import { fixedLocation, jsonWriter, noProjectLocation } from "./json-dialect.ts";
+import { editorExpansion } from "./expansion.ts";
 import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -34,7 +35,7 @@ export const vscodeWriter: ClientConfigWriter = jsonWriter({
   displayName: "VS Code",
   scopes: ["user", "project"],
   syntax: "jsonc",
-  expansion: null,
+  expansion: editorExpansion,
   serversKey: "servers",
   renderEntry: (e) => ({ type: "stdio", command: e.command, args: [...e.args] }),
   locate,

@@ -5,6 +5,7 @@
 import type { FileSystemPort } from "../../disk/port.ts";
 import type { Platform } from "../platform.ts";
 import { fixedLocation, jsonWriter, unsupportedScope } from "./json-dialect.ts";
+import { editorExpansion } from "./expansion.ts";
 import { clientFolder, firstFound, onPath } from "./presence.ts";
 import type { ClientConfigWriter, ConfigLocation, Scope } from "./types.ts";
 
@@ -23,7 +24,7 @@ export const windsurfWriter: ClientConfigWriter = jsonWriter({
   displayName: "Windsurf",
   scopes: ["user"],
   syntax: "json",
-  expansion: null,
+  expansion: editorExpansion,
   serversKey: "mcpServers",
   renderEntry: (e) => ({ command: e.command, args: [...e.args] }),
   locate,
