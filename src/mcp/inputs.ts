@@ -1,7 +1,8 @@
 /**
  * Tool argument schemas: every field described and bounded, every validation failure a sentence that
- * names the field and what it accepts (the SDK returns these as `isError` results), and unknown
- * arguments refused (a misspelled `targetType` silently ignored would give a misleading answer).
+ * names the field and what it accepts (the handlers return these as `isError` results, see
+ * {@link argumentProblem}), and unknown arguments refused (a misspelled `targetType` silently ignored
+ * would give a misleading answer).
  */
 import * as z from "zod";
 
@@ -141,4 +142,18 @@ export function argumentsOf<S extends z.ZodRawShape>(tool: string, shape: S) {
         ? `the arguments of ${tool} must be an object`
         : undefined,
   });
+}
+
+/**
+ * One line for a failed argument check: each problem's sentence (the list item it concerns, when one
+ * does), joined with "; ".
+ * @example argumentProblem(argumentsOf("find_asset", { id: ID }).safeParse({}).error!)
+ * // 'id is required: the asset id, e.g. "AlliedAthenaCannon"'
+ */
+export function argumentProblem(error: z.ZodError): string {
+  const sentences = error.issues.map((iss) => {
+    const index = iss.path.find((p): p is number => typeof p === "number");
+    return index === undefined ? iss.message : `${iss.message} (item ${index + 1})`;
+  });
+  return [...new Set(sentences)].join("; ");
 }

@@ -6,6 +6,7 @@
  */
 import { skillSection } from "../skill/embedded.ts";
 import type { WorkspaceConfig } from "../workspace/config.ts";
+import type { SavedSnapshotFacts } from "../workspace/snapshots.ts";
 
 export const MAX_INSTRUCTIONS = 2_500;
 
@@ -18,6 +19,8 @@ export interface ServingFacts {
   readonly projects?: readonly string[];
   /** Why there is no single project (container or none). */
   readonly note?: string | null;
+  /** Single mode: the snapshot the index will start from, if one is saved. */
+  readonly snapshot?: SavedSnapshotFacts | null;
 }
 
 const LEAD =
@@ -43,7 +46,11 @@ function servingFacts(f: ServingFacts): string {
       "No SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla.",
     );}
   lines.push(
-    "Index: building since startup. Call get_status first; if index.state is no_index or index.projectDir is not the folder you work in, do not use these tools for it.",
+    `${
+      f.snapshot
+        ? `Index: starting from the snapshot saved ${f.snapshot.generatedAt} (build ${f.snapshot.buildId}); files changed since are re-read.`
+        : "Index: building since startup (no snapshot saved yet)."
+    } Call get_status first; if index.state is no_index or index.projectDir is not the folder you work in, do not use these tools for it.`,
   );
   return lines.join("\n");
 }

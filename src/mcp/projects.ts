@@ -8,7 +8,7 @@ import { baseName, isInside, parentDir, pathKey, toAbsolute } from "../project/p
 import type { ProjectRoot } from "../project/detect.ts";
 import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
 import { IndexService, type SnapshotPort } from "../workspace/service.ts";
-import { schemaKeyOf, StoreSnapshotPort } from "../workspace/snapshots.ts";
+import { savedSnapshot, type SavedSnapshotFacts, schemaKeyOf, StoreSnapshotPort } from "../workspace/snapshots.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { isQueryError, type QueryError, queryError } from "../query/envelope.ts";
 
@@ -90,6 +90,17 @@ export class ProjectRegistry {
   /** The configuration of `entry` if it has been resolved (always, in single mode). */
   configOf(entry: ProjectEntry): WorkspaceConfig | null {
     return this.configs.get(pathKey(entry.dir)) ?? null;
+  }
+
+  /**
+   * The snapshot `entry`'s index will start from, if one is saved (and the project's configuration has
+   * been resolved: always in single mode, after the first call in a container); null with a custom
+   * snapshot source.
+   */
+  snapshotOf(entry: ProjectEntry): SavedSnapshotFacts | null {
+    const config = this.configOf(entry);
+    if (!config || this.options.snapshotsFor) return null;
+    return savedSnapshot(config.home, config.projectDir);
   }
 
   /** The service of `entry` if it has been opened. */

@@ -4,8 +4,7 @@
  * or error into an MCP result: `structuredContent` = the envelope, a short text, the size bound, and
  * `isError` results whose one sentence says what to do next.
  */
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { LinkedIndex } from "../index/linked.ts";
 import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError } from "../query/envelope.ts";
 import type { IndexService } from "../workspace/service.ts";
@@ -48,6 +47,19 @@ export interface Acquired {
 
 /** How long `consistency: "strict"` waits for a running build before giving up. */
 export const DEFAULT_STRICT_TIMEOUT_MS = 30_000;
+/** How long a call waits for a project's first index when it comes from a saved snapshot (a warm start takes well under a second). */
+const SNAPSHOT_WAIT_MS = 5_000;
+
+/**
+ * When the project has no index yet but is starting from a saved snapshot (the first call a
+ * multi-project server gets for a project opens it), waits for it (bounded) rather than answering
+ * "building": that answer is a fraction of a second away.
+ */
+export async function awaitSnapshot(registry: ProjectRegistry, h: ProjectHandle, signal: AbortSignal): Promise<void> {
+  const svc = h.service;
+  if (svc.linked || svc.ws.lifecycle.state !== "building" || !registry.snapshotOf(h.entry)) return;
+  await svc.waitForIndex(SNAPSHOT_WAIT_MS, signal);
+}
 
 /** The running build's progress as a short parenthesis: "(120 files of 444)". */
 export function progressText(service: IndexService): string {
@@ -115,7 +127,7 @@ export async function acquireIndex(
   if (args.consistency === "strict") {
     const f = await makeStrict(h, timeoutMs, signal);
     if (f) return f;
-  }
+  } else await awaitSnapshot(registry, h, signal);
   const linked = h.service.linked;
   if (linked) return { handle: h, linked };
   const index = envelopeOf(h.service.view());

@@ -1,36 +1,65 @@
 /**
- * The MCP server: the SDK's `McpServer` (v1) with the tools, resources and `instructions`, and the
- * stdio session around it. `initialize` is answered at once; the index starts building right after
- * the connection is up, and every answer carries the envelope saying how far it got.
+ * The MCP server: the SDK's `McpServer` (v2) with the tools, resources and `instructions`, served on
+ * stdio for both protocol eras by the SDK's `serveStdio` (a 2025-era `initialize` handshake and the
+ * 2026-07-28 stateless `server/discover` + per-request `_meta`), over ra3's own line transport. The
+ * first answer goes out at once; the index starts building right after it, and every answer carries
+ * the envelope saying how far it got.
  */
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/zod-compat"
-import type { ZodRawShapeCompat } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import { McpServer, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type * as z from "zod";
 import { TOOL_VERSION } from "../version.ts";
 import { readSourceText, type SourceText } from "../workspace/source-text.ts";
 import type { ConfigRequest } from "../workspace/config.ts";
 import { buildInstructions } from "./instructions.ts";
 import { ProjectRegistry, type RegistryOptions } from "./projects.ts";
-import { registerResources } from "./resources.ts";
+import { registerResources, RESOURCE_WAIT_MS } from "./resources.ts";
 import { DEFAULT_STRICT_TIMEOUT_MS } from "./respond.ts";
-import { toolDeclarations, type ToolEnv } from "./tools.ts";
+import { type Extra, toolDeclarations, type ToolEnv } from "./tools.ts";
 import { type ChunkSource, type LineOutput, LineTransport } from "./transport.ts";
 
-/** When the index starts if the client never sends `notifications/initialized`. */
+/** When the index starts if no answer has gone out by then (a client that connects and waits). */
 const INDEX_START_FALLBACK_MS = 100;
 
 export interface ServerOptions {
   /** How long `consistency: "strict"` waits (default 30 s). */
   readonly strictTimeoutMs?: number;
+  /** How long `resources/read` waits for the first index (default {@link RESOURCE_WAIT_MS}). */
+  readonly resourceWaitMs?: number;
   readonly readSource?: (path: string) => SourceText;
   readonly log?: (line: string) => void;
 }
 
 /**
+ * The tool's JSON Schema as zod writes it, with validation left to the handler: the SDK's own check
+ * answers a bad argument with its generic wording, the handlers with one sentence naming the field.
+ */
+function listedOnly(schema: z.ZodObject): StandardSchemaWithJSON {
+  const std = schema["~standard"];
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "ra3",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: std.jsonSchema,
+    },
+  } as StandardSchemaWithJSON;
+}
+
+/** The handler context ra3's tools use, from the SDK's. */
+function extraOf(ctx: ServerContext): Extra {
+  return {
+    signal: ctx.mcpReq.signal,
+    progressToken: ctx.mcpReq._meta?.progressToken,
+    notify: (method, params) => ctx.mcpReq.notify({ method, params }),
+  };
+}
+
+/**
  * An `McpServer` answering for the projects of `registry`: the 15 tools in their fixed order, the
- * resource templates, and `instructions` built from the skill and the serving facts.
- * @example createMcpServer(new ProjectRegistry({ request })).server.getCapabilities().tools // { listChanged: true }
+ * resource templates, and `instructions` built from the skill and the serving facts. The tool and
+ * resource lists never change, so no `listChanged` is advertised.
+ * @example createMcpServer(new ProjectRegistry({ request })).server.getCapabilities().tools // { listChanged: false }
  */
 export function createMcpServer(registry: ProjectRegistry, options: ServerOptions = {}): McpServer {
   const single = registry.single;
@@ -40,9 +69,11 @@ export function createMcpServer(registry: ProjectRegistry, options: ServerOption
     config: single ? registry.configOf(single) : null,
     projects: registry.projects.map((p) => p.name),
     note: registry.note,
+    snapshot: single ? registry.snapshotOf(single) : null,
   });
   const server = new McpServer({ name: "ra3", title: "ra3: Red Alert 3 mod index", version: TOOL_VERSION }, {
     instructions,
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
   });
   const env: ToolEnv = {
     registry,
@@ -56,14 +87,14 @@ export function createMcpServer(registry: ProjectRegistry, options: ServerOption
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output as unknown as ZodRawShapeCompat,
+        inputSchema: listedOnly(tool.input),
+        outputSchema: tool.output,
         annotations: tool.annotations,
       },
-      tool.handler as never,
+      (args: unknown, ctx: ServerContext) => tool.handler(args, extraOf(ctx)),
     );
   }
-  registerResources(server, env);
+  registerResources(server, env, options.resourceWaitMs ?? RESOURCE_WAIT_MS);
   return server;
 }
 
@@ -82,8 +113,10 @@ export interface StdioSession {
 }
 
 /**
- * Serves MCP over a line transport until the input ends: connect first (so a buffered `initialize` is
- * answered at once), then start the index in the background; on close, stop watchers and flush.
+ * Serves MCP over a line transport until the input ends, in whichever era the client opens with: the
+ * SDK's `serveStdio` decides it from the first message and pins one server instance for the
+ * connection. The index starts in the background once the first answer is on the wire (or soon anyway,
+ * for a client that waits); on close, watchers stop and snapshots are flushed.
  */
 export async function startStdioSession(options: StdioSessionOptions): Promise<StdioSession> {
   const log = options.log ?? (() => {});
@@ -92,14 +125,9 @@ export async function startStdioSession(options: StdioSessionOptions): Promise<S
     request: options.request as Omit<ConfigRequest, "lister">,
     log,
   });
-  const server = createMcpServer(registry, options);
   const transport = new LineTransport(options.input, options.output, { log });
-  let closed!: () => void;
-  const disconnected = new Promise<void>((resolve) => (closed = resolve));
-  server.server.onclose = () => closed();
-  server.server.onerror = (e) => log(`protocol error: ${e.message}`);
-  // Opening a project loads its schema synchronously (up to a few hundred ms): do it once initialize has
-  // been answered, i.e. when the client says `initialized` (or soon anyway, for clients that never do).
+  // Opening a project loads its schema synchronously (up to a few hundred ms): do it once the first
+  // answer (initialize, or server/discover) has been written.
   let started = false;
   const startIndex = () => {
     if (started) return;
@@ -108,17 +136,20 @@ export async function startStdioSession(options: StdioSessionOptions): Promise<S
     registry.startDefault();
   };
   const fallback = setTimeout(startIndex, INDEX_START_FALLBACK_MS);
-  server.server.oninitialized = startIndex;
-  await server.connect(transport);
+  transport.onanswered = startIndex;
+  const handle = serveStdio(() => createMcpServer(registry, options), {
+    transport,
+    onerror: (e) => log(`protocol error: ${e.message}`),
+  });
   log(describe(registry));
-  const done = disconnected.then(() => {
+  const done = transport.closed.then(() => {
     clearTimeout(fallback);
     return registry.dispose();
   });
   return {
     done,
     stop: async () => {
-      await transport.close();
+      await handle.close();
       await done;
     },
   };

@@ -3,15 +3,7 @@
  * written for a model, bounded argument schema, output schema, annotations) and a thin handler over
  * one query-layer function. All logic lives in `src/query/`; nothing here computes an answer itself.
  */
-// @ts-types="@modelcontextprotocol/sdk/shared/protocol"
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type {
-  CallToolResult,
-  ServerNotification,
-  ServerRequest,
-  ToolAnnotations,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { LinkedIndex } from "../index/linked.ts";
 import { findAsset, listAssets } from "../query/assets.ts";
@@ -31,11 +23,24 @@ import { DEFAULT_MAX_EDGES, uses } from "../query/uses.ts";
 import type { SourceText } from "../workspace/source-text.ts";
 import { BuildCancelled, type BuildPhase } from "../workspace/workspace.ts";
 import { TOOL_NAMES, type ToolName } from "../skill/tool-names.ts";
-import { argumentsOf, count, CURSOR, ID, LIMIT, MCP_HARD_LIMIT, optionalText, text, textList, TYPE } from "./inputs.ts";
+import {
+  argumentProblem,
+  argumentsOf,
+  count,
+  CURSOR,
+  ID,
+  LIMIT,
+  MCP_HARD_LIMIT,
+  optionalText,
+  text,
+  textList,
+  TYPE,
+} from "./inputs.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
 import * as R from "./render.ts";
 import {
   acquireIndex,
+  awaitSnapshot,
   errorResult,
   type Failure,
   failure,
@@ -46,7 +51,15 @@ import {
 } from "./respond.ts";
 import * as S from "./schemas.ts";
 
-export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What a handler gets from the request besides its arguments (the server maps the SDK's context to it). */
+export interface Extra {
+  /** Aborted when the client cancels the request. */
+  readonly signal: AbortSignal;
+  /** The request's `_meta.progressToken`, when the client wants progress notifications. */
+  readonly progressToken?: string | number;
+  /** Sends a notification related to this request. */
+  notify(method: string, params: Record<string, unknown>): Promise<void>;
+}
 
 export interface ToolEnv {
   readonly registry: ProjectRegistry;
@@ -63,7 +76,8 @@ export interface ToolDeclaration {
   readonly input: z.ZodObject;
   readonly output: z.ZodObject;
   readonly annotations: ToolAnnotations;
-  readonly handler: (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>;
+  /** Takes the arguments as the client sent them: the handler validates them against `input` itself. */
+  readonly handler: (args: unknown, extra: Extra) => Promise<CallToolResult>;
 }
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -103,7 +117,7 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
     input: spec.input,
     output: S.envelopeSchema(spec.result),
     annotations: READ_ONLY,
-    handler: guarded(env, spec.name, async (raw, extra) => {
+    handler: guarded(env, spec.name, spec.input, async (raw, extra) => {
       const args = raw as unknown as I;
       const got = await acquireIndex(env.registry, args, env.strictTimeoutMs, extra.signal);
       if (!("linked" in got)) return errorResult(got);
@@ -129,15 +143,23 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
   };
 }
 
-/** Catches a bug in a handler: logged to stderr, reported as an isError result rather than a crash. */
+/**
+ * Validates the arguments against `input` (a bad one is an isError result with one sentence per problem),
+ * then runs `fn`; a bug in it is logged to stderr and reported as an isError result rather than a crash.
+ */
 function guarded(
   env: ToolEnv,
   name: string,
+  input: z.ZodObject,
   fn: (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>,
 ) {
-  return async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+  return async (raw: unknown, extra: Extra): Promise<CallToolResult> => {
+    const parsed = input.safeParse(raw ?? {});
+    if (!parsed.success) {
+      return errorResult({ index: null, error: { code: "bad_argument", message: argumentProblem(parsed.error) } });
+    }
     try {
-      return await fn(args, extra);
+      return await fn(parsed.data as Record<string, unknown>, extra);
     } catch (e) {
       env.log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return errorResult({
@@ -523,7 +545,7 @@ function getStatusTool(env: ToolEnv): ToolDeclaration {
     input: GET_STATUS,
     output: S.envelopeSchema(S.StatusSchema),
     annotations: READ_ONLY,
-    handler: guarded(env, "get_status", async (raw, extra) => {
+    handler: guarded(env, "get_status", GET_STATUS, async (raw, extra) => {
       const args = raw as In<typeof GET_STATUS>;
       const reg = env.registry;
       if (reg.mode === "none") return toToolResult(noProjectStatus(reg), { render: R.renderStatus });
@@ -532,7 +554,7 @@ function getStatusTool(env: ToolEnv): ToolDeclaration {
       if (args.consistency === "strict") {
         const f = await makeStrict(h, env.strictTimeoutMs, extra.signal);
         if (f) return errorResult(f);
-      }
+      } else await awaitSnapshot(reg, h, extra.signal);
       const svc = h.service;
       const p = svc.ws.progress;
       const result: R.StatusAnswer = {
@@ -589,7 +611,7 @@ function listProjectsTool(env: ToolEnv): ToolDeclaration {
     input: LIST_PROJECTS,
     output: S.envelopeSchema(S.ListProjectsSchema, true),
     annotations: READ_ONLY,
-    handler: guarded(env, "list_projects", async () => {
+    handler: guarded(env, "list_projects", LIST_PROJECTS, async () => {
       const reg = env.registry;
       const projects = reg.projects.map((p) => {
         const svc = reg.opened(p);
@@ -620,7 +642,7 @@ function usageGuideTool(env: ToolEnv): ToolDeclaration {
     input: GET_USAGE_GUIDE,
     output: S.envelopeSchema(S.UsageGuideSchema, true),
     annotations: READ_ONLY,
-    handler: guarded(env, "get_usage_guide", async (raw) => {
+    handler: guarded(env, "get_usage_guide", GET_USAGE_GUIDE, async (raw) => {
       const args = raw as In<typeof GET_USAGE_GUIDE>;
       let index: IndexEnvelope | null = null;
       if (args.project !== undefined || env.registry.mode === "single") {
@@ -642,7 +664,7 @@ function reindexTool(env: ToolEnv): ToolDeclaration {
     input: REINDEX,
     output: S.envelopeSchema(S.ReindexSchema),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: guarded(env, "reindex", async (raw, extra) => {
+    handler: guarded(env, "reindex", REINDEX, async (raw, extra) => {
       const args = raw as In<typeof REINDEX>;
       const h = env.registry.pick(args.project);
       if (isQueryError(h)) return errorResult(failure(null, h));
@@ -704,16 +726,13 @@ const PHASE_UNITS = 1000;
 function progressReporter(
   extra: Extra,
 ): { step: (phase: BuildPhase, done: number, total: number) => void; finish: () => Promise<void> } | null {
-  const token = extra._meta?.progressToken;
+  const token = extra.progressToken;
   if (token === undefined) return null;
   const total = PHASES.length * PHASE_UNITS;
   let last = -1;
   let sentAt = 0;
   const send = (progress: number, message: string) =>
-    extra.sendNotification({
-      method: "notifications/progress",
-      params: { progressToken: token, progress, total, message },
-    }).catch(() => {});
+    extra.notify("notifications/progress", { progressToken: token, progress, total, message }).catch(() => {});
   return {
     step: (phase, done, n) => {
       const i = PHASES.indexOf(phase);

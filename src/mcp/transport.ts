@@ -1,13 +1,12 @@
 /**
  * The stdio transport: newline-delimited JSON-RPC read from a {@link StdinCapture} (so no byte written
  * before the server was ready is lost), written to stdout one message per line and nothing else.
- * Unlike the SDK's stdio transport it answers malformed lines with JSON-RPC errors, and when the input
- * ends it lets requests already received finish (bounded) before closing, so `… | ra3 mcp` works.
+ * Unlike the SDK's stdio transport it answers malformed lines with JSON-RPC errors (one line each, see
+ * `gate.ts`), queues its writes behind one `drain` wait when stdout is slow, and when the input ends it
+ * lets requests already received finish (bounded) before closing, so `… | ra3 mcp` works.
  */
-// @ts-types="@modelcontextprotocol/sdk/shared/transport"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
+import { condenseError, screenRequest } from "./gate.ts";
 import type { ChunkSink } from "./stdin.ts";
 
 /** A byte sink like process.stdout. */
@@ -35,16 +34,24 @@ export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called after each answer to a request has been handed to the output. */
+  onanswered?: () => void;
+  /** Resolves when the transport has closed (the input ended and was drained, or close() was called). */
+  readonly closed: Promise<void>;
+  private markClosed!: () => void;
 
   private parts: Uint8Array[] = [];
   private partBytes = 0;
   private skipping = false;
   private started = false;
-  private closed = false;
+  private isClosed = false;
   private inputEnded = false;
   /** Ids of requests received and not answered yet. */
   private readonly pending = new Set<string | number>();
   private drainTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Lines waiting for stdout to drain, and the writes they complete. */
+  private queued: { line: string; done: () => void }[] = [];
+  private waitingForDrain = false;
   private readonly maxLineBytes: number;
   private readonly drainTimeoutMs: number;
   private readonly log: (line: string) => void;
@@ -57,6 +64,7 @@ export class LineTransport implements Transport {
     this.maxLineBytes = options.maxLineBytes ?? 10 * 1024 * 1024;
     this.drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
     this.log = options.log ?? (() => {});
+    this.closed = new Promise<void>((resolve) => (this.markClosed = resolve));
   }
 
   async start(): Promise<void> {
@@ -74,28 +82,53 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (
-      ("result" in message || "error" in message) && "id" in message && message.id !== undefined && message.id !== null
-    ) {
-      this.pending.delete(message.id);
-    }
-    const line = JSON.stringify(message) + "\n";
-    const done = new Promise<void>((resolve) => {
-      if (this.output.write(line)) resolve();
-      else this.output.once("drain", resolve);
-    });
+    if (this.isClosed) return Promise.resolve();
+    const id = ("result" in message || "error" in message) && "id" in message ? message.id : undefined;
+    const answer = id !== undefined && id !== null;
+    if (answer) this.pending.delete(id);
+    const done = this.write(JSON.stringify(condenseError(message)) + "\n");
+    if (answer) this.onanswered?.();
     if (this.inputEnded && this.pending.size === 0) void done.then(() => this.close());
     return done;
   }
 
+  /**
+   * Writes one line, in order. While stdout is full every further line waits in a queue behind one
+   * `drain` listener: a listener per blocked write would pile up (1,000 pipelined answers to a slow
+   * reader set off Node's MaxListenersExceededWarning).
+   */
+  private write(line: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.waitingForDrain) {
+        this.queued.push({ line, done: resolve });
+        return;
+      }
+      if (this.output.write(line)) resolve();
+      else this.waitForDrain(resolve);
+    });
+  }
+
+  private waitForDrain(done: () => void): void {
+    this.waitingForDrain = true;
+    this.output.once("drain", () => {
+      this.waitingForDrain = false;
+      done();
+      while (this.queued.length && !this.waitingForDrain) {
+        const next = this.queued.shift()!;
+        if (this.output.write(next.line)) next.done();
+        else this.waitForDrain(next.done);
+      }
+    });
+  }
+
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.isClosed) return;
+    this.isClosed = true;
     if (this.drainTimer) clearTimeout(this.drainTimer);
     this.input.release();
     this.parts = [];
     this.onclose?.();
+    this.markClosed();
   }
 
   private onInputEnd(): void {
@@ -172,8 +205,10 @@ export class LineTransport implements Transport {
       );
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       const id = typeof value === "object" && value !== null && "id" in value ? (value as { id: unknown }).id : null;
       this.replyError(
         typeof id === "string" || typeof id === "number" ? id : null,
@@ -182,7 +217,11 @@ export class LineTransport implements Transport {
       );
       return;
     }
-    const message = parsed.data;
+    const refusal = screenRequest(message);
+    if (refusal) {
+      this.replyError(refusal.id, refusal.code, refusal.message);
+      return;
+    }
     if ("method" in message && "id" in message) this.pending.add(message.id);
     if ("method" in message && message.method === "notifications/cancelled" && !("id" in message)) {
       const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
@@ -192,7 +231,6 @@ export class LineTransport implements Transport {
   }
 
   private replyError(id: string | number | null, code: number, message: string): void {
-    const line = JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n";
-    this.output.write(line);
+    void this.write(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }) + "\n");
   }
 }

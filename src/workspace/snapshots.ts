@@ -184,3 +184,21 @@ export function inspectSnapshot(
     deleted: plan.vanished,
   };
 }
+
+/** What the meta file of a saved snapshot says (read without decoding the snapshot). */
+export interface SavedSnapshotFacts {
+  readonly generatedAt: string;
+  readonly buildId: number;
+  readonly complete: boolean;
+}
+
+/**
+ * The snapshot saved for `projectDir` by this version of ra3, as its meta file describes it, or null
+ * when there is none (or it is another version's or another project's, which a warm start would reject).
+ * @example savedSnapshot(home, "/mods/MyMod")?.buildId // 12
+ */
+export function savedSnapshot(home: string, projectDir: string): SavedSnapshotFacts | null {
+  const meta = new SnapshotStore(home, projectDir).meta();
+  if (!meta || meta.toolVersion !== TOOL_VERSION || pathKey(meta.projectDir) !== pathKey(projectDir)) return null;
+  return { generatedAt: meta.generatedAt, buildId: meta.buildId, complete: meta.complete };
+}

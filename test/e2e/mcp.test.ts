@@ -206,6 +206,8 @@ function runRaw(
     responses?: number;
     signal?: NodeJS.Signals;
     command?: string;
+    /** Leave stdout unread this long after spawn (a client busy elsewhere), so the pipe fills. */
+    readAfterMs?: number;
   },
 ): Promise<{ out: string; err: string; code: number | null }> {
   return new Promise((resolve, reject) => {
@@ -231,6 +233,10 @@ function runRaw(
       }
     });
     child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
+    if (opts.readAfterMs) {
+      child.stdout!.pause();
+      setTimeout(() => child.stdout!.resume(), opts.readAfterMs);
+    }
     child.on("exit", (code) => {
       clearTimeout(guard);
       resolve({ out, err, code });
@@ -298,6 +304,53 @@ describe.skipIf(!binary.available)("raw JSON-RPC over the binary's stdin", () =>
       });
       expect([JSON.parse(out.split("\n")[0]).id, code]).toEqual([1, 0]);
       expect(err).toContain("ra3 mcp: stopping");
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "tools/call with arguments [], null or a string: -32602 with one sentence each, and the session goes on",
+    async () => {
+      const bad = (id: number, args: unknown) =>
+        JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "find_asset", arguments: args } });
+      const { out, code } = await runRaw([INIT, INITIALIZED, bad(5, []), bad(6, null), bad(7, "AthenaSplash"), CALL], {
+        closeStdin: "immediately",
+      });
+      const byId = new Map(out.split("\n").filter(Boolean).map((l) => JSON.parse(l)).map((m) => [m.id, m]));
+      const refusal = (kind: string) => ({
+        code: -32602,
+        message:
+          `Invalid params: the arguments of find_asset must be an object of named arguments (pass {} for none), got ${kind}`,
+      });
+      expect([byId.get(5).error, byId.get(6).error, byId.get(7).error]).toEqual([
+        refusal("a list"),
+        refusal("null"),
+        refusal("a string"),
+      ]);
+      expect(byId.get(3).result.isError ?? false).toBe(false);
+      expect(code).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "1,000 pipelined calls to a client that reads late: every answer, no MaxListenersExceededWarning",
+    async () => {
+      const calls = Array.from({ length: 1000 }, (_, i) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 100 + i,
+          method: "tools/call",
+          params: { name: "get_asset_references", arguments: { id: "AlliedAthenaCannon", consistency: "strict" } },
+        }));
+      const { out, err, code } = await runRaw([INIT, INITIALIZED, ...calls], {
+        closeStdin: "after-responses",
+        responses: 1001,
+        readAfterMs: 2000,
+      });
+      const ids = out.split("\n").filter(Boolean).map((l) => JSON.parse(l).id);
+      expect([ids.length, new Set(ids).size, code]).toEqual([1001, 1001, 0]);
+      expect(err).not.toContain("MaxListenersExceededWarning");
     },
     TIMEOUT,
   );

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { answerSize, MAX_ANSWER_CHARS, shrinkLists } from "../../src/mcp/bound.ts";
 import { toToolResult } from "../../src/mcp/respond.ts";
 import { connect, CORPORA, type Harness, type Json, resultOf, textOf } from "./harness.ts";

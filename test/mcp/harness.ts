@@ -1,8 +1,9 @@
-// In-process MCP harness: the real server (tools, resources) on the sample mod, a real SDK Client,
-// linked by the SDK's in-memory transport.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// In-process MCP harness: the real server (tools, resources) on the sample mod, served by the SDK's
+// serveStdio (which picks the protocol era from the first message) over an in-memory pair, and a real
+// SDK v2 Client speaking the 2025-11-25 handshake (default) or the 2026-07-28 stateless revision.
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,26 +12,39 @@ import { createMcpServer, type ServerOptions } from "../../src/mcp/server.ts";
 export { CORPORA } from "../../scripts/corpora.ts";
 
 export const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
+/** The stateless protocol revision. */
+export const MODERN = "2026-07-28";
 
 export interface Harness {
   readonly client: Client;
   readonly registry: ProjectRegistry;
   readonly logs: string[];
+  /** The state folder the registry was given (snapshots go there). */
+  readonly home: string;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
+}
+
+export interface HarnessOptions extends ServerOptions {
+  readonly watch?: boolean;
+  readonly cwd?: string;
+  readonly debounceMs?: number;
+  /** Start the index at once (default true). */
+  readonly start?: boolean;
+  /** The protocol era the client opens with (default "legacy": the initialize handshake). */
+  readonly era?: "legacy" | "modern";
+  /** A state folder to use (kept on close) instead of a fresh one (removed on close); snapshots go there. */
+  readonly home?: string;
 }
 
 /**
  * A connected client and server on `project` (default: the sample mod), project-only mode, no watcher;
  * the index starts building at once unless `start: false`.
  */
-export async function connect(
-  project: string = SAMPLE,
-  options: ServerOptions & { watch?: boolean; cwd?: string; debounceMs?: number; start?: boolean } = {},
-): Promise<Harness> {
+export async function connect(project: string = SAMPLE, options: HarnessOptions = {}): Promise<Harness> {
   const logs: string[] = [];
   const log = (l: string) => logs.push(l);
-  const home = mkdtempSync(join(tmpdir(), "ra3-mcp-home-"));
+  const home = options.home ?? mkdtempSync(join(tmpdir(), "ra3-mcp-home-"));
   const registry = new ProjectRegistry({
     request: {
       project,
@@ -44,22 +58,28 @@ export async function connect(
     watch: options.watch ?? false,
     debounceMs: options.debounceMs,
   });
-  const server = createMcpServer(registry, { log, ...options });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "ra3-test", version: "1.0.0" });
+  const served = serveStdio(() => createMcpServer(registry, { log, ...options }), {
+    transport: serverSide,
+    onerror: (e) => logs.push(`protocol error: ${e.message}`),
+  });
+  const client = new Client(
+    { name: "ra3-test", version: "1.0.0" },
+    options.era === "modern" ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
+  );
   await client.connect(clientSide);
   if (options.start !== false) registry.startDefault();
   return {
     client,
     registry,
     logs,
+    home,
     call: (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
     close: async () => {
       await client.close();
-      await server.close();
+      await served.close();
       await registry.dispose();
-      rmSync(home, { recursive: true, force: true });
+      if (!options.home) rmSync(home, { recursive: true, force: true });
     },
   };
 }

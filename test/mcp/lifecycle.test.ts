@@ -1,7 +1,7 @@
 // Answers while the index is not there yet, consistency "strict", edits picked up, and the servers
 // started on a folder holding several mods or on a folder with none.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexEnvelope } from "../../src/query/envelope.ts";
 import { makeStrict, progressText } from "../../src/mcp/respond.ts";
@@ -137,7 +137,7 @@ describe.skipIf(!existsSync(join(CORPORA, "upheaval")))("reindex on a real mod",
     const h = await open(join(CORPORA, "upheaval"));
     const before = (await h.call("get_status", { consistency: "strict" })).structuredContent as Json;
     const ac = new AbortController();
-    const pending = h.client.callTool({ name: "reindex", arguments: {} }, undefined, { signal: ac.signal });
+    const pending = h.client.callTool({ name: "reindex", arguments: {} }, { signal: ac.signal });
     setTimeout(() => ac.abort("enough"), 100);
     await expect(pending).rejects.toThrow();
     const during = await h.call("find_asset", { id: "SovietDesolatorInfantry" });
@@ -201,7 +201,7 @@ describe("a server started on a folder holding several mods", () => {
 
   test("resources need a single project", async () => {
     await expect(h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" })).rejects.toThrow(
-      "MCP error -32602: this server serves several mods; resources need one: use the tools with project",
+      "this server serves several mods; resources need one: use the tools with project",
     );
   });
 });
@@ -227,5 +227,75 @@ describe("a server started where there is no mod", () => {
     expect(h.client.getInstructions()).toContain(
       `No mod found: ${why}. get_status answers with state no_index: do not use these tools for this folder.`,
     );
+  });
+});
+
+describe("resources/read while the first build runs", () => {
+  test("waits for the index, then answers", async () => {
+    const h = await open(SAMPLE, { start: false });
+    const r = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" });
+    expect((r.contents[0] as Json).text.split("\n")[0]).toBe(
+      "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]",
+    );
+  });
+
+  test("still building when the wait is over: -32603 the client may retry, with retryAfterMs", async () => {
+    const h = await open(SAMPLE, { start: false, resourceWaitMs: 0 });
+    const e = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" }).then(
+      () => null,
+      (x: Json) => x,
+    );
+    expect([e?.code, e?.message, e?.data]).toEqual([
+      -32603,
+      "the index is still building (starting); read the resource again in a moment",
+      { reason: "building", retryAfterMs: 2000 },
+    ]);
+  });
+});
+
+describe("a saved snapshot: what the first answers say", () => {
+  /** A state folder holding a snapshot of `dir`, written by a server that built it and closed. */
+  async function homeWithSnapshot(dir: string): Promise<string> {
+    const home = TMP.make("ra3-mcp-snap-home-");
+    const first = await connect(dir, { home });
+    await first.call("get_status", { consistency: "strict" });
+    await first.close();
+    return home;
+  }
+  const metaOf = (home: string) => {
+    const dir = join(home, "snapshots");
+    const name = readdirSync(dir).find((f) => f.endsWith(".meta.json"))!;
+    return JSON.parse(readFileSync(join(dir, name), "utf8"));
+  };
+
+  test("instructions name the snapshot instead of 'building'; the first call is served from it", async () => {
+    const dir = copyOfSample();
+    const home = await homeWithSnapshot(dir);
+    const meta = metaOf(home);
+    const h = await open(dir, { home });
+    expect(h.client.getInstructions()).toContain(
+      `Index: starting from the snapshot saved ${meta.generatedAt} (build ${meta.buildId}); files changed since are re-read. Call get_status first`,
+    );
+    const r = await h.call("find_asset", { id: "AthenaSplash" });
+    expect([r.isError ?? false, (r.structuredContent as Json).index.buildId]).toEqual([false, meta.buildId]);
+  });
+
+  test("without a snapshot the instructions say building", async () => {
+    const h = await open(copyOfSample(), { start: false });
+    expect(h.client.getInstructions()).toContain("Index: building since startup (no snapshot saved yet).");
+  });
+
+  test("a multi-project server's first call for a project is served from that project's snapshot", async () => {
+    const container = TMP.make("ra3-mcp-snap-container-");
+    cpSync(SAMPLE, join(container, "ModA"), { recursive: true });
+    cpSync(SAMPLE, join(container, "ModB"), { recursive: true });
+    const home = await homeWithSnapshot(join(container, "ModA"));
+    const meta = metaOf(home);
+    const h = await open(container, { cwd: container, home });
+    const a = await h.call("find_asset", { id: "AthenaSplash", project: "ModA" });
+    expect([a.isError ?? false, (a.structuredContent as Json).index.buildId]).toEqual([false, meta.buildId]);
+    // ModB has no snapshot: its first call says "building" at once, as before.
+    const b = await h.call("find_asset", { id: "AthenaSplash", project: "ModB" });
+    expect([b.isError, (b.structuredContent as Json).error.code]).toEqual([true, "building"]);
   });
 });

@@ -2,8 +2,8 @@
 // list, every tool with good and bad arguments, exact answers, and every structuredContent validated
 // against the tool's advertised outputSchema (JSON Schema, ajv) and its declared zod schema.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { toolDeclarations } from "../../src/mcp/tools.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
@@ -536,8 +536,8 @@ describe("project-wide tools", () => {
   test("reindex: a new build id and the summary; progress notifications with a token", async () => {
     const before = (await ok("get_status")).index.buildId;
     const seen: number[] = [];
-    const r = (await h.client.callTool({ name: "reindex", arguments: {} }, undefined, {
-      onprogress: (p) => seen.push(p.progress),
+    const r = (await h.client.callTool({ name: "reindex", arguments: {} }, {
+      onprogress: (p: { progress: number }) => seen.push(p.progress),
     })) as CallToolResult;
     expect(r.isError ?? false).toBe(false);
     const sc = r.structuredContent as Json;
@@ -549,62 +549,61 @@ describe("project-wide tools", () => {
   });
 });
 
-describe("argument validation (the SDK's isError results, with our sentences)", () => {
-  const prefix = (tool: string) => `MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: `;
+describe("argument validation (the handlers' isError results: one sentence per problem)", () => {
   test.each([
-    ["find_asset", {}, 'id is required: the asset id, e.g. "AlliedAthenaCannon" at id'],
-    ["find_asset", { id: 3 }, 'id must be the asset id, e.g. "AlliedAthenaCannon", got 3 at id'],
-    ["find_asset", { id: "" }, 'id is empty: the asset id, e.g. "AlliedAthenaCannon" at id'],
-    ["find_asset", { id: "x".repeat(300) }, "id is longer than 256 characters at id"],
+    ["find_asset", {}, 'id is required: the asset id, e.g. "AlliedAthenaCannon"'],
+    ["find_asset", { id: 3 }, 'id must be the asset id, e.g. "AlliedAthenaCannon", got 3'],
+    ["find_asset", { id: "" }, 'id is empty: the asset id, e.g. "AlliedAthenaCannon"'],
+    ["find_asset", { id: "x".repeat(300) }, "id is longer than 256 characters"],
     ["find_asset", { id: "X", bogus: 1 }, 'unknown argument "bogus"; find_asset takes id, type, project, consistency'],
     [
       "find_asset",
       { id: "X", consistency: "fast" },
-      'consistency must be "eventual" or "strict", got "fast" at consistency',
+      'consistency must be "eventual" or "strict", got "fast"',
     ],
     [
       "list_assets_by_type",
       { type: "WeaponTemplate", limit: 0 },
-      "limit must be a whole number from 1 to 10000, got 0 at limit",
+      "limit must be a whole number from 1 to 10000, got 0",
     ],
     [
       "list_assets_by_type",
       { type: "WeaponTemplate", limit: 2.5 },
-      "limit must be a whole number from 1 to 10000, got 2.5 at limit",
+      "limit must be a whole number from 1 to 10000, got 2.5",
     ],
-    ["get_asset_references", { id: "X", depth: 4 }, "depth must be a whole number from 1 to 3, got 4 at depth"],
+    ["get_asset_references", { id: "X", depth: 4 }, "depth must be a whole number from 1 to 3, got 4"],
     [
       "get_asset_references",
       { id: "X", maxEdges: 5000 },
-      "maxEdges must be a whole number from 1 to 1000, got 5000 at maxEdges",
+      "maxEdges must be a whole number from 1 to 1000, got 5000",
     ],
     [
       "get_asset_references",
       { id: "X", targetTypes: Array(11).fill("A") },
-      "targetTypes has more than 10 items at targetTypes",
+      "targetTypes has more than 10 items",
     ],
     [
       "get_asset_references",
       { id: "X", targetTypes: "WeaponTemplate" },
-      'targetTypes must be a list of asset type names, got "WeaponTemplate" at targetTypes',
+      'targetTypes must be a list of asset type names, got "WeaponTemplate"',
     ],
     [
       "check_files",
       { paths: [""] },
-      "each item of paths is empty: file paths relative to the project root at paths[0]",
+      "each item of paths is empty: file paths relative to the project root (item 1)",
     ],
-    ["search_strings", { text: "x".repeat(201) }, "text is longer than 200 characters at text"],
+    ["search_strings", { text: "x".repeat(201) }, "text is longer than 200 characters"],
     ["get_status", { verbose: true }, 'unknown argument "verbose"; get_status takes project, consistency'],
   ])("%s %j", async (tool, args, message) => {
     expect(await fails(tool as string, args as Record<string, unknown>)).toEqual({
       code: null,
-      message: prefix(tool as string) + message,
+      message,
     });
   });
 
-  test("an unknown tool is a protocol-level refusal", async () => {
-    const r = (await h.client.callTool({ name: "find_assets", arguments: {} })) as CallToolResult;
-    expect([r.isError, textOf(r)]).toEqual([true, "MCP error -32602: Tool find_assets not found"]);
+  test("an unknown tool is a protocol-level refusal (-32602, as the 2025-11-25 spec says)", async () => {
+    const e = await h.client.callTool({ name: "find_assets", arguments: {} }).then(() => null, (x: Json) => x);
+    expect([e?.code, e?.message]).toEqual([-32602, "Tool find_assets not found"]);
   });
 });
 
@@ -656,12 +655,21 @@ describe("resources", () => {
     expect(ftext).toContain('<?xml version="1.0" encoding="utf-8"?>');
   });
 
-  test("reading something that does not exist is a JSON-RPC error", async () => {
-    await expect(h.client.readResource({ uri: "ra3://asset/WeaponTemplate/Nope" })).rejects.toThrow(
-      'MCP error -32002: no asset has the id "Nope"; check the spelling or search display names with search_strings (project-only mode: vanilla assets are not indexed)',
+  test("reading something that does not exist is a JSON-RPC error: -32602 with data.uri (resource not found, both eras)", async () => {
+    const missing = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/Nope" }).then(
+      () => null,
+      (x: Json) => x,
     );
-    await expect(h.client.readResource({ uri: "ra3://file/%2Fetc%2Fpasswd" })).rejects.toThrow(
-      `MCP error -32602: /etc/passwd is outside the project (${SAMPLE}); pass a path inside it`,
-    );
+    expect([missing?.code, missing?.message, missing?.data]).toEqual([
+      -32602,
+      'no asset has the id "Nope"; check the spelling or search display names with search_strings (project-only mode: vanilla assets are not indexed)',
+      { uri: "ra3://asset/WeaponTemplate/Nope" },
+    ]);
+    const outside = await h.client.readResource({ uri: "ra3://file/%2Fetc%2Fpasswd" }).then(() => null, (x: Json) => x);
+    expect([outside?.code, outside?.message, outside?.data]).toEqual([
+      -32602,
+      `/etc/passwd is outside the project (${SAMPLE}); pass a path inside it`,
+      undefined,
+    ]);
   });
 });

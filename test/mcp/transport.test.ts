@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { StdinCapture } from "../../src/mcp/stdin.ts";
 import { LineTransport } from "../../src/mcp/transport.ts";
 
@@ -133,7 +133,10 @@ describe("LineTransport", () => {
     const stream = new PassThrough();
     const { t, out, received } = transportOn(stream);
     await t.start();
-    stream.write('garbage\n{"id":7,"hello":1}\n' + "x".repeat(300) + '\n{"jsonrpc":"2.0","method":"ok"}\n');
+    stream.write(
+      'garbage\n{"id":7,"hello":1}\n' + "x".repeat(300) +
+        '\n{"jsonrpc":"2.0","id":8,"method":"resources/read","params":"ra3://x"}\n{"jsonrpc":"2.0","method":"ok"}\n',
+    );
     await tick();
     expect(out.lines.map((l) => JSON.parse(l))).toEqual([
       {
@@ -150,8 +153,27 @@ describe("LineTransport", () => {
         id: null,
         error: { code: -32600, message: "Invalid Request: the message is longer than 200 bytes" },
       },
+      // params must be an object (by-position params are not MCP)
+      { jsonrpc: "2.0", id: 8, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } },
     ]);
     expect(received.length).toBe(1);
+  });
+
+  test("a tools/call with arguments of the wrong JSON type is refused on the wire, not delivered", async () => {
+    const stream = new PassThrough();
+    const { t, out, received } = transportOn(stream);
+    await t.start();
+    stream.write('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"find_asset","arguments":null}}\n');
+    await tick();
+    expect([received.length, out.lines.map((l) => JSON.parse(l))]).toEqual([0, [{
+      jsonrpc: "2.0",
+      id: 4,
+      error: {
+        code: -32602,
+        message:
+          "Invalid params: the arguments of find_asset must be an object of named arguments (pass {} for none), got null",
+      },
+    }]]);
   });
 
   test("after the input ends, requests already received are answered before closing", async () => {
@@ -183,5 +205,50 @@ describe("LineTransport", () => {
     await t.close();
     await t.send({ jsonrpc: "2.0", method: "late" });
     expect([closed(), out.lines]).toEqual([1, []]);
+  });
+});
+
+/** An output that is full until drained by hand, like a pipe whose reader stopped reading. */
+class SlowOutput extends EventEmitter {
+  lines: string[] = [];
+  full = true;
+  maxDrainListeners = 0;
+  write(chunk: string): boolean {
+    this.lines.push(chunk.trimEnd());
+    return !this.full;
+  }
+  override once(event: string, fn: () => void): this {
+    super.once(event, fn);
+    this.maxDrainListeners = Math.max(this.maxDrainListeners, this.listenerCount("drain"));
+    return this;
+  }
+}
+
+describe("LineTransport under backpressure", () => {
+  test("1,000 answers to a reader that stopped: one drain listener at a time, every line once, in order", async () => {
+    const out = new SlowOutput();
+    const t = new LineTransport(new StdinCapture(new PassThrough()), out);
+    await t.start();
+    const sent = Array.from({ length: 1000 }, (_, i) => t.send({ jsonrpc: "2.0", id: i, result: {} }));
+    expect([out.lines.length, out.listenerCount("drain")]).toEqual([1, 1]);
+    out.full = false;
+    out.emit("drain");
+    await Promise.all(sent);
+    expect(out.maxDrainListeners).toBe(1);
+    expect(out.lines.map((l) => JSON.parse(l).id)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(out.listenerCount("drain")).toBe(0);
+  });
+
+  test("a write that fills the pipe again mid-queue waits for the next drain", async () => {
+    const out = new SlowOutput();
+    const t = new LineTransport(new StdinCapture(new PassThrough()), out);
+    await t.start();
+    const sent = [0, 1, 2].map((i) => t.send({ jsonrpc: "2.0", id: i, result: {} }));
+    out.emit("drain"); // still full: line 1 is written and waits again
+    expect(out.lines.map((l) => JSON.parse(l).id)).toEqual([0, 1]);
+    out.full = false;
+    out.emit("drain");
+    await Promise.all(sent);
+    expect(out.lines.map((l) => JSON.parse(l).id)).toEqual([0, 1, 2]);
   });
 });
