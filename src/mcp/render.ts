@@ -23,6 +23,8 @@ import type { BuildTimings } from "../workspace/workspace.ts";
 export interface Bounded {
   readonly truncated?: boolean;
   readonly omitted?: Readonly<Record<string, number>>;
+  /** Strings cut short (ending in "…") because one item alone was too large. */
+  readonly shortened?: number;
 }
 
 export interface StatusAnswer extends StatusResult {
@@ -72,9 +74,10 @@ export function indexNote(index: IndexEnvelope | null): string {
 
 /** The lines the size bound adds when it shortened lists. */
 export function boundNote(r: Bounded): string {
-  if (!r.omitted) return "";
-  const parts = Object.entries(r.omitted).map(([k, n]) => `${n} ${k}`);
-  return `(answer shortened to stay under the size limit: ${parts.join(", ")} left out; narrow the question${
+  const parts = Object.entries(r.omitted ?? {}).map(([k, n]) => `${n} ${k} left out`);
+  if (r.shortened) parts.push(`${r.shortened} long ${r.shortened === 1 ? "value" : "values"} cut short (…)`);
+  if (!parts.length) return "";
+  return `(answer shortened to stay under the size limit: ${parts.join(", ")}; narrow the question${
     "nextCursor" in r ? " or follow nextCursor" : ""
   })`;
 }

@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { LinkedIndex } from "../index/linked.ts";
 import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError } from "../query/envelope.ts";
 import type { IndexService } from "../workspace/service.ts";
-import { answerSize, MAX_ANSWER_CHARS, shrinkLists } from "./bound.ts";
+import { answerSize, FIRST_STRING_CUT, MAX_ANSWER_CHARS, shortenStrings, shrinkLists } from "./bound.ts";
 import { boundNote, indexNote } from "./render.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
 
@@ -166,7 +166,8 @@ export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChar
   if (isFailure(outcome)) return errorResult(outcome);
   let result = outcome.result;
   const index = outcome.index;
-  for (let round = 0; round < 40; round++) {
+  let stringCut = FIRST_STRING_CUT;
+  for (let round = 0; round < 60; round++) {
     const text = withNotes(p.render(result, index), index, result);
     const structured = { index, result };
     const size = answerSize(structured, text);
@@ -174,8 +175,13 @@ export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChar
       return { content: [{ type: "text", text }], structuredContent: structured as unknown as Record<string, unknown> };
     }
     const factor = maxChars / size;
-    const viaRefit = p.refit ? p.refit(result, factor) : null;
-    const smaller = viaRefit ?? shrinkLists(result as object, factor);
+    // A smaller page first (the cursor stays exact), then shorter lists, then shorter strings: an item
+    // too large on its own stays on its page, shortened, rather than being skipped.
+    let smaller: unknown = (p.refit ? p.refit(result, factor) : null) ?? shrinkLists(result as object, factor);
+    while (smaller === null && stringCut >= 1) {
+      smaller = shortenStrings(result as object, stringCut);
+      stringCut = Math.floor(stringCut / 2);
+    }
     if (smaller === null) break;
     result = smaller as R;
   }
@@ -183,7 +189,7 @@ export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChar
     failure(index, {
       code: "too_large",
       message:
-        `the answer is larger than ${maxChars} characters even after shortening its lists; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)`,
+        `the answer is larger than ${maxChars} characters even after shortening its lists and strings; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)`,
     }),
   );
 }

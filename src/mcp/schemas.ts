@@ -53,6 +53,7 @@ const boundMarkers = {
   omitted: z.record(z.string(), int).optional().describe(
     "Items left out per list field because the answer would have been too large.",
   ),
+  shortened: int.optional().describe('Strings cut short (ending in "…") because one item alone was too large.'),
 };
 
 const assetView = loose({
@@ -95,6 +96,7 @@ export const DefinitionSchema = loose({
   note: nstr,
   otherDefinitions: z.array(loose({ file: str, line: int, origin, active: z.boolean() })),
   omitted: boundMarkers.omitted,
+  shortened: boundMarkers.shortened,
 });
 
 const referenceKind = z.enum(["attribute", "content", "inheritFrom", "heuristic", "manifest"]);
@@ -149,6 +151,7 @@ export const UsesSchema = loose({
   omittedByTargetType: int,
   inheritChain: z.array(assetRef),
   omitted: boundMarkers.omitted,
+  shortened: boundMarkers.shortened,
 });
 
 export const ListAssetsSchema = loose({

@@ -88,10 +88,9 @@ const DEFINITION_LINES = 200;
 const clampLimit = (
   n: number | undefined,
 ): number | undefined => (n === undefined ? undefined : Math.min(n, MCP_HARD_LIMIT));
-const smallerCount = (current: number, factor: number): number | null => {
-  const next = Math.min(current - 1, Math.floor(current * factor * 0.9));
-  return next >= 1 ? next : null;
-};
+/** A smaller page size for a too-large answer: down to one item, never none (null when already one). */
+const smallerCount = (current: number, factor: number): number | null =>
+  current > 1 ? Math.max(1, Math.min(current - 1, Math.floor(current * factor * 0.9))) : null;
 
 interface QuerySpec<I, Rz> {
   readonly name: ToolName;

@@ -1,23 +1,41 @@
 // The 20,000-character bound: the generic list shortening, the refit-by-smaller-page path, the
 // "too large" error, and every tool with huge arguments on the Upheaval corpus.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { answerSize, MAX_ANSWER_CHARS, shrinkLists } from "../../src/mcp/bound.ts";
+import { answerSize, MAX_ANSWER_CHARS, shortenStrings, shrinkLists } from "../../src/mcp/bound.ts";
 import { toToolResult } from "../../src/mcp/respond.ts";
 import { connect, CORPORA, type Harness, type Json, resultOf, textOf } from "./harness.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
 
 describe("shrinkLists", () => {
   test("cuts the largest list and counts what it left out", () => {
     const r = shrinkLists({ small: [1], big: ["aaaa", "bbbb", "cccc", "dddd"], nested: { list: [1, 2] } }, 0.5);
     expect(r).toEqual({ small: [1], big: ["aaaa"], nested: { list: [1, 2] }, truncated: true, omitted: { big: 3 } });
-    const again = shrinkLists(shrinkLists({ a: { b: [1, 2, 3] } }, 0.5)!, 0.1);
-    expect(again).toEqual({ a: { b: [] }, truncated: true, omitted: { "a.b": 3 } });
+    const again = shrinkLists(shrinkLists({ a: { b: [1, 2, 3, 4, 5] } }, 0.5)!, 0.1);
+    expect(again).toEqual({ a: { b: [1] }, truncated: true, omitted: { "a.b": 4 } });
   });
 
-  test("null when no list is left to cut", () => {
-    expect(shrinkLists({ text: "x".repeat(100), list: [] }, 0.5)).toBeNull();
+  test("never below one item; null when no list has two", () => {
+    expect(shrinkLists({ a: [1, 2] }, 0.01)).toEqual({ a: [1], truncated: true, omitted: { a: 1 } });
+    expect(shrinkLists({ text: "x".repeat(100), list: [], one: [1] }, 0.5)).toBeNull();
+  });
+});
+
+describe("shortenStrings", () => {
+  test("cuts every longer string, ending in …, and counts them; null when none is longer", () => {
+    const r = { items: [{ id: "a".repeat(40), file: "f.xml" }], note: "b".repeat(33) };
+    expect(shortenStrings(r, 32)).toEqual({
+      items: [{ id: `${"a".repeat(31)}…`, file: "f.xml" }],
+      note: `${"b".repeat(31)}…`,
+      truncated: true,
+      shortened: 2,
+    });
+    expect(shortenStrings(r, 64)).toBeNull();
+    expect(shortenStrings(r, 16)).toBeNull(); // below the shortest cut
   });
 });
 
@@ -57,12 +75,63 @@ describe("toToolResult", () => {
     expect(answerSize(sc, textOf(r))).toBeLessThanOrEqual(500);
   });
 
+  test("a page of one item too large on its own keeps the item, its strings cut short, and its cursor", () => {
+    const page = { items: [{ id: "x".repeat(3000), file: "Data/A.xml" }], nextCursor: "after-x" };
+    const r = toToolResult({ index, result: page }, {
+      render: (p) => p.items.map((i) => i.id).join("\n"),
+      refit: () => null, // already one item
+    }, 1000);
+    const sc = r.structuredContent as Json;
+    expect([sc.result.items.length, sc.result.items[0].file, sc.result.nextCursor, sc.result.shortened]).toEqual([
+      1,
+      "Data/A.xml",
+      "after-x",
+      1,
+    ]);
+    expect(sc.result.items[0].id).toBe(`${"x".repeat(255)}…`);
+    expect(answerSize(sc, textOf(r))).toBeLessThanOrEqual(1000);
+  });
+
   test("an answer that cannot be shortened enough is an error, never cut JSON", () => {
-    const r = toToolResult({ index, result: { text: "x".repeat(1000) } }, { render: () => "" }, 500);
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`field${i}`, i]));
+    const r = toToolResult({ index, result: many }, { render: () => "" }, 500);
     expect([r.isError, textOf(r)]).toEqual([
       true,
-      "the answer is larger than 500 characters even after shortening its lists; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)",
+      "the answer is larger than 500 characters even after shortening its lists and strings; ask a narrower question (a type, a prefix, fewer paths, a smaller depth)",
     ]);
+  });
+});
+
+describe("paging never skips an item that is too large for a page", () => {
+  const HUGE = `B${"x".repeat(25_000)}`;
+  let h: Harness;
+  beforeAll(async () => {
+    const dir = TMP.make("ra3-mcp-huge-");
+    mkdirSync(join(dir, "Data"));
+    writeFileSync(
+      join(dir, "Data", "Mod.xml"),
+      `<?xml version="1.0" encoding="utf-8"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n` +
+        `<WeaponTemplate id="A1"/>\n<WeaponTemplate id="${HUGE}"/>\n<WeaponTemplate id="C1"/>\n</AssetDeclaration>\n`,
+    );
+    h = await connect(dir);
+    await h.call("get_status", { consistency: "strict" });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test("the huge asset comes alone on its page, its id cut short, and the cursor goes on to the next", async () => {
+    const pages: Json[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await h.call("list_assets_by_type", { type: "WeaponTemplate", ...(cursor ? { cursor } : {}) });
+      expect(answerSize(r.structuredContent, textOf(r))).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+      pages.push(resultOf(r));
+      cursor = resultOf(r).nextCursor;
+    } while (cursor && pages.length < 10);
+    expect(pages.map((p) => p.items.map((i: Json) => i.id.slice(0, 4)))).toEqual([["A1"], ["Bxxx"], ["C1"]]);
+    expect(pages.map((p) => p.shortened ?? 0)).toEqual([0, 1, 0]);
+    expect(pages[1].items[0].id).toBe(`${HUGE.slice(0, 4095)}…`); // the first cut (4,096) that fits
   });
 });
 

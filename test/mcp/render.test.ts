@@ -39,7 +39,10 @@ describe("boundNote", () => {
   test("names what was left out", () => {
     expect(boundNote({})).toBe("");
     expect(boundNote({ truncated: true, omitted: { edges: 12, "asset.list": 3 } })).toBe(
-      "(answer shortened to stay under the size limit: 12 edges, 3 asset.list left out; narrow the question)",
+      "(answer shortened to stay under the size limit: 12 edges left out, 3 asset.list left out; narrow the question)",
+    );
+    expect(boundNote({ truncated: true, shortened: 2, nextCursor: "x" } as never)).toBe(
+      "(answer shortened to stay under the size limit: 2 long values cut short (…); narrow the question or follow nextCursor)",
     );
   });
 });
