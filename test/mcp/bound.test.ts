@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { answerSize, MAX_ANSWER_CHARS, shortenStrings, shrinkLists } from "../../src/mcp/bound.ts";
 import { toToolResult } from "../../src/mcp/respond.ts";
+import { MAX_COMPLETION_VALUE } from "../../src/query/completions.ts";
 import { connect, CORPORA, type Harness, type Json, resultOf, textOf } from "./harness.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
@@ -132,6 +133,36 @@ describe("paging never skips an item that is too large for a page", () => {
     expect(pages.map((p) => p.items.map((i: Json) => i.id.slice(0, 4)))).toEqual([["A1"], ["Bxxx"], ["C1"]]);
     expect(pages.map((p) => p.shortened ?? 0)).toEqual([0, 1, 0]);
     expect(pages[1].items[0].id).toBe(`${HUGE.slice(0, 4095)}…`); // the first cut (4,096) that fits
+  });
+});
+
+describe("completions are bounded like every answer", () => {
+  test("at most 100 values, none longer than 190 characters; the total counts the candidates offered", async () => {
+    const dir = TMP.make("ra3-mcp-complete-");
+    mkdirSync(join(dir, "Data"));
+    const long = (i: number) => `W${String(i).padStart(3, "0")}${"y".repeat(MAX_COMPLETION_VALUE - 4)}`;
+    const ids = [...Array.from({ length: 150 }, (_, i) => long(i)), `W${"z".repeat(300)}`];
+    writeFileSync(
+      join(dir, "Data", "Mod.xml"),
+      `<AssetDeclaration xmlns="uri:ea.com:eala:asset">${
+        ids.map((id) => `<WeaponTemplate id="${id}"/>`).join("")
+      }</AssetDeclaration>\n`,
+    );
+    const h = await connect(dir);
+    try {
+      await h.call("get_status", { consistency: "strict" });
+      const r = await h.client.complete({
+        ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" },
+        argument: { name: "id", value: "w" },
+        context: { arguments: { type: "WeaponTemplate" } },
+      });
+      expect([r.completion.values.length, r.completion.total, r.completion.hasMore]).toEqual([100, 150, true]);
+      expect(r.completion.values[0]).toBe(long(0));
+      expect(Math.max(...r.completion.values.map((v) => v.length))).toBe(MAX_COMPLETION_VALUE);
+      expect(JSON.stringify(r).length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+    } finally {
+      await h.close();
+    }
   });
 });
 
