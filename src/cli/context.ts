@@ -10,6 +10,7 @@ import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
 import { type Envelope, envelopeOf, isQueryError, type QueryResult } from "../query/envelope.ts";
+import { visibleLines } from "../query/visible.ts";
 
 export interface OpenedWorkspace {
   readonly ws: Workspace;
@@ -120,14 +121,15 @@ export function emit<R>(
   const index = envelopeOf(ws.view());
   if (isQueryError(result)) {
     if (cfg.json) io.out(JSON.stringify({ index, result: null, error: result.error }, null, 2) + "\n");
-    else io.err(`ra3: ${result.error.message}\n`);
+    else io.err(`ra3: ${visibleLines(result.error.message)}\n`);
     return result.error.code === "bad_argument" ? 2 : EXIT_FINDINGS;
   }
   if (cfg.json) {
     const env: Envelope<R> = { index, result };
     io.out(JSON.stringify(env, null, 2) + "\n");
   } else {
-    const t = text(result);
+    // Control and bidi characters from the mod (an ESC in a file name) reach the terminal escaped.
+    const t = visibleLines(text(result));
     if (t) io.out(t.endsWith("\n") ? t : t + "\n");
   }
   return EXIT_OK;

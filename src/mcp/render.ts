@@ -1,7 +1,8 @@
 /**
  * The short text each tool answer carries besides `structuredContent`: a few readable lines a model
  * can act on (one line per item, file:line, the next call), never the JSON again. Some clients show the
- * model only this text, so every item of the structured answer appears here too, compactly.
+ * model only this text, so every item of the structured answer appears here too, compactly. Every value
+ * from the mod goes through {@link t}, so a hidden character in it is escaped (`query/visible.ts`).
  */
 import type { IndexEnvelope } from "../query/envelope.ts";
 import type { FindAssetResult, ListAssetsResult } from "../query/assets.ts";
@@ -18,6 +19,7 @@ import type { SearchStringsResult } from "../query/strings.ts";
 import type { StatusResult } from "../query/status.ts";
 import type { IndexSummary } from "../query/summary.ts";
 import type { BuildTimings } from "../workspace/workspace.ts";
+import { visible, visibleLines } from "../query/visible.ts";
 
 /** Markers the size bound adds to a shortened answer. */
 export interface Bounded {
@@ -54,19 +56,30 @@ export interface ReindexAnswer extends IndexSummary {
   readonly sdkFiles: number;
 }
 
+/**
+ * A template literal whose interpolated values are made {@link visible}: a line break, control or bidi
+ * character inside an id, a path or a message from the mod is escaped, so it cannot add a line to the
+ * answer or reorder it. (Applied twice it changes nothing more.)
+ */
+function t(parts: TemplateStringsArray, ...values: unknown[]): string {
+  let out = parts[0];
+  for (let i = 0; i < values.length; i++) out += visible(String(values[i])) + parts[i + 1];
+  return out;
+}
+
 const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** One line about the index when answers may be partial or old; "" when it is ready and fresh. */
 export function indexNote(index: IndexEnvelope | null): string {
   if (!index) return "";
   if (index.state === "error") {
-    return `(index: the last build or update failed; this answer comes from the previous index, built ${
+    return t`(index: the last build or update failed; this answer comes from the previous index, built ${
       index.builtAt ?? "earlier"
     })`;
   }
   if (index.state === "building") return "(index: a rebuild is running; this answer comes from the previous index)";
   if (index.stale) {
-    return `(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)`;
+    return t`(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)`;
   }
   if (!index.complete) return "(index still scanning .w3x art: art assets and their references may be missing for now)";
   return "";
@@ -74,50 +87,52 @@ export function indexNote(index: IndexEnvelope | null): string {
 
 /** The lines the size bound adds when it shortened lists. */
 export function boundNote(r: Bounded): string {
-  const parts = Object.entries(r.omitted ?? {}).map(([k, n]) => `${n} ${k} left out`);
-  if (r.shortened) parts.push(`${r.shortened} long ${r.shortened === 1 ? "value" : "values"} cut short (…)`);
+  const parts = Object.entries(r.omitted ?? {}).map(([k, n]) => t`${n} ${k} left out`);
+  if (r.shortened) parts.push(t`${r.shortened} long ${r.shortened === 1 ? "value" : "values"} cut short (…)`);
   if (!parts.length) return "";
-  return `(answer shortened to stay under the size limit: ${parts.join(", ")}; narrow the question${
+  return t`(answer shortened to stay under the size limit: ${parts.join(", ")}; narrow the question${
     "nextCursor" in r ? " or follow nextCursor" : ""
   })`;
 }
 
 function pageHint(nextCursor: string | null): string {
-  return nextCursor ? `next page: pass cursor "${nextCursor}"` : "";
+  return nextCursor ? t`next page: pass cursor "${nextCursor}"` : "";
 }
 
 /** The text of find_asset: one line per definition with file:line and flags. */
 export function renderFindAsset(r: FindAssetResult): string {
-  const lines = [`${plural(r.definitions.length, "definition")} of "${r.id}"${r.type ? ` as ${r.type}` : ""}:`];
+  const lines = [t`${plural(r.definitions.length, "definition")} of "${r.id}"${r.type ? t` as ${r.type}` : ""}:`];
   for (const d of r.definitions) {
     const at = d.origin === "manifest"
-      ? `${d.file} (manifest${d.manifestSource ? `, built from ${d.manifestSource}` : ""})`
-      : `${d.file}:${d.line}`;
+      ? t`${d.file} (manifest${d.manifestSource ? t`, built from ${d.manifestSource}` : ""})`
+      : t`${d.file}:${d.line}`;
     const flags = [
       d.origin,
       d.active ? d.streams.join("+") : "inactive: no entry point includes it",
       d.viaInstance ? "instance include only" : "",
     ].filter(Boolean).join(", ");
-    lines.push(`- ${d.type} ${d.id}  ${at}  [${flags}]${d.inheritFrom ? `  inheritFrom ${d.inheritFrom}` : ""}`);
+    lines.push(t`- ${d.type} ${d.id}  ${at}  [${flags}]${d.inheritFrom ? t`  inheritFrom ${d.inheritFrom}` : ""}`);
   }
-  if (r.types.length > 1) lines.push(`several types: pass type (${r.types.join(", ")}) to the next call`);
+  if (r.types.length > 1) lines.push(t`several types: pass type (${r.types.join(", ")}) to the next call`);
   return lines.join("\n");
 }
 
 /** The text of get_definition: a header with the line range, then the XML in a fenced block. */
 export function renderDefinition(r: DefinitionResult): string {
   const range = r.shown
-    ? `lines ${r.shown.from}-${r.shown.to}${r.truncated ? ` of ${r.startLine}-${r.endLine}+` : ""}`
+    ? t`lines ${r.shown.from}-${r.shown.to}${r.truncated ? t` of ${r.startLine}-${r.endLine}+` : ""}`
     : "";
-  const head = `${r.type} ${r.id}  ${r.file}${range ? ` ${range}` : ""}  [${r.origin}${r.active ? "" : ", inactive"}]`;
+  const head = t`${r.type} ${r.id}  ${r.file}${range ? t` ${range}` : ""}  [${r.origin}${
+    r.active ? "" : ", inactive"
+  }]`;
   const lines = [head];
-  if (r.note) lines.push(r.note);
-  if (r.text !== null) lines.push("```xml", r.text, "```");
+  if (r.note) lines.push(visible(r.note));
+  if (r.text !== null) lines.push("```xml", visibleLines(r.text), "```");
   if (r.truncated && r.shown) {
-    lines.push(`(cut at line ${r.shown.to}; the definition goes on: ask get_asset_references for what it references)`);
+    lines.push(t`(cut at line ${r.shown.to}; the definition goes on: ask get_asset_references for what it references)`);
   }
   for (const o of r.otherDefinitions) {
-    lines.push(`also defined: ${o.file}:${o.line} [${o.origin}${o.active ? "" : ", inactive"}]`);
+    lines.push(t`also defined: ${o.file}:${o.line} [${o.origin}${o.active ? "" : ", inactive"}]`);
   }
   return lines.join("\n");
 }
@@ -125,18 +140,18 @@ export function renderDefinition(r: DefinitionResult): string {
 /** The text of find_references: one line per site, then the next-page hint. */
 export function renderFindReferences(r: FindReferencesResult): string {
   const lines = [
-    `${r.type} ${r.id}: ${plural(r.total, "reference")}${
-      r.references.length < r.total ? ` (showing ${r.references.length})` : ""
+    t`${r.type} ${r.id}: ${plural(r.total, "reference")}${
+      r.references.length < r.total ? t` (showing ${r.references.length})` : ""
     }`,
   ];
   for (const s of r.references) {
-    const from = s.from ? `${s.from.type} ${s.from.id}` : "(outside any asset)";
+    const from = s.from ? t`${s.from.type} ${s.from.id}` : "(outside any asset)";
     const how = s.kind === "inheritFrom"
       ? "inheritFrom"
       : s.attribute
-      ? `${s.element}@${s.attribute}`
-      : `<${s.element}>`;
-    lines.push(`- ${s.file}:${s.line}  ${from}  ${how}${s.active ? "" : "  (inactive file)"}`);
+      ? t`${s.element}@${s.attribute}`
+      : t`<${s.element}>`;
+    lines.push(t`- ${s.file}:${s.line}  ${from}  ${how}${s.active ? "" : "  (inactive file)"}`);
   }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
@@ -146,39 +161,41 @@ export function renderFindReferences(r: FindReferencesResult): string {
 /** The text of get_asset_references: one line per edge, indented by depth, with provenance. */
 export function renderUses(r: UsesResult): string {
   const lines = [
-    `${r.asset.type} ${r.asset.id} (${r.asset.file}:${r.asset.line}) references, depth ${r.depth}${
-      r.targetTypes.length ? `, only ${r.targetTypes.join(", ")}` : ""
+    t`${r.asset.type} ${r.asset.id} (${r.asset.file}:${r.asset.line}) references, depth ${r.depth}${
+      r.targetTypes.length ? t`, only ${r.targetTypes.join(", ")}` : ""
     }:`,
   ];
-  if (r.inheritChain.length) lines.push(`inherits: ${r.inheritChain.map((a) => a.id).join(" → ")}`);
+  if (r.inheritChain.length) lines.push(t`inherits: ${r.inheritChain.map((a) => a.id).join(" → ")}`);
   for (const e of r.edges) {
     const via = e.via.kind === "inheritFrom"
       ? "inheritFrom"
       : e.via.attribute
-      ? `${e.via.element}@${e.via.attribute}`
-      : `<${e.via.element}>`;
+      ? t`${e.via.element}@${e.via.attribute}`
+      : t`<${e.via.element}>`;
     const to = e.to.file
-      ? `${e.to.type} ${e.to.id} (${e.to.file}:${e.to.line})`
-      : `${e.to.type} ${e.to.id} (${e.to.status === "wrong_type" ? "wrong type" : "not found"})`;
-    const inherited = e.definedIn ? ` [inherited from ${e.definedIn.id}]` : "";
+      ? t`${e.to.type} ${e.to.id} (${e.to.file}:${e.to.line})`
+      : t`${e.to.type} ${e.to.id} (${e.to.status === "wrong_type" ? "wrong type" : "not found"})`;
+    const inherited = e.definedIn ? t` [inherited from ${e.definedIn.id}]` : "";
     lines.push(
-      `- ${"  ".repeat(e.depth - 1)}${e.from.id} → ${to} via ${via} at ${e.source.file}:${e.source.line}${inherited}`,
+      t`- ${"  ".repeat(e.depth - 1)}${e.from.id} → ${to} via ${via} at ${e.source.file}:${e.source.line}${inherited}`,
     );
   }
   if (r.edges.length === 0) lines.push("(no references)");
-  if (r.truncated) lines.push(`truncated at ${r.edges.length} edges: raise maxEdges or narrow targetTypes`);
+  if (r.truncated) lines.push(t`truncated at ${r.edges.length} edges: raise maxEdges or narrow targetTypes`);
   if (r.omittedByTargetType) {
-    lines.push(`${plural(r.omittedByTargetType, "edge")} to other types left out by targetTypes`);
+    lines.push(t`${plural(r.omittedByTargetType, "edge")} to other types left out by targetTypes`);
   }
   return lines.join("\n");
 }
 
 /** The text of list_assets_by_type: one line per id, then the next-page hint. */
 export function renderListAssets(r: ListAssetsResult): string {
-  const lines = [`${r.items.length} of ${r.total} ${r.type}${r.prefix ? ` starting with "${r.prefix}"` : ""}:`];
+  const lines = [t`${r.items.length} of ${r.total} ${r.type}${r.prefix ? t` starting with "${r.prefix}"` : ""}:`];
   for (const i of r.items) {
     lines.push(
-      `- ${i.id}  ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${i.origin === "project" ? "" : ` [${i.origin}]`}`,
+      t`- ${i.id}  ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${
+        i.origin === "project" ? "" : t` [${i.origin}]`
+      }`,
     );
   }
   const hint = pageHint(r.nextCursor);
@@ -189,23 +206,26 @@ export function renderListAssets(r: ListAssetsResult): string {
 /** The text of resolve_include: the outcome, then every candidate tried. */
 export function renderResolveInclude(r: ResolveIncludeResult): string {
   const head = r.resolved
-    ? `${r.source} → ${r.resolved}${r.caseFixed ? " (letter case fixed)" : ""}${
+    ? t`${r.source} → ${r.resolved}${r.caseFixed ? " (letter case fixed)" : ""}${
       r.twoLetterRule ? " (ART two-letter folder rule)" : ""
-    }; ${r.active ? `active in ${r.streams.join(", ")}` : "inactive"}`
-    : `${r.source} does not resolve${r.reason ? `: ${r.reason}` : ""}`;
-  const lines = [head, `from ${r.from}`];
-  for (const t of r.tried) lines.push(`- ${t.hit ? "hit " : "miss"} ${t.candidate}`);
+    }; ${r.active ? t`active in ${r.streams.join(", ")}` : "inactive"}`
+    : t`${r.source} does not resolve${r.reason ? t`: ${r.reason}` : ""}`;
+  const lines = [head, t`from ${r.from}`];
+  for (const c of r.tried) lines.push(t`- ${c.hit ? "hit " : "miss"} ${c.candidate}`);
   return lines.join("\n");
 }
 
 /** The text of is_file_active: the summary sentence, then the include edges. */
 export function renderFile(r: FileResult): string {
-  const lines = [r.summary, `kind ${r.kind}, ${plural(r.assets, "asset")}, ${plural(r.diagnostics, "diagnostic")}`];
-  for (const e of r.includedBy) lines.push(`- included by ${e.file}:${e.line} (${e.type})`);
-  for (const e of r.includes) lines.push(`- includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
+  const lines = [
+    visible(r.summary),
+    t`kind ${r.kind}, ${plural(r.assets, "asset")}, ${plural(r.diagnostics, "diagnostic")}`,
+  ];
+  for (const e of r.includedBy) lines.push(t`- included by ${e.file}:${e.line} (${e.type})`);
+  for (const e of r.includes) lines.push(t`- includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
   if (r.truncated) {
     lines.push(
-      `(this page: ${r.includedBy.length} of ${r.includedByTotal} including files, ${r.includes.length} of ${r.includesTotal} includes)`,
+      t`(this page: ${r.includedBy.length} of ${r.includedByTotal} including files, ${r.includes.length} of ${r.includesTotal} includes)`,
     );
   }
   const hint = pageHint(r.nextCursor);
@@ -215,16 +235,16 @@ export function renderFile(r: FileResult): string {
 
 /** The text of find_define: one line per declaration and the use count. */
 export function renderFindDefine(r: FindDefineResult): string {
-  const lines = r.definitions.map((d) => `$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`);
-  if (r.definitions.length > 1) lines.push(`declared ${r.definitions.length} times`);
-  lines.push(`${plural(r.uses, "use")} in active files`);
+  const lines = r.definitions.map((d) => t`$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`);
+  if (r.definitions.length > 1) lines.push(t`declared ${r.definitions.length} times`);
+  lines.push(t`${plural(r.uses, "use")} in active files`);
   return lines.join("\n");
 }
 
 /** The text of find_unreferenced: ids grouped by type, then the caveat. */
 export function renderUnreferenced(r: UnreferencedResult): string {
   const lines = [
-    `${plural(r.total, "unreferenced project asset")}${r.type ? ` of type ${r.type}` : ""}${
+    t`${plural(r.total, "unreferenced project asset")}${r.type ? t` of type ${r.type}` : ""}${
       r.rule === "heuristic" ? " (no schema: types judged by what the project references)" : ""
     }:`,
   ];
@@ -232,9 +252,9 @@ export function renderUnreferenced(r: UnreferencedResult): string {
   for (const i of r.items) {
     if (i.type !== type) {
       type = i.type;
-      lines.push(`${type}:`);
+      lines.push(t`${type}:`);
     }
-    lines.push(`- ${i.id}  ${i.file}:${i.line}`);
+    lines.push(t`- ${i.id}  ${i.file}:${i.line}`);
   }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
@@ -246,17 +266,17 @@ export function renderUnreferenced(r: UnreferencedResult): string {
 export function renderCheck(r: CheckResult): string {
   const scope = r.files ? r.files.join(", ") : "the project";
   const lines = [
-    `${plural(r.errors, "error")}, ${plural(r.warnings, "warning")}, ${plural(r.information, "note")} in ${scope}`,
+    t`${plural(r.errors, "error")}, ${plural(r.warnings, "warning")}, ${plural(r.information, "note")} in ${scope}`,
   ];
   for (const d of r.diagnostics) {
-    lines.push(`- ${d.file ? `${d.file}:${d.line}:${d.column}` : "(project)"} ${d.severity} ${d.code}: ${d.message}`);
+    lines.push(t`- ${d.file ? t`${d.file}:${d.line}:${d.column}` : "(project)"} ${d.severity} ${d.code}: ${d.message}`);
   }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
   if (r.total > r.listed) {
-    lines.push(`${r.total - r.listed} of the ${r.total} are not listed (too many of one code in one file):`);
-    for (const u of r.unlisted) lines.push(`- ${u.file ?? "(project)"} ${u.code} ×${u.count}, from line ${u.line}`);
-    if (r.unlistedGroupsNotShown) lines.push(`- and ${r.unlistedGroupsNotShown} more files or codes`);
+    lines.push(t`${r.total - r.listed} of the ${r.total} are not listed (too many of one code in one file):`);
+    for (const u of r.unlisted) lines.push(t`- ${u.file ?? "(project)"} ${u.code} ×${u.count}, from line ${u.line}`);
+    if (r.unlistedGroupsNotShown) lines.push(t`- and ${r.unlistedGroupsNotShown} more files or codes`);
   }
   return lines.join("\n");
 }
@@ -264,41 +284,41 @@ export function renderCheck(r: CheckResult): string {
 /** The text of search_strings: each entry with the assets that use its key. */
 export function renderSearchStrings(r: SearchStringsResult): string {
   if (r.noStringTable) return "the project has no string table (*.str): display names cannot be searched";
-  const lines = [`${r.matches.length} of ${plural(r.total, "match", "matches")} for "${r.query}":`];
+  const lines = [t`${r.matches.length} of ${plural(r.total, "match", "matches")} for "${r.query}":`];
   for (const m of r.matches) {
     const shown = m.text.replace(/\n/g, "\\n");
-    lines.push(`- ${m.key} "${shown.length > 100 ? shown.slice(0, 97) + "…" : shown}"  ${m.file}:${m.line}`);
-    for (const a of m.assets) lines.push(`    used by ${a.type} ${a.id} (${a.field}) ${a.file}:${a.line}`);
+    lines.push(t`- ${m.key} "${shown.length > 100 ? shown.slice(0, 97) + "…" : shown}"  ${m.file}:${m.line}`);
+    for (const a of m.assets) lines.push(t`    used by ${a.type} ${a.id} (${a.field}) ${a.file}:${a.line}`);
   }
   return lines.join("\n");
 }
 
 /** The text of get_status: project, SDK, schema, index state and counts, streams, types. */
 export function renderStatus(r: StatusAnswer, index: IndexEnvelope | null): string {
-  const lines = [`project ${r.project}${r.game ? ` (${r.game})` : ""}`];
+  const lines = [t`project ${r.project}${r.game ? t` (${r.game})` : ""}`];
   lines.push(
-    r.sdk ? `sdk ${r.sdk.dir} (${r.sdk.status})` : "no SDK: project-only mode (vanilla assets are not indexed)",
+    r.sdk ? t`sdk ${r.sdk.dir} (${r.sdk.status})` : "no SDK: project-only mode (vanilla assets are not indexed)",
   );
   lines.push(
-    r.schema.dir ? `schema ${r.schema.dir} (${r.schema.files} files)` : "no schema: references matched heuristically",
+    r.schema.dir ? t`schema ${r.schema.dir} (${r.schema.files} files)` : "no schema: references matched heuristically",
   );
   const p = r.progress;
-  const progress = p ? `, ${p.phase} ${p.done}/${p.total}` : "";
+  const progress = p ? t`, ${p.phase} ${p.done}/${p.total}` : "";
   lines.push(
-    `index ${r.state}${progress}, build ${r.buildId}${r.builtAt ? ` at ${r.builtAt}` : ""}${
+    t`index ${r.state}${progress}, build ${r.buildId}${r.builtAt ? t` at ${r.builtAt}` : ""}${
       r.complete ? "" : ", incomplete"
     }${r.stale ? ", stale" : ""}`,
   );
   if (index && index.counts.files > 0) {
     const c = index.counts;
     lines.push(
-      `${c.files} files, ${c.assets} assets (+${c.sdkAssets} SDK), ${c.references} references, ${c.defines} defines, ${c.diagnostics} diagnostics`,
+      t`${c.files} files, ${c.assets} assets (+${c.sdkAssets} SDK), ${c.references} references, ${c.defines} defines, ${c.diagnostics} diagnostics`,
     );
   }
-  for (const s of r.streams) lines.push(`stream ${s.name}: ${s.entry} (${plural(s.files, "file")})`);
-  if (r.types.length) lines.push(`types: ${r.types.join(", ")}`);
-  if (r.lastError) lines.push(`last build failed: ${r.lastError}`);
-  if (r.note) lines.push(r.note);
+  for (const s of r.streams) lines.push(t`stream ${s.name}: ${s.entry} (${plural(s.files, "file")})`);
+  if (r.types.length) lines.push(t`types: ${r.types.join(", ")}`);
+  if (r.lastError) lines.push(t`last build failed: ${r.lastError}`);
+  if (r.note) lines.push(visible(r.note));
   return lines.join("\n");
 }
 
@@ -306,14 +326,14 @@ export function renderStatus(r: StatusAnswer, index: IndexEnvelope | null): stri
 export function renderProjects(r: ProjectListing): string {
   const lines = [
     r.mode === "container"
-      ? `${plural(r.projects.length, "mod")} below ${r.root} (pass the name as project):`
+      ? t`${plural(r.projects.length, "mod")} below ${r.root} (pass the name as project):`
       : r.mode === "single"
       ? "one project (project is optional):"
-      : `no mod: ${r.note ?? ""}`,
+      : t`no mod: ${r.note ?? ""}`,
   ];
   for (const p of r.projects) {
     lines.push(
-      `- ${p.name}  ${p.dir}  ${p.opened ? (p.state ?? "") : "not opened yet"}${p.game ? ` (${p.game})` : ""}`,
+      t`- ${p.name}  ${p.dir}  ${p.opened ? (p.state ?? "") : "not opened yet"}${p.game ? t` (${p.game})` : ""}`,
     );
   }
   return lines.join("\n");
@@ -327,24 +347,24 @@ export function renderGuide(r: GuideAnswer): string {
 /** The text of reindex: the build summary in five lines. */
 export function renderReindex(r: ReindexAnswer): string {
   const lines = [
-    `rebuilt ${r.project} in ${Math.round(r.timings.totalMs)} ms (${
-      r.mode === "sdk" ? `SDK ${r.sdk}` : "project-only mode"
+    t`rebuilt ${r.project} in ${Math.round(r.timings.totalMs)} ms (${
+      r.mode === "sdk" ? t`SDK ${r.sdk}` : "project-only mode"
     })`,
   ];
-  lines.push(`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive, ${r.files.art} art)`);
+  lines.push(t`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive, ${r.files.art} art)`);
   const total = r.assetsByType.reduce((a, b) => a + b.count, 0);
-  const top = r.assetsByType.slice(0, 8).map((c) => `${c.type} ${c.count}`).join(", ");
+  const top = r.assetsByType.slice(0, 8).map((c) => t`${c.type} ${c.count}`).join(", ");
   lines.push(
-    `assets: ${total} in ${plural(r.assetsByType.length, "type")}${
-      top ? ` (${top}${r.assetsByType.length > 8 ? ", …" : ""})` : ""
+    t`assets: ${total} in ${plural(r.assetsByType.length, "type")}${
+      top ? t` (${top}${r.assetsByType.length > 8 ? ", …" : ""})` : ""
     }`,
   );
   lines.push(
-    `references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`,
+    t`references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`,
   );
   const d = r.diagnostics;
   lines.push(
-    `diagnostics: ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}${
+    t`diagnostics: ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}${
       d.errors + d.warnings ? " (check_files lists them)" : ""
     }`,
   );

@@ -18,6 +18,7 @@ import { completeFiles, completeIds, completeTypes } from "../query/completions.
 import { definitionOf, definitionTarget } from "../query/definition.ts";
 import { isQueryError } from "../query/envelope.ts";
 import { fileQuery } from "../query/files.ts";
+import { visibleLines } from "../query/visible.ts";
 import { toAbsolute } from "../project/paths.ts";
 import { renderDefinition, renderFile } from "./render.ts";
 import { progressText } from "./respond.ts";
@@ -164,7 +165,7 @@ export function registerResources(server: McpServer, env: ToolEnv, waitMs: numbe
             text = text.slice(0, FILE_CHARS).replace(/\n[^\n]*$/, "");
             cut = true;
           }
-          body = `${text}${
+          body = `${visibleLines(text)}${
             cut
               ? `\n(cut: the file has ${lines.length} lines; read the rest with your own tools, a few lines at a time)`
               : ""

@@ -10,6 +10,7 @@ import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError } from ".
 import type { IndexService } from "../workspace/service.ts";
 import { answerSize, FIRST_STRING_CUT, MAX_ANSWER_CHARS, shortenStrings, shrinkLists } from "./bound.ts";
 import { boundNote, indexNote } from "./render.ts";
+import { visible } from "../query/visible.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
 
 export type ErrorCode = QueryError["error"]["code"] | "too_large" | "cancelled";
@@ -196,7 +197,8 @@ export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChar
 
 /** An `isError` result. */
 export function errorResult(f: Failure): CallToolResult {
-  const base: CallToolResult = { content: [{ type: "text", text: f.error.message }], isError: true };
+  // The sentence is one line; an id quoted in it may carry hidden characters.
+  const base: CallToolResult = { content: [{ type: "text", text: visible(f.error.message) }], isError: true };
   if (!f.index) return base;
   const error = f.error.details
     ? { code: f.error.code, message: f.error.message, details: f.error.details }

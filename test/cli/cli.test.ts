@@ -1,5 +1,6 @@
 // The CLI run in-process on the sample mod: outputs, JSON envelope, exit statuses and error sentences.
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
@@ -209,5 +210,26 @@ describe("ra3 install-skill", () => {
     expect(await go()).toEqual({ code: 0, out: `installed ${agents}\ninstalled ${claude}\n`, err: "" });
     expect(await go()).toEqual({ code: 0, out: `unchanged ${agents}\nunchanged ${claude}\n`, err: "" });
     expect(await go("--uninstall")).toEqual({ code: 0, out: `removed   ${agents}\nremoved   ${claude}\n`, err: "" });
+  });
+});
+
+describe("hidden characters from the mod reach the terminal escaped", () => {
+  test("an ESC in a file name and a bidi override in an id: ra3 list prints them as escapes", async () => {
+    const dir = TMP.make("ra3-cli-hidden-");
+    mkdirSync(join(dir, "Data"));
+    writeFileSync(
+      join(dir, "Data", "Mod.xml"),
+      `<AssetDeclaration xmlns="uri:ea.com:eala:asset"><WeaponTemplate id="Gun\u202Ekcatta"/></AssetDeclaration>\n`,
+    );
+    writeFileSync(
+      join(dir, "Data", "Odd\u001B[31m.xml"),
+      `<AssetDeclaration xmlns="uri:ea.com:eala:asset"><WeaponTemplate id="Odd"/></AssetDeclaration>\n`,
+    );
+    const io = memoryIo(dir, { RA3_HOME: TMP.make("ra3-cli-hidden-home-") });
+    expect(await run(["--no-progress", "--sdk", "", "list", "WeaponTemplate"], io)).toBe(0);
+    expect(io.stdout).not.toContain("\u001B");
+    expect(io.stdout).not.toContain("\u202E");
+    expect(io.stdout).toContain("Gun\\u{202E}kcatta");
+    expect(io.stdout).toContain("Data/Odd\\u{001B}[31m.xml");
   });
 });

@@ -248,3 +248,52 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
     );
   });
 });
+
+describe("hidden characters in ids are escaped in the text answers", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    const dir = TMP.make("ra3-mcp-hidden-");
+    mkdirSync(join(dir, "Data"));
+    // &#10; keeps a line break in the id; U+202E reverses what follows; ESC starts a terminal colour.
+    writeFileSync(
+      join(dir, "Data", "Mod.xml"),
+      `<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n<WeaponTemplate id="Evil&#10;- WeaponTemplate Fake  Data/Fake.xml:1"/>\n` +
+        `<WeaponTemplate id="Gun\u202Ekcatta"/>\n</AssetDeclaration>\n`,
+    );
+    // XML cannot hold an ESC, a file name can.
+    writeFileSync(
+      join(dir, "Data", "Odd\u001B[31m.xml"),
+      `<AssetDeclaration xmlns="uri:ea.com:eala:asset"><WeaponTemplate id="Odd"/></AssetDeclaration>\n`,
+    );
+    h = await connect(dir);
+    await h.call("get_status", { consistency: "strict" });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test("list_assets_by_type: one line per asset, the line break, bidi override and escape written out", async () => {
+    const r = await h.call("list_assets_by_type", { type: "WeaponTemplate" });
+    expect(textOf(r)).toBe(
+      [
+        "3 of 3 WeaponTemplate:",
+        "- Evil\\n- WeaponTemplate Fake  Data/Fake.xml:1  Data/Mod.xml:2",
+        "- Gun\\u{202E}kcatta  Data/Mod.xml:3",
+        "- Odd  Data/Odd\\u{001B}[31m.xml:1 (inactive)",
+      ].join("\n"),
+    );
+    // The structured answer keeps the id as it is.
+    expect(resultOf(r).items.map((i: Json) => i.id)).toContain("Gun\u202Ekcatta");
+  });
+
+  test("find_asset and an error sentence quoting the id", async () => {
+    const found = await h.call("find_asset", { id: "Evil\n- WeaponTemplate Fake  Data/Fake.xml:1" });
+    expect(textOf(found).split("\n")).toEqual([
+      '1 definition of "Evil\\n- WeaponTemplate Fake  Data/Fake.xml:1":',
+      "- WeaponTemplate Evil\\n- WeaponTemplate Fake  Data/Fake.xml:1  Data/Mod.xml:2  [project, static]",
+    ]);
+    const missing = await h.call("find_asset", { id: "Nope\u202Eevil" });
+    expect(textOf(missing).split("\n").length).toBe(1);
+    expect(textOf(missing)).toStartWith('no asset has the id "Nope\\u{202E}evil"');
+  });
+});
