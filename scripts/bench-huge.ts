@@ -128,7 +128,7 @@ for (const c of values.cases!.split(",")) {
   const d = result.diagnostics;
   rows.push(
     `| ${c} | ${mb(input)} | ${result.files.total} | ${
-      result.assetsByType.reduce((a: number, t: { count: number }) => a + t.count, 0).toLocaleString("en")
+      Object.values<number>(result.assetsByType).reduce((a, n) => a + n, 0).toLocaleString("en")
     } | ${(d.errors + d.warnings + d.information).toLocaleString("en")} | ${Math.round(index.rssMb)} MB | ${
       (index.rssMb * 1048576 / input).toFixed(1)
     }× | ${index.seconds.toFixed(1)} s | ${Math.round(check.rssMb)} MB, ${check.seconds.toFixed(1)} s | ${

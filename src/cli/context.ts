@@ -9,8 +9,9 @@ import { isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/co
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
-import { type Envelope, envelopeOf, isQueryError, type QueryResult } from "../query/envelope.ts";
+import { envelopeOf, isQueryError, type QueryResult, shortEnvelope } from "../query/envelope.ts";
 import { visibleLines } from "../query/visible.ts";
+import { errorAnswer } from "../query/answers.ts";
 
 export interface OpenedWorkspace {
   readonly ws: Workspace;
@@ -107,9 +108,18 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWo
   return { ws, report, start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note }, snapshot };
 }
 
+/** How a command's result goes out with `--json`: its JSON answer, and which envelope beside it. */
+export interface JsonForm<R> {
+  /** The answer shape shared with the MCP tool (`query/answers.ts`). */
+  readonly answer: (r: R) => unknown;
+  /** The full envelope (SDK, game, counts) instead of the short one: `ra3 status`, `ra3 index`. */
+  readonly fullIndex?: boolean;
+}
+
 /**
- * Prints a query answer: the envelope as one JSON document with `--json`, else `text(result)`.
- * Query errors go to stderr (or into the envelope with `--json`) and give exit status 1.
+ * Prints a query answer: with `--json` one JSON document `{index, result}` (the short envelope, or the
+ * full one for status and index; `result` is the same answer the MCP tool gives), else `text(result)`.
+ * Query errors go to stderr (or into the document as `{index, error}` with `--json`) and give exit status 1.
  */
 export function emit<R>(
   cfg: CliConfig,
@@ -117,16 +127,17 @@ export function emit<R>(
   ws: Workspace,
   result: QueryResult<R>,
   text: (r: R) => string,
+  json: JsonForm<R>,
 ): number {
-  const index = envelopeOf(ws.view());
+  const full = envelopeOf(ws.view());
+  const index = json.fullIndex ? full : shortEnvelope(full);
   if (isQueryError(result)) {
-    if (cfg.json) io.out(JSON.stringify({ index, result: null, error: result.error }, null, 2) + "\n");
+    if (cfg.json) io.out(JSON.stringify({ index, error: errorAnswer(result.error) }, null, 2) + "\n");
     else io.err(`ra3: ${visibleLines(result.error.message)}\n`);
     return result.error.code === "bad_argument" ? 2 : EXIT_FINDINGS;
   }
   if (cfg.json) {
-    const env: Envelope<R> = { index, result };
-    io.out(JSON.stringify(env, null, 2) + "\n");
+    io.out(JSON.stringify({ index, result: json.answer(result) }, null, 2) + "\n");
   } else {
     // Control and bidi characters from the mod (an ESC in a file name) reach the terminal escaped.
     const t = visibleLines(text(result));

@@ -20,6 +20,7 @@ import type { StatusResult } from "../query/status.ts";
 import type { IndexSummary } from "../query/summary.ts";
 import type { BuildTimings } from "../workspace/workspace.ts";
 import { visible, visibleLines } from "../query/visible.ts";
+import { viaOf } from "../query/answers.ts";
 
 /** Markers the size bound adds to a shortened answer. */
 export interface Bounded {
@@ -85,6 +86,18 @@ export function indexNote(index: IndexEnvelope | null): string {
   return "";
 }
 
+/**
+ * The index facts every text answer ends with, as the JSON's short envelope has them: state (and
+ * "incomplete" / "stale" when so), build id and time, project folder.
+ * @example indexLine(env) // "index ready, build 2 of 2026-12-01T09:50:03.940Z, /mods/MyMod"
+ */
+export function indexLine(index: IndexEnvelope): string {
+  const flags = [index.complete ? "" : "incomplete", index.stale ? "stale" : ""].filter(Boolean);
+  return t`index ${index.state}${flags.length ? ` (${flags.join(", ")})` : ""}, build ${index.buildId}${
+    index.builtAt ? t` of ${index.builtAt}` : ""
+  }, ${index.projectDir}`;
+}
+
 /** The lines the size bound adds when it shortened lists. */
 export function boundNote(r: Bounded): string {
   const parts = Object.entries(r.omitted ?? {}).map(([k, n]) => t`${n} ${k} left out`);
@@ -93,6 +106,11 @@ export function boundNote(r: Bounded): string {
   return t`(answer shortened to stay under the size limit: ${parts.join(", ")}; narrow the question${
     "nextCursor" in r ? " or follow nextCursor" : ""
   })`;
+}
+
+/** " (heuristic)" and the like, for the reference kinds `via` does not spell. */
+function kindNote(kind: string): string {
+  return kind === "attribute" || kind === "content" || kind === "inheritFrom" ? "" : ` (${kind})`;
 }
 
 function pageHint(nextCursor: string | null): string {
@@ -105,7 +123,7 @@ export function renderFindAsset(r: FindAssetResult): string {
   for (const d of r.definitions) {
     const at = d.origin === "manifest"
       ? t`${d.file} (manifest${d.manifestSource ? t`, built from ${d.manifestSource}` : ""})`
-      : t`${d.file}:${d.line}`;
+      : t`${d.file}:${d.line}${d.endLine > d.line ? t`-${d.endLine}` : ""}`;
     const flags = [
       d.origin,
       d.active ? d.streams.join("+") : "inactive: no entry point includes it",
@@ -146,12 +164,10 @@ export function renderFindReferences(r: FindReferencesResult): string {
   ];
   for (const s of r.references) {
     const from = s.from ? t`${s.from.type} ${s.from.id}` : "(outside any asset)";
-    const how = s.kind === "inheritFrom"
-      ? "inheritFrom"
-      : s.attribute
-      ? t`${s.element}@${s.attribute}`
-      : t`<${s.element}>`;
-    lines.push(t`- ${s.file}:${s.line}  ${from}  ${how}${s.active ? "" : "  (inactive file)"}`);
+    const written = s.value === r.id ? "" : t` = "${s.value}"`;
+    lines.push(
+      t`- ${s.file}:${s.line}  ${from}  ${viaOf(s)}${kindNote(s.kind)}${written}${s.active ? "" : "  (inactive file)"}`,
+    );
   }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
@@ -167,11 +183,7 @@ export function renderUses(r: UsesResult): string {
   ];
   if (r.inheritChain.length) lines.push(t`inherits: ${r.inheritChain.map((a) => a.id).join(" → ")}`);
   for (const e of r.edges) {
-    const via = e.via.kind === "inheritFrom"
-      ? "inheritFrom"
-      : e.via.attribute
-      ? t`${e.via.element}@${e.via.attribute}`
-      : t`<${e.via.element}>`;
+    const via = t`${viaOf(e.via)}${kindNote(e.via.kind)}`;
     const to = e.to.file
       ? t`${e.to.type} ${e.to.id} (${e.to.file}:${e.to.line})`
       : t`${e.to.type} ${e.to.id} (${e.to.status === "wrong_type" ? "wrong type" : "not found"})`;
@@ -222,7 +234,9 @@ export function renderFile(r: FileResult): string {
     t`kind ${r.kind}, ${plural(r.assets, "asset")}, ${plural(r.diagnostics, "diagnostic")}`,
   ];
   for (const e of r.includedBy) lines.push(t`- included by ${e.file}:${e.line} (${e.type})`);
-  for (const e of r.includes) lines.push(t`- includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
+  for (const e of r.includes) {
+    lines.push(t`- line ${e.line} includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
+  }
   if (r.truncated) {
     lines.push(
       t`(this page: ${r.includedBy.length} of ${r.includedByTotal} including files, ${r.includes.length} of ${r.includesTotal} includes)`,
@@ -295,12 +309,23 @@ export function renderSearchStrings(r: SearchStringsResult): string {
 
 /** The text of get_status: project, SDK, schema, index state and counts, streams, types. */
 export function renderStatus(r: StatusAnswer, index: IndexEnvelope | null): string {
-  const lines = [t`project ${r.project}${r.game ? t` (${r.game})` : ""}`];
+  const lines = [t`project ${r.project}${r.game ? t` (${r.game})` : ""}${r.marker ? t`, marker ${r.marker}` : ""}`];
   lines.push(
-    r.sdk ? t`sdk ${r.sdk.dir} (${r.sdk.status})` : "no SDK: project-only mode (vanilla assets are not indexed)",
+    r.sdk
+      ? t`sdk ${r.sdk.dir} (${r.sdk.status}${r.sdk.source ? t`, from ${r.sdk.source}` : ""}${
+        r.sdk.missing.length ? t`; missing ${r.sdk.missing.join(", ")}` : ""
+      })`
+      : "no SDK: project-only mode (vanilla assets are not indexed)",
   );
+  for (const c of r.sdkCandidates) {
+    lines.push(
+      t`- sdk candidate ${c.source}${c.path ? t` ${c.path}` : ""}: ${c.accepted ? "used" : "skipped"}, ${c.reason}`,
+    );
+  }
   lines.push(
-    r.schema.dir ? t`schema ${r.schema.dir} (${r.schema.files} files)` : "no schema: references matched heuristically",
+    r.schema.dir
+      ? t`schema ${r.schema.dir} (${r.schema.source ?? "given"}, ${r.schema.files} files)`
+      : "no schema: references matched heuristically",
   );
   const p = r.progress;
   const progress = p ? t`, ${p.phase} ${p.done}/${p.total}` : "";
@@ -320,6 +345,24 @@ export function renderStatus(r: StatusAnswer, index: IndexEnvelope | null): stri
   if (r.lastError) lines.push(t`last build failed: ${r.lastError}`);
   if (r.note) lines.push(visible(r.note));
   return lines.join("\n");
+}
+
+/** The JSON answer of list_projects: what is not the usual left out (a marker, a state once opened). */
+export function projectsAnswer(r: ProjectListing): unknown {
+  return {
+    mode: r.mode,
+    // One project: the root is its folder.
+    ...(r.mode === "single" ? {} : { root: r.root }),
+    projects: r.projects.map((p) => ({
+      name: p.name,
+      dir: p.dir,
+      ...(p.marker ? { marker: p.marker } : {}),
+      ...(p.opened ? {} : { opened: false }),
+      ...(p.state ? { state: p.state } : {}),
+      ...(p.game ? { game: p.game } : {}),
+    })),
+    ...(r.note ? { note: r.note } : {}),
+  };
 }
 
 /** The text of list_projects: one line per project. */
@@ -346,27 +389,41 @@ export function renderGuide(r: GuideAnswer): string {
 
 /** The text of reindex: the build summary in five lines. */
 export function renderReindex(r: ReindexAnswer): string {
+  const ms = r.timings;
   const lines = [
-    t`rebuilt ${r.project} in ${Math.round(r.timings.totalMs)} ms (${
+    t`rebuilt ${r.project} in ${Math.round(ms.totalMs)} ms (${
       r.mode === "sdk" ? t`SDK ${r.sdk}` : "project-only mode"
-    })`,
+    }; ${r.parsedFiles} files parsed, ${r.artFiles} art, ${r.sdkFiles} SDK)`,
+    t`timings: scan ${ms.scanMs} ms, schema ${ms.schemaMs}, parse ${ms.parseMs}, sdk ${ms.sdkMs}, link ${ms.linkMs}, art ${ms.artMs}`,
   ];
-  lines.push(t`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive, ${r.files.art} art)`);
+  for (const s of r.streams) {
+    lines.push(t`stream ${s.name}: ${s.entry} (${plural(s.files, "file")}${s.layer === "sdk" ? ", SDK" : ""})`);
+  }
+  lines.push(
+    t`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive, ${r.files.art} art, ${r.files.fragments} fragments)`,
+  );
   const total = r.assetsByType.reduce((a, b) => a + b.count, 0);
-  const top = r.assetsByType.slice(0, 8).map((c) => t`${c.type} ${c.count}`).join(", ");
   lines.push(
     t`assets: ${total} in ${plural(r.assetsByType.length, "type")}${
-      top ? t` (${top}${r.assetsByType.length > 8 ? ", …" : ""})` : ""
+      r.assetsByType.length ? t`: ${r.assetsByType.map((c) => t`${c.type} ${c.count}`).join(", ")}` : ""
     }`,
   );
+  const sdkAssets = r.sdkAssetsByOrigin.sdk + r.sdkAssetsByOrigin.manifest;
+  if (sdkAssets) {
+    lines.push(t`SDK assets: ${r.sdkAssetsByOrigin.sdk} from XML, ${r.sdkAssetsByOrigin.manifest} from manifests`);
+  }
   lines.push(
     t`references: ${r.references.total} (${r.references.resolved} resolved, ${r.references.external} outside the project, ${r.references.unresolved} unresolved)`,
   );
+  if (r.unresolvedIncludes.length) {
+    lines.push(t`unresolved includes: ${r.unresolvedIncludes.map((u) => t`${u.source} ×${u.count}`).join(", ")}`);
+  }
   const d = r.diagnostics;
   lines.push(
-    t`diagnostics: ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}${
-      d.errors + d.warnings ? " (check_files lists them)" : ""
-    }`,
+    t`diagnostics: ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}, ${plural(d.information, "note")}${
+      d.byCode.length ? t`: ${d.byCode.map((c) => t`${c.code} ${c.count}`).join(", ")}` : ""
+    }${d.errors + d.warnings ? " (check_files lists them)" : ""}`,
   );
+  for (const n of d.notes) lines.push(t`- ${n}`);
   return lines.join("\n");
 }

@@ -6,10 +6,11 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { LinkedIndex } from "../index/linked.ts";
-import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError } from "../query/envelope.ts";
+import { envelopeOf, type IndexEnvelope, isQueryError, type QueryError, shortEnvelope } from "../query/envelope.ts";
+import { errorAnswer } from "../query/answers.ts";
 import type { IndexService } from "../workspace/service.ts";
 import { answerSize, FIRST_STRING_CUT, MAX_ANSWER_CHARS, shortenStrings, shrinkLists } from "./bound.ts";
-import { boundNote, indexNote } from "./render.ts";
+import { boundNote, indexLine, indexNote } from "./render.ts";
 import { visible } from "../query/visible.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
 
@@ -148,29 +149,42 @@ export async function acquireIndex(
 
 export interface Presentation<R> {
   render(result: R, index: IndexEnvelope | null): string;
+  /** The JSON answer (`query/answers.ts`); the result itself when absent. */
+  answer?(result: R): unknown;
+  /** Carry the full envelope (SDK, game, counts): get_status and reindex. */
+  readonly fullIndex?: boolean;
+  /** `render` writes the index facts itself (get_status), so no index line is added. */
+  readonly ownIndexLine?: boolean;
   /** A smaller answer to the same question (a re-run with a smaller page), or null when there is none. */
   refit?(result: R, factor: number): R | null;
 }
 
-function withNotes(text: string, index: IndexEnvelope | null, result: unknown): string {
-  const notes = [indexNote(index), typeof result === "object" && result !== null ? boundNote(result as object) : ""]
-    .filter(Boolean);
+/** The text, then the lines about the index (its state, and what to do when it is not ready) and the size bound. */
+function withNotes(text: string, index: IndexEnvelope | null, result: unknown, ownIndexLine = false): string {
+  const notes = [
+    indexNote(index),
+    typeof result === "object" && result !== null ? boundNote(result as object) : "",
+    ownIndexLine || !index ? "" : indexLine(index),
+  ].filter(Boolean);
   return notes.length ? `${text}\n${notes.join("\n")}` : text;
 }
 
 /**
- * The MCP result of an outcome: success → `structuredContent: {index, result}` + text, kept under
- * {@link MAX_ANSWER_CHARS}; failure → `isError: true`, the sentence as text, and (when a project is
- * involved) `structuredContent: {index, result: null, error}`, the same shape as `ra3 … --json`.
+ * The MCP result of an outcome: success → `structuredContent: {index, result}` (the short envelope,
+ * the full one for get_status and reindex; `result` the JSON answer) + text, kept under {@link MAX_ANSWER_CHARS};
+ * failure → `isError: true`, the sentence (and the index line) as text, and (when a project is
+ * involved) `structuredContent: {index, error}`, the same shape as `ra3 … --json`.
  */
 export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChars = MAX_ANSWER_CHARS): CallToolResult {
   if (isFailure(outcome)) return errorResult(outcome);
   let result = outcome.result;
   const index = outcome.index;
+  const envelope = index ? (p.fullIndex ? index : shortEnvelope(index)) : null;
+  const answer = p.answer ?? ((r: R) => r);
   let stringCut = FIRST_STRING_CUT;
   for (let round = 0; round < 60; round++) {
-    const text = withNotes(p.render(result, index), index, result);
-    const structured = { index, result };
+    const text = withNotes(p.render(result, index), index, result, p.ownIndexLine);
+    const structured = { index: envelope, result: answer(result) };
     const size = answerSize(structured, text);
     if (size <= maxChars) {
       return { content: [{ type: "text", text }], structuredContent: structured as unknown as Record<string, unknown> };
@@ -198,10 +212,11 @@ export function toToolResult<R>(outcome: Outcome<R>, p: Presentation<R>, maxChar
 /** An `isError` result. */
 export function errorResult(f: Failure): CallToolResult {
   // The sentence is one line; an id quoted in it may carry hidden characters.
-  const base: CallToolResult = { content: [{ type: "text", text: visible(f.error.message) }], isError: true };
-  if (!f.index) return base;
-  const error = f.error.details
-    ? { code: f.error.code, message: f.error.message, details: f.error.details }
-    : { code: f.error.code, message: f.error.message };
-  return { ...base, structuredContent: { index: f.index, result: null, error } };
+  const sentence = visible(f.error.message);
+  if (!f.index) return { content: [{ type: "text", text: sentence }], isError: true };
+  return {
+    content: [{ type: "text", text: `${sentence}\n${indexLine(f.index)}` }],
+    isError: true,
+    structuredContent: { index: shortEnvelope(f.index), error: errorAnswer(f.error) },
+  };
 }

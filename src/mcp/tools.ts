@@ -37,6 +37,7 @@ import {
   TYPE,
 } from "./inputs.ts";
 import type { ProjectHandle, ProjectRegistry } from "./projects.ts";
+import * as A from "../query/answers.ts";
 import * as R from "./render.ts";
 import {
   acquireIndex,
@@ -97,9 +98,12 @@ interface QuerySpec<I, Rz> {
   readonly title: string;
   readonly description: string;
   readonly input: z.ZodObject;
-  readonly result: z.ZodType;
+  /** The answer's shape in one line, for the output schema. */
+  readonly shape: string;
   run(linked: LinkedIndex, args: I, handle: ProjectHandle): QueryResult<Rz>;
   render(r: Rz): string;
+  /** The JSON answer, shared with the CLI's `--json` (`query/answers.ts`). */
+  answer(r: Rz): unknown;
   /** Arguments for a smaller answer when this one is too large (null: cannot get smaller). */
   refit?(args: I, r: Rz, factor: number): I | null;
 }
@@ -114,7 +118,7 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
     title: spec.title,
     description: spec.description,
     input: spec.input,
-    output: S.envelopeSchema(spec.result),
+    output: S.answerSchema(spec.shape),
     annotations: READ_ONLY,
     handler: guarded(env, spec.name, spec.input, async (raw, extra) => {
       const args = raw as unknown as I;
@@ -127,6 +131,7 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
       const refit = spec.refit;
       const presentation: Presentation<Rz> = {
         render: (r) => spec.render(r),
+        answer: (r) => spec.answer(r),
         refit: refit
           ? (r, factor) => {
             const next = refit(current, r, factor);
@@ -302,9 +307,11 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "Where is an asset defined? Given an id (case-insensitive), returns every definition: type, file, line, origin (project, sdk or manifest), streams and whether the file is active (compiled into the mod). A project definition with the same type and id overrides the vanilla one. For a Type:Id value pass the id after the last colon and the type. An unknown id is an error listing similar ids. Next: get_definition for the XML, find_references for who uses it, get_asset_references for what it uses.",
         input: FIND_ASSET,
-        result: S.FindAssetSchema,
+        shape:
+          '{id, type?, definitions: [{type, at: "path:line", endLine, streams, origin?, active?, viaInstance?, inheritFrom?, manifestSource?}], types?}',
         run: (linked, a) => findAsset(linked, a.id, a.type),
         render: R.renderFindAsset,
+        answer: A.findAssetAnswer,
       },
       env,
     ),
@@ -318,7 +325,8 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "The XML source of one asset definition (up to 200 lines), with its file and line range, origin and the other definitions of the same type and id. Pass type when the id names assets of several types (the error lists them). Assets known only from a compiled manifest have no XML: the answer names the manifest. Next: get_asset_references resolves everything the definition references; find_asset on its inheritFrom parent.",
         input: GET_DEFINITION,
-        result: S.DefinitionSchema,
+        shape:
+          '{type, id, at, endLine, shown?: "from-to", streams, origin?, active?, inheritFrom?, manifestSource?, note?, text, truncated?, otherDefinitions?: [{at, origin?, active?}]}',
         run: (linked, a) => {
           const target = definitionTarget(linked, a.id, a.type);
           if (isQueryError(target)) return target;
@@ -329,6 +337,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           });
         },
         render: R.renderDefinition,
+        answer: A.definitionAnswer,
         refit: (a, r, f) => {
           const now = a.maxChars ?? DEFINITION_CHARS;
           if (!r.text) return null;
@@ -348,10 +357,12 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "Who references an asset: every reference site that resolves to it (file, line, the asset it is written in, element, attribute, kind: attribute, content or inheritFrom), project files first. The definition itself is not listed. Pass type when the id names several types. Paged: pass nextCursor back as cursor. The children of an asset are the sites of kind inheritFrom. Next: get_definition on a referencing asset, is_file_active on a site's file.",
         input: FIND_REFERENCES,
-        result: S.FindReferencesSchema,
+        shape:
+          '{asset: "Type:Id", total, byOrigin?, references: [{from: "Type:Id", at, via, kind?, value?, through?, active?}], nextCursor?}',
         run: (linked, a) =>
           findReferences(linked, a.id, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderFindReferences,
+        answer: A.findReferencesAnswer,
         refit: (a, r, f) => {
           const n = smallerCount(r.references.length, f);
           return n === null ? null : { ...a, limit: n };
@@ -369,10 +380,12 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           'What an asset references: edges {from, to, via, source, definedIn?}. to is the target (type, id, file, line); via the element and attribute holding the reference; source its file and line; definedIn is set when the edge is inherited from an inheritFrom ancestor. depth 1-3 follows references further (inheritFrom hops are free). targetTypes keeps only edges to those types, e.g. ["WeaponTemplate"] for a unit\'s weapons, ["LocomotorTemplate"], ["ArmorTemplate"], ["FXList"]. maxEdges caps the answer: truncated and omittedByTargetType say what was left out.',
         input: GET_ASSET_REFERENCES,
-        result: S.UsesSchema,
+        shape:
+          '{asset: "Type:Id", at, depth, targetTypes?, inherits?, edges: [{from?, to: "Type:Id", target?: "path:line", status?, via, kind?, at, inheritedFrom?, depth?}], truncated?, omittedByTargetType?}',
         run: (linked, a) =>
           uses(linked, a.id, { type: a.type, depth: a.depth, targetTypes: a.targetTypes, maxEdges: a.maxEdges }),
         render: R.renderUses,
+        answer: A.usesAnswer,
         refit: (a, r, f) => {
           const n = smallerCount(Math.min(r.edges.length, a.maxEdges ?? DEFAULT_MAX_EDGES), f);
           return n === null ? null : { ...a, maxEdges: n };
@@ -390,10 +403,11 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "The ids of one asset type (e.g. WeaponTemplate, GameObject), optionally only those starting with prefix, with file and line, one page at a time (limit, cursor; pass nextCursor back as cursor). get_status lists the types present. Next: find_asset or get_definition on an id.",
         input: LIST_ASSETS,
-        result: S.ListAssetsSchema,
+        shape: "{type, prefix?, total, items: [{id, at, origin?, active?}], nextCursor?}",
         run: (linked, a) =>
           listAssets(linked, a.type, { prefix: a.prefix, limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderListAssets,
+        answer: A.listAssetsAnswer,
         refit: (a, r, f) => {
           const n = smallerCount(r.items.length, f);
           return n === null ? null : { ...a, limit: n };
@@ -414,10 +428,12 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           'How an <Include source="…"> (or xi:include href) string resolves: every candidate path tried in search order, the hit, letter-case fixes, and whether the target is active and in which streams. from is the including file (default Data/Mod.xml); relative sources depend on it. Next: is_file_active on the hit, check_files on the including file.',
         input: RESOLVE_INCLUDE,
-        result: S.ResolveIncludeSchema,
+        shape:
+          "{source, from, prefix?, resolved (null: no hit), exists?, caseFixed?, twoLetterRule?, active?, streams?, tried: [path], reason?}",
         run: (linked, a, h) =>
           resolveIncludeQuery(linked, h.service.ws.ports.projectResolver, h.service.ws.config.layout, a.source, a.from),
         render: R.renderResolveInclude,
+        answer: A.resolveIncludeAnswer,
       },
       env,
     ),
@@ -431,9 +447,11 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "Whether a file is active (reachable from an entry point such as Data/Mod.xml, so the game compiles it), in which streams, which files include it and what it includes (paged: includedByTotal and includesTotal count every edge; pass nextCursor back as cursor). An edit to an inactive file changes nothing in game until an active file includes it. path is relative to the project root. Next: resolve_include to test an include line, check_files on the file.",
         input: IS_FILE_ACTIVE,
-        result: S.FileSchema,
+        shape:
+          "{file, exists?, kind, origin?, active?, streams, viaInstance?, fragment?, assets, diagnostics, includedBy: [{at, source, type?}], includedByTotal, includes: [{line, source, type?, target?, missing?}], includesTotal, truncated?, nextCursor?}",
         run: (linked, a) => fileQuery(linked, a.path, { limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderFile,
+        answer: A.fileAnswer,
         refit: (a, r, f) => {
           const n = smallerCount(Math.max(r.includes.length, r.includedBy.length), f);
           return n === null ? null : { ...a, limit: n };
@@ -451,9 +469,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "The value and location of a $DEFINE: every declaration (several mean duplicates) with file and line, and how many times active files use it. name may include the leading $. A $NAME used but never declared is reported by check_files.",
         input: FIND_DEFINE,
-        result: S.FindDefineSchema,
+        shape: "{name, definitions: [{value, at, origin?}], uses}",
         run: (linked, a) => findDefine(linked, a.name),
         render: R.renderFindDefine,
+        answer: A.findDefineAnswer,
       },
       env,
     ),
@@ -467,9 +486,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "Project assets that no active file references, among the types designed to be referenced (weapons, objects, FX, sounds, …), grouped by type and sorted by id, paged (limit, cursor). Leads, not proof: maps, scripts and the game's code also look ids up. Next: find_references to confirm one.",
         input: FIND_UNREFERENCED,
-        result: S.UnreferencedSchema,
+        shape: "{type?, total, byType?: {Type: n}, items: {Type: [{id, at}]}, nextCursor?, rule}",
         run: (linked, a) => unreferenced(linked, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderUnreferenced,
+        answer: A.unreferencedAnswer,
         refit: (a, r, f) => {
           const n = smallerCount(r.items.length, f);
           return n === null ? null : { ...a, limit: n };
@@ -487,13 +507,15 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           'Diagnostics for the given files, or for the whole project without paths: XML syntax errors, unresolved references, missing include targets, duplicate ids, undefined $DEFINEs, include cycles…, each with file, line, severity, code and message; counts by severity and code (exact; per file at most 200 of one code are listed, the rest counted in unlisted); paged (limit, cursor). After editing files pass consistency: "strict" so the answer reflects the edits.',
         input: CHECK_FILES,
-        result: S.CheckSchema,
+        shape:
+          '{files?, total, errors, warnings, information, byCode: {code: n}, listed?, unlisted?: [{at?, severity, code, count}], unlistedGroupsNotShown?, diagnostics: [{at?: "path:line:column", severity, code, message}], nextCursor?}',
         run: (linked, a) =>
           checkFiles(linked, a.paths && a.paths.length ? a.paths : null, {
             limit: clampLimit(a.limit),
             cursor: a.cursor,
           }),
         render: R.renderCheck,
+        answer: A.checkAnswer,
         refit: (a, r, f) => {
           const n = smallerCount(r.diagnostics.length, f);
           return n === null ? null : { ...a, limit: n };
@@ -511,9 +533,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         description:
           "Search the mod's string table (.str) for in-game text: matching entries (key such as NAME:MyTank, text, file, line), exact and whole-word matches first, and the assets whose display fields use each key. Use it when you have a display name rather than an id. Next: find_asset on an asset id.",
         input: SEARCH_STRINGS,
-        result: S.SearchStringsSchema,
+        shape: '{query, total, noStringTable?, matches: [{key, text, at, assets: [{asset: "Type:Id", field, at}]}]}',
         run: (linked, a) => searchStrings(linked, a.text, clampLimit(a.limit)),
         render: R.renderSearchStrings,
+        answer: A.searchStringsAnswer,
         refit: (a, r, f) => {
           const n = smallerCount(r.matches.length, f);
           return n === null ? null : { ...a, limit: n };
@@ -542,12 +565,15 @@ function getStatusTool(env: ToolEnv): ToolDeclaration {
     description:
       "Is there an index for this mod, how complete and fresh is it, and what does it hold? Returns the index envelope (state, counts, complete, stale), the project, its SDK (or project-only mode), schema, streams and the asset types present, with build progress while building. Cheap: call it first. If state is no_index, or index.projectDir is not the folder you work in, do not use these tools for that folder.",
     input: GET_STATUS,
-    output: S.envelopeSchema(S.StatusSchema),
+    output: S.answerSchema(
+      "{marker, mode, sdk, sdkCandidates, schema, streams, types, progress?, lastError?, note?}",
+      { fullIndex: true },
+    ),
     annotations: READ_ONLY,
     handler: guarded(env, "get_status", GET_STATUS, async (raw, extra) => {
       const args = raw as In<typeof GET_STATUS>;
       const reg = env.registry;
-      if (reg.mode === "none") return toToolResult(noProjectStatus(reg), { render: R.renderStatus });
+      if (reg.mode === "none") return toToolResult(noProjectStatus(reg), STATUS);
       const h = reg.pick(args.project);
       if (isQueryError(h)) return errorResult(failure(null, h));
       if (args.consistency === "strict") {
@@ -562,10 +588,18 @@ function getStatusTool(env: ToolEnv): ToolDeclaration {
         lastError: svc.error,
         note: null,
       };
-      return toToolResult({ index: envelopeOf(svc.view()), result }, { render: R.renderStatus });
+      return toToolResult({ index: envelopeOf(svc.view()), result }, STATUS);
     }),
   };
 }
+
+/** get_status: the full envelope (SDK, game, counts) beside the project's facts; its text has its own index line. */
+const STATUS: Presentation<R.StatusAnswer> = {
+  render: R.renderStatus,
+  answer: A.statusAnswer,
+  fullIndex: true,
+  ownIndexLine: true,
+};
 
 function noProjectStatus(reg: ProjectRegistry): Outcome<R.StatusAnswer> {
   const index: IndexEnvelope = {
@@ -608,7 +642,12 @@ function listProjectsTool(env: ToolEnv): ToolDeclaration {
     description:
       "The mod projects this server can answer for, each with its folder, marker and index state. A server started on a folder holding several mods serves each of them: pass an entry's name (or dir) as project to any other tool. With one project, project is optional.",
     input: LIST_PROJECTS,
-    output: S.envelopeSchema(S.ListProjectsSchema, true),
+    output: S.answerSchema(
+      "{mode, root? (several mods), projects: [{name, dir, marker?, opened? (false: not yet), state?, game?}], note?}",
+      {
+        indexNullable: true,
+      },
+    ),
     annotations: READ_ONLY,
     handler: guarded(env, "list_projects", LIST_PROJECTS, async () => {
       const reg = env.registry;
@@ -627,7 +666,10 @@ function listProjectsTool(env: ToolEnv): ToolDeclaration {
       const single = reg.single;
       const svc = single ? reg.opened(single) : null;
       const result: R.ProjectListing = { mode: reg.mode, root: reg.root, projects, note: reg.note };
-      return toToolResult({ index: svc ? envelopeOf(svc.view()) : null, result }, { render: R.renderProjects });
+      return toToolResult({ index: svc ? envelopeOf(svc.view()) : null, result }, {
+        render: R.renderProjects,
+        answer: R.projectsAnswer,
+      });
     }),
   };
 }
@@ -639,7 +681,7 @@ function usageGuideTool(env: ToolEnv): ToolDeclaration {
     description:
       "Sections of the ra3 usage guide: workflows, rules, each tool's arguments and results, and a primer on SAGE mod XML (includes, streams, inheritFrom, $DEFINEs, Type:Id, manifests). Without topic: the list of topics. topic may be a tool name (find_asset), a heading (workflows, rules) or a primer subject (includes, inheritFrom).",
     input: GET_USAGE_GUIDE,
-    output: S.envelopeSchema(S.UsageGuideSchema, true),
+    output: S.answerSchema("{topic?, sections?, topics?, text}", { indexNullable: true }),
     annotations: READ_ONLY,
     handler: guarded(env, "get_usage_guide", GET_USAGE_GUIDE, async (raw) => {
       const args = raw as In<typeof GET_USAGE_GUIDE>;
@@ -649,7 +691,7 @@ function usageGuideTool(env: ToolEnv): ToolDeclaration {
         if (isQueryError(h)) return errorResult(failure(null, h));
         index = envelopeOf(h.service.view());
       }
-      return toToolResult({ index, result: guideQuery(args.topic) }, { render: R.renderGuide });
+      return toToolResult({ index, result: guideQuery(args.topic) }, { render: R.renderGuide, answer: A.guideAnswer });
     }),
   };
 }
@@ -661,7 +703,10 @@ function reindexTool(env: ToolEnv): ToolDeclaration {
     description:
       'Rebuild the project\'s index from disk now and return the new envelope with a build summary (files, assets by type, references, diagnostics, timings). Changes no mod file. Costs a full build: after a few edits prefer consistency: "strict" on the next question; use reindex when state is error or stale does not clear. Sends progress notifications when the request has a progress token; can be cancelled.',
     input: REINDEX,
-    output: S.envelopeSchema(S.ReindexSchema),
+    output: S.answerSchema(
+      "{project, sdk?, mode, streams, files, assetsByType: {Type: n}, references, unresolvedIncludes?, diagnostics, timings, parsedFiles, artFiles, sdkFiles}",
+      { fullIndex: true },
+    ),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: guarded(env, "reindex", REINDEX, async (raw, extra) => {
       const args = raw as In<typeof REINDEX>;
@@ -710,7 +755,11 @@ function reindexTool(env: ToolEnv): ToolDeclaration {
         artFiles: report.artFiles,
         sdkFiles: report.sdkFiles,
       };
-      return toToolResult({ index: envelopeOf(svc.view()), result }, { render: R.renderReindex });
+      return toToolResult({ index: envelopeOf(svc.view()), result }, {
+        render: R.renderReindex,
+        answer: A.summaryAnswer,
+        fullIndex: true,
+      });
     }),
   };
 }

@@ -1,6 +1,9 @@
 /**
  * The index envelope carried by every answer (CLI `--json` and MCP `structuredContent`), and the
- * error values queries return. An agent must never mistake "not indexed yet" for "not found".
+ * error values queries return. An agent must never mistake "not indexed yet" for "not found". Every
+ * answer carries the short envelope (state, complete, stale, build id and time, project folder); the
+ * status and build answers (`get_status` / `ra3 status`, `reindex` / `ra3 index`) carry the full one,
+ * with the SDK, game and counts.
  */
 import type { GameId } from "../schema/model.ts";
 import type { IndexState, Lifecycle } from "../lifecycle.ts";
@@ -28,9 +31,26 @@ export interface IndexEnvelope {
   readonly counts: IndexCounts;
 }
 
-export interface Envelope<R> {
-  readonly index: IndexEnvelope;
-  readonly result: R;
+/** The index facts every answer carries: enough to tell "not found" from "not indexed (yet)" or "stale". */
+export interface ShortEnvelope {
+  readonly state: IndexState;
+  readonly complete: boolean;
+  readonly stale: boolean;
+  readonly buildId: number;
+  readonly builtAt: string | null;
+  readonly projectDir: string;
+}
+
+/** The short envelope of `full`. */
+export function shortEnvelope(full: IndexEnvelope): ShortEnvelope {
+  return {
+    state: full.state,
+    complete: full.complete,
+    stale: full.stale,
+    buildId: full.buildId,
+    builtAt: full.builtAt,
+    projectDir: full.projectDir,
+  };
 }
 
 export type QueryErrorCode =

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { sarifLog } from "../corpus/sarif-schema.ts";
-import { connect, resultOf, textOf } from "../mcp/harness.ts";
+import { bodyOf, connect, resultOf } from "../mcp/harness.ts";
 
 const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
 const N = 5000;
@@ -60,24 +60,17 @@ describe("diagnostic caps on 5,000 unknown elements in one file", () => {
     const r = await check("--json");
     const j = JSON.parse(r.out).result;
     expect({ ...j, diagnostics: j.diagnostics.length }).toEqual({
-      files: null,
       total: 5000,
       errors: 0,
       warnings: 5000,
       information: 0,
-      byCode: [{ code: "unknown-element", count: 5000 }],
+      byCode: { "unknown-element": 5000 },
       listed: 200,
-      unlisted: [
-        { file: "Data/Mod.xml", code: "unknown-element", severity: "warning", count: 4800, line: 204, column: 1 },
-      ],
-      unlistedGroupsNotShown: 0,
+      unlisted: [{ at: "Data/Mod.xml:204:1", severity: "warning", code: "unknown-element", count: 4800 }],
       diagnostics: 200,
-      nextCursor: null,
     });
     expect(j.diagnostics.at(-1)).toEqual({
-      file: "Data/Mod.xml",
-      line: 203,
-      column: 1,
+      at: "Data/Mod.xml:203:1",
       severity: "warning",
       code: "unknown-element",
       message: MESSAGE,
@@ -126,17 +119,18 @@ describe("diagnostic caps on 5,000 unknown elements in one file", () => {
         5000,
         200,
         50,
-        [{ file: "Data/Mod.xml", code: "unknown-element", severity: "warning", count: 4800, line: 204, column: 1 }],
+        [{ at: "Data/Mod.xml:204:1", severity: "warning", code: "unknown-element", count: 4800 }],
       ]);
       // The pages walk the 200 listed diagnostics, no more.
-      const lines: number[] = j.diagnostics.map((d: { line: number }) => d.line);
+      const lineOf = (d: { at: string }) => Number(d.at.split(":")[1]);
+      const lines: number[] = j.diagnostics.map(lineOf);
       for (let cursor = j.nextCursor; cursor;) {
         const page = resultOf(await h.call("check_files", { limit: 50, cursor }));
-        lines.push(...page.diagnostics.map((d: { line: number }) => d.line));
+        lines.push(...page.diagnostics.map(lineOf));
         cursor = page.nextCursor;
       }
       expect(lines).toEqual(Array.from({ length: 200 }, (_, i) => 4 + i));
-      const text = textOf(first).split("\n");
+      const text = bodyOf(first).split("\n");
       expect(text.slice(-2)).toEqual([
         "4800 of the 5000 are not listed (too many of one code in one file):",
         "- Data/Mod.xml unknown-element ×4800, from line 204",

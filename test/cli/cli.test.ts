@@ -82,23 +82,31 @@ describe("ra3 on the sample mod", () => {
     );
   });
 
-  test("find --json: exactly one document, the envelope", async () => {
+  test("find --json: exactly one document, the short envelope and the answer the MCP tool gives", async () => {
     const r = await ra3("find", "SharedThing", "--type", "WeaponTemplate", "--json");
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(["index", "result"]);
-    expect(j.index).toMatchObject({
+    expect(j).toEqual({
+      index: { state: "ready", complete: true, stale: false, buildId: 1, builtAt: j.index.builtAt, projectDir: SAMPLE },
+      result: {
+        id: "SharedThing",
+        type: "WeaponTemplate",
+        definitions: [{ type: "WeaponTemplate", at: "Data/Includes/Weapons.xml:33", endLine: 33, streams: ["static"] }],
+      },
+    });
+    expect(Date.parse(j.index.builtAt)).toBeGreaterThan(0);
+  });
+
+  test("status --json: the full envelope, with the SDK, game and counts", async () => {
+    const j = JSON.parse((await ra3("status", "--json")).out);
+    expect({ ...j.index, builtAt: undefined, buildId: undefined }).toEqual({
+      state: "ready",
+      complete: true,
+      stale: false,
       projectDir: SAMPLE,
       sdkDir: null,
       game: "ra3",
-      state: "ready",
-      buildId: 1,
-      complete: true,
-      stale: false,
+      counts: { files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 },
     });
-    expect(j.index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 });
-    expect(
-      j.result.definitions.map((d: { type: string; file: string; line: number }) => `${d.type} ${d.file}:${d.line}`),
-    ).toEqual(["WeaponTemplate Data/Includes/Weapons.xml:33"]);
   });
 
   test("find: not found exits 1 with a suggestion", async () => {
@@ -146,7 +154,7 @@ describe("ra3 on the sample mod", () => {
     expect([second.items.map((i: { id: string }) => i.id), second.nextCursor]).toEqual([[
       "UnusedTestWeapon",
       "VehicleDeathExplosion",
-    ], null]);
+    ], undefined]);
     expect(await ra3("list", "WeaponTemplate", "--cursor", "garbage")).toEqual({
       code: 2,
       out: "",
@@ -165,10 +173,13 @@ describe("ra3 on the sample mod", () => {
   test("include shows every candidate tried", async () => {
     const r = await ra3("include", "ART:AUAthena_SKN.w3x", "--json");
     const res = JSON.parse(r.out).result;
-    expect([res.resolved, res.twoLetterRule, res.active, res.streams]).toEqual(["Art/AU/AUAthena_SKN.w3x", true, true, [
-      "static",
-    ]]);
-    expect(res.tried.at(-1)).toEqual({ candidate: "Art/au/AUAthena_SKN.w3x", hit: true });
+    expect([res.resolved, res.twoLetterRule, res.active, res.streams]).toEqual([
+      "Art/AU/AUAthena_SKN.w3x",
+      true,
+      undefined, // active, the usual
+      ["static"],
+    ]);
+    expect(res.tried.at(-1)).toBe("Art/au/AUAthena_SKN.w3x");
   });
 
   test("file: inactive file, and a path outside the project", async () => {

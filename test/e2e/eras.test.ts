@@ -26,9 +26,24 @@ async function sameAnswers(client: ModernClient | LegacyClient): Promise<void> {
   const status = await client.callTool({ name: "get_status", arguments: { consistency: "strict" } });
   expect((status.structuredContent as Json).index.state).toBe("ready");
   const found = await client.callTool({ name: "find_asset", arguments: { id: "AthenaSplash" } });
-  expect((found.content as Json)[0].text).toBe(
-    '1 definition of "AthenaSplash":\n- WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml:13  [project, static]',
-  );
+  expect((found.content as Json)[0].text.split("\n").slice(0, 2)).toEqual([
+    '1 definition of "AthenaSplash":',
+    "- WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml:13-17  [project, static]",
+  ]);
+  expect(found.structuredContent).toEqual({
+    index: {
+      state: "ready",
+      complete: true,
+      stale: false,
+      buildId: 1,
+      builtAt: (found.structuredContent as Json).index.builtAt,
+      projectDir: SAMPLE,
+    },
+    result: {
+      id: "AthenaSplash",
+      definitions: [{ type: "WeaponTemplate", at: "Data/Includes/Weapons.xml:13", endLine: 17, streams: ["static"] }],
+    },
+  });
   const read = await client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" });
   expect((read.contents[0] as Json).text.split("\n")[0]).toBe(
     "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]",

@@ -141,9 +141,7 @@ for (const runner of [binary, deno]) {
           if (!r.isError) break;
           await new Promise((res) => setTimeout(res, 25));
         }
-        expect(resultOf(r!).definitions.map((d: Json) => `${d.file}:${d.line}`)).toEqual([
-          "Data/Includes/Weapons.xml:32",
-        ]);
+        expect(resultOf(r!).definitions.map((d: Json) => d.at)).toEqual(["Data/Includes/Weapons.xml:32"]);
         expect((await s.call("find_asset", { id: "UnusedTestWeapon" })).isError).toBe(true);
       },
       TIMEOUT,
@@ -161,12 +159,12 @@ describe.skipIf(!binary.available || !existsSync(UPHEAVAL))("ra3 mcp (compiled b
       expect([index.state, index.sdkDir, index.counts.assets, index.counts.files]).toEqual(["ready", null, 3866, 957]);
 
       const strings = resultOf(await s.call("search_strings", { text: "Desolator Trooper" }));
-      expect(strings.matches[0].assets.map((a: Json) => `${a.type} ${a.id}`)).toEqual([
-        "GameObject SovietDesolatorInfantry",
-      ]);
+      expect(strings.matches[0].assets.map((a: Json) => a.asset)).toEqual(["GameObject:SovietDesolatorInfantry"]);
 
       const unit = resultOf(await s.call("find_asset", { id: "SovietDesolatorInfantry", type: "GameObject" }));
-      expect(unit.definitions.map((d: Json) => d.file)).toEqual(["Data/Mod/Units/Desolator/GameObject.xml"]);
+      expect(unit.definitions.map((d: Json) => d.at.replace(/:\d+$/, ""))).toEqual([
+        "Data/Mod/Units/Desolator/GameObject.xml",
+      ]);
 
       const weapons = resultOf(
         await s.call("get_asset_references", {
@@ -175,7 +173,9 @@ describe.skipIf(!binary.available || !existsSync(UPHEAVAL))("ra3 mcp (compiled b
           targetTypes: ["WeaponTemplate"],
         }),
       );
-      const ids = weapons.edges.filter((e: Json) => e.to.type === "WeaponTemplate").map((e: Json) => e.to.id);
+      const ids = weapons.edges.filter((e: Json) => e.to.startsWith("WeaponTemplate:")).map((e: Json) =>
+        e.to.slice("WeaponTemplate:".length)
+      );
       expect(ids.length).toBeGreaterThan(0);
       for (const id of ids) {
         expect((await s.call("find_asset", { id, type: "WeaponTemplate" })).isError ?? false).toBe(false);
@@ -277,7 +277,7 @@ describe.skipIf(!binary.available)("raw JSON-RPC over the binary's stdin", () =>
       ]);
       expect(messages[0].result.serverInfo.name).toBe("ra3");
       expect(messages[1].result.tools.map((t: Json) => t.name)).toEqual([...TOOL_NAMES]);
-      expect(messages[2].result.structuredContent.result.definitions[0].file).toBe("Data/Includes/Weapons.xml");
+      expect(messages[2].result.structuredContent.result.definitions[0].at).toBe("Data/Includes/Weapons.xml:13");
       expect(code).toBe(0);
       expect(err).toContain("ra3 mcp: serving");
     },

@@ -101,7 +101,7 @@ describe.skipIf(!POSIX || !existsSync(BIN))("other commands do not touch stdin",
         env: { ...process.env, BIN, WORK: work, P: SAMPLE, RA3_SDK: "" },
         encoding: "utf8",
       });
-      expect([i.status, JSON.parse(i.stdout).index.counts.files]).toEqual([0, 15]);
+      expect([i.status, JSON.parse(i.stdout).result.files.total]).toEqual([0, 15]);
     }
   }, TIMEOUT);
 });

@@ -2,13 +2,13 @@
 // answer; shared by the end-to-end suites (compiled binary, Deno) so both speak exactly alike.
 import { expect } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
+import { bodyOf, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
 
 export interface ToolCase {
   readonly tool: string;
   readonly args: Record<string, unknown>;
   /** Checks a successful answer's result; or, for a bad call, the exact error sentence. */
-  readonly expect: ((result: Json, text: string) => void) | { readonly error: string };
+  readonly expect: ((result: Json, text: string, index: Json) => void) | { readonly error: string };
 }
 
 /** A bad argument: the handler's sentence, as it is (the tool's name is not repeated). */
@@ -20,8 +20,13 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "get_status",
       args: {},
-      expect: (r) =>
-        expect([r.project, r.mode, r.state, r.streams.length]).toEqual([project, "project-only", "ready", 2]),
+      expect: (r, _t, index) =>
+        expect([index.projectDir, r.mode, index.state, r.streams.length]).toEqual([
+          project,
+          "project-only",
+          "ready",
+          2,
+        ]),
     },
     {
       tool: "get_status",
@@ -46,9 +51,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
       tool: "find_asset",
       args: { id: "AlliedAthenaCannon" },
       expect: (r) =>
-        expect(r.definitions.map((d: Json) => `${d.file}:${d.line}`)).toEqual([
-          "Data/Includes/Allied Units/AthenaCannon.xml:11",
-        ]),
+        expect(r.definitions.map((d: Json) => d.at)).toEqual(["Data/Includes/Allied Units/AthenaCannon.xml:11"]),
     },
     {
       tool: "find_asset",
@@ -58,7 +61,8 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "get_definition",
       args: { id: "AthenaSplash" },
-      expect: (r) => expect([r.startLine, r.endLine, r.text.split("\n").length]).toEqual([13, 17, 5]),
+      expect: (r) =>
+        expect([r.at, r.endLine, r.text.split("\n").length]).toEqual(["Data/Includes/Weapons.xml:13", 17, 5]),
     },
     {
       tool: "get_definition",
@@ -69,8 +73,8 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
       tool: "find_references",
       args: { id: "AthenaCannonBeam", type: "WeaponTemplate" },
       expect: (r) =>
-        expect(r.references.map((s: Json) => `${s.from.id} ${s.element}@${s.attribute}`)).toEqual([
-          "AlliedAthenaCannon Weapon@Template",
+        expect(r.references.map((s: Json) => `${s.from} ${s.via}`)).toEqual([
+          "GameObject:AlliedAthenaCannon Weapon@Template",
         ]),
     },
     {
@@ -85,11 +89,11 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
       tool: "get_asset_references",
       args: { id: "AlliedAthenaCannon", depth: 3, targetTypes: ["WeaponTemplate"] },
       expect: (r) =>
-        expect(r.edges.filter((e: Json) => e.to.type === "WeaponTemplate").map((e: Json) => e.to.id)).toEqual([
-          "AthenaCannonBeam",
-          "VehicleDeathExplosion",
-          "AthenaSplash",
-          "AthenaWreckBurn",
+        expect(r.edges.filter((e: Json) => e.to.startsWith("WeaponTemplate:")).map((e: Json) => e.to)).toEqual([
+          "WeaponTemplate:AthenaCannonBeam",
+          "WeaponTemplate:VehicleDeathExplosion",
+          "WeaponTemplate:AthenaSplash",
+          "WeaponTemplate:AthenaWreckBurn",
         ]),
     },
     {
@@ -125,8 +129,11 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "is_file_active",
       args: { path: "Data/Standalone.xml" },
-      expect: (r) =>
-        expect([r.active, r.summary]).toEqual([false, "Data/Standalone.xml is inactive: no entry point includes it"]),
+      expect: (r, t) =>
+        expect([r.active, t.split("\n")[0]]).toEqual([
+          false,
+          "Data/Standalone.xml is inactive: no entry point includes it",
+        ]),
     },
     {
       tool: "is_file_active",
@@ -137,9 +144,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
       tool: "find_define",
       args: { name: "ATHENA_RANGE" },
       expect: (r) =>
-        expect(r.definitions.map((d: Json) => `${d.value} ${d.file}:${d.line}`)).toEqual([
-          "350 Data/Includes/Defines.xml:4",
-        ]),
+        expect(r.definitions.map((d: Json) => `${d.value} ${d.at}`)).toEqual(["350 Data/Includes/Defines.xml:4"]),
     },
     {
       tool: "find_define",
@@ -149,7 +154,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "find_unreferenced",
       args: { type: "WeaponTemplate" },
-      expect: (r) => expect(r.items.map((i: Json) => i.id)).toEqual(["SharedThing", "UnusedTestWeapon"]),
+      expect: (r) => expect(r.items.WeaponTemplate.map((i: Json) => i.id)).toEqual(["SharedThing", "UnusedTestWeapon"]),
     },
     {
       tool: "find_unreferenced",
@@ -160,7 +165,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
       tool: "check_files",
       args: {},
       expect: (r) =>
-        expect([r.errors, r.warnings, r.diagnostics.filter((d: Json) => d.file).map((d: Json) => d.code)]).toEqual([
+        expect([r.errors, r.warnings, r.diagnostics.filter((d: Json) => d.at).map((d: Json) => d.code)]).toEqual([
           0,
           2,
           ["include-cycle", "include-not-found"],
@@ -184,7 +189,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "get_usage_guide",
       args: { topic: "rules" },
-      expect: (r, t) => expect([r.sections.map((s: Json) => s.id), t.split("\n")[1]]).toEqual([["rules"], "## Rules"]),
+      expect: (r, t) => expect([r.sections, t.split("\n")[1]]).toEqual([["rules"], "## Rules"]),
     },
     {
       tool: "get_usage_guide",
@@ -216,8 +221,8 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
 export function checkCase(c: ToolCase, r: CallToolResult): void {
   if (typeof c.expect === "function") {
     expect(`${c.tool} ok: ${r.isError ? textOf(r) : "yes"}`).toBe(`${c.tool} ok: yes`);
-    c.expect(resultOf(r), textOf(r));
+    c.expect(resultOf(r), bodyOf(r), (r.structuredContent as Json).index);
   } else {
-    expect([c.tool, r.isError, textOf(r)]).toEqual([c.tool, true, c.expect.error]);
+    expect([c.tool, r.isError, bodyOf(r)]).toEqual([c.tool, true, c.expect.error]);
   }
 }

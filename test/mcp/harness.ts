@@ -90,6 +90,15 @@ export function textOf(r: CallToolResult): string {
   return c && c.type === "text" ? c.text : "";
 }
 
+/** The text without its last line, the index line ("index ready, build 1 of …, <project>") every answer about a project ends with. */
+export function bodyOf(r: CallToolResult): string {
+  const text = textOf(r);
+  const lines = text.split("\n");
+  return lines.length > 1 && /^index \S+( \([^)]*\))?, build \d+/.test(lines.at(-1)!)
+    ? lines.slice(0, -1).join("\n")
+    : text;
+}
+
 // deno-lint-ignore no-explicit-any
 export type Json = any;
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { IndexEnvelope } from "../../src/query/envelope.ts";
 import { makeStrict, progressText } from "../../src/mcp/respond.ts";
 import type { ProjectHandle } from "../../src/mcp/projects.ts";
-import { connect, CORPORA, type Harness, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
+import { bodyOf, connect, CORPORA, type Harness, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
 const TMP = tempDirs();
@@ -33,15 +33,15 @@ describe("before the first build has published an index", () => {
     const r = await h.call("find_asset", { id: "AthenaSplash" });
     expect([r.isError, textOf(r)]).toEqual([
       true,
-      'the index is still building (starting); retry in a moment or pass consistency: "strict" to wait',
+      `the index is still building (starting); retry in a moment or pass consistency: "strict" to wait\nindex building (incomplete), build 0, ${SAMPLE}`,
     ]);
-    const sc = r.structuredContent as Json;
-    expect([sc.index.state, sc.index.projectDir, sc.result, sc.error.code]).toEqual([
-      "building",
-      SAMPLE,
-      null,
-      "building",
-    ]);
+    expect(r.structuredContent).toEqual({
+      index: { state: "building", complete: false, stale: false, buildId: 0, builtAt: null, projectDir: SAMPLE },
+      error: {
+        code: "building",
+        message: 'the index is still building (starting); retry in a moment or pass consistency: "strict" to wait',
+      },
+    });
   });
 
   test("get_status on a fresh server reports building or a later state, never an error", async () => {
@@ -54,7 +54,7 @@ describe("before the first build has published an index", () => {
   test("consistency strict waits for the build, then answers", async () => {
     const h = await open(SAMPLE, { start: false });
     const r = await h.call("find_asset", { id: "AthenaSplash", consistency: "strict" });
-    expect(resultOf(r).definitions.map((d: Json) => `${d.file}:${d.line}`)).toEqual(["Data/Includes/Weapons.xml:13"]);
+    expect(resultOf(r).definitions.map((d: Json) => d.at)).toEqual(["Data/Includes/Weapons.xml:13"]);
     expect((r.structuredContent as Json).index.state).toBe("ready");
   });
 
@@ -160,8 +160,8 @@ describe("a server started on a folder holding several mods", () => {
       mode: "container",
       root: container,
       projects: [
-        { name: "ModA", dir: join(container, "ModA"), marker: "mod", opened: false, state: null, game: null },
-        { name: "ModB", dir: join(container, "ModB"), marker: "mod", opened: false, state: null, game: null },
+        { name: "ModA", dir: join(container, "ModA"), marker: "mod", opened: false },
+        { name: "ModB", dir: join(container, "ModB"), marker: "mod", opened: false },
       ],
       note: `${container} holds 2 mods; pass one of them with --project`,
     });
@@ -185,11 +185,11 @@ describe("a server started on a folder holding several mods", () => {
     const byName = await h.call("find_asset", { id: "AthenaSplash", project: "modb", consistency: "strict" });
     expect((byName.structuredContent as Json).index.projectDir).toBe(join(container, "ModB"));
     const byPath = await h.call("get_status", { project: join(container, "ModA"), consistency: "strict" });
-    expect(resultOf(byPath).project).toBe(join(container, "ModA"));
+    expect((byPath.structuredContent as Json).index.projectDir).toBe(join(container, "ModA"));
     const inside = await h.call("is_file_active", { project: "ModA/Data/Mod.xml", path: "Data/Mod.xml" });
-    expect(resultOf(inside).summary).toBe("Data/Mod.xml is active in static");
+    expect(bodyOf(inside).split("\n")[0]).toBe("Data/Mod.xml is active in static");
     const listed = resultOf(await h.call("list_projects")).projects.map((p: Json) =>
-      `${p.name} ${p.opened} ${p.state}`
+      `${p.name} ${p.opened ?? true} ${p.state}`
     );
     expect(listed).toEqual(["ModA true ready", "ModB true ready"]);
   });

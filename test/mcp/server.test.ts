@@ -7,7 +7,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { toolDeclarations } from "../../src/mcp/tools.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
-import { connect, type Harness, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
+import { bodyOf, connect, type Harness, type Json, resultOf, SAMPLE } from "./harness.ts";
 
 let h: Harness;
 let tools: Tool[];
@@ -46,7 +46,7 @@ async function ok(
 ): Promise<{ result: Json; text: string; index: Json }> {
   const r = await call(name, args);
   expect(r.isError ?? false).toBe(false);
-  return { result: resultOf(r), text: textOf(r), index: (r.structuredContent as Json).index };
+  return { result: resultOf(r), text: bodyOf(r), index: (r.structuredContent as Json).index };
 }
 
 async function fails(
@@ -56,8 +56,8 @@ async function fails(
   const r = await call(name, args);
   expect(r.isError).toBe(true);
   const sc = r.structuredContent as Json;
-  if (sc) expect(sc.result).toBeNull();
-  return { message: textOf(r), code: sc?.error?.code ?? null };
+  if (sc) expect(sc.result).toBeUndefined();
+  return { message: bodyOf(r), code: sc?.error?.code ?? null };
 }
 
 describe("tools/list", () => {
@@ -104,24 +104,32 @@ describe("tools/list", () => {
     expect((tools.find((t) => t.name === "get_status")!.inputSchema as Json).required).toBeUndefined();
   });
 
-  test("output schemas: the envelope {index, result, error?}", () => {
+  test("output schemas: the envelope {index, result?, error?}; the short envelope, the full one for get_status and reindex", () => {
     for (const t of tools) {
       const s = t.outputSchema as Json;
       expect(Object.keys(s.properties)).toEqual(["index", "result", "error"]);
-      expect(s.required).toEqual(["index", "result"]);
+      expect(s.required).toEqual(["index"]);
+      expect(typeof s.properties.result.description).toBe("string");
     }
-    const status = (tools[0].outputSchema as Json).properties.index;
-    expect(Object.keys(status.properties)).toEqual([
+    const keys = (t: Tool) => {
+      const index = (t.outputSchema as Json).properties.index;
+      return Object.keys((index.anyOf?.[0] ?? index).properties);
+    };
+    expect(keys(tools[0])).toEqual([
+      "state",
+      "complete",
+      "stale",
+      "buildId",
+      "builtAt",
       "projectDir",
       "sdkDir",
       "game",
-      "state",
-      "buildId",
-      "builtAt",
-      "complete",
-      "stale",
       "counts",
     ]);
+    expect(keys(tools.at(-1)!)).toEqual(keys(tools[0]));
+    for (const t of tools.slice(1, -1)) {
+      expect(`${t.name} ${keys(t)}`).toBe(`${t.name} state,complete,stale,buildId,builtAt,projectDir`);
+    }
   });
 });
 
@@ -142,34 +150,34 @@ describe("initialize", () => {
 describe("get_status and list_projects", () => {
   test("get_status: the envelope and the project's facts", async () => {
     const { result, index, text } = await ok("get_status");
-    expect(index).toMatchObject({
-      projectDir: SAMPLE,
-      sdkDir: null,
-      game: "ra3",
+    expect(index).toEqual({
       state: "ready",
       complete: true,
       stale: false,
-    });
-    expect(index.counts).toEqual({ files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 });
-    expect(result).toMatchObject({
-      project: SAMPLE,
-      marker: "mod",
+      buildId: index.buildId,
+      builtAt: index.builtAt,
+      projectDir: SAMPLE,
+      sdkDir: null,
       game: "ra3",
-      mode: "project-only",
-      sdk: null,
-      state: "ready",
-      progress: null,
-      lastError: null,
-      note: null,
+      counts: { files: 15, assets: 28, sdkAssets: 0, references: 23, defines: 3, diagnostics: 4 },
     });
-    expect(result.streams).toEqual([
-      { name: "static", entry: "Data/Mod.xml", files: 12 },
-      { name: "global:MapMetaData_Global", entry: "Data/AdditionalMaps/MapMetaData_Global.xml", files: 2 },
-    ]);
+    expect(result).toEqual({
+      marker: "mod",
+      mode: "project-only",
+      sdkCandidates: [{ source: "flag", path: "", accepted: true, reason: "empty --sdk: project-only mode" }],
+      schema: { dir: `${SAMPLE}/Schemas/xsd`, source: "project", files: 11 },
+      streams: [
+        { name: "static", entry: "Data/Mod.xml", files: 12 },
+        { name: "global:MapMetaData_Global", entry: "Data/AdditionalMaps/MapMetaData_Global.xml", files: 2 },
+      ],
+      types: result.types,
+    });
     expect(result.types).toContain("WeaponTemplate");
-    expect(text.split("\n").slice(0, 2)).toEqual([
-      `project ${SAMPLE} (ra3)`,
+    expect(text.split("\n").slice(0, 4)).toEqual([
+      `project ${SAMPLE} (ra3), marker mod`,
       "no SDK: project-only mode (vanilla assets are not indexed)",
+      "- sdk candidate flag: used, empty --sdk: project-only mode",
+      `schema ${SAMPLE}/Schemas/xsd (project, 11 files)`,
     ]);
   });
 
@@ -177,15 +185,13 @@ describe("get_status and list_projects", () => {
     const { result, index } = await ok("list_projects");
     expect(result).toEqual({
       mode: "single",
-      root: SAMPLE,
-      projects: [{ name: "sample-mod", dir: SAMPLE, marker: "mod", opened: true, state: "ready", game: "ra3" }],
-      note: null,
+      projects: [{ name: "sample-mod", dir: SAMPLE, marker: "mod", state: "ready", game: "ra3" }],
     });
     expect(index.projectDir).toBe(SAMPLE);
   });
 
   test("project: its own name and path are accepted, another folder is refused", async () => {
-    expect((await ok("get_status", { project: "sample-mod" })).result.project).toBe(SAMPLE);
+    expect((await ok("get_status", { project: "sample-mod" })).index.projectDir).toBe(SAMPLE);
     expect((await ok("find_asset", { id: "AthenaSplash", project: SAMPLE })).result.definitions.length).toBe(1);
     expect(await fails("find_asset", { id: "AthenaSplash", project: "/elsewhere/OtherMod" })).toEqual({
       code: null,
@@ -199,27 +205,19 @@ describe("asset tools", () => {
   test("find_asset: definitions with file, line, origin, streams", async () => {
     const { result, text } = await ok("find_asset", { id: "alliedathenacannon" });
     expect(result).toEqual({
-      id: "alliedathenacannon",
-      type: null,
-      types: ["GameObject"],
+      id: "AlliedAthenaCannon",
       definitions: [
         {
           type: "GameObject",
-          id: "AlliedAthenaCannon",
-          file: "Data/Includes/Allied Units/AthenaCannon.xml",
-          line: 11,
-          column: 7,
+          at: "Data/Includes/Allied Units/AthenaCannon.xml:11",
           endLine: 40,
-          origin: "project",
           streams: ["static"],
-          active: true,
-          viaInstance: false,
           inheritFrom: "BaseVehicle",
         },
       ],
     });
     expect(text).toBe(
-      '1 definition of "alliedathenacannon":\n- GameObject AlliedAthenaCannon  Data/Includes/Allied Units/AthenaCannon.xml:11  [project, static]  inheritFrom BaseVehicle',
+      '1 definition of "alliedathenacannon":\n- GameObject AlliedAthenaCannon  Data/Includes/Allied Units/AthenaCannon.xml:11-40  [project, static]  inheritFrom BaseVehicle',
     );
   });
 
@@ -228,9 +226,7 @@ describe("asset tools", () => {
     expect(result.types).toEqual(["GameObject", "WeaponTemplate"]);
     expect(text.split("\n").at(-1)).toBe("several types: pass type (GameObject, WeaponTemplate) to the next call");
     expect(
-      (await ok("find_asset", { id: "SharedThing", type: "WeaponTemplate" })).result.definitions.map((d: Json) =>
-        `${d.file}:${d.line}`
-      ),
+      (await ok("find_asset", { id: "SharedThing", type: "WeaponTemplate" })).result.definitions.map((d: Json) => d.at),
     ).toEqual(["Data/Includes/Weapons.xml:33"]);
   });
 
@@ -260,15 +256,12 @@ describe("asset tools", () => {
 
   test("get_definition: the XML with its line range", async () => {
     const { result, text } = await ok("get_definition", { id: "AthenaCannonBeam" });
-    expect(result).toMatchObject({
+    expect({ ...result, text: undefined }).toEqual({
       type: "WeaponTemplate",
-      file: "Data/Includes/Weapons.xml",
-      startLine: 3,
+      id: "AthenaCannonBeam",
+      at: "Data/Includes/Weapons.xml:3",
       endLine: 11,
-      shown: { from: 3, to: 11 },
-      truncated: false,
-      note: null,
-      origin: "project",
+      streams: ["static"],
     });
     expect(result.text.split("\n")).toEqual([
       "\t<WeaponTemplate",
@@ -290,9 +283,8 @@ describe("asset tools", () => {
 
   test("get_definition: an art asset inside a .w3x file (the end tag is found)", async () => {
     const { result } = await ok("get_definition", { id: "AUAthena_SKL" });
-    expect([result.file, result.startLine, result.endLine, result.text.split("\n").at(-1)]).toEqual([
-      "Art/AU/AUAthena_SKN.w3x",
-      3,
+    expect([result.at, result.endLine, result.text.split("\n").at(-1)]).toEqual([
+      "Art/AU/AUAthena_SKN.w3x:3",
       6,
       "\t</W3DHierarchy>",
     ]);
@@ -307,21 +299,35 @@ describe("asset tools", () => {
 
   test("find_references: sites with element, attribute, kind", async () => {
     const { result, text } = await ok("find_references", { id: "BaseVehicle", type: "GameObject" });
-    expect(result.total).toBe(2);
-    expect(result.references.map((s: Json) => `${s.file}:${s.line} ${s.from.id} ${s.kind} ${s.active}`)).toEqual([
-      "Data/Includes/Allied Units/AthenaCannon.xml:12 AlliedAthenaCannon inheritFrom true",
-      "Data/Standalone.xml:8 ExperimentalTank inheritFrom false",
-    ]);
+    expect(result).toEqual({
+      asset: "GameObject:BaseVehicle",
+      total: 2,
+      references: [
+        {
+          from: "GameObject:AlliedAthenaCannon",
+          at: "Data/Includes/Allied Units/AthenaCannon.xml:12",
+          via: "inheritFrom",
+        },
+        { from: "GameObject:ExperimentalTank", at: "Data/Standalone.xml:8", via: "inheritFrom", active: false },
+      ],
+    });
     expect(text).toBe(
       "GameObject BaseVehicle: 2 references\n- Data/Includes/Allied Units/AthenaCannon.xml:12  GameObject AlliedAthenaCannon  inheritFrom\n- Data/Standalone.xml:8  GameObject ExperimentalTank  inheritFrom  (inactive file)",
     );
+    const weapon = (await ok("find_references", { id: "AthenaFire" })).result;
+    expect(weapon.references).toEqual([{
+      from: "WeaponTemplate:AthenaCannonBeam",
+      at: "Data/Includes/Weapons.xml:6",
+      via: "WeaponTemplate@FireSound",
+      value: "AudioEvent:AthenaFire",
+    }]);
   });
 
   test("find_references pages with cursor; a bad cursor is an error", async () => {
     const first = (await ok("find_references", { id: "BaseVehicle", limit: 1 })).result;
     expect([first.references.length, typeof first.nextCursor]).toEqual([1, "string"]);
     const second = (await ok("find_references", { id: "BaseVehicle", limit: 1, cursor: first.nextCursor })).result;
-    expect([second.references[0].from.id, second.nextCursor]).toEqual(["ExperimentalTank", null]);
+    expect([second.references[0].from, second.nextCursor]).toEqual(["GameObject:ExperimentalTank", undefined]);
     expect(await fails("find_references", { id: "BaseVehicle", cursor: "garbage" })).toEqual({
       code: "bad_argument",
       message: "the cursor is not valid; pass the nextCursor of a previous answer or omit it",
@@ -334,23 +340,39 @@ describe("asset tools", () => {
       depth: 3,
       targetTypes: ["WeaponTemplate"],
     });
-    expect(
-      result.edges.map((e: Json) =>
-        `${e.depth} ${e.from.id} → ${e.to.type}:${e.to.id} via ${e.via.kind}${
-          e.definedIn ? ` (from ${e.definedIn.id})` : ""
-        }`
-      ),
-    ).toEqual([
-      "1 AlliedAthenaCannon → GameObject:BaseVehicle via inheritFrom",
-      "1 AlliedAthenaCannon → WeaponTemplate:AthenaCannonBeam via attribute",
-      "1 AlliedAthenaCannon → WeaponTemplate:VehicleDeathExplosion via attribute (from BaseVehicle)",
-      "2 AthenaCannonBeam → WeaponTemplate:AthenaSplash via attribute",
-      "3 AthenaWreckHelper → WeaponTemplate:AthenaWreckBurn via attribute",
+    expect({ ...result, edges: result.edges.slice(0, 3) }).toEqual({
+      asset: "GameObject:AlliedAthenaCannon",
+      at: "Data/Includes/Allied Units/AthenaCannon.xml:11",
+      depth: 3,
+      targetTypes: ["WeaponTemplate"],
+      inherits: ["GameObject:BaseVehicle"],
+      edges: [
+        {
+          to: "GameObject:BaseVehicle",
+          target: "Data/Includes/BaseObjects.xml:5",
+          via: "inheritFrom",
+          at: "Data/Includes/Allied Units/AthenaCannon.xml:12",
+        },
+        {
+          to: "WeaponTemplate:AthenaCannonBeam",
+          target: "Data/Includes/Weapons.xml:4",
+          via: "Weapon@Template",
+          at: "Data/Includes/Allied Units/AthenaCannon.xml:30",
+        },
+        {
+          to: "WeaponTemplate:VehicleDeathExplosion",
+          target: "Data/Includes/Weapons.xml:25",
+          via: "FireWeaponWhenDead@DeathWeapon",
+          at: "Data/Includes/BaseObjects.xml:11",
+          inheritedFrom: "GameObject:BaseVehicle",
+        },
+      ],
+      omittedByTargetType: 16,
+    });
+    expect(result.edges.slice(3).map((e: Json) => `${e.depth} ${e.from} → ${e.to} via ${e.via}`)).toEqual([
+      "2 WeaponTemplate:AthenaCannonBeam → WeaponTemplate:AthenaSplash via FireWeaponNugget@WeaponName",
+      "3 GameObject:AthenaWreckHelper → WeaponTemplate:AthenaWreckBurn via Weapon@Template",
     ]);
-    expect([result.truncated, result.omittedByTargetType, result.inheritChain]).toEqual([false, 16, [{
-      type: "GameObject",
-      id: "BaseVehicle",
-    }]]);
   });
 
   test("get_asset_references: maxEdges truncates; a bad target type is an error", async () => {
@@ -373,6 +395,14 @@ describe("asset tools", () => {
     ]]);
     const second = await ok("list_assets_by_type", { type: "WeaponTemplate", limit: 4, cursor: first.nextCursor });
     expect(second.result.items.map((i: Json) => i.id)).toEqual(["UnusedTestWeapon", "VehicleDeathExplosion"]);
+    expect(second.result).toEqual({
+      type: "WeaponTemplate",
+      total: 6,
+      items: [
+        { id: "UnusedTestWeapon", at: "Data/Includes/Weapons.xml:32" },
+        { id: "VehicleDeathExplosion", at: "Data/Includes/Weapons.xml:25" },
+      ],
+    });
     expect(second.text).toBe(
       "2 of 6 WeaponTemplate:\n- UnusedTestWeapon  Data/Includes/Weapons.xml:32\n- VehicleDeathExplosion  Data/Includes/Weapons.xml:25",
     );
@@ -395,21 +425,23 @@ describe("asset tools", () => {
 describe("file, include and define tools", () => {
   test("resolve_include: case fix-up and the candidates tried", async () => {
     const { result, text } = await ok("resolve_include", { source: "includes/defines.xml" });
-    expect(result).toMatchObject({
+    expect(result).toEqual({
+      source: "includes/defines.xml",
       from: "Data/Mod.xml",
       resolved: "Data/Includes/Defines.xml",
       caseFixed: true,
-      active: true,
       streams: ["static", "global:MapMetaData_Global"],
+      tried: ["Data/includes/defines.xml"],
     });
     expect(text).toBe(
       "includes/defines.xml → Data/Includes/Defines.xml (letter case fixed); active in static, global:MapMetaData_Global\nfrom Data/Mod.xml\n- hit  Data/includes/defines.xml",
     );
     const art = (await ok("resolve_include", { source: "ART:AUAthena_SKN.w3x" })).result;
-    expect([art.resolved, art.twoLetterRule, art.tried.at(-1)]).toEqual(["Art/AU/AUAthena_SKN.w3x", true, {
-      candidate: "Art/au/AUAthena_SKN.w3x",
-      hit: true,
-    }]);
+    expect([art.resolved, art.twoLetterRule, art.tried.at(-1)]).toEqual([
+      "Art/AU/AUAthena_SKN.w3x",
+      true,
+      "Art/au/AUAthena_SKN.w3x",
+    ]);
   });
 
   test("resolve_include: from outside the project is refused", async () => {
@@ -421,15 +453,19 @@ describe("file, include and define tools", () => {
 
   test("is_file_active: active in two streams, included by two files", async () => {
     const { result } = await ok("is_file_active", { path: "Data\\includes\\DEFINES.xml" });
-    expect(result).toMatchObject({
+    expect(result).toEqual({
       file: "Data/Includes/Defines.xml",
-      active: true,
+      kind: "xml",
       streams: ["static", "global:MapMetaData_Global"],
+      assets: 0,
+      diagnostics: 0,
+      includedBy: [
+        { at: "Data/Mod.xml:12", source: "includes/defines.xml" },
+        { at: "Data/AdditionalMaps/MapMetaData_Global.xml:5", source: "../Includes/Defines.xml" },
+      ],
+      includedByTotal: 2,
+      includesTotal: 0,
     });
-    expect(result.includedBy.map((e: Json) => `${e.file}:${e.line} ${e.type}`)).toEqual([
-      "Data/Mod.xml:12 all",
-      "Data/AdditionalMaps/MapMetaData_Global.xml:5 all",
-    ]);
   });
 
   test("is_file_active: an inactive file; a path outside the project; an unknown file", async () => {
@@ -450,14 +486,7 @@ describe("file, include and define tools", () => {
     const { result, text } = await ok("find_define", { name: "$athena_damage" });
     expect(result).toEqual({
       name: "ATHENA_DAMAGE",
-      definitions: [{
-        name: "ATHENA_DAMAGE",
-        value: "120",
-        file: "Data/Includes/Defines.xml",
-        line: 5,
-        column: 17,
-        origin: "project",
-      }],
+      definitions: [{ value: "120", at: "Data/Includes/Defines.xml:5" }],
       uses: 2,
     });
     expect(text).toBe('$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in active files');
@@ -475,16 +504,33 @@ describe("file, include and define tools", () => {
 describe("project-wide tools", () => {
   test("find_unreferenced by type", async () => {
     const { result } = await ok("find_unreferenced", { type: "WeaponTemplate" });
-    expect(result.items.map((i: Json) => `${i.id} ${i.file}:${i.line}`)).toEqual([
-      "SharedThing Data/Includes/Weapons.xml:33",
-      "UnusedTestWeapon Data/Includes/Weapons.xml:32",
-    ]);
-    expect(result.rule).toBe("schema");
+    expect(result).toEqual({
+      type: "WeaponTemplate",
+      total: 2,
+      items: {
+        WeaponTemplate: [
+          { id: "SharedThing", at: "Data/Includes/Weapons.xml:33" },
+          { id: "UnusedTestWeapon", at: "Data/Includes/Weapons.xml:32" },
+        ],
+      },
+      rule: "schema",
+    });
   });
 
   test("check_files: the whole project, one file, a file outside", async () => {
     const all = (await ok("check_files")).result;
-    expect([all.errors, all.warnings, all.information, all.files]).toEqual([0, 2, 2, null]);
+    expect([all.errors, all.warnings, all.information, all.files, all.byCode]).toEqual([0, 2, 2, undefined, {
+      "external-references": 1,
+      "include-cycle": 1,
+      "include-not-found": 1,
+      "sdk-not-configured": 1,
+    }]);
+    expect(all.diagnostics.at(-1)).toEqual({
+      at: "Data/Standalone.xml:6:31",
+      severity: "warning",
+      code: "include-not-found",
+      message: 'include "Includes/NotWrittenYet.xml" was not found',
+    });
     const one = await ok("check_files", { paths: ["Data/Standalone.xml"] });
     expect(one.text).toBe(
       '0 errors, 1 warning, 0 notes in Data/Standalone.xml\n- Data/Standalone.xml:6:31 warning include-not-found: include "Includes/NotWrittenYet.xml" was not found',
@@ -501,15 +547,11 @@ describe("project-wide tools", () => {
       {
         key: "Name:AlliedAthenaCannon",
         text: "Athena Cannon",
-        file: "Misc/Data/Mod.str",
-        line: 3,
-        match: "text-exact",
+        at: "Misc/Data/Mod.str:3",
         assets: [{
-          type: "GameObject",
-          id: "AlliedAthenaCannon",
-          file: "Data/Includes/Allied Units/AthenaCannon.xml",
-          line: 16,
+          asset: "GameObject:AlliedAthenaCannon",
           field: "DisplayName",
+          at: "Data/Includes/Allied Units/AthenaCannon.xml:16",
         }],
       },
     ]);
@@ -520,17 +562,17 @@ describe("project-wide tools", () => {
 
   test("get_usage_guide: topics, a tool's section, no match", async () => {
     const index = (await ok("get_usage_guide")).result;
-    expect(index.topic).toBeNull();
-    expect(index.topics.map((t: Json) => t.id)).toContain("find_asset");
+    expect(index.topic).toBeUndefined();
+    expect(index.topics).toContain("find_asset");
     const one = await ok("get_usage_guide", { topic: "find_asset" });
-    expect(one.result.sections).toEqual([{
-      id: "find_asset",
-      title: "find_asset",
-      source: "references/query-guide.md",
-    }]);
+    expect([one.result.topic, one.result.sections, one.result.topics]).toEqual([
+      "find_asset",
+      ["find_asset"],
+      undefined,
+    ]);
     expect(one.text.split("\n").slice(0, 2)).toEqual(["<!-- references/query-guide.md -->", "### `find_asset`"]);
     const none = (await ok("get_usage_guide", { topic: "zeppelins" })).result;
-    expect([none.sections, none.text.split("\n")[0]]).toEqual([[], 'No guide section matches "zeppelins".']);
+    expect([none.sections, none.text.split("\n")[0]]).toEqual([undefined, 'No guide section matches "zeppelins".']);
   });
 
   test("reindex: a new build id and the summary; progress notifications with a token", async () => {

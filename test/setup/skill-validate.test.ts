@@ -197,9 +197,10 @@ describe("validateSkill on broken copies", () => {
   test("a body of 500 lines or more", () => {
     const b = variant((t) => t + "filler\n".repeat(400));
     const bodyLines = b.files[0].text.split("\n---\n")[1].trimEnd().split("\n").length;
-    expect(bodyLines).toBe(555);
+    // The skill's own body plus the 400 lines added: the count follows the skill's text.
+    expect(bodyLines).toBeGreaterThan(500);
     expect(problems(b)).toEqual([
-      "SKILL.md:10: the body has 555 lines; keep it under 500 (move detail into references/)",
+      `SKILL.md:10: the body has ${bodyLines} lines; keep it under 500 (move detail into references/)`,
     ]);
   });
 

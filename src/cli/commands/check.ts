@@ -8,7 +8,8 @@ import { type CliIo, EXIT_FINDINGS, EXIT_OK } from "../io.ts";
 import { toSarif } from "../sarif.ts";
 import { checkFiles, collectDiagnostics, type DiagnosticView } from "../../query/check.ts";
 import { capDiagnostics, type UnlistedDiagnostics, unlistedSentence } from "../../query/diagnostic-caps.ts";
-import { envelopeOf, isQueryError } from "../../query/envelope.ts";
+import { envelopeOf, isQueryError, shortEnvelope } from "../../query/envelope.ts";
+import { checkAnswer, errorAnswer } from "../../query/answers.ts";
 
 export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -20,7 +21,9 @@ export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
   const all = collectDiagnostics(linked, paths);
   if (isQueryError(all)) {
     if (format === "json") {
-      io.out(JSON.stringify({ index: envelopeOf(ws.view()), result: null, error: all.error }, null, 2) + "\n");
+      io.out(
+        JSON.stringify({ index: shortEnvelope(envelopeOf(ws.view())), error: errorAnswer(all.error) }, null, 2) + "\n",
+      );
     } else io.err(`ra3: ${all.error.message}\n`);
     return all.error.code === "outside_project" ? 2 : EXIT_FINDINGS;
   }
@@ -33,7 +36,12 @@ export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
   }
   if (format === "json") {
     const result = checkFiles(linked, paths, { limit: cfg.limit ?? 10_000, cursor: cfg.cursor });
-    io.out(JSON.stringify({ index: envelopeOf(ws.view()), result }, null, 2) + "\n");
+    const index = shortEnvelope(envelopeOf(ws.view()));
+    if (isQueryError(result)) {
+      io.out(JSON.stringify({ index, error: errorAnswer(result.error) }, null, 2) + "\n");
+      return result.error.code === "bad_argument" ? 2 : EXIT_FINDINGS;
+    }
+    io.out(JSON.stringify({ index, result: checkAnswer(result) }, null, 2) + "\n");
     return status;
   }
   io.out(renderCheck(all.diagnostics, capped.listed, capped.unlisted) + "\n");

@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { findDefine } from "../../query/defines.ts";
+import { findDefineAnswer } from "../../query/answers.ts";
 
 export async function runDefine(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -19,5 +20,6 @@ export async function runDefine(cfg: CliConfig, io: CliIo): Promise<number> {
         ...r.definitions.map((d) => `$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`),
         `${r.uses} use${r.uses === 1 ? "" : "s"} in active files`,
       ].join("\n"),
+    { answer: findDefineAnswer },
   );
 }

@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { fileQuery } from "../../query/files.ts";
+import { fileAnswer } from "../../query/answers.ts";
 
 export async function runFile(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -25,5 +26,5 @@ export async function runFile(cfg: CliConfig, io: CliIo): Promise<number> {
       );
     }
     return lines.join("\n");
-  });
+  }, { answer: fileAnswer });
 }

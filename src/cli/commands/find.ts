@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { findAsset } from "../../query/assets.ts";
+import { findAssetAnswer } from "../../query/answers.ts";
 
 export async function runFind(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -18,5 +19,5 @@ export async function runFind(cfg: CliConfig, io: CliIo): Promise<number> {
           .filter(Boolean).join(", ");
         return `${d.type} ${d.id}\n  ${where}  [${flags}]${d.inheritFrom ? `\n  inheritFrom ${d.inheritFrom}` : ""}`;
       })
-      .join("\n"));
+      .join("\n"), { answer: findAssetAnswer });
 }

@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { resolveIncludeQuery } from "../../query/includes.ts";
+import { resolveIncludeAnswer } from "../../query/answers.ts";
 
 export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -26,5 +27,5 @@ export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
     lines.push(`  from ${r.from}`);
     for (const t of r.tried) lines.push(`  ${t.hit ? "hit " : "miss"} ${t.candidate}`);
     return lines.join("\n");
-  });
+  }, { answer: resolveIncludeAnswer });
 }

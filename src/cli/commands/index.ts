@@ -8,6 +8,7 @@ import type { BuildTimings } from "../../workspace/workspace.ts";
 import { TOOL_VERSION } from "../../version.ts";
 import { IndexService } from "../../workspace/service.ts";
 import { schemaKeyOf, StoreSnapshotPort } from "../../workspace/snapshots.ts";
+import { summaryAnswer } from "../../query/answers.ts";
 
 export interface IndexResult extends IndexSummary {
   /** "cold": a full build; "warm": started from the snapshot, re-reading only changed files. */
@@ -35,7 +36,7 @@ export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
     timings: report?.timings ?? null,
     snapshot: { path: snapshot.path, saved: snapshot.saved, unchanged: snapshot.unchanged, size: snapshot.size },
   };
-  const code = emit(cfg, io, ws, result, (r) => renderIndex(r, cfg.quiet));
+  const code = emit(cfg, io, ws, result, (r) => renderIndex(r, cfg.quiet), { answer: summaryAnswer, fullIndex: true });
   if (!cfg.watch) return code;
   // --watch: keep the index (and its snapshot) current until interrupted.
   const service = new IndexService(ws.config, {

@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { listAssets } from "../../query/assets.ts";
+import { listAssetsAnswer } from "../../query/answers.ts";
 
 export async function runList(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -25,5 +26,5 @@ export async function runList(cfg: CliConfig, io: CliIo): Promise<number> {
       }`,
     );
     return lines.join("\n");
-  });
+  }, { answer: listAssetsAnswer });
 }

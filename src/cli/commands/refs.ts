@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { findReferences } from "../../query/references.ts";
+import { findReferencesAnswer } from "../../query/answers.ts";
 
 export async function runRefs(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -26,5 +27,5 @@ export async function runRefs(cfg: CliConfig, io: CliIo): Promise<number> {
     }
     if (r.nextCursor) lines.push(`  … next page: --cursor ${r.nextCursor}`);
     return lines.join("\n");
-  });
+  }, { answer: findReferencesAnswer });
 }

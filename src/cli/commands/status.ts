@@ -9,6 +9,7 @@ import { displayPath } from "../../project/paths.ts";
 import { type SnapshotStatus, statusOf } from "../../query/status.ts";
 import { inspectSnapshot, schemaKeyOf } from "../../workspace/snapshots.ts";
 import { Workspace } from "../../workspace/workspace.ts";
+import { statusAnswer } from "../../query/answers.ts";
 
 const SHOWN = 20;
 
@@ -79,7 +80,7 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
       for (const s of r.streams) lines.push(`stream    ${s.name}: ${s.entry} (${s.files} files)`);
     }
     return lines.join("\n");
-  });
+  }, { answer: statusAnswer, fullIndex: true });
 }
 
 function age(seconds: number): string {

@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { searchStrings } from "../../query/strings.ts";
+import { searchStringsAnswer } from "../../query/answers.ts";
 
 export async function runStrings(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -18,5 +19,5 @@ export async function runStrings(cfg: CliConfig, io: CliIo): Promise<number> {
     });
     lines.push(`${r.matches.length} of ${r.total} match${r.total === 1 ? "" : "es"}`);
     return lines.join("\n");
-  });
+  }, { answer: searchStringsAnswer });
 }

@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { unreferenced } from "../../query/unreferenced.ts";
+import { unreferencedAnswer } from "../../query/answers.ts";
 
 export async function runUnreferenced(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -25,5 +26,5 @@ export async function runUnreferenced(cfg: CliConfig, io: CliIo): Promise<number
       }${r.nextCursor ? `; next page: --cursor ${r.nextCursor}` : ""}`,
     );
     return lines.join("\n");
-  });
+  }, { answer: unreferencedAnswer });
 }

@@ -3,6 +3,7 @@ import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { uses } from "../../query/uses.ts";
+import { usesAnswer } from "../../query/answers.ts";
 
 export async function runUses(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
@@ -38,5 +39,5 @@ export async function runUses(cfg: CliConfig, io: CliIo): Promise<number> {
     if (r.truncated) lines.push(`  … truncated at ${r.edges.length} edges (raise --max-edges)`);
     if (r.omittedByTargetType) lines.push(`  (${r.omittedByTargetType} edges to other types left out)`);
     return lines.join("\n");
-  });
+  }, { answer: usesAnswer });
 }
