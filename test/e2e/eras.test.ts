@@ -56,23 +56,36 @@ async function sameAnswers(client: ModernClient | LegacyClient): Promise<void> {
   expect(done.completion.values).toEqual(["AthenaSplash", "AthenaWreckBurn", "AthenaCannonBeam"]);
 }
 
+/** Connects `client` to a server spawned by `transport`, runs `checks`, and always closes. */
+async function session<C extends ModernClient | LegacyClient>(
+  client: C,
+  transport: ModernStdio | LegacyStdio,
+  checks: (client: C) => Promise<void>,
+): Promise<void> {
+  await client.connect(transport as never);
+  try {
+    await checks(client);
+  } finally {
+    await client.close();
+  }
+}
+
+const modernStdio = () => new ModernStdio({ command: BIN, args: serverArgs(), cwd: tmpdir(), stderr: "ignore" });
+
 describe.skipIf(!existsSync(BIN))("one binary, both protocol eras", () => {
   test(
     "a modern client (SDK v2 pinned to 2026-07-28): server/discover, no initialize, every answer as in the 2025 era",
     async () => {
-      const client = new ModernClient({ name: "modern-e2e", version: "1" }, {
+      const pinned = new ModernClient({ name: "modern-e2e", version: "1" }, {
         versionNegotiation: { mode: { pin: MODERN } },
       });
-      await client.connect(new ModernStdio({ command: BIN, args: serverArgs(), cwd: tmpdir(), stderr: "ignore" }));
-      try {
+      await session(pinned, modernStdio(), async (client) => {
         expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(["modern", MODERN]);
         expect(client.getDiscoverResult()?.supportedVersions).toEqual([MODERN]);
         expect(client.getServerVersion()?.name).toBe("ra3");
         expect(client.getInstructions()).toContain(`Project: ${SAMPLE}.`);
         await sameAnswers(client);
-      } finally {
-        await client.close();
-      }
+      });
     },
     TIMEOUT,
   );
@@ -80,14 +93,11 @@ describe.skipIf(!existsSync(BIN))("one binary, both protocol eras", () => {
   test(
     "the same client probing (auto) settles on the modern era",
     async () => {
-      const client = new ModernClient({ name: "auto-e2e", version: "1" }, { versionNegotiation: { mode: "auto" } });
-      await client.connect(new ModernStdio({ command: BIN, args: serverArgs(), cwd: tmpdir(), stderr: "ignore" }));
-      try {
+      const auto = new ModernClient({ name: "auto-e2e", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await session(auto, modernStdio(), async (client) => {
         expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(["modern", MODERN]);
         expect((await client.listTools()).tools.length).toBe(TOOL_NAMES.length);
-      } finally {
-        await client.close();
-      }
+      });
     },
     TIMEOUT,
   );
@@ -107,15 +117,11 @@ describe.skipIf(!existsSync(BIN))("one binary, both protocol eras", () => {
         };
         return start();
       };
-      const client = new LegacyClient({ name: "legacy-e2e", version: "1" });
-      await client.connect(transport);
-      try {
+      await session(new LegacyClient({ name: "legacy-e2e", version: "1" }), transport, async (client) => {
         expect([answers[0].result.protocolVersion, client.getServerVersion()?.name]).toEqual(["2025-11-25", "ra3"]);
         expect(client.getInstructions()).toContain(`Project: ${SAMPLE}.`);
         await sameAnswers(client);
-      } finally {
-        await client.close();
-      }
+      });
     },
     TIMEOUT,
   );
@@ -123,14 +129,10 @@ describe.skipIf(!existsSync(BIN))("one binary, both protocol eras", () => {
   test(
     "SDK v2 in legacy mode: the initialize handshake",
     async () => {
-      const client = new ModernClient({ name: "v2-legacy-e2e", version: "1" });
-      await client.connect(new ModernStdio({ command: BIN, args: serverArgs(), cwd: tmpdir(), stderr: "ignore" }));
-      try {
+      await session(new ModernClient({ name: "v2-legacy-e2e", version: "1" }), modernStdio(), async (client) => {
         expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(["legacy", "2025-11-25"]);
         await sameAnswers(client);
-      } finally {
-        await client.close();
-      }
+      });
     },
     TIMEOUT,
   );
