@@ -3,6 +3,13 @@
  * visitor and stops at the first well-formedness error, which it returns (it never throws for bad
  * input, and every loop advances, so it runs in linear time).
  *
+ * With `recover: true` it does not stop: each error is reported to the visitor and parsing resumes
+ * (a duplicate attribute is dropped, a bad reference is kept as text, a broken start tag ends at its
+ * `>` with the attributes read so far, an end tag closes the open element it names or is ignored,
+ * anything else resumes at the next `<`, and elements still open at the end are closed). The events
+ * before the first error are exactly those of strict mode, every start has its end, and the work stays
+ * linear: every resumption moves forward and each open element is closed once.
+ *
  * Scope: everything in XML 1.0 well-formedness except entities declared in a DOCTYPE's internal
  * subset (the DOCTYPE is skipped, so such entities are reported as undefined) and XML 1.1 rules.
  */
@@ -16,7 +23,15 @@ export interface ParseOptions {
    * When false, `prefix`/`local` are still split at the first colon, and every `uri` is "".
    */
   readonly namespaces?: boolean;
+  /**
+   * Keep going after a well-formedness error (default false): report each error to
+   * {@link XmlVisitor.error} and resume, so that what comes after an error is still seen.
+   */
+  readonly recover?: boolean;
 }
+
+/** Errors handed to {@link XmlVisitor.error} per document at most (parsing goes on after the last). */
+export const MAX_REPORTED_ERRORS = 100;
 
 /** The namespace bound to the `xml` prefix. */
 export const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
@@ -109,7 +124,7 @@ const FAIL = -1;
  * @example parseXml("<a x='1'/>", { startElement: (t) => console.log(t.qname, t.attributes[0].value) }) // logs "a 1", returns null
  */
 export function parseXml(text: string, visitor: XmlVisitor, options?: ParseOptions): XmlError | null {
-  const parser = new XmlTokenizer(text, visitor, options?.namespaces !== false);
+  const parser = new XmlTokenizer(text, visitor, options?.namespaces !== false, options?.recover === true);
   parser.run();
   return parser.error;
 }
@@ -138,6 +153,7 @@ class XmlTokenizer {
   private readonly len: number;
   private readonly visitor: XmlVisitor;
   private readonly ns: boolean;
+  private readonly recover: boolean;
   private readonly wantText: boolean;
   private readonly wantEnd: boolean;
   private readonly open: OpenElement[] = [];
@@ -150,12 +166,25 @@ class XmlTokenizer {
   private colons = 0;
   /** Set by {@link parseReference}: the decoded value of the last reference. */
   private refValue = "";
+  /** One line map for every error position (built on the first error). */
+  private lines: LineMap | null = null;
+  /** Recovery: offsets already reported (a reference is re-read when its value is decoded). */
+  private readonly reported = new Set<number>();
+  /** Recovery: where to resume after the last error that abandoned a construct. */
+  private resumeAt = 0;
+  /** Recovery: open elements per qname, so an end tag can tell whether it closes an ancestor. */
+  private readonly openNames = new Map<string, number>();
+  /** Recovery: set by {@link abandonTag}: the abandoned start tag ended with `/>`. */
+  private abandonedSelfClosing = false;
+  /** A root element has been started (a later one is a second root). */
+  private rootSeen = false;
 
-  constructor(text: string, visitor: XmlVisitor, namespaces: boolean) {
+  constructor(text: string, visitor: XmlVisitor, namespaces: boolean, recover: boolean) {
     this.text = text;
     this.len = text.length;
     this.visitor = visitor;
     this.ns = namespaces;
+    this.recover = recover;
     this.wantText = typeof visitor.text === "function";
     this.wantEnd = typeof visitor.endElement === "function";
   }
@@ -164,8 +193,13 @@ class XmlTokenizer {
     const text = this.text;
     let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     if (text.startsWith("<?xml", i) && (isWs(text.charCodeAt(i + 5)) || text.startsWith("?>", i + 5))) {
+      const start = i;
       i = this.parseXmlDeclaration(i);
-      if (i === FAIL) return;
+      if (i === FAIL) {
+        if (!this.recover) return;
+        const close = text.indexOf("?>", start + 5);
+        i = close < 0 ? this.resumeAt : close + 2;
+      }
     }
     i = this.parseMisc(i, false);
     if (i === FAIL) return;
@@ -173,31 +207,70 @@ class XmlTokenizer {
       this.fail(this.len, "document has no root element");
       return;
     }
-    i = this.parseStartTag(i);
-    if (i === FAIL) return;
-    if (this.open.length > 0) {
-      i = this.parseContent(i);
-      if (i === FAIL) return;
+    for (;;) {
+      i = this.parseStartTag(i);
+      if (i === FAIL) {
+        if (!this.recover) return;
+        i = this.resumeAt;
+      } else if (this.open.length > 0) {
+        i = this.parseContent(i);
+        if (i === FAIL) return;
+      }
+      i = this.parseMisc(i, this.rootSeen);
+      // Strict mode: FAIL or the end. Recovery: the end, or the `<` of one more element to read.
+      if (i === FAIL || i >= this.len) return;
     }
-    this.parseMisc(i, true);
   }
 
+  /**
+   * Records an error at `offset` and returns FAIL. The first error is the parse's answer; in recovery
+   * every error goes to the visitor (once per offset) and parsing resumes by default at the next `<`.
+   */
   private fail(offset: number, message: string): number {
-    if (this.error === null) {
-      const pos = new LineMap(this.text).position(offset);
-      this.error = { message, offset, line: pos.line, column: pos.column };
-    }
+    if (this.recover) {
+      this.resumeAt = this.nextLt(offset + 1);
+      if (this.reported.has(offset)) return FAIL;
+      this.reported.add(offset);
+    } else if (this.error !== null) return FAIL;
+    const pos = this.lineMap().position(offset);
+    const e: XmlError = { message, offset, line: pos.line, column: pos.column };
+    this.error ??= e;
+    if (this.recover && this.reported.size <= MAX_REPORTED_ERRORS) this.visitor.error?.(e);
     return FAIL;
   }
 
+  /** Records a start-tag error (see {@link fail}) and returns true: the tag is broken. */
+  private broke(offset: number, message: string): boolean {
+    this.fail(offset, message);
+    return true;
+  }
+
+  /** Like {@link fail}, resuming (in recovery) at `resume` instead of the next `<`. */
+  private failAt(offset: number, message: string, resume: number): number {
+    this.fail(offset, message);
+    this.resumeAt = Math.max(resume, offset + 1);
+    return FAIL;
+  }
+
+  private lineMap(): LineMap {
+    return (this.lines ??= new LineMap(this.text));
+  }
+
+  /** The offset of the next `<` at or after `from`, or the end of the text. */
+  private nextLt(from: number): number {
+    const k = this.text.indexOf("<", from);
+    return k < 0 ? this.len : k;
+  }
+
   private where(offset: number): string {
-    const pos = new LineMap(this.text).position(offset);
+    const pos = this.lineMap().position(offset);
     return `line ${pos.line}, column ${pos.column}`;
   }
 
   /**
    * Prolog (`afterRoot` false) or epilog: whitespace, comments, PIs and (prolog only) one DOCTYPE.
-   * Returns the offset of the root's `<` in the prolog, the end of text in the epilog, or FAIL.
+   * Returns the offset of the root's `<` in the prolog, the end of text in the epilog, or FAIL. In
+   * recovery it never fails: errors are skipped, and a second root element's `<` is returned.
    */
   private parseMisc(from: number, afterRoot: boolean): number {
     const text = this.text;
@@ -209,36 +282,46 @@ class XmlTokenizer {
       if (i >= len) return i;
       const c = text.charCodeAt(i);
       if (c !== 0x3c) {
-        return this.fail(i, afterRoot ? "text after the root element" : "text before the root element");
-      }
-      const c1 = text.charCodeAt(i + 1);
-      if (c1 === 0x3f) {
-        i = this.parsePI(i);
-      } else if (c1 === 0x21) {
-        if (text.startsWith("<!--", i)) i = this.parseComment(i);
-        else if (text.startsWith("<!DOCTYPE", i)) {
-          if (afterRoot) return this.fail(i, "DOCTYPE declaration after the root element");
-          if (sawDoctype) return this.fail(i, "second DOCTYPE declaration");
-          sawDoctype = true;
-          i = this.parseDoctype(i);
-        } else if (text.startsWith("<![CDATA[", i)) {
-          return this.fail(i, "CDATA section outside the root element");
-        } else return this.fail(i, "'<!' must start a comment, CDATA section or DOCTYPE declaration");
-      } else if (c1 === 0x2f) {
-        return this.fail(
-          i,
-          afterRoot ? "end tag after the root element was closed" : "end tag before the root element",
-        );
+        i = this.fail(i, afterRoot ? "text after the root element" : "text before the root element");
       } else {
-        if (!afterRoot) return i;
-        const nameEnd = this.scanName(i + 1);
-        if (nameEnd === i + 1) return this.fail(i, "unexpected '<' after the root element");
-        return this.fail(
-          i,
-          `second root element <${text.slice(i + 1, nameEnd)}> (a document has exactly one root element)`,
-        );
+        const c1 = text.charCodeAt(i + 1);
+        if (c1 === 0x3f) {
+          i = this.parsePI(i);
+        } else if (c1 === 0x21) {
+          if (text.startsWith("<!--", i)) i = this.parseComment(i);
+          else if (text.startsWith("<!DOCTYPE", i)) {
+            if (afterRoot) i = this.fail(i, "DOCTYPE declaration after the root element");
+            else if (sawDoctype) i = this.fail(i, "second DOCTYPE declaration");
+            else {
+              sawDoctype = true;
+              i = this.parseDoctype(i);
+            }
+          } else if (text.startsWith("<![CDATA[", i)) {
+            i = this.fail(i, "CDATA section outside the root element");
+          } else i = this.fail(i, "'<!' must start a comment, CDATA section or DOCTYPE declaration");
+        } else if (c1 === 0x2f) {
+          i = this.fail(
+            i,
+            afterRoot ? "end tag after the root element was closed" : "end tag before the root element",
+          );
+        } else {
+          if (!afterRoot) return i;
+          const nameEnd = this.scanName(i + 1);
+          if (nameEnd === i + 1) i = this.fail(i, "unexpected '<' after the root element");
+          else {
+            this.fail(
+              i,
+              `second root element <${text.slice(i + 1, nameEnd)}> (a document has exactly one root element)`,
+            );
+            if (this.recover) return i;
+            return FAIL;
+          }
+        }
       }
-      if (i === FAIL) return FAIL;
+      if (i === FAIL) {
+        if (!this.recover) return FAIL;
+        i = this.resumeAt;
+      }
     }
   }
 
@@ -253,31 +336,55 @@ class XmlTokenizer {
         if (i === FAIL) return FAIL;
         if (i >= len) {
           const top = this.open[this.open.length - 1].tag;
-          return this.fail(
-            len,
-            `end of file reached, but element <${top.qname}> (${this.where(top.start)}) is not closed`,
-          );
+          this.fail(len, `end of file reached, but element <${top.qname}> (${this.where(top.start)}) is not closed`);
+          if (!this.recover) return FAIL;
+          this.closeOpen(0, len);
+          return len;
         }
       }
       const c1 = text.charCodeAt(i + 1);
       if (c1 === 0x2f) {
         i = this.parseEndTag(i);
-        if (i === FAIL) return FAIL;
-        if (this.open.length === 0) return i;
       } else if (c1 === 0x21) {
         if (text.startsWith("<!--", i)) i = this.parseComment(i);
         else if (text.startsWith("<![CDATA[", i)) i = this.parseCdata(i);
-        else if (text.startsWith("<!DOCTYPE", i)) return this.fail(i, "DOCTYPE declaration inside an element");
-        else return this.fail(i, "'<!' must start a comment or CDATA section");
-        if (i === FAIL) return FAIL;
+        else if (text.startsWith("<!DOCTYPE", i)) i = this.fail(i, "DOCTYPE declaration inside an element");
+        else i = this.fail(i, "'<!' must start a comment or CDATA section");
       } else if (c1 === 0x3f) {
         i = this.parsePI(i);
-        if (i === FAIL) return FAIL;
       } else {
         i = this.parseStartTag(i);
-        if (i === FAIL) return FAIL;
       }
+      if (i === FAIL) {
+        if (!this.recover) return FAIL;
+        i = this.resumeAt;
+      }
+      if (this.open.length === 0) return i;
     }
+  }
+
+  /** Recovery: ends the open elements above depth `keep` (innermost first), each at `at`. */
+  private closeOpen(keep: number, at: number): void {
+    while (this.open.length > keep) {
+      const top = this.open.pop()!;
+      this.emitEnd(top, at, at);
+    }
+  }
+
+  /** Reports the end of an open element that has just been popped, and ends its namespace scope. */
+  private emitEnd(top: OpenElement, start: number, end: number): void {
+    const t = top.tag;
+    if (this.recover) {
+      const n = this.openNames.get(t.qname)! - 1;
+      if (n === 0) this.openNames.delete(t.qname);
+      else this.openNames.set(t.qname, n);
+    }
+    if (this.wantEnd) {
+      this.visitor.endElement?.(
+        { qname: t.qname, local: t.local, uri: t.uri, start, end, depth: t.depth } satisfies XmlEndTag,
+      );
+    }
+    if (this.boundPrefixes.length > top.bindingMark) this.unbind(top.bindingMark);
   }
 
   /**
@@ -344,7 +451,10 @@ class XmlTokenizer {
           this.text.slice(start, end)
         }' for ${what} (a name has at most one ':', between two names)`,
       );
-      return false;
+      if (!this.recover) return false;
+      // Recovery: the name is read whole, without a prefix.
+      this.colon = -1;
+      this.colons = 0;
     }
     return true;
   }
@@ -371,7 +481,8 @@ class XmlTokenizer {
       const w = this.wideCharWidth(j);
       if (w === 0) {
         this.failChar(j);
-        return false;
+        if (!this.recover) return false;
+        continue; // recovery: the character is reported and kept
       }
       j += w - 1;
     }
@@ -438,7 +549,17 @@ class XmlTokenizer {
     }
   }
 
+  /** A processing instruction; in recovery a broken one is skipped to its `?>` (or to the end). */
   private parsePI(i: number): number {
+    const r = this.readPI(i);
+    if (r === FAIL && this.recover) {
+      const close = this.text.indexOf("?>", i + 2);
+      this.resumeAt = close < 0 ? this.len : close + 2;
+    }
+    return r;
+  }
+
+  private readPI(i: number): number {
     const text = this.text;
     const targetEnd = this.scanName(i + 2);
     if (targetEnd === i + 2) return this.fail(i, "processing instruction must start with a target name");
@@ -479,8 +600,12 @@ class XmlTokenizer {
   private parseComment(i: number): number {
     const text = this.text;
     const end = text.indexOf("--", i + 4);
-    if (end < 0) return this.fail(i, "comment is not closed (missing '-->')");
-    if (text.charCodeAt(end + 2) !== 0x3e) return this.fail(end, "'--' is not allowed inside a comment");
+    if (end < 0) return this.failAt(i, "comment is not closed (missing '-->')", this.len);
+    if (text.charCodeAt(end + 2) !== 0x3e) {
+      // Recovery: the comment ends at the next `-->` (the `--` was a typo inside it), else at the end.
+      const close = this.recover ? text.indexOf("-->", end) : -1;
+      return this.failAt(end, "'--' is not allowed inside a comment", close < 0 ? this.len : close + 3);
+    }
     if (!this.checkChars(i + 4, end)) return FAIL;
     this.visitor.comment?.(text.slice(i + 4, end), i, end + 3);
     return end + 3;
@@ -490,7 +615,7 @@ class XmlTokenizer {
     const text = this.text;
     const start = i + 9;
     const end = text.indexOf("]]>", start);
-    if (end < 0) return this.fail(i, "CDATA section is not closed (missing ']]>')");
+    if (end < 0) return this.failAt(i, "CDATA section is not closed (missing ']]>')", this.len);
     if (!this.checkChars(start, end)) return FAIL;
     if (this.wantText) {
       let value = text.slice(start, end);
@@ -505,6 +630,16 @@ class XmlTokenizer {
    * it are honoured so that a `>` or `]` in them does not end it). Declarations are not interpreted.
    */
   private parseDoctype(i: number): number {
+    const r = this.readDoctype(i);
+    if (r === FAIL && this.recover && this.resumeAt < this.len) {
+      // Recovery: a broken DOCTYPE is skipped to its first `>`.
+      const close = this.text.indexOf(">", i);
+      this.resumeAt = close < 0 ? this.len : close + 1;
+    }
+    return r;
+  }
+
+  private readDoctype(i: number): number {
     const text = this.text;
     const len = this.len;
     let j = i + 9;
@@ -541,7 +676,7 @@ class XmlTokenizer {
         return this.checkChars(i, j) ? j + 1 : FAIL;
       } else j++;
     }
-    return this.fail(i, "DOCTYPE declaration is not closed (missing '>')");
+    return this.failAt(i, "DOCTYPE declaration is not closed (missing '>')", len);
   }
 
   /**
@@ -606,23 +741,35 @@ class XmlTokenizer {
         }
         if (k === LT) break;
         if (k === AMP) {
+          const at = j;
           j = this.parseReference(j);
-          if (j === FAIL) return FAIL;
+          if (j === FAIL) {
+            if (!this.recover) return FAIL;
+            j = at + 1; // recovery: a broken reference stays as written
+          }
           special = true;
         } else if (k === RSQB) {
           if (text.charCodeAt(j + 1) === 0x5d && text.charCodeAt(j + 2) === 0x3e) {
-            return this.fail(j, "']]>' is not allowed in text (write ']]&gt;')");
+            this.fail(j, "']]>' is not allowed in text (write ']]&gt;')");
+            if (!this.recover) return FAIL;
           }
           j++;
         } else if (k === CR) {
           special = true;
           j++;
-        } else return this.failChar(j);
+        } else {
+          this.failChar(j);
+          if (!this.recover) return FAIL;
+          j++;
+        }
       } else if (c < 0xd800) j++;
       else {
         const w = this.wideCharWidth(j);
-        if (w === 0) return this.failChar(j);
-        j += w;
+        if (w === 0) {
+          this.failChar(j);
+          if (!this.recover) return FAIL;
+          j++;
+        } else j += w;
       }
     }
     if (this.wantText && j > i) {
@@ -632,7 +779,7 @@ class XmlTokenizer {
   }
 
   /**
-   * Decodes an already validated run: references replaced, CRLF/CR → LF; in attribute values
+   * Decodes an already validated run (in recovery: a run whose broken references stay as written): references replaced, CRLF/CR → LF; in attribute values
    * (`attribute` true) tab/CR/LF (and CRLF as a whole) become one space each.
    */
   private decodeRun(from: number, to: number, attribute: boolean): string {
@@ -643,8 +790,13 @@ class XmlTokenizer {
       const c = text.charCodeAt(j);
       if (c === 0x26) {
         out += text.slice(seg, j);
+        const at = j;
         j = this.parseReference(j);
-        out += this.refValue;
+        if (j === FAIL) {
+          // Only in recovery (strict mode never decodes a run it rejected): the `&` stays as written.
+          out += "&";
+          j = at + 1;
+        } else out += this.refValue;
         seg = j;
       } else if (c === 0x0d) {
         out += text.slice(seg, j) + (attribute ? " " : "\n");
@@ -680,6 +832,9 @@ class XmlTokenizer {
     let nsWork = false;
     let j = nameEnd;
     let selfClosing = false;
+    // Each `broken` below is a start-tag error: strict mode stops; recovery ends the tag at its `>` (or
+    // before the next `<`) with the attributes read so far.
+    let broken = false;
     for (;;) {
       let c = text.charCodeAt(j);
       const wsBefore = isWs(c);
@@ -694,40 +849,52 @@ class XmlTokenizer {
           selfClosing = true;
           break;
         }
-        if (j + 1 >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
-        return this.fail(j, `expected '>' after '/' in start tag <${qname}>`);
+        if (j + 1 >= len) broken = this.broke(i, `start tag <${qname}> is not closed (end of file reached)`);
+        else broken = this.broke(j, `expected '>' after '/' in start tag <${qname}>`);
+        break;
       }
-      if (j >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
+      if (j >= len) {
+        broken = this.broke(i, `start tag <${qname}> is not closed (end of file reached)`);
+        break;
+      }
       const an = j;
       const ae = this.scanName(an);
       if (ae === an) {
-        if (c === 0x3c) return this.fail(j, `'<' inside start tag <${qname}> (is the tag missing its '>'?)`);
-        return this.fail(j, `invalid character ${describeChar(c)} in start tag <${qname}>`);
+        if (c === 0x3c) broken = this.broke(j, `'<' inside start tag <${qname}> (is the tag missing its '>'?)`);
+        else broken = this.broke(j, `invalid character ${describeChar(c)} in start tag <${qname}>`);
+        break;
       }
       if (!wsBefore) {
-        return this.fail(an, `missing whitespace before attribute '${text.slice(an, ae)}' in start tag <${qname}>`);
+        broken = this.broke(an, `missing whitespace before attribute '${text.slice(an, ae)}' in start tag <${qname}>`);
+        break;
       }
       if (!this.checkQName(an, ae, "an attribute")) return FAIL;
       const attrColon = this.colon;
       j = ae;
       while (isWs(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) !== 0x3d) {
-        if (j >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
-        return this.fail(an, `attribute '${text.slice(an, ae)}' has no value (expected '=' and a quoted value)`);
+        if (j >= len) broken = this.broke(i, `start tag <${qname}> is not closed (end of file reached)`);
+        else {broken = this.broke(
+            an,
+            `attribute '${text.slice(an, ae)}' has no value (expected '=' and a quoted value)`,
+          );}
+        break;
       }
       j++;
       while (isWs(text.charCodeAt(j))) j++;
       const q = text.charCodeAt(j);
       if (q !== 0x22 && q !== 0x27) {
-        if (j >= len) return this.fail(i, `start tag <${qname}> is not closed (end of file reached)`);
-        return this.fail(j, `the value of attribute '${text.slice(an, ae)}' must be quoted`);
+        if (j >= len) broken = this.broke(i, `start tag <${qname}> is not closed (end of file reached)`);
+        else broken = this.broke(j, `the value of attribute '${text.slice(an, ae)}' must be quoted`);
+        break;
       }
       const vs = j + 1;
       let k = vs;
       let special = false;
       for (;;) {
         if (k >= len) {
-          return this.fail(j, `the value of attribute '${text.slice(an, ae)}' is not closed (end of file reached)`);
+          broken = this.broke(j, `the value of attribute '${text.slice(an, ae)}' is not closed (end of file reached)`);
+          break;
         }
         const v = text.charCodeAt(k);
         if (v < 0x80) {
@@ -740,13 +907,20 @@ class XmlTokenizer {
             if (v === q) break;
             k++;
           } else if (cls === AMP) {
+            const at = k;
             k = this.parseReference(k);
-            if (k === FAIL) return FAIL;
+            if (k === FAIL) {
+              if (!this.recover) return FAIL;
+              k = at + 1; // recovery: a broken reference stays as written
+            }
             special = true;
           } else if (cls === LT) {
-            return this.fail(k, `'<' is not allowed in an attribute value (write '&lt;')`);
+            broken = this.broke(k, `'<' is not allowed in an attribute value (write '&lt;')`);
+            break;
           } else if (cls === BAD) {
-            return this.failChar(k);
+            this.failChar(k);
+            if (!this.recover) return FAIL;
+            k++;
           } else {
             special = true;
             k++;
@@ -754,18 +928,42 @@ class XmlTokenizer {
         } else if (v < 0xd800) k++;
         else {
           const w = this.wideCharWidth(k);
-          if (w === 0) return this.failChar(k);
-          k += w;
+          if (w === 0) {
+            this.failChar(k);
+            if (!this.recover) return FAIL;
+            k++;
+          } else k += w;
         }
       }
+      if (broken) {
+        j = k;
+        break;
+      }
+      j = k + 1;
       const aq = text.slice(an, ae);
       let ap = "";
       let al = aq;
       if (attrColon >= 0) {
         ap = aq.slice(0, attrColon - an);
         al = aq.slice(attrColon - an + 1);
-        nsWork = true;
-      } else if (aq === "xmlns") nsWork = true;
+      }
+      if (list !== null) {
+        // Pairwise comparison is fastest for the usual handful; a set keeps huge tags linear.
+        let duplicate = false;
+        if (list.length < 16) {
+          for (let p = 0; p < list.length; p++) if (list[p].qname === aq) duplicate = true;
+        } else {
+          if (seen === null) seen = new Set(list.map((a) => a.qname));
+          duplicate = seen.has(aq);
+          seen.add(aq);
+        }
+        if (duplicate) {
+          this.fail(an, `duplicate attribute '${aq}' in start tag <${qname}>`);
+          if (!this.recover) return FAIL;
+          continue; // recovery: the first value is kept
+        }
+      }
+      if (attrColon >= 0 || aq === "xmlns") nsWork = true;
       const value = special ? this.decodeRun(vs, k, true) : text.slice(vs, k);
       const attribute: MutableAttribute = {
         qname: aq,
@@ -778,20 +976,12 @@ class XmlTokenizer {
         valueEnd: k,
       };
       if (list === null) list = [attribute];
-      else {
-        // Pairwise comparison is fastest for the usual handful; a set keeps huge tags linear.
-        if (list.length < 16) {
-          for (let p = 0; p < list.length; p++) {
-            if (list[p].qname === aq) return this.fail(an, `duplicate attribute '${aq}' in start tag <${qname}>`);
-          }
-        } else {
-          if (seen === null) seen = new Set(list.map((a) => a.qname));
-          if (seen.has(aq)) return this.fail(an, `duplicate attribute '${aq}' in start tag <${qname}>`);
-          seen.add(aq);
-        }
-        list.push(attribute);
-      }
-      j = k + 1;
+      else list.push(attribute);
+    }
+    if (broken) {
+      if (!this.recover) return FAIL;
+      j = this.abandonTag(j);
+      selfClosing = this.abandonedSelfClosing;
     }
 
     const bindingMark = this.boundPrefixes.length;
@@ -803,13 +993,20 @@ class XmlTokenizer {
     }
     let uri = "";
     if (this.ns) {
-      if (nsWork && !this.applyNamespaces(list!, qname)) return FAIL;
-      if (prefix === "xmlns") return this.fail(nameStart, `element <${qname}> must not use the 'xmlns' prefix`);
+      if (nsWork) {
+        list = this.applyNamespaces(list!, qname);
+        if (list === null) return FAIL;
+      }
+      if (prefix === "xmlns") {
+        this.fail(nameStart, `element <${qname}> must not use the 'xmlns' prefix`);
+        if (!this.recover) return FAIL;
+      }
       const resolved = prefix === "" && this.boundPrefixes.length === 0 ? "" : this.resolvePrefix(prefix);
       if (resolved === null) {
-        return this.fail(nameStart, `undeclared namespace prefix '${prefix}' in element <${qname}>`);
+        this.fail(nameStart, `undeclared namespace prefix '${prefix}' in element <${qname}>`);
+        if (!this.recover) return FAIL;
       }
-      uri = resolved;
+      uri = resolved ?? "";
     }
     const depth = this.open.length;
     const tag: XmlStartTag = {
@@ -823,35 +1020,60 @@ class XmlTokenizer {
       selfClosing,
       depth,
     };
+    if (depth === 0) this.rootSeen = true;
     this.visitor.startElement(tag);
     if (selfClosing) {
       if (this.wantEnd) this.visitor.endElement!({ qname, local, uri, start: i, end: j, depth });
       if (this.boundPrefixes.length > bindingMark) this.unbind(bindingMark);
     } else {
       this.open.push({ tag, bindingMark });
+      if (this.recover) this.openNames.set(qname, (this.openNames.get(qname) ?? 0) + 1);
     }
     return j;
   }
 
   /**
-   * Namespace pass over a start tag's attributes: applies `xmlns` declarations, then resolves prefixed
-   * attributes and rejects two attributes with the same namespace and local name. False after failing.
+   * Recovery: where a broken start tag ends, scanning from `from`: after the first `>` (the tag was
+   * `/>`-closed when `/` precedes it), or at the first `<` or the end (the tag is unclosed: it ends there).
    */
-  private applyNamespaces(list: MutableAttribute[], qname: string): boolean {
+  private abandonTag(from: number): number {
+    const text = this.text;
+    for (let k = from; k < this.len; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 0x3e) {
+        this.abandonedSelfClosing = text.charCodeAt(k - 1) === 0x2f;
+        return k + 1;
+      }
+      if (c === 0x3c) break;
+    }
+    this.abandonedSelfClosing = false;
+    const lt = this.nextLt(from);
+    return lt;
+  }
+
+  /**
+   * Namespace pass over a start tag's attributes: applies `xmlns` declarations, then resolves prefixed
+   * attributes and rejects two attributes with the same namespace and local name. Returns the
+   * attributes, or null after failing (strict mode); recovery skips an illegal declaration, leaves an
+   * undeclared prefix without a namespace and drops the second of two same-named attributes.
+   */
+  private applyNamespaces(list: MutableAttribute[], qname: string): MutableAttribute[] | null {
     for (const a of list) {
       if (a.prefix === "xmlns" || (a.prefix === "" && a.qname === "xmlns")) {
-        if (!this.declareNamespace(a)) return false;
+        if (!this.declareNamespace(a) && !this.recover) return null;
         a.uri = XMLNS_NAMESPACE;
       }
     }
     const expanded = new Map<string, MutableAttribute>();
+    let dropped: Set<MutableAttribute> | null = null;
     for (let p = 0; p < list.length; p++) {
       const a = list[p];
       if (a.prefix === "" || a.prefix === "xmlns") continue;
       const r = this.resolvePrefix(a.prefix);
       if (r === null) {
         this.fail(a.nameStart, `undeclared namespace prefix '${a.prefix}' in attribute '${a.qname}' of <${qname}>`);
-        return false;
+        if (!this.recover) return null;
+        continue;
       }
       a.uri = r;
       const key = `{${r}}${a.local}`;
@@ -861,11 +1083,13 @@ class XmlTokenizer {
           a.nameStart,
           `duplicate attribute '${key}' ('${other.qname}' and '${a.qname}' name the same namespace and local name)`,
         );
-        return false;
+        if (!this.recover) return null;
+        (dropped ??= new Set()).add(a);
+        continue;
       }
       expanded.set(key, a);
     }
-    return true;
+    return dropped === null ? list : list.filter((a) => !dropped.has(a));
   }
 
   /** Applies one xmlns declaration; returns false (after failing) when it is illegal. */
@@ -940,29 +1164,32 @@ class XmlTokenizer {
         `invalid end tag: '</' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`,
       );
     }
-    if (nameEnd - nameStart !== expected.length || !text.startsWith(expected, nameStart)) {
-      return this.fail(
+    const matches = nameEnd - nameStart === expected.length && text.startsWith(expected, nameStart);
+    if (!matches) {
+      this.fail(
         i,
         `end tag </${text.slice(nameStart, nameEnd)}> does not match start tag <${expected}> (${
           this.where(top.tag.start)
         })`,
       );
+      if (!this.recover) return FAIL;
     }
+    const name = matches ? expected : text.slice(nameStart, nameEnd);
     let j = nameEnd;
     while (isWs(text.charCodeAt(j))) j++;
+    let end = j + 1;
     if (text.charCodeAt(j) !== 0x3e) {
-      if (j >= this.len) return this.fail(i, `end tag </${expected}> is not closed (end of file reached)`);
-      return this.fail(j, `expected '>' to close end tag </${expected}>, found ${describeChar(text.charCodeAt(j))}`);
+      if (j >= this.len) this.fail(i, `end tag </${name}> is not closed (end of file reached)`);
+      else this.fail(j, `expected '>' to close end tag </${name}>, found ${describeChar(text.charCodeAt(j))}`);
+      if (!this.recover) return FAIL;
+      end = j; // recovery: the end tag ends where its `>` should be
     }
-    j++;
-    this.open.pop();
-    if (this.wantEnd) {
-      const t = top.tag;
-      this.visitor.endElement!(
-        { qname: t.qname, local: t.local, uri: t.uri, start: i, end: j, depth: t.depth } satisfies XmlEndTag,
-      );
+    if (!matches) {
+      // Recovery: an end tag naming an open ancestor closes everything up to it; any other is ignored.
+      if (!this.openNames.has(name)) return end;
+      while (this.open[this.open.length - 1].tag.qname !== name) this.emitEnd(this.open.pop()!, i, i);
     }
-    if (this.boundPrefixes.length > top.bindingMark) this.unbind(top.bindingMark);
-    return j;
+    this.emitEnd(this.open.pop()!, i, end);
+    return end;
   }
 }

@@ -66,6 +66,8 @@ export interface XmlVisitor {
   text?(value: string, start: number, end: number): void;
   comment?(value: string, start: number, end: number): void;
   processingInstruction?(target: string, body: string, start: number, end: number): void;
+  /** With `recover: true`: each well-formedness error, in document order (parsing resumes after it). */
+  error?(error: XmlError): void;
 }
 
 /** Result of decoding a file's bytes to text. */
