@@ -116,6 +116,7 @@ function structureOf(r: FileRecord): string {
     r.includes,
     r.xincludes,
     r.streamSources,
+    r.streamReferences,
     r.diagnostics.length > 0 && r.kind === "manifest",
   ]);
 }

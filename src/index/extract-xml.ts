@@ -27,6 +27,8 @@ import {
 } from "./records.ts";
 
 const XINCLUDE_NS = "http://www.w3.org/2001/XInclude";
+/** The namespace of asset XML (documents and the fragments xi:include splices in). */
+const ASSET_NS = "uri:ea.com:eala:asset";
 const STRUCTURAL = new Set(["Tags", "Includes", "Defines"]);
 const DEFINE_USE = /\$([A-Za-z_][A-Za-z0-9_]*)/g;
 /** Values that could name an asset when no schema says which attributes are references. */
@@ -103,18 +105,24 @@ function looksLikeAssetId(value: string): boolean {
 }
 
 /**
- * Extracts the record of an XML document.
+ * Extracts the record of an XML document. A malformed document is read in the tokenizer's recovery
+ * mode: each well-formedness error becomes an `xml-syntax` diagnostic and what comes after it is still
+ * extracted (the builder rejects the file, but "defined in a broken file" must not read as "not defined").
  * @param text decoded text (BOM removed)
  * @param schema the schema, or null for heuristic mode
  */
 export function extractXmlRecord(text: string, schema: SchemaQueries | null): FileRecord {
   const x = new XmlExtraction(text, schema);
-  const error = parseXml(
+  parseXml(
     text,
-    { startElement: (t) => x.onStart(t), endElement: (t) => x.onEnd(t), text: (v, s, e) => x.onText(v, s, e) },
-    { namespaces: true },
+    {
+      startElement: (t) => x.onStart(t),
+      endElement: (t) => x.onEnd(t),
+      text: (v, s, e) => x.onText(v, s, e),
+      error: (e) => x.onError(e),
+    },
+    { namespaces: true, recover: true },
   );
-  if (error) x.onError(error);
   return x.record();
 }
 
@@ -146,6 +154,8 @@ class XmlExtraction {
   private rootName: string | null = null;
   /** The root is not `AssetDeclaration`: the file is a fragment for xi:include. */
   private fragment = false;
+  /** Not asset XML at all (see {@link FileRecord.foreign}). */
+  private foreign = false;
 
   constructor(private readonly text: string, private readonly schema: SchemaQueries | null) {
     this.lines = new LineMap(text);
@@ -158,6 +168,7 @@ class XmlExtraction {
     const depth = tag.depth;
     const local = tag.local;
     if (depth === 0) return this.startRoot(tag);
+    if (this.foreign) return this.startForeign(tag, parent!);
     if (local === "include" && (tag.uri === XINCLUDE_NS || findAttr(tag, "href") !== null)) {
       return this.startXInclude(tag, parent);
     }
@@ -220,7 +231,7 @@ class XmlExtraction {
     top.textEnd = end;
   }
 
-  /** A well-formedness error: reported, and what it left open is closed so ranges and assets have an end. */
+  /** A well-formedness error (the tokenizer recovers and closes what it leaves open). */
   onError(error: { message: string; line: number; column: number; offset: number }): void {
     this.diagnostics.push({
       code: "xml-syntax",
@@ -229,7 +240,6 @@ class XmlExtraction {
       line: error.line,
       column: error.column,
     });
-    while (this.stack.length) this.close(this.stack.pop()!, error.offset, error.offset, error.line);
   }
 
   record(): FileRecord {
@@ -238,6 +248,7 @@ class XmlExtraction {
       ...emptyRecord("xml"),
       rootName: this.rootName,
       fragment: this.fragment,
+      foreign: this.foreign,
       assets: shared(this.assets),
       defines: shared(this.defines),
       includes: shared(this.includes),
@@ -283,13 +294,57 @@ class XmlExtraction {
 
   private startRoot(tag: XmlStartTag): void {
     const local = tag.local;
+    if (this.rootName !== null) {
+      // A second root (recovery goes on after the error): read like the first one's children.
+      const again = newFrame(local, null, -1, 0, null, null, "root");
+      if (this.fragment) this.pushRange(again, tag);
+      this.stack.push(again);
+      return;
+    }
     this.rootName = local;
     this.fragment = local !== "AssetDeclaration";
-    const type = this.fragment && this.schema ? this.schema.rootElementType(local) : null;
+    this.foreign = this.fragment && tag.uri !== ASSET_NS;
+    if (this.foreign) {
+      this.diag(
+        "foreign-xml",
+        "information",
+        `the root <${tag.qname}> is ${
+          tag.uri ? `in the namespace ${tag.uri}` : "in no namespace"
+        }, not ${ASSET_NS}: not asset XML, so it is not checked against the asset schema`,
+        tag.start,
+      );
+    }
+    const type = this.fragment && !this.foreign && this.schema ? this.schema.rootElementType(local) : null;
     const frame = newFrame(local, type, -1, 0, null, null, "root");
     this.pushRange(frame, tag);
     this.stack.push(frame);
-    if (this.fragment) this.handleAttributes(tag, frame, null);
+    if (this.fragment && !this.foreign) this.handleAttributes(tag, frame, null);
+  }
+
+  /**
+   * An element of a foreign file: only its structure is kept (element ranges and id-carrying children,
+   * for an xi:include that names it anyway); no schema typing, warnings or references.
+   */
+  private startForeign(tag: XmlStartTag, parent: Frame): void {
+    const frame = newFrame(tag.local, null, -1, tag.depth, parent.local, null, "other");
+    this.pushRange(frame, tag);
+    if (parent.idChildren) {
+      const id = findAttr(tag, "id");
+      if (id && id.value.trim()) {
+        const p = this.pos(id.valueStart);
+        frame.idChildIndex = parent.idChildren.length;
+        parent.idChildren.push({
+          type: tag.local,
+          id: id.value.trim(),
+          line: p.line,
+          column: p.column,
+          offset: id.valueStart,
+          start: tag.start,
+          end: tag.end,
+        });
+      }
+    }
+    this.stack.push(frame);
   }
 
   private startXInclude(tag: XmlStartTag, parent: Frame | null): void {

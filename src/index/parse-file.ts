@@ -12,7 +12,14 @@ import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
 import { extractXmlRecord } from "./extract-xml.ts";
 import { artReferences, asciiSource, isAscii, stringSource } from "./art-refs.ts";
-import { emptyRecord, type FileRecord, type RecordDiagnostic, type RefRecord } from "./records.ts";
+import {
+  emptyRecord,
+  type FileRecord,
+  type RecordDiagnostic,
+  type RefRecord,
+  type StreamReferenceDecl,
+} from "./records.ts";
+import type { XmlStartTag } from "../xml/types.ts";
 
 /**
  * The record of a file from its bytes.
@@ -144,15 +151,25 @@ function parseStrFile(bytes: Uint8Array): FileRecord {
 function parseBabproj(bytes: Uint8Array): FileRecord {
   const decoded = decodeXml(bytes);
   const sources: string[] = [];
+  const references: StreamReferenceDecl[] = [];
+  const attr = (tag: XmlStartTag, name: string): string =>
+    tag.attributes.find((a) => a.local === name)?.value.trim() ?? "";
   const error = parseXml(decoded.text, {
     startElement(tag) {
-      if (tag.local !== "Stream") return;
-      for (const a of tag.attributes) if (a.local === "Source" && a.value.trim()) sources.push(a.value.trim());
+      if (tag.local === "Stream") {
+        const source = attr(tag, "Source");
+        if (source) sources.push(source);
+      } else if (tag.local === "StreamReference" && sources.length > 0) {
+        const name = attr(tag, "ReferenceName");
+        const manifest = attr(tag, "ReferenceManifest");
+        if (name && manifest) references.push({ stream: sources[sources.length - 1], name, manifest });
+      }
     },
   });
   return {
     ...emptyRecord("babproj"),
     streamSources: sources,
+    streamReferences: references,
     diagnostics: error
       ? [{ code: "xml-syntax", severity: "error", message: error.message, line: error.line, column: error.column }]
       : [],

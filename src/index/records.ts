@@ -172,12 +172,28 @@ export interface ManifestAssetRecord {
   readonly sourceFile: string;
 }
 
+/**
+ * A babproj `<StreamReference>`: within the stream built from `stream`, a `reference` include of
+ * `name` is answered by the prebuilt `manifest` (paths as written, often on another machine).
+ */
+export interface StreamReferenceDecl {
+  readonly stream: string;
+  readonly name: string;
+  readonly manifest: string;
+}
+
 export interface FileRecord {
   readonly kind: FileKind;
   /** Local name of the root element (xml/art), or null. */
   readonly rootName: string | null;
   /** The root element is not `AssetDeclaration` (an xi:include target, not a document of its own). */
   readonly fragment: boolean;
+  /**
+   * Not asset XML: the root is not `AssetDeclaration` and not in the asset namespace (Lua script-event
+   * sections, build file sets, other namespaces). Read for its structure only: no schema warnings, no
+   * references.
+   */
+  readonly foreign: boolean;
   readonly assets: readonly AssetDecl[];
   readonly defines: readonly DefineDecl[];
   readonly includes: readonly IncludeDecl[];
@@ -198,6 +214,8 @@ export interface FileRecord {
   readonly manifestRefs: readonly number[];
   /** babproj only: the stream source paths as written. */
   readonly streamSources: readonly string[];
+  /** babproj only: the manifests its streams name for their `reference` includes. */
+  readonly streamReferences: readonly StreamReferenceDecl[];
   /** Number of lines (xml/art/str), for bounds when showing source. */
   readonly lineCount: number;
 }
@@ -211,6 +229,7 @@ export function emptyRecord(kind: FileKind): FileRecord {
     kind,
     rootName: null,
     fragment: false,
+    foreign: false,
     assets: EMPTY,
     defines: EMPTY,
     includes: EMPTY,
@@ -226,6 +245,7 @@ export function emptyRecord(kind: FileKind): FileRecord {
     manifestAssets: EMPTY,
     manifestRefs: EMPTY,
     streamSources: EMPTY,
+    streamReferences: EMPTY,
     lineCount: 0,
   };
 }

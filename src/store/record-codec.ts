@@ -17,6 +17,7 @@ import type {
   PoidRef,
   RecordDiagnostic,
   RefRecord,
+  StreamReferenceDecl,
   StringEntry,
   StringKeyUse,
   XIncludeDecl,
@@ -126,11 +127,14 @@ const MANIFEST_ASSET: Spec<ManifestAssetRecord> = {
   sourceFile: "str",
 };
 
+const STREAM_REFERENCE: Spec<StreamReferenceDecl> = { stream: "str", name: "str", manifest: "str" };
+
 /** The wire layout of a {@link FileRecord}. */
 export const FILE_RECORD_SPEC: Spec<FileRecord> = {
   kind: "str",
   rootName: "str?",
   fragment: "bool",
+  foreign: "bool",
   assets: { list: ASSET },
   defines: { list: DEFINE },
   includes: { list: INCLUDE },
@@ -146,6 +150,7 @@ export const FILE_RECORD_SPEC: Spec<FileRecord> = {
   manifestAssets: { list: MANIFEST_ASSET },
   manifestRefs: "int[]",
   streamSources: "str[]",
+  streamReferences: { list: STREAM_REFERENCE },
   lineCount: "uint",
 };
 

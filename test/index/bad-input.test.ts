@@ -1,7 +1,7 @@
 /**
  * Bad input: each case gets one exact diagnostic (code, severity, message, line, column) and loses
- * nothing else — the other files' assets are still indexed, and the bad file keeps what it had up to
- * the problem. In-memory fixtures go through the real core; the unreadable file goes through the
+ * nothing else — the other files' assets are still indexed, and the bad file keeps what can be read
+ * around the problem (the tokenizer recovers at the error and goes on). In-memory fixtures go through the real core; the unreadable file goes through the
  * real driver (`Workspace`) on a temporary folder.
  */
 import { describe, expect, test } from "bun:test";
@@ -34,7 +34,7 @@ function project(bad: string, content: string | Uint8Array, extra: Record<string
 }
 const SAFE = "WeaponTemplate:Safe@Data/Other.xml:3 project [static]";
 
-describe("malformed XML: the error is reported where it is, the records before it are kept", () => {
+describe("malformed XML: the error is reported where it is, the records around it are kept", () => {
   test("a mismatched end tag", () => {
     const { linked } = memIndex(
       project(
@@ -47,11 +47,14 @@ describe("malformed XML: the error is reported where it is, the records before i
     );
     expect(diagnosticsOf(linked)).toEqual([
       "Data/Bad.xml:5:8 error xml-syntax: end tag </Behaviors> does not match start tag <Draws> (line 5, column 1)",
+      // </Behaviors> names nothing open, so it is skipped; </GameObject> then closes Draws too.
+      "Data/Bad.xml:6:1 error xml-syntax: end tag </GameObject> does not match start tag <Draws> (line 5, column 1)",
     ]);
     expect(assetsOf(linked)).toEqual([
       SAFE,
       "WeaponTemplate:Before@Data/Bad.xml:3 project [static]",
       "GameObject:Tank@Data/Bad.xml:4 project [static]",
+      "WeaponTemplate:After@Data/Bad.xml:7 project [static]",
     ]);
   });
 
@@ -87,7 +90,13 @@ describe("malformed XML: the error is reported where it is, the records before i
     expect(diagnosticsOf(linked)).toEqual([
       "Data/Bad.xml:4:28 error xml-syntax: the value of attribute 'Side' must be quoted",
     ]);
-    expect(assetsOf(linked)).toEqual([SAFE, "WeaponTemplate:Before@Data/Bad.xml:3 project [static]"]);
+    // The broken tag ends at its `>` with the attributes before the error: Tank and After are still found.
+    expect(assetsOf(linked)).toEqual([
+      SAFE,
+      "WeaponTemplate:Before@Data/Bad.xml:3 project [static]",
+      "GameObject:Tank@Data/Bad.xml:4 project [static]",
+      "WeaponTemplate:After@Data/Bad.xml:5 project [static]",
+    ]);
   });
 });
 

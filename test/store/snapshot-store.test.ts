@@ -14,6 +14,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { snapshotPathFor } from "../../src/project/home.ts";
 import { acquireLock, isLockBusy } from "../../src/store/lock.ts";
+import { SNAPSHOT_SCHEMA_VERSION } from "../../src/store/codec.ts";
 import { snapshotStateKey, SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { recordsOf, SAMPLE, snapshotOf } from "./records.ts";
 
@@ -49,7 +50,7 @@ describe("SnapshotStore", () => {
     const loaded = store.load(EXPECT);
     expect(loaded.ok && loaded.snapshot).toEqual(s);
     expect(store.meta()).toEqual({
-      schemaVersion: 1,
+      schemaVersion: SNAPSHOT_SCHEMA_VERSION,
       toolVersion: "9.9.9",
       projectDir: SAMPLE,
       sdkDir: "/sdk",
@@ -100,7 +101,7 @@ describe("SnapshotStore", () => {
     expect(store.load(EXPECT)).toEqual({
       ok: false,
       reason: "version",
-      message: "the snapshot has format version 0; this ra3 reads version 1",
+      message: `the snapshot has format version 0; this ra3 reads version ${SNAPSHOT_SCHEMA_VERSION}`,
     });
   });
 
