@@ -18,6 +18,7 @@ export const COMMANDS = [
   "define",
   "include",
   "file",
+  "files",
   "unreferenced",
   "check",
   "strings",
@@ -72,6 +73,13 @@ export const FLAGS = {
     path: true,
     help: "ra3's state folder (default: $RA3_HOME, else ~/.ra3modxml)",
   },
+  entry: {
+    type: "string",
+    value: "FILE",
+    multiple: true,
+    path: true,
+    help: "an entry point of the build (repeatable; relative to the mod): these instead of the detected ones",
+  },
   json: { type: "boolean", help: "machine output: exactly one JSON document on stdout" },
   "no-progress": { type: "boolean", help: "no progress bar" },
   quiet: { type: "boolean", short: "q", help: "less output" },
@@ -86,6 +94,7 @@ export const FLAGS = {
   "max-edges": { type: "string", value: "N", help: "stop after N edges" },
   from: { type: "string", value: "FILE", help: "resolve as if included from FILE" },
   format: { type: "string", value: "F", help: "output format" },
+  state: { type: "string", value: "S", help: "only files in this state: compiled, referenced or not-included" },
   out: { type: "string", value: "FILE", help: "where to write" },
   watch: { type: "boolean", help: "keep running and refresh the index when files change" },
   client: {
@@ -122,6 +131,7 @@ export const GLOBAL_FLAGS: readonly FlagName[] = [
   "sdk",
   "schema",
   "home",
+  "entry",
   "json",
   "no-progress",
   "quiet",
@@ -176,7 +186,13 @@ export const COMMAND_SPECS: Record<CommandName, CommandSpec> = {
   file: {
     positionals: [1, 1, "PATH"],
     flags: ["limit", "cursor"],
-    summary: "Is the file active (reachable from an entry point)? Its streams and include edges (paged).",
+    summary:
+      "Is the file compiled, referenced or not included? Its include chain from the entry point, streams, include edges (paged).",
+  },
+  files: {
+    positionals: [0, 0, ""],
+    flags: ["state", "prefix", "limit", "cursor"],
+    summary: "The project's files by state, paged (--state not-included: the files nothing includes).",
   },
   unreferenced: {
     positionals: [0, 0, ""],
@@ -240,6 +256,8 @@ export interface CliConfig {
   readonly sdk: string | null;
   readonly home: string | null;
   readonly schema: string | null;
+  /** `--entry FILE` (repeatable): the entry points, instead of the detected ones. */
+  readonly entries: readonly string[];
   readonly json: boolean;
   readonly progress: boolean;
   readonly quiet: boolean;
@@ -252,6 +270,8 @@ export interface CliConfig {
   readonly maxEdges: number | null;
   readonly from: string | null;
   readonly format: string | null;
+  /** `ra3 files --state`: compiled, referenced or not-included. */
+  readonly state: string | null;
   readonly out: string | null;
   readonly watch: boolean;
   readonly clients: readonly string[];
@@ -266,6 +286,9 @@ export interface CliConfig {
   readonly print: boolean;
   readonly all: boolean;
 }
+
+/** The values `--state` accepts. */
+const FILE_STATES: readonly string[] = ["compiled", "referenced", "not-included"];
 
 export interface UsageError {
   readonly usageError: string;
@@ -371,6 +394,12 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
   if (format !== null && spec.formats && !spec.formats.includes(format)) {
     return { usageError: `--format must be one of ${spec.formats.join(", ")}, got "${format}"` };
   }
+  const state = (values.state as string | undefined) ?? null;
+  if (state !== null && !FILE_STATES.includes(state)) {
+    return { usageError: `--state must be one of ${FILE_STATES.join(", ")}, got "${state}"` };
+  }
+  const entries = ((values.entry as string[] | undefined) ?? []).map((e) => fromFileUri(e) ?? e);
+  if (entries.some((e) => e.trim() === "")) return { usageError: "--entry needs a file" };
   const str = (k: FlagName): string | null => {
     const v = values[k] as string | undefined;
     if (v === undefined) return null;
@@ -398,6 +427,7 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
     sdk: str("sdk"),
     home: str("home"),
     schema: str("schema"),
+    entries,
     json: values.json === true,
     progress: values["no-progress"] !== true,
     quiet: values.quiet === true,
@@ -410,6 +440,7 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
     maxEdges: maxEdges as number | null,
     from: str("from"),
     format,
+    state,
     out: str("out"),
     watch: values.watch === true,
     clients: (values.client as string[] | undefined) ?? [],

@@ -42,6 +42,7 @@ export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | nu
     sdk: cfg.sdk,
     schema: cfg.schema,
     home: cfg.home,
+    entries: cfg.entries,
     cwd: io.cwd,
     env: io.env,
   });

@@ -2,6 +2,7 @@
  * The streams a command writes to, and the exit statuses of DESIGN.md. Commands never call
  * `process.exit` or write to `process.stdout` directly, so they run the same in tests.
  */
+import { logicalCwd } from "../project/cwd.ts";
 
 export const EXIT_OK = 0;
 /** Findings (`check`) or a query whose answer is "not found". */
@@ -25,7 +26,8 @@ export function processIo(): CliIo {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     errIsTTY: process.stderr.isTTY === true,
-    cwd: process.cwd(),
+    // The folder as the user reached it (through a link, too): the project keeps that name.
+    cwd: logicalCwd(process.env),
     env: process.env,
   };
 }

@@ -6,6 +6,7 @@ import { helpText } from "./help.ts";
 import { type CliIo, EXIT_OK, EXIT_USAGE } from "./io.ts";
 import { runDefine } from "./commands/define.ts";
 import { runFile } from "./commands/file.ts";
+import { runFiles } from "./commands/files.ts";
 import { runFind } from "./commands/find.ts";
 import { runInclude } from "./commands/include.ts";
 import { runIndex } from "./commands/index.ts";
@@ -34,6 +35,7 @@ const COMMANDS: Partial<Record<CommandName, Command>> = {
   define: runDefine,
   include: runInclude,
   file: runFile,
+  files: runFiles,
   refs: runRefs,
   uses: runUses,
   unreferenced: runUnreferenced,

@@ -66,6 +66,11 @@ export class IndexCore implements RecordLookup {
     if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
   }
 
+  /** A number that changes whenever a change can alter the include walk (files appear or go, includes change). */
+  get structure(): number {
+    return this.structureVersion;
+  }
+
   get(key: string): StoredFile | undefined {
     return this.files.get(key);
   }

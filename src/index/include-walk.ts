@@ -1,27 +1,40 @@
 /**
  * The include walk: from every entry point through `<Include>` and `xi:include`, which files each stream
- * reaches (and how: through `all` or only `instance` includes), the include edges, the manifests standing
- * for `reference` includes, the SDK streams those pull in, cycles (reported with their path) and missing
- * targets. Cheap (no reference work), so a driver can run it repeatedly while it loads the files the walk
- * asks for (`wanted`), and the core reuses it while no record's include structure changes.
+ * reaches and in which context (through `all` includes, only through `instance` ones, or only through
+ * `reference` ones), the include edges and how each resolved, the manifests standing for `reference`
+ * includes, the SDK streams those pull in, cycles (reported with their path) and missing targets. Cheap
+ * (no reference work), so a driver can run it repeatedly while it loads the files the walk asks for
+ * (`wanted`), and the core reuses it while no record's include structure changes.
+ *
+ * Along a path the context only weakens: `all` (0), then `instance` (1), then `reference` (2). A hop
+ * through an `instance` include makes the rest of the path at least instance, a `reference` one
+ * reference; `xi:include` keeps the context. A file is walked again when a stronger context reaches it, so each
+ * file is walked at most three times per stream. An SDK stream (pulled in by a `reference` include)
+ * starts in the reference context: the mod references its prebuilt manifest, it does not compile it.
  */
 import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { EntryPoint, IncludeResolution, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { Diagnostic, IncludeEdge, StreamInfo } from "./linked.ts";
 
+/** The context a walk reached a file in: 0 `all`, 1 only `instance`, 2 only `reference` includes. */
+export type WalkContext = 0 | 1 | 2;
+
+/** The contexts of an entry point's stream: compiled (a project entry) or referenced (an SDK stream). */
+const ENTRY_CONTEXT: Record<NonNullable<EntryPoint["context"]>, WalkContext> = { compiled: 0, referenced: 2 };
+
 /** How the walks reached one file. */
-export interface FileState {
+export interface FileReach {
   readonly path: string;
   /** Streams whose walk reached the file. */
   readonly streams: ReadonlySet<string>;
-  /** Some walk reached it through `all` includes (not only `instance` ones). */
-  readonly viaAll: boolean;
-  readonly reached: boolean;
+  /** The strongest context any walk reached it in. */
+  readonly context: WalkContext;
 }
 
 /** What walking every stream's include graph found. */
 export interface WalkResult {
-  readonly fileStates: ReadonlyMap<string, FileState>;
+  /** File key → how it was reached (files no walk reached are absent). */
+  readonly reached: ReadonlyMap<string, FileReach>;
   readonly includes: readonly IncludeEdge[];
   readonly diagnostics: readonly Diagnostic[];
   /** Files a walk reached that have no record yet. */
@@ -35,18 +48,26 @@ export interface WalkResult {
 
 const MAX_DEPTH = 300;
 
-interface MutableState {
+/** What answers one `reference` include. */
+interface ReferenceTarget {
+  /** The readable prebuilt manifest, or null. */
+  readonly manifest: LoadedFile | null;
+  /** The SDK stream root it names, or null. */
+  readonly root: string | null;
+  readonly resolution: "manifest" | "sdk-stream" | "file";
+}
+
+interface MutableReach {
   path: string;
   streams: Set<string>;
-  viaAll: boolean;
-  reached: boolean;
+  context: WalkContext;
 }
 
 /** One stream's walk: what it has visited (and with which context), its include stack, its manifests. */
 interface StreamWalk {
   readonly entry: EntryPoint;
-  /** File key → walked with instance context? */
-  readonly visited: Map<string, boolean>;
+  /** File key → the strongest context this stream walked it in. */
+  readonly visited: Map<string, WalkContext>;
   readonly onStack: string[];
   readonly stackKeys: Set<string>;
   readonly manifests: string[];
@@ -63,7 +84,7 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
   for (let e = 0; e < w.entries.length; e++) w.walkEntry(w.entries[e]);
   w.walkUnreached();
   return {
-    fileStates: w.fileStates,
+    reached: w.reached,
     includes: w.includes,
     diagnostics: w.diagnostics,
     wanted: w.wanted,
@@ -75,7 +96,7 @@ export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResu
 
 /** The walk's state across streams; each method is one step of the walk. */
 class IncludeWalker {
-  readonly fileStates = new Map<string, MutableState>();
+  readonly reached = new Map<string, MutableReach>();
   readonly includes: IncludeEdge[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly wanted = new Set<string>();
@@ -84,6 +105,8 @@ class IncludeWalker {
   readonly suppressedPrefixed = new Map<string, number>();
   /** Entry points; SDK streams are appended as `reference` includes name them. */
   readonly entries: EntryPoint[];
+  /** SDK stream root key → the `reference` include that first pulled it in. */
+  private readonly referencedFrom = new Map<string, StreamInfo["referencedFrom"]>();
   private readonly cycleEdges = new Set<string>();
   private readonly edgeSeen = new Set<string>();
   private readonly sdkStreamsQueued = new Set<string>();
@@ -94,11 +117,16 @@ class IncludeWalker {
 
   walkEntry(entry: EntryPoint): void {
     const s: StreamWalk = { entry, visited: new Map(), onStack: [], stackKeys: new Set(), manifests: [], fileCount: 0 };
-    this.visit(s, entry.file, false, 0);
+    const context = ENTRY_CONTEXT[entry.context ?? "compiled"];
+    this.visit(s, entry.file, context, 0);
     this.streams.push({
       name: entry.stream,
       entry: entry.file,
       layer: entry.layer,
+      context: context === 2 ? "referenced" : "compiled",
+      origin: entry.origin ?? "well-known",
+      reason: entry.reason ?? "",
+      referencedFrom: this.referencedFrom.get(pathKey(entry.file)) ?? null,
       files: s.fileCount,
       manifests: s.manifests,
     });
@@ -108,18 +136,24 @@ class IncludeWalker {
   walkUnreached(): void {
     const { inputs } = this;
     for (const loaded of this.records.values()) {
-      const st = this.fileStates.get(pathKey(loaded.path));
-      if ((st && st.reached) || !isInside(loaded.path, inputs.projectDir)) continue;
+      if (this.reached.has(pathKey(loaded.path)) || !isInside(loaded.path, inputs.projectDir)) continue;
       for (const inc of loaded.record.includes) {
         const res = inputs.resolve(inc.source, loaded.path, "project");
-        this.addEdge(loaded.path, res, inc.source, inc.type ?? "all", inc.line, inc.column);
+        const how = inc.type === null
+          ? "ignored"
+          : !res.path
+          ? "missing"
+          : inc.type === "reference"
+          ? this.referenceTarget(inc.source, null).resolution
+          : "file";
+        this.addEdge(loaded.path, res, inc.source, inc.type, how, inc.line, inc.column);
         if (!res.path && !(res.prefixed && !inputs.sdkUsable)) {
           this.notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
         }
       }
       for (const xi of loaded.record.xincludes) {
         const res = inputs.resolve(xi.href, loaded.path, "project");
-        this.addEdge(loaded.path, res, xi.href, "xi", xi.line, xi.column);
+        this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : "missing", xi.line, xi.column);
         if (!res.path && !(res.prefixed && !inputs.sdkUsable)) {
           this.notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
         }
@@ -127,26 +161,24 @@ class IncludeWalker {
     }
   }
 
-  private stateOf(path: string): MutableState {
+  /** Marks `path` reached by stream `s` in `context` (keeping the strongest context seen). */
+  private reach(path: string, s: StreamWalk, context: WalkContext): void {
     const key = pathKey(path);
-    let s = this.fileStates.get(key);
-    if (!s) {
-      s = { path, streams: new Set(), viaAll: false, reached: false };
-      this.fileStates.set(key, s);
+    const r = this.reached.get(key);
+    if (!r) this.reached.set(key, { path, streams: new Set([s.entry.stream]), context });
+    else {
+      r.streams.add(s.entry.stream);
+      if (context < r.context) r.context = context;
     }
-    return s;
   }
 
-  private visit(s: StreamWalk, file: string, instance: boolean, depth: number): void {
+  private visit(s: StreamWalk, file: string, context: WalkContext, depth: number): void {
     const key = pathKey(file);
     const prev = s.visited.get(key);
-    if (prev !== undefined && (prev === false || instance)) return;
-    s.visited.set(key, instance);
-    const state = this.stateOf(file);
+    if (prev !== undefined && prev <= context) return;
+    s.visited.set(key, context);
     if (prev === undefined) s.fileCount++;
-    state.reached = true;
-    state.streams.add(s.entry.stream);
-    if (!instance) state.viaAll = true;
+    this.reach(file, s, context);
     const loaded = this.records.get(key);
     if (!loaded) {
       this.wanted.add(file);
@@ -165,45 +197,41 @@ class IncludeWalker {
     }
     s.onStack.push(loaded.path);
     s.stackKeys.add(key);
-    this.visitIncludes(s, loaded, instance, depth);
+    this.visitIncludes(s, loaded, context, depth);
     s.onStack.pop();
     s.stackKeys.delete(key);
   }
 
-  private visitIncludes(s: StreamWalk, loaded: LoadedFile, instance: boolean, depth: number): void {
+  private visitIncludes(s: StreamWalk, loaded: LoadedFile, context: WalkContext, depth: number): void {
     const { inputs } = this;
     const rec = loaded.record;
     for (const inc of rec.includes) {
       const res = inputs.resolve(inc.source, loaded.path, s.entry.layer);
-      this.addEdge(loaded.path, res, inc.source, inc.type ?? "all", inc.line, inc.column);
-      if (!res.path) {
-        this.notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
+      if (!res.path || inc.type === null) {
+        this.addEdge(loaded.path, res, inc.source, inc.type, res.path ? "ignored" : "missing", inc.line, inc.column);
+        if (!res.path) this.notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
         continue;
       }
-      if (inc.type === null) continue;
       if (inc.type === "reference") {
-        this.reference(s, inc.source, res.path, loaded.path, depth);
+        const target = this.referenceTarget(inc.source, s);
+        this.addEdge(loaded.path, res, inc.source, "reference", target.resolution, inc.line, inc.column);
+        this.reference(s, target, { file: loaded.path, line: inc.line, column: inc.column, source: inc.source });
+        // BAB falls back to the referenced XML when no prebuilt manifest (or SDK stream) stands for it.
+        if (target.resolution === "file") this.follow(s, loaded.path, res.path, 2, depth, 0, 0, inc.source);
         continue;
       }
-      this.follow(
-        s,
-        loaded.path,
-        res.path,
-        inc.type === "instance" || instance,
-        depth,
-        inc.line,
-        inc.column,
-        inc.source,
-      );
+      this.addEdge(loaded.path, res, inc.source, inc.type, "file", inc.line, inc.column);
+      const next = inc.type === "instance" && context === 0 ? 1 : context;
+      this.follow(s, loaded.path, res.path, next, depth, inc.line, inc.column, inc.source);
     }
     for (const xi of rec.xincludes) {
       const res = inputs.resolve(xi.href, loaded.path, s.entry.layer);
-      this.addEdge(loaded.path, res, xi.href, "xi", xi.line, xi.column);
+      this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : "missing", xi.line, xi.column);
       if (!res.path) {
         this.notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
         continue;
       }
-      this.follow(s, loaded.path, res.path, instance, depth, xi.line, xi.column, xi.href);
+      this.follow(s, loaded.path, res.path, context, depth, xi.line, xi.column, xi.href);
     }
   }
 
@@ -212,7 +240,7 @@ class IncludeWalker {
     s: StreamWalk,
     from: string,
     to: string,
-    instance: boolean,
+    context: WalkContext,
     depth: number,
     line: number,
     column: number,
@@ -220,7 +248,7 @@ class IncludeWalker {
   ): void {
     const toKey = pathKey(to);
     if (!s.stackKeys.has(toKey)) {
-      this.visit(s, to, instance, depth + 1);
+      this.visit(s, to, context, depth + 1);
       return;
     }
     const edgeKey = `${pathKey(from)}\u0000${toKey}`;
@@ -239,41 +267,53 @@ class IncludeWalker {
   }
 
   /**
-   * A `reference` include: the prebuilt manifest standing for it (when readable), the SDK stream it
-   * names (walked as a stream of its own), else the placeholder XML, as BAB falls back to it.
+   * What answers a `reference` include of `source` (in stream `s`, or outside any stream): the prebuilt
+   * manifest standing for it, when readable; else the SDK stream it names (the SDK's vanilla XML root,
+   * walked as a stream of its own); else the referenced XML itself (`file`).
    */
-  private reference(s: StreamWalk, source: string, placeholder: string, from: string, depth: number): void {
+  private referenceTarget(source: string, s: StreamWalk | null): ReferenceTarget {
     const { inputs } = this;
-    const manifest = inputs.manifestFor(source);
-    let manifestOk = false;
+    const manifest = inputs.manifestFor(source, s ? s.entry.file : null);
+    let readable: LoadedFile | null = null;
     if (manifest) {
-      const mk = pathKey(manifest);
-      const loaded = this.records.get(mk);
+      const loaded = this.records.get(pathKey(manifest));
       if (!loaded) {
-        this.wanted.add(manifest);
+        if (s) this.wanted.add(manifest);
       } else if (
         loaded.record.kind === "manifest" && loaded.record.diagnostics.every((d) => d.severity !== "error")
       ) {
-        manifestOk = true;
-        if (!s.manifests.includes(loaded.path)) s.manifests.push(loaded.path);
-        if (!this.manifestsUsed.has(mk)) this.manifestsUsed.set(mk, s.entry.stream);
-        const st = this.stateOf(loaded.path);
-        st.reached = true;
-        st.streams.add(s.entry.stream);
-        st.viaAll = true;
+        readable = loaded;
       }
     }
     const root = inputs.sdkStreamRoot(source);
+    const resolution = readable ? "manifest" : root ? "sdk-stream" : "file";
+    return { manifest: readable, root, resolution };
+  }
+
+  /** Uses what answers a `reference` include: the manifest joins the stream, the SDK stream is queued. */
+  private reference(s: StreamWalk, target: ReferenceTarget, from: NonNullable<StreamInfo["referencedFrom"]>): void {
+    const loaded = target.manifest;
+    if (loaded) {
+      const mk = pathKey(loaded.path);
+      if (!s.manifests.includes(loaded.path)) s.manifests.push(loaded.path);
+      if (!this.manifestsUsed.has(mk)) this.manifestsUsed.set(mk, s.entry.stream);
+      this.reach(loaded.path, s, 2);
+    }
+    const root = target.root;
     if (root) {
       const rk = pathKey(root);
       if (!this.sdkStreamsQueued.has(rk)) {
         this.sdkStreamsQueued.add(rk);
-        this.entries.push({ stream: `sdk:${baseStreamName(root)}`, file: root, layer: "sdk" });
+        this.referencedFrom.set(rk, from);
+        this.entries.push({
+          stream: `sdk:${baseStreamName(root)}`,
+          file: root,
+          layer: "sdk",
+          context: "referenced",
+          origin: "sdk-stream",
+          reason: `the SDK's vanilla stream, referenced by ${displayPath(this.inputs, from.file)}:${from.line}`,
+        });
       }
-    }
-    if (!manifestOk && !root) {
-      // BAB falls back to the placeholder XML when the manifest is missing or unreadable.
-      this.follow(s, from, placeholder, true, depth, 0, 0, source);
     }
   }
 
@@ -282,13 +322,14 @@ class IncludeWalker {
     res: IncludeResolution,
     source: string,
     type: IncludeEdge["type"],
+    resolution: IncludeEdge["resolution"],
     line: number,
     column: number,
   ): void {
     const key = `${pathKey(from)}\u0000${line}\u0000${column}\u0000${source}`;
     if (this.edgeSeen.has(key)) return;
     this.edgeSeen.add(key);
-    this.includes.push({ from, to: res.path, source, type, line, column, caseFixed: res.caseFixed });
+    this.includes.push({ from, to: res.path, source, type, resolution, line, column, caseFixed: res.caseFixed });
   }
 
   private notFound(

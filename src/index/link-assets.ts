@@ -69,8 +69,10 @@ function xmlAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[]): Map<
         endLine: a.endLine,
         origin: info.origin,
         streams: info.streams,
+        state: info.state,
         active: info.active,
         viaInstance: info.viaInstance,
+        fileHasErrors: info.xmlError !== null,
         inheritFrom: a.inheritFrom,
         manifestSource: null,
         viaXInclude: false,
@@ -82,13 +84,16 @@ function xmlAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[]): Map<
   return recordAssets;
 }
 
-/** Root-level xi:include containers of active files: their children with ids are top-level assets. */
+/**
+ * Root-level xi:include containers of compiled or referenced files: their children with ids are top-level
+ * assets (in the state of the including file).
+ */
 function xiContainerAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[]): Map<string, XiChildOwner[]> {
   const seen = new Set<string>();
   const owners = new Map<string, XiChildOwner[]>();
   for (const { loaded, key } of ctx.all) {
     const info = files.get(key);
-    if (!info || !info.active) continue;
+    if (!info || info.state === "not-included") continue;
     for (const xi of loaded.record.xincludes) {
       if (!xi.rootLevel) continue;
       const res = ctx.inputs.resolve(xi.href, loaded.path, info.origin === "sdk" ? "sdk" : "project");
@@ -116,8 +121,10 @@ function xiContainerAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[
           endLine: c.line,
           origin: tinfo?.origin ?? ctx.originOf(target.path),
           streams: info.streams,
-          active: true,
+          state: info.state,
+          active: info.active,
           viaInstance: info.viaInstance,
+          fileHasErrors: tinfo?.xmlError != null,
           inheritFrom: null,
           manifestSource: null,
           viaXInclude: true,
@@ -165,8 +172,11 @@ function manifestAssets(
         endLine: 0,
         origin: "manifest",
         streams: streamsOfManifest,
-        active: true,
+        // A prebuilt manifest's assets are referenced by the mod, never compiled into it.
+        state: "referenced",
+        active: false,
         viaInstance: false,
+        fileHasErrors: false,
         inheritFrom: null,
         manifestSource: m.sourceFile,
         viaXInclude: false,

@@ -5,13 +5,18 @@
  */
 import { isInside, pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import type { Origin } from "./linked.ts";
+import type { Diagnostic, EntryOrigin, Origin } from "./linked.ts";
 import type { FileRecord } from "./records.ts";
 
 export interface EntryPoint {
   readonly stream: string;
   readonly file: string;
   readonly layer: "project" | "sdk";
+  /** `compiled` (default): the stream is built; `referenced`: only its prebuilt manifest is used. */
+  readonly context?: "compiled" | "referenced";
+  readonly origin?: EntryOrigin;
+  /** Why this file is an entry point, one sentence fragment. */
+  readonly reason?: string;
 }
 
 export interface IncludeResolution {
@@ -31,10 +36,18 @@ export interface LinkInputs {
   readonly entries: readonly EntryPoint[];
   readonly schema: SchemaQueries | null;
   resolve(source: string, includingFile: string, layer: "project" | "sdk"): IncludeResolution;
-  /** The manifest standing for a `reference` include's source, or null. */
-  manifestFor(source: string): string | null;
+  /**
+   * The manifest standing for a `reference` include's source in the stream entered at `streamEntry`
+   * (a `.babproj` StreamReference of that stream first), or null.
+   */
+  manifestFor(source: string, streamEntry: string | null): string | null;
   /** The vanilla XML root of a `reference` include's stream in the SDK layer, or null. */
   sdkStreamRoot(source: string): string | null;
+  /**
+   * What the driver found about the project itself, reported with the index's diagnostics: entry-point
+   * conflicts, the mod's own-name alias, folders that cannot be listed, paths differing only in case.
+   */
+  environment(): readonly Diagnostic[];
 }
 
 export interface LoadedFile {

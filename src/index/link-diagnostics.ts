@@ -23,7 +23,7 @@ export interface DiagnosticsInputs {
 export interface DiagnosticsOutput {
   /** Sorted by file, line, column and code. */
   readonly diagnostics: readonly Diagnostic[];
-  /** Unresolved sites of project files that cannot be judged without an SDK (in active, inactive files). */
+  /** Unresolved sites of project files that cannot be judged without an SDK (in included files, in the rest). */
   readonly external: { readonly active: number; readonly inactive: number };
 }
 
@@ -37,6 +37,7 @@ export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): Dia
   const all = [
     ...own.diagnostics,
     ...parts.walk.diagnostics,
+    ...ctx.inputs.environment(),
     ...duplicateIds(ctx, parts.assets),
     ...refs.diagnostics,
     ...summaries(refs.external, refs.externalInactive, own.externalDefines, parts.walk.suppressedPrefixed),
@@ -73,7 +74,7 @@ function fileDiagnostics(
       if (defines.has(k) || localDefines.has(k)) continue;
       if (!ctx.inputs.sdkUsable) {
         // Without the SDK the vanilla defines are unknown: count, don't accuse.
-        if (info.active) externalDefines.set(u.name, (externalDefines.get(u.name) ?? 0) + 1);
+        if (info.state !== "not-included") externalDefines.set(u.name, (externalDefines.get(u.name) ?? 0) + 1);
         continue;
       }
       out.push({
@@ -118,8 +119,8 @@ function duplicateIds(ctx: LinkContext, assets: readonly AssetDef[]): Diagnostic
 }
 
 /**
- * Unresolved and wrong-type references of active project files (with a usable SDK); without one they are
- * only counted, since they may name vanilla assets.
+ * Unresolved and wrong-type references of included (compiled or referenced) project files (with a usable
+ * SDK); without one they are only counted, since they may name vanilla assets.
  */
 function referenceDiagnostics(
   ctx: LinkContext,
@@ -132,12 +133,13 @@ function referenceDiagnostics(
   let externalInactive = 0;
   for (const s of sites) {
     if (s.status === "resolved" || !ctx.insideProject(s.file)) continue;
+    const included = s.state !== "not-included";
     if (!ctx.inputs.sdkUsable) {
-      if (s.active) external++;
+      if (included) external++;
       else externalInactive++;
       continue;
     }
-    if (!s.active) continue; // inactive files (maps, drafts) are checked with `ra3 check FILE`, not in the index-wide report
+    if (!included) continue; // files nothing includes (maps, drafts) are checked with `ra3 check FILE`, not in the index-wide report
     // The types in definition order (byId is best first).
     const cands = [...(byId.get(s.id.toLowerCase()) ?? [])].sort((x, y) => x - y).map((i) => assets[i].type);
     const wantedType = s.refType ?? s.selfType;
@@ -169,7 +171,7 @@ function summaries(
     note(
       "external-references",
       `${external} reference${external === 1 ? " points" : "s point"} at assets outside the project` +
-        (externalInactive ? ` (and ${externalInactive} more in inactive files)` : ""),
+        (externalInactive ? ` (and ${externalInactive} more in files no entry point includes)` : ""),
     );
   }
   if (externalDefines.size > 0) {

@@ -9,7 +9,7 @@ import type { AssetTable } from "./link-assets.ts";
 import type { KeyedFile, LinkContext } from "./link-context.ts";
 import { xpointerContainer } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
-import { type AssetDef, push, rankCompare, type ReferenceSite } from "./linked.ts";
+import { type AssetDef, type FileState, push, rankCompare, type ReferenceSite } from "./linked.ts";
 import type { RefRecord, XIncludeDecl } from "./records.ts";
 
 /** A module id an asset gets from a fragment it splices (Poid references may name it). */
@@ -133,10 +133,10 @@ class SiteSink {
 
   constructor(private readonly resolver: SiteResolver) {}
 
-  add(r: RefRecord, from: number, file: string, active: boolean, via: string | null): void {
+  add(r: RefRecord, from: number, file: string, state: FileState, via: string | null): void {
     const { id, targets, status } = this.resolver.resolve(r, from);
-    // A guess that matched nothing is not a reference; guesses in inactive files (maps, drafts) are noise.
-    if (r.kind === "heuristic" && (status !== "resolved" || !active)) return;
+    // A guess that matched nothing is not a reference; guesses in files nothing includes (maps, drafts) are noise.
+    if (r.kind === "heuristic" && (status !== "resolved" || state === "not-included")) return;
     this.sites.push({
       index: this.sites.length,
       from,
@@ -153,7 +153,8 @@ class SiteSink {
       column: r.column,
       targets,
       status,
-      active,
+      state,
+      active: state === "compiled",
       via,
     });
   }
@@ -175,10 +176,10 @@ function recordSites(
   if (!info || (info.kind !== "xml" && info.kind !== "art") || info.fragment) return;
   const rec = loaded.record;
   const indexes = table.recordAssets.get(key) ?? [];
-  for (const r of rec.refs) sink.add(r, r.owner >= 0 ? indexes[r.owner] : -1, loaded.path, info.active, null);
+  for (const r of rec.refs) sink.add(r, r.owner >= 0 ? indexes[r.owner] : -1, loaded.path, info.state, null);
   for (const xi of rec.xincludes) {
     if (xi.rootLevel || xi.owner < 0) continue;
-    splicer.splice(indexes[xi.owner], loaded.path, xi, info.origin === "sdk" ? "sdk" : "project", info.active, 0, [
+    splicer.splice(indexes[xi.owner], loaded.path, xi, info.origin === "sdk" ? "sdk" : "project", info.state, 0, [
       key,
     ]);
   }
@@ -196,7 +197,7 @@ class Splicer {
     includer: string,
     xi: Pick<XIncludeDecl, "href" | "xpointer">,
     layer: "project" | "sdk",
-    active: boolean,
+    state: FileState,
     depth: number,
     chain: readonly string[],
   ): void {
@@ -215,7 +216,7 @@ class Splicer {
     const hi = range ? range.end : Number.MAX_SAFE_INTEGER;
     const rec = target.record;
     for (const r of rec.refs) {
-      if (r.offset >= lo && r.offset < hi) this.sink.add(r, owner, target.path, active, xi.href);
+      if (r.offset >= lo && r.offset < hi) this.sink.add(r, owner, target.path, state, xi.href);
     }
     for (const m of rec.localIds) {
       if (m.offset >= lo && m.offset < hi) {
@@ -224,7 +225,7 @@ class Splicer {
     }
     for (const inner of rec.xincludes) {
       if (inner.offset >= lo && inner.offset < hi) {
-        this.splice(owner, target.path, inner, layer, active, depth + 1, [...chain, tk]);
+        this.splice(owner, target.path, inner, layer, state, depth + 1, [...chain, tk]);
       }
     }
   }
@@ -262,7 +263,9 @@ function manifestSites(table: AssetTable, byId: ReadonlyMap<string, readonly num
         column: 0,
         targets,
         status: "resolved",
-        active: true,
+        // The compiler's pair inside a prebuilt manifest: part of what the mod references.
+        state: "referenced",
+        active: false,
         via: null,
       });
     }
@@ -287,7 +290,7 @@ function fragmentSites(
   if (!owners && spliced) return;
   for (const r of loaded.record.refs) {
     const owner = owners?.find((o) => r.offset >= o.start && r.offset < o.end);
-    if (owner) sink.add(r, owner.asset, loaded.path, info.active, null);
-    else if (!spliced) sink.add(r, -1, loaded.path, info.active, null);
+    if (owner) sink.add(r, owner.asset, loaded.path, info.state, null);
+    else if (!spliced) sink.add(r, -1, loaded.path, info.state, null);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Link phase, stats: the counts every answer's envelope carries (project files and how many are active,
+ * Link phase, stats: the counts every answer's envelope carries (project files and how many are compiled or referenced,
  * assets by layer, references and how many resolved, defines, diagnostics) and the link's own time.
  */
 import { extensionOf } from "../project/paths.ts";
@@ -26,12 +26,14 @@ export interface StatsInputs {
 export function linkStats(ctx: LinkContext, parts: StatsInputs): LinkStats {
   let projectFiles = 0;
   let activeFiles = 0;
+  let referencedFiles = 0;
   for (const f of parts.files.values()) {
     // counts.files covers the XML and .w3x files under the project root (not string tables, babproj, manifests).
     const ext = extensionOf(f.path);
     if (f.kind === "missing" || !ctx.insideProject(f.path) || (ext !== ".xml" && ext !== ".w3x")) continue;
     projectFiles++;
-    if (f.active) activeFiles++;
+    if (f.state === "compiled") activeFiles++;
+    else if (f.state === "referenced") referencedFiles++;
   }
   let projectAssets = 0;
   for (const a of parts.assets) if (a.origin === "project" && ctx.insideProject(a.file)) projectAssets++;
@@ -43,6 +45,7 @@ export function linkStats(ctx: LinkContext, parts: StatsInputs): LinkStats {
     files: parts.files.size,
     projectFiles,
     activeFiles,
+    referencedFiles,
     assets: projectAssets,
     sdkAssets: parts.assets.length - projectAssets,
     references: parts.sites.length,

@@ -10,6 +10,37 @@ import type { IncludeType, ReferenceKind, Severity } from "./records.ts";
 
 export type Origin = "project" | "sdk" | "manifest";
 
+/**
+ * Whether the builder compiles a file (or an asset's definition) into the mod:
+ * - `compiled`: reached from an entry point through `all` / `instance` includes or xi:include;
+ * - `referenced`: reached only through `type="reference"` includes (or an SDK stream they pull in):
+ *   its assets can be referenced, but the stream does not compile it (it uses a prebuilt manifest);
+ * - `not-included`: no entry point reaches it.
+ */
+export type FileState = "compiled" | "referenced" | "not-included";
+
+/** Where an entry point came from (reported by `get_status` with its reason). */
+export type EntryOrigin =
+  /** `--entry` (or the project's config) */
+  | "explicit"
+  /** named by a build script (BuildMod.bat, DefaultScript.cs, …) */
+  | "build-script"
+  /** a `<Stream>` of a `.babproj` */
+  | "babproj"
+  /** a well-known file name (Data/Mod.xml, Data/Static.xml) */
+  | "well-known"
+  /** a `Data/AdditionalMaps/MapMetaData_*.xml` global stream */
+  | "map-metadata"
+  /** the SDK's vanilla stream root a `reference` include names */
+  | "sdk-stream";
+
+/** The first well-formedness error of a file (the builder rejects the file until it is fixed). */
+export interface XmlErrorAt {
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
 export interface AssetDef {
   /** Index in `LinkedIndex.assets`. */
   readonly index: number;
@@ -24,11 +55,15 @@ export interface AssetDef {
   readonly startLine: number;
   readonly endLine: number;
   readonly origin: Origin;
-  /** Streams whose walk reached the defining file (empty when inactive). */
+  /** Streams whose walk reached the defining file (empty when not included). */
   readonly streams: readonly string[];
+  readonly state: FileState;
+  /** `state === "compiled"` (kept for compatibility). */
   readonly active: boolean;
-  /** Reached only through `instance` includes (visible to the compiler, not compiled into the stream). */
+  /** Compiled only through `instance` includes (emitted only when an emitted asset references it). */
   readonly viaInstance: boolean;
+  /** The defining file has an XML error: the builder rejects it, though the definition was read. */
+  readonly fileHasErrors: boolean;
   /** Raw inheritFrom value, or null. */
   readonly inheritFrom: string | null;
   /** Manifest assets: the source file recorded by the compiler (e.g. `DATA:globaldata/weapon.xml`). */
@@ -68,7 +103,9 @@ export interface ReferenceSite {
   /** Matching definitions (indexes into assets), best first. */
   readonly targets: readonly number[];
   readonly status: ReferenceStatus;
-  /** The site is in an active file (or spliced into an active asset). */
+  /** The state of the file holding the site (for a spliced fragment: of the splicing asset). */
+  readonly state: FileState;
+  /** `state === "compiled"`. */
   readonly active: boolean;
   /** Spliced in through this xi:include chain (fragment sites), else null. */
   readonly via: string | null;
@@ -79,7 +116,14 @@ export interface IncludeEdge {
   /** Resolved target (real casing), or null when it could not be resolved. */
   readonly to: string | null;
   readonly source: string;
-  readonly type: IncludeType | "xi";
+  /** null when the `type` attribute is missing or invalid (the builder ignores the include). */
+  readonly type: IncludeType | "xi" | null;
+  /**
+   * What answers it: `file` (the target is read), `manifest` (a `reference` include answered by a
+   * prebuilt manifest), `sdk-stream` (a `reference` include answered by an SDK stream of its own),
+   * `ignored` (invalid type), `missing` (not found).
+   */
+  readonly resolution: "file" | "manifest" | "sdk-stream" | "ignored" | "missing";
   readonly line: number;
   readonly column: number;
   /** The written path differs from the on-disk casing. */
@@ -112,19 +156,37 @@ export interface FileInfo {
   readonly path: string;
   readonly kind: FileKindLinked;
   readonly origin: Origin;
+  readonly state: FileState;
+  /** `state === "compiled"` (kept for compatibility). */
   readonly active: boolean;
   readonly streams: readonly string[];
-  /** Reached only through instance includes. */
+  /** Compiled only through instance includes. */
   readonly viaInstance: boolean;
   readonly fragment: boolean;
+  /** Not asset XML (see `FileRecord.foreign`). */
+  readonly foreign: boolean;
   readonly rootName: string | null;
   readonly assetCount: number;
+  /** The first XML error, or null. */
+  readonly xmlError: XmlErrorAt | null;
 }
 
 export interface StreamInfo {
   readonly name: string;
   readonly entry: string;
   readonly layer: "project" | "sdk";
+  /** `compiled`: built from the entry; `referenced`: an SDK stream whose prebuilt manifest the mod uses. */
+  readonly context: "compiled" | "referenced";
+  readonly origin: EntryOrigin;
+  /** Why the entry is one (empty for entries given without a reason). */
+  readonly reason: string;
+  /** SDK streams: the `reference` include that pulled the stream in. */
+  readonly referencedFrom: {
+    readonly file: string;
+    readonly line: number;
+    readonly column: number;
+    readonly source: string;
+  } | null;
   readonly files: number;
   readonly manifests: readonly string[];
 }
@@ -132,7 +194,10 @@ export interface StreamInfo {
 export interface LinkStats {
   readonly files: number;
   readonly projectFiles: number;
+  /** Project XML/.w3x files in the state `compiled`. */
   readonly activeFiles: number;
+  /** Project XML/.w3x files in the state `referenced`. */
+  readonly referencedFiles: number;
   readonly assets: number;
   readonly sdkAssets: number;
   readonly references: number;
@@ -219,7 +284,7 @@ export class LinkedIndex {
   readonly schema: SchemaQueries | null;
   readonly projectDir: string;
   readonly sdkDir: string | null;
-  /** Lower-cased define name → number of `$NAME` uses in active files. */
+  /** Lower-cased define name → number of `$NAME` uses in compiled or referenced files. */
   readonly defineUses: ReadonlyMap<string, number>;
   /** String-table entries of the project's `.str` files. */
   readonly strings: readonly StringDef[];
@@ -334,11 +399,13 @@ export function rankAssets(assets: readonly AssetDef[]): AssetRanking {
 
 const ORIGIN_RANK: Record<Origin, number> = { project: 0, sdk: 1, manifest: 2 };
 
-/** Best first: project before SDK before manifest, active before inactive, then by file and line. */
+const STATE_RANK: Record<FileState, number> = { compiled: 0, referenced: 1, "not-included": 2 };
+
+/** Best first: project before SDK before manifest, compiled before referenced before not included, then by file and line. */
 export function rankCompare(a: AssetDef, b: AssetDef): number {
   return (
     ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin] ||
-    (a.active ? 0 : 1) - (b.active ? 0 : 1) ||
+    STATE_RANK[a.state] - STATE_RANK[b.state] ||
     (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
     a.line - b.line
   );

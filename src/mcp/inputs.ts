@@ -58,6 +58,13 @@ export function optionalText(name: string, what: string, max: number, descriptio
   return text(name, what, max, description).optional();
 }
 
+/** An optional choice among `values`. */
+export function optionalChoice(name: string, values: readonly string[], description: string) {
+  return z.enum(values as [string, ...string[]], { error: fieldError(name, `one of ${values.join(", ")}`) })
+    .optional()
+    .describe(description);
+}
+
 /** An optional whole number in [min, max]. */
 export function count(name: string, min: number, max: number, description: string) {
   return z

@@ -43,7 +43,7 @@ function servingFacts(f: ServingFacts): string {
   const lines = [`Project: ${f.root}${cfg?.sdk?.game ? ` (game ${cfg.sdk.game})` : ""}.`];
   if (cfg?.sdk) lines.push(`SDK: ${cfg.sdk.dir} (vanilla assets, defines and manifests are indexed too).`);
   else {lines.push(
-      "No SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla.",
+      "No SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla, once find_asset names no project file with an XML error.",
     );}
   lines.push(
     `${

@@ -5,6 +5,7 @@
  * there is no mod it still runs and says so, so an agent learns to stop asking instead of guessing.
  */
 import { baseName, isInside, parentDir, pathKey, toAbsolute } from "../project/paths.ts";
+import { logicalCwd } from "../project/cwd.ts";
 import type { ProjectRoot } from "../project/detect.ts";
 import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
 import { IndexService, type SnapshotPort } from "../workspace/service.ts";
@@ -53,7 +54,7 @@ export class ProjectRegistry {
   constructor(private readonly options: RegistryOptions) {
     this.log = options.log ?? (() => {});
     const req = options.request;
-    const cwd = req.cwd ?? process.cwd();
+    const cwd = req.cwd ?? logicalCwd(req.env ?? process.env);
     const resolved = (options.resolve ?? resolveConfig)(req);
     if (!isEnvError(resolved)) {
       this.mode = "single";

@@ -11,6 +11,7 @@ import type { UsesResult } from "../query/uses.ts";
 import type { DefinitionResult } from "../query/definition.ts";
 import type { ResolveIncludeResult } from "../query/includes.ts";
 import type { FileResult } from "../query/files.ts";
+import type { FileListResult } from "../query/file-list.ts";
 import type { FindDefineResult } from "../query/defines.ts";
 import type { GuideAnswer } from "../query/guide.ts";
 import type { UnreferencedResult } from "../query/unreferenced.ts";
@@ -108,6 +109,20 @@ export function boundNote(r: Bounded): string {
   })`;
 }
 
+type FileState = FileResult["state"];
+
+/** `compiled in static+global:X`, `referenced, not compiled (sdk:static)`, `not included: no entry point reaches it`. */
+function stateWords(state: FileState, streams: readonly string[]): string {
+  if (state === "compiled") return t`compiled in ${streams.join("+")}`;
+  if (state === "referenced") return t`referenced, not compiled${streams.length ? t` (${streams.join("+")})` : ""}`;
+  return "not included: no entry point reaches it";
+}
+
+/** `file not included`, `referenced file, not compiled`, for flags on lines. */
+function stateOfFile(state: FileState): string {
+  return state === "not-included" ? "file not included" : "referenced file, not compiled";
+}
+
 /** " (heuristic)" and the like, for the reference kinds `via` does not spell. */
 function kindNote(kind: string): string {
   return kind === "attribute" || kind === "content" || kind === "inheritFrom" ? "" : ` (${kind})`;
@@ -126,11 +141,13 @@ export function renderFindAsset(r: FindAssetResult): string {
       : t`${d.file}:${d.line}${d.endLine > d.line ? t`-${d.endLine}` : ""}`;
     const flags = [
       d.origin,
-      d.active ? d.streams.join("+") : "inactive: no entry point includes it",
+      stateWords(d.state, d.streams),
       d.viaInstance ? "instance include only" : "",
+      d.fileHasErrors ? "file has an XML error" : "",
     ].filter(Boolean).join(", ");
     lines.push(t`- ${d.type} ${d.id}  ${at}  [${flags}]${d.inheritFrom ? t`  inheritFrom ${d.inheritFrom}` : ""}`);
   }
+  for (const n of r.notes) lines.push(visible(n));
   if (r.types.length > 1) lines.push(t`several types: pass type (${r.types.join(", ")}) to the next call`);
   return lines.join("\n");
 }
@@ -166,7 +183,9 @@ export function renderFindReferences(r: FindReferencesResult): string {
     const from = s.from ? t`${s.from.type} ${s.from.id}` : "(outside any asset)";
     const written = s.value === r.id ? "" : t` = "${s.value}"`;
     lines.push(
-      t`- ${s.file}:${s.line}  ${from}  ${viaOf(s)}${kindNote(s.kind)}${written}${s.active ? "" : "  (inactive file)"}`,
+      t`- ${s.file}:${s.line}  ${from}  ${viaOf(s)}${kindNote(s.kind)}${written}${
+        s.state === "compiled" ? "" : t`  (${stateOfFile(s.state)})`
+      }`,
     );
   }
   const hint = pageHint(r.nextCursor);
@@ -205,7 +224,7 @@ export function renderListAssets(r: ListAssetsResult): string {
   const lines = [t`${r.items.length} of ${r.total} ${r.type}${r.prefix ? t` starting with "${r.prefix}"` : ""}:`];
   for (const i of r.items) {
     lines.push(
-      t`- ${i.id}  ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${
+      t`- ${i.id}  ${i.file}:${i.line}${i.state === "compiled" ? "" : t` (${stateOfFile(i.state)})`}${
         i.origin === "project" ? "" : t` [${i.origin}]`
       }`,
     );
@@ -220,22 +239,58 @@ export function renderResolveInclude(r: ResolveIncludeResult): string {
   const head = r.resolved
     ? t`${r.source} → ${r.resolved}${r.caseFixed ? " (letter case fixed)" : ""}${
       r.twoLetterRule ? " (ART two-letter folder rule)" : ""
-    }; ${r.active ? t`active in ${r.streams.join(", ")}` : "inactive"}`
+    }; ${stateWords(r.state, r.streams)}`
     : t`${r.source} does not resolve${r.reason ? t`: ${r.reason}` : ""}`;
   const lines = [head, t`from ${r.from}`];
+  // Only worth a line when a reference include would not simply read the file.
+  const a = r.asReference;
+  if (a.answeredBy === "manifest" || a.answeredBy === "sdk-stream") {
+    lines.push(t`as a reference include: ${referenceWords(a)}`);
+  }
   for (const c of r.tried) lines.push(t`- ${c.hit ? "hit " : "miss"} ${c.candidate}`);
   return lines.join("\n");
 }
 
-/** The text of is_file_active: the summary sentence, then the include edges. */
+/** What a reference include of a source uses, in words. */
+function referenceWords(a: ResolveIncludeResult["asReference"]): string {
+  if (a.answeredBy === "manifest") {
+    return t`the prebuilt manifest ${a.manifest} (${
+      a.manifestFrom === "babproj" ? "from a .babproj StreamReference" : "in the SDK's builtmods"
+    }); the XML is not read`;
+  }
+  if (a.answeredBy === "sdk-stream") return t`the SDK stream ${a.sdkStream} (indexed as referenced)`;
+  if (a.answeredBy === "xml") {
+    return "no prebuilt manifest: the XML itself, indexed as referenced (resolvable, not compiled)";
+  }
+  return "nothing: no manifest and no file";
+}
+
+/** An include edge's type and what answers it, for the file texts. */
+function edgeWords(e: FileResult["includes"][number]): string {
+  const how = e.resolution === "file" || e.resolution === "missing" ? "" : t`, ${e.resolution}`;
+  return t`${e.type ?? "invalid type: ignored"}${how}`;
+}
+
+/**
+ * The text of is_file_active: the summary sentence (state and why), the include chain (its entry point,
+ * then one line per hop), the XML error, then the include edges.
+ */
 export function renderFile(r: FileResult): string {
   const lines = [
     visible(r.summary),
     t`kind ${r.kind}, ${plural(r.assets, "asset")}, ${plural(r.diagnostics, "diagnostic")}`,
   ];
-  for (const e of r.includedBy) lines.push(t`- included by ${e.file}:${e.line} (${e.type})`);
+  if (r.chain) {
+    const e = r.chain.entry;
+    lines.push(t`entry point ${e.file} (${e.stream}: ${e.reason})`);
+    for (const h of r.chain.hops) lines.push(t`- chain: ${h.file}:${h.line} includes ${h.source} (${h.type})`);
+  }
+  if (r.xmlError) {
+    lines.push(t`XML error at ${r.file}:${r.xmlError.line}:${r.xmlError.column}: ${r.xmlError.message}`);
+  }
+  for (const e of r.includedBy) lines.push(t`- included by ${e.file}:${e.line} (${edgeWords(e)})`);
   for (const e of r.includes) {
-    lines.push(t`- line ${e.line} includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
+    lines.push(t`- line ${e.line} includes ${e.source} (${edgeWords(e)}) → ${e.file ?? "not found"}`);
   }
   if (r.truncated) {
     lines.push(
@@ -247,11 +302,35 @@ export function renderFile(r: FileResult): string {
   return lines.join("\n");
 }
 
+/** The text of list_files: the counts per state, one line per file, then the next-page hint. */
+export function renderListFiles(r: FileListResult): string {
+  const what = r.state ? `${r.state === "not-included" ? "not included" : r.state} ` : "";
+  const lines = [
+    t`${r.items.length} of ${plural(r.total, `${what}file`)}${
+      r.prefix ? t` under ${r.prefix}` : ""
+    } (${r.byState.compiled} compiled, ${r.byState.referenced} referenced, ${r.byState["not-included"]} not included):`,
+  ];
+  for (const i of r.items) {
+    const flags = [
+      r.state ? "" : i.state === "not-included" ? "not included" : i.state,
+      i.kind === "missing" ? "missing on disk" : "",
+      i.viaInstance ? "instance include only" : "",
+      i.fragment && !i.foreign ? "fragment" : "",
+      i.foreign ? "not asset XML" : "",
+      i.hasXmlError ? "XML error" : "",
+    ].filter(Boolean).join(", ");
+    lines.push(t`- ${i.file}${flags ? `  [${flags}]` : ""}`);
+  }
+  const hint = pageHint(r.nextCursor);
+  if (hint) lines.push(hint);
+  return lines.join("\n");
+}
+
 /** The text of find_define: one line per declaration and the use count. */
 export function renderFindDefine(r: FindDefineResult): string {
   const lines = r.definitions.map((d) => t`$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`);
   if (r.definitions.length > 1) lines.push(t`declared ${r.definitions.length} times`);
-  lines.push(t`${plural(r.uses, "use")} in active files`);
+  lines.push(t`${plural(r.uses, "use")} in compiled or referenced files`);
   return lines.join("\n");
 }
 
@@ -340,7 +419,14 @@ export function renderStatus(r: StatusAnswer, index: IndexEnvelope | null): stri
       t`${c.files} files, ${c.assets} assets (+${c.sdkAssets} SDK), ${c.references} references, ${c.defines} defines, ${c.diagnostics} diagnostics`,
     );
   }
-  for (const s of r.streams) lines.push(t`stream ${s.name}: ${s.entry} (${plural(s.files, "file")})`);
+  for (const s of r.streams) {
+    lines.push(
+      t`stream ${s.name}: ${s.entry} (${plural(s.files, "file")}${s.context === "referenced" ? ", referenced" : ""})${
+        s.reason ? t` — ${s.reason}` : ""
+      }`,
+    );
+  }
+  for (const n of r.entryNotes) lines.push(t`entry points: ${n}`);
   if (r.types.length) lines.push(t`types: ${r.types.join(", ")}`);
   if (r.lastError) lines.push(t`last build failed: ${r.lastError}`);
   if (r.note) lines.push(visible(r.note));
@@ -400,7 +486,7 @@ export function renderReindex(r: ReindexAnswer): string {
     lines.push(t`stream ${s.name}: ${s.entry} (${plural(s.files, "file")}${s.layer === "sdk" ? ", SDK" : ""})`);
   }
   lines.push(
-    t`files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive, ${r.files.art} art, ${r.files.fragments} fragments)`,
+    t`files: ${r.files.total} (${r.files.compiled} compiled, ${r.files.referenced} referenced, ${r.files.notIncluded} not included; ${r.files.art} art, ${r.files.fragments} fragments)`,
   );
   const total = r.assetsByType.reduce((a, b) => a + b.count, 0);
   lines.push(

@@ -1,5 +1,5 @@
 /**
- * The 15 tools of the MCP server, in {@link TOOL_NAMES} order: each a declaration (title, a description
+ * The 16 tools of the MCP server, in {@link TOOL_NAMES} order: each a declaration (title, a description
  * written for a model, bounded argument schema, output schema, annotations) and a thin handler over
  * one query-layer function. All logic lives in `src/query/`; nothing here computes an answer itself.
  */
@@ -12,6 +12,7 @@ import { definitionOf, definitionTarget } from "../query/definition.ts";
 import { findDefine } from "../query/defines.ts";
 import { envelopeOf, type IndexEnvelope, isQueryError, type QueryResult } from "../query/envelope.ts";
 import { fileQuery } from "../query/files.ts";
+import { FILE_STATES, listFiles } from "../query/file-list.ts";
 import { guideQuery } from "../query/guide.ts";
 import { resolveIncludeQuery } from "../query/includes.ts";
 import { findReferences } from "../query/references.ts";
@@ -31,6 +32,7 @@ import {
   ID,
   LIMIT,
   MCP_HARD_LIMIT,
+  optionalChoice,
   optionalText,
   text,
   textList,
@@ -242,6 +244,21 @@ const IS_FILE_ACTIVE = argumentsOf("is_file_active", {
   ),
   cursor: CURSOR,
 });
+const LIST_FILES = argumentsOf("list_files", {
+  state: optionalChoice(
+    "state",
+    FILE_STATES,
+    'Only files in this state: "not-included" (nothing includes them: candidates for cleanup), "referenced" (only reference includes reach them) or "compiled". Omit for all.',
+  ),
+  prefix: optionalText(
+    "prefix",
+    'the start of a path relative to the project root, e.g. "Data/Units/"',
+    1024,
+    "Only files whose path relative to the project root starts with this (case-insensitive).",
+  ),
+  limit: LIMIT,
+  cursor: CURSOR,
+});
 const FIND_DEFINE = argumentsOf("find_define", {
   name: text(
     "name",
@@ -305,10 +322,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "find_asset",
         title: "Find where an asset is defined",
         description:
-          "Where is an asset defined? Given an id (case-insensitive), returns every definition: type, file, line, origin (project, sdk or manifest), streams and whether the file is active (compiled into the mod). A project definition with the same type and id overrides the vanilla one. For a Type:Id value pass the id after the last colon and the type. An unknown id is an error listing similar ids. Next: get_definition for the XML, find_references for who uses it, get_asset_references for what it uses.",
+          'Where is an asset defined? Given an id (case-insensitive), returns every definition: type, file, line, origin (project, sdk or manifest), streams and, when the build does not compile it, its state: "referenced" (only reference includes reach it: resolvable, not compiled) or "not-included". fileHasErrors means the defining file has an XML error: the builder rejects that file until it is fixed (notes says where). A project definition with the same type and id overrides the vanilla one. For a Type:Id value pass the id after the last colon and the type. An unknown id is an error listing similar ids. Next: get_definition for the XML, find_references for who uses it, get_asset_references for what it uses.',
         input: FIND_ASSET,
         shape:
-          '{id, type?, definitions: [{type, at: "path:line", endLine, streams, origin?, active?, viaInstance?, inheritFrom?, manifestSource?}], types?}',
+          '{id, type?, definitions: [{type, at: "path:line", endLine, streams, origin?, state?, active?, viaInstance?, fileHasErrors?, inheritFrom?, manifestSource?}], types?, notes?}',
         run: (linked, a) => findAsset(linked, a.id, a.type),
         render: R.renderFindAsset,
         answer: A.findAssetAnswer,
@@ -355,10 +372,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "find_references",
         title: "Find who references an asset",
         description:
-          "Who references an asset: every reference site that resolves to it (file, line, the asset it is written in, element, attribute, kind: attribute, content or inheritFrom), project files first. The definition itself is not listed. Pass type when the id names several types. Paged: pass nextCursor back as cursor. The children of an asset are the sites of kind inheritFrom. Next: get_definition on a referencing asset, is_file_active on a site's file.",
+          "Who references an asset: every reference site that resolves to it (file, line, the asset it is written in, element, attribute, kind: attribute, content or inheritFrom; state when its file is referenced or not-included rather than compiled), project files first, compiled files before the others. The definition itself is not listed. Pass type when the id names several types. Paged: pass nextCursor back as cursor. The children of an asset are the sites of kind inheritFrom. Next: get_definition on a referencing asset, is_file_active on a site's file.",
         input: FIND_REFERENCES,
         shape:
-          '{asset: "Type:Id", total, byOrigin?, references: [{from: "Type:Id", at, via, kind?, value?, through?, active?}], nextCursor?}',
+          '{asset: "Type:Id", total, byOrigin?, references: [{from: "Type:Id", at, via, kind?, value?, through?, state?, active?}], nextCursor?}',
         run: (linked, a) =>
           findReferences(linked, a.id, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderFindReferences,
@@ -401,9 +418,9 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "list_assets_by_type",
         title: "List the assets of a type",
         description:
-          "The ids of one asset type (e.g. WeaponTemplate, GameObject), optionally only those starting with prefix, with file and line, one page at a time (limit, cursor; pass nextCursor back as cursor). get_status lists the types present. Next: find_asset or get_definition on an id.",
+          "The ids of one asset type (e.g. WeaponTemplate, GameObject), optionally only those starting with prefix, with file, line and, when not compiled, state (referenced or not-included), one page at a time (limit, cursor; pass nextCursor back as cursor). get_status lists the types present. Next: find_asset or get_definition on an id.",
         input: LIST_ASSETS,
-        shape: "{type, prefix?, total, items: [{id, at, origin?, active?}], nextCursor?}",
+        shape: "{type, prefix?, total, items: [{id, at, origin?, state?, active?}], nextCursor?}",
         run: (linked, a) =>
           listAssets(linked, a.type, { prefix: a.prefix, limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderListAssets,
@@ -426,12 +443,19 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "resolve_include",
         title: "Resolve an Include source",
         description:
-          'How an <Include source="…"> (or xi:include href) string resolves: every candidate path tried in search order, the hit, letter-case fixes, and whether the target is active and in which streams. from is the including file (default Data/Mod.xml); relative sources depend on it. Next: is_file_active on the hit, check_files on the including file.',
+          'How an <Include source="…"> (or xi:include href) string resolves: every candidate path tried in search order, the hit, letter-case fixes, the target\'s streams and, when not compiled, its state (referenced, not-included), and asReference when a type="reference" include of it would not read the file itself: a prebuilt manifest (found through a .babproj StreamReference or the SDK\'s builtmods) or the SDK stream (without asReference, such an include reads the XML and indexes it as referenced). from is the including file (default Data/Mod.xml); relative sources depend on it. Next: is_file_active on the hit, check_files on the including file.',
         input: RESOLVE_INCLUDE,
         shape:
-          "{source, from, prefix?, resolved (null: no hit), exists?, caseFixed?, twoLetterRule?, active?, streams?, tried: [path], reason?}",
+          '{source, from, prefix?, resolved (null: no hit), exists?, caseFixed?, twoLetterRule?, state?, active?, streams?, asReference?: {answeredBy: "manifest"|"sdk-stream", manifest?, manifestFrom?, sdkStream?}, tried: [path], reason?}',
         run: (linked, a, h) =>
-          resolveIncludeQuery(linked, h.service.ws.ports.projectResolver, h.service.ws.config.layout, a.source, a.from),
+          resolveIncludeQuery(
+            linked,
+            h.service.ws.ports.projectResolver,
+            h.service.ws.config.layout,
+            a.source,
+            a.from,
+            h.service.ws.ports.references,
+          ),
         render: R.renderResolveInclude,
         answer: A.resolveIncludeAnswer,
       },
@@ -445,10 +469,10 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "is_file_active",
         title: "Is a file compiled into the mod?",
         description:
-          "Whether a file is active (reachable from an entry point such as Data/Mod.xml, so the game compiles it), in which streams, which files include it and what it includes (paged: includedByTotal and includesTotal count every edge; pass nextCursor back as cursor). An edit to an inactive file changes nothing in game until an active file includes it. path is relative to the project root. Next: resolve_include to test an include line, check_files on the file.",
+          'Is a file compiled into the mod? A file is compiled (reached from an entry point through all/instance includes or xi:include: edits take effect; state is then left out), "referenced" (reached only through type="reference" includes: its assets can be referenced, but the build does not compile it) or "not-included" (nothing reaches it: edits change nothing in game); active: false whenever it is not compiled. chain is the shortest include chain from the entry point (each hop: the include at file:line, source and type; type all left out). Also: streams, xmlError (the builder rejects the file until it is fixed), which files include it and what it includes (paged: includedByTotal and includesTotal count every edge; pass nextCursor back as cursor). path is relative to the project root. Next: resolve_include to test an include line, check_files on the file.',
         input: IS_FILE_ACTIVE,
         shape:
-          "{file, exists?, kind, origin?, active?, streams, viaInstance?, fragment?, assets, diagnostics, includedBy: [{at, source, type?}], includedByTotal, includes: [{line, source, type?, target?, missing?}], includesTotal, truncated?, nextCursor?}",
+          "{file, exists?, kind, origin?, state?, active?, streams, viaInstance?, fragment?, foreign?, assets, diagnostics, xmlError?: {at, message}, chain?: {entry, stream, reason, hops: [{at, source, type?}]}, includedBy: [{at, source, type?, resolution?}], includedByTotal, includes: [{line, source, type?, resolution?, target?, missing?}], includesTotal, truncated?, nextCursor?}",
         run: (linked, a) => fileQuery(linked, a.path, { limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderFile,
         answer: A.fileAnswer,
@@ -462,12 +486,35 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
   );
 
   add(
+    queryTool<In<typeof LIST_FILES>, ReturnType<typeof listFiles> extends QueryResult<infer X> ? X : never>(
+      {
+        name: "list_files",
+        title: "List the project's files by state",
+        description:
+          'The project\'s XML and art files, by state: "not-included" lists the files nothing includes (where every cleanup starts), "referenced" those only reference includes reach, "compiled" those the build compiles. Sorted by path, paged (limit, cursor; pass nextCursor back as cursor), with byState counting each state. prefix narrows to a folder. Next: is_file_active on one file for its include chain.',
+        input: LIST_FILES,
+        shape:
+          '{state?, prefix?, total, byState: {compiled, referenced, "not-included"}, items: [{file, state?, kind?, streams?, assets, viaInstance?, fragment?, foreign?, hasXmlError?}], nextCursor?}',
+        run: (linked, a) =>
+          listFiles(linked, { state: a.state, prefix: a.prefix, limit: clampLimit(a.limit), cursor: a.cursor }),
+        render: R.renderListFiles,
+        answer: A.listFilesAnswer,
+        refit: (a, r, f) => {
+          const n = smallerCount(r.items.length, f);
+          return n === null ? null : { ...a, limit: n };
+        },
+      },
+      env,
+    ),
+  );
+
+  add(
     queryTool<In<typeof FIND_DEFINE>, ReturnType<typeof findDefine> extends QueryResult<infer X> ? X : never>(
       {
         name: "find_define",
         title: "Look up a $DEFINE",
         description:
-          "The value and location of a $DEFINE: every declaration (several mean duplicates) with file and line, and how many times active files use it. name may include the leading $. A $NAME used but never declared is reported by check_files.",
+          "The value and location of a $DEFINE: every declaration (several mean duplicates) with file and line, and how many times the compiled or referenced files use it. name may include the leading $. A $NAME used but never declared is reported by check_files.",
         input: FIND_DEFINE,
         shape: "{name, definitions: [{value, at, origin?}], uses}",
         run: (linked, a) => findDefine(linked, a.name),
@@ -484,7 +531,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "find_unreferenced",
         title: "Find unused project assets",
         description:
-          "Project assets that no active file references, among the types designed to be referenced (weapons, objects, FX, sounds, …), grouped by type and sorted by id, paged (limit, cursor). Leads, not proof: maps, scripts and the game's code also look ids up. Next: find_references to confirm one.",
+          "Compiled project assets that nothing references (no compiled or referenced file, no prebuilt manifest), among the types designed to be referenced (weapons, objects, FX, sounds, …), grouped by type and sorted by id, paged (limit, cursor). Leads, not proof: maps, scripts and the game's code also look ids up. Next: find_references to confirm one.",
         input: FIND_UNREFERENCED,
         shape: "{type?, total, byType?: {Type: n}, items: {Type: [{id, at}]}, nextCursor?, rule}",
         run: (linked, a) => unreferenced(linked, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
@@ -563,10 +610,10 @@ function getStatusTool(env: ToolEnv): ToolDeclaration {
     name: "get_status",
     title: "Index status",
     description:
-      "Is there an index for this mod, how complete and fresh is it, and what does it hold? Returns the index envelope (state, counts, complete, stale), the project, its SDK (or project-only mode), schema, streams and the asset types present, with build progress while building. Cheap: call it first. If state is no_index, or index.projectDir is not the folder you work in, do not use these tools for that folder.",
+      "Is there an index for this mod, how complete and fresh is it, and what does it hold? Returns the index envelope (state, counts, complete, stale), the project, its SDK (or project-only mode), schema, streams (each with its entry point, where it came from and why: a build script, a .babproj, --entry, a well-known name; entryNotes warns when plausible entries disagree) and the asset types present, with build progress while building. Cheap: call it first. If state is no_index, or index.projectDir is not the folder you work in, do not use these tools for that folder.",
     input: GET_STATUS,
     output: S.answerSchema(
-      "{marker, mode, sdk, sdkCandidates, schema, streams, types, progress?, lastError?, note?}",
+      "{marker, mode, sdk, sdkCandidates, schema, streams: [{name, entry, context?, origin, reason, files}], entryNotes?, types, progress?, lastError?, note?}",
       { fullIndex: true },
     ),
     annotations: READ_ONLY,
@@ -627,6 +674,7 @@ function noProjectStatus(reg: ProjectRegistry): Outcome<R.StatusAnswer> {
     complete: false,
     stale: false,
     streams: [],
+    entryNotes: [],
     types: [],
     progress: null,
     lastError: null,
@@ -704,7 +752,7 @@ function reindexTool(env: ToolEnv): ToolDeclaration {
       'Rebuild the project\'s index from disk now and return the new envelope with a build summary (files, assets by type, references, diagnostics, timings). Changes no mod file. Costs a full build: after a few edits prefer consistency: "strict" on the next question; use reindex when state is error or stale does not clear. Sends progress notifications when the request has a progress token; can be cancelled.',
     input: REINDEX,
     output: S.answerSchema(
-      "{project, sdk?, mode, streams, files, assetsByType: {Type: n}, references, unresolvedIncludes?, diagnostics, timings, parsedFiles, artFiles, sdkFiles}",
+      "{project, sdk?, mode, streams: [{name, entry, layer?, context?, files}], files, assetsByType: {Type: n}, references, unresolvedIncludes?, diagnostics, timings, parsedFiles, artFiles, sdkFiles}",
       { fullIndex: true },
     ),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

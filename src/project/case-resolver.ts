@@ -4,7 +4,10 @@
  * Mods are written on Windows, where `DATA:GlobalData/Weapon.xml` finds `globaldata/weapon.xml`. On a
  * case-sensitive file system we get the same answer by matching each segment against the listing of
  * its parent folder (one listing per folder, shared through the lister's cache) instead of guessing
- * with stats.
+ * with stats. Two names differing only in case (possible there, impossible on Windows) are tried in
+ * sorted order, so every lookup picks the same one — the one the project scan keeps. A folder that
+ * cannot be listed but can be passed through (mode 711) is stepped through by a direct stat of the
+ * exact name; such folders are remembered ({@link CaseResolver.unlistableSeen}) for a diagnostic.
  */
 import type { DirectoryLister, DirEntry } from "./fs-port.ts";
 import { native } from "./paths.ts";
@@ -17,18 +20,14 @@ function fits(e: DirEntry, kind: EntryKind): boolean {
 }
 
 /**
- * The entries of `entries` named `name` ignoring case, in preference order: the exact-case name first
- * (folders differing only by case can coexist on Linux), then the rest in listing order.
+ * The entries of `entries` named `name` ignoring case, in sorted (code-unit) order: names differing
+ * only by case can coexist on Linux, and every lookup must prefer the same one whatever case it writes.
  */
 export function matchingEntries(entries: readonly DirEntry[], name: string, kind: EntryKind = "any"): DirEntry[] {
   const same = byLowerName(entries).get(name.toLowerCase());
   if (!same) return [];
-  const out: DirEntry[] = [];
-  for (const e of same) {
-    if (!fits(e, kind)) continue;
-    if (e.name === name) out.unshift(e);
-    else out.push(e);
-  }
+  const out = same.filter((e) => fits(e, kind));
+  if (out.length > 1) out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return out;
 }
 
@@ -58,6 +57,8 @@ function splitRelative(relative: string): string[] {
 /** Resolves paths case-insensitively and caches the answers until {@link CaseResolver.invalidate}. */
 export class CaseResolver {
   private readonly results = new Map<string, string | null>();
+  /** Folders met on the way that could not be listed (their children found by exact name only). */
+  readonly unlistableSeen = new Set<string>();
 
   constructor(readonly lister: DirectoryLister) {}
 
@@ -103,9 +104,22 @@ export class CaseResolver {
    */
   childNamed(dir: string, name: string, kind: EntryKind = "any"): string | null {
     const entries = this.lister.list(dir);
-    if (!entries) return null;
+    if (!entries) return this.exactChild(dir, name, kind);
     const m = matchingEntries(entries, name, kind)[0];
     return m ? native.join(dir, m.name) : null;
+  }
+
+  /**
+   * In an unlistable folder, `name` exactly as written when a direct stat finds it (of `kind`), else
+   * null; null for any other folder without a listing.
+   */
+  private exactChild(dir: string, name: string, kind: EntryKind): string | null {
+    if (!this.lister.unlistable?.(dir) || !this.lister.probe) return null;
+    this.unlistableSeen.add(dir);
+    const p = native.join(dir, name);
+    const what = this.lister.probe(p);
+    if (what === null) return null;
+    return kind === "any" || (kind === "directory") === (what === "directory") ? p : null;
   }
 
   /** The entries of `dir` (null when it is not a folder); a pass-through to the lister's cache. */
@@ -128,9 +142,12 @@ export class CaseResolver {
       if (this.lister.list(cur) !== null) return kind === "file" ? null : cur;
       return kind !== "directory" && this.existsAsFile(cur) ? cur : null;
     }
-    const entries = this.lister.list(cur);
-    if (!entries) return null;
     const last = i === segs.length - 1;
+    const entries = this.lister.list(cur);
+    if (!entries) {
+      const exact = this.exactChild(cur, segs[i], last ? kind : "directory");
+      return exact === null || last ? exact : this.walk(exact, segs, i + 1, kind);
+    }
     // Only the final segment may be a file; anything we step through (or back out of) is a folder.
     // Several candidates only on case-sensitive file systems; try each so a later one can still match.
     for (const e of matchingEntries(entries, segs[i], last ? kind : "directory")) {
@@ -148,6 +165,7 @@ export class CaseResolver {
     if (parent === p) return false;
     const entries = this.lister.list(parent);
     const name = native.basename(p);
-    return entries?.some((e) => e.name === name && !e.isDirectory) ?? false;
+    if (!entries) return this.exactChild(parent, name, "file") !== null;
+    return entries.some((e) => e.name === name && !e.isDirectory);
   }
 }

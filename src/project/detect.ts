@@ -1,15 +1,17 @@
 /**
- * Project-root detection and the layout of one project (entry files and streams).
+ * Project-root detection and the layout of one project (its well-known entry files and folders; which
+ * of them are entry points is decided in `entry-points.ts`).
  *
- * A folder is a mod project when it has `Data/Mod.xml`, a `*.babproj`, or
- * `Data/AdditionalMaps/MapMetaData_*.xml` (checked in that order; every name compared ignoring case).
+ * A folder is a mod project when it has `Data/Mod.xml`, `Data/Static.xml` (a Kane's Wrath-style mod),
+ * a `*.babproj`, or `Data/AdditionalMaps/MapMetaData_*.xml` (checked in that order; every name compared
+ * ignoring case).
  */
 import { CaseResolver, matchingEntries } from "./case-resolver.ts";
 import type { DirectoryLister } from "./fs-port.ts";
 import { ancestors, isAbsoluteAnyOs, native, pathKey, toAbsolute } from "./paths.ts";
 
 /** Which marker made a folder a project root. */
-export type ProjectMarker = "mod" | "babproj" | "mapmetadata";
+export type ProjectMarker = "mod" | "static" | "babproj" | "mapmetadata";
 
 /** A detected project root. */
 export interface ProjectRoot {
@@ -62,13 +64,6 @@ function isBabprojName(name: string): boolean {
   return name.toLowerCase().endsWith(".babproj");
 }
 
-/** One compile stream of a project: `static` from `Data/Mod.xml`, `global:<name>` per map-metadata file. */
-export interface ProjectStream {
-  readonly name: string;
-  readonly kind: "static" | "global";
-  readonly entry: string;
-}
-
 /** What a project root contains, with real on-disk casing. */
 export interface ProjectLayout {
   readonly dir: string;
@@ -76,6 +71,8 @@ export interface ProjectLayout {
   readonly marker: ProjectMarker | null;
   readonly dataDir: string | null;
   readonly modXml: string | null;
+  /** `Data/Static.xml` (the static root of a Kane's Wrath-style mod), or null. */
+  readonly staticXml: string | null;
   readonly additionalMapsDir: string | null;
   /** Map-metadata entry files, sorted by file name ignoring case. */
   readonly mapMetadata: readonly string[];
@@ -84,8 +81,6 @@ export interface ProjectLayout {
   readonly artDirs: readonly string[];
   /** Existing `Audio1`, `Audio` folders, in BAB search order. */
   readonly audioDirs: readonly string[];
-  /** `static` (only when Mod.xml exists) then one `global:<file name without .xml>` per map-metadata file. */
-  readonly streams: readonly ProjectStream[];
 }
 
 type ListerOrResolver = DirectoryLister | CaseResolver;
@@ -164,6 +159,7 @@ export function projectMarkerOf(dir: string, lister: ListerOrResolver): ProjectM
   if (!entries) return null;
   const datas = matchingEntries(entries, "Data", "directory").map((e) => native.join(dir, e.name));
   if (datas.some((d) => r.childNamed(d, "Mod.xml", "file") !== null)) return "mod";
+  if (datas.some((d) => r.childNamed(d, "Static.xml", "file") !== null)) return "static";
   if (entries.some((e) => !e.isDirectory && isBabprojName(e.name))) return "babproj";
   for (const d of datas) {
     for (const am of childDirs(r, d, "additionalmaps")) {
@@ -222,30 +218,25 @@ export function findProjectsBelow(
 }
 
 /**
- * The entry files, streams and content folders of the project at `dir`, with real casing.
- * @example describeProject("/mods/Upheaval", lister).streams.map(s => s.name) // ["static", "global:MapMetaData_Global"]
+ * The well-known entry files and content folders of the project at `dir`, with real casing.
+ * @example describeProject("/mods/Upheaval", lister).mapMetadata // ["/mods/Upheaval/Data/AdditionalMaps/MapMetaData_Global.xml"]
  */
 export function describeProject(dir: string, lister: ListerOrResolver): ProjectLayout {
   const r = resolverOf(lister);
   const given = toAbsolute(dir);
   const root = r.resolvePath(given, "directory") ?? given;
   const facts = dataFacts(r, root);
-  const streams: ProjectStream[] = [];
-  if (facts.modXml) streams.push({ name: "static", kind: "static", entry: facts.modXml });
-  for (const f of facts.mapMetadata) {
-    streams.push({ name: `global:${native.basename(f).replace(/\.xml$/i, "")}`, kind: "global", entry: f });
-  }
   const firstDir = (name: string): string[] => childDirs(r, root, name).slice(0, 1);
   return {
     dir: root,
     marker: projectMarkerOf(root, r),
     dataDir: facts.dataDir,
     modXml: facts.modXml,
+    staticXml: facts.dataDir ? r.childNamed(facts.dataDir, "Static.xml", "file") : null,
     additionalMapsDir: facts.additionalMapsDir,
     mapMetadata: facts.mapMetadata,
     babprojFiles: filesMatching(r, root, isBabprojName),
     artDirs: [...firstDir("Art1"), ...firstDir("Art")],
     audioDirs: [...firstDir("Audio1"), ...firstDir("Audio")],
-    streams,
   };
 }

@@ -20,6 +20,13 @@ export interface DirectoryLister {
   list(dir: string): readonly DirEntry[] | null;
   /** Optional: forget what is cached about `path` (a changed folder). */
   invalidate?(path: string): void;
+  /**
+   * Optional: `dir` is a folder that exists but cannot be listed (no read permission: Unix mode 711, a
+   * Windows ACL), so its children can only be found by their exact names ({@link probe}).
+   */
+  unlistable?(dir: string): boolean;
+  /** Optional: what `path` is, asked directly (a stat), for the children of an unlistable folder. */
+  probe?(path: string): "file" | "directory" | null;
 }
 
 /** Counters for benchmarks: `listings` = real directory reads, `hits` = answers served from the cache. */
@@ -47,6 +54,8 @@ export function folderKey(dir: string): string {
  */
 export class NodeDirectoryLister implements DirectoryLister {
   private readonly cache = new Map<string, readonly DirEntry[] | null>();
+  /** Folders whose listing failed for lack of permission (they exist). */
+  private readonly denied = new Set<string>();
   private listings = 0;
   private hits = 0;
 
@@ -60,8 +69,30 @@ export class NodeDirectoryLister implements DirectoryLister {
     }
     this.listings++;
     const entries = readEntries(key);
+    if (entries === DENIED) {
+      this.denied.add(key);
+      this.cache.set(key, null);
+      return null;
+    }
     this.cache.set(key, entries);
     return entries;
+  }
+
+  /** True when `dir` exists but its listing was refused (EACCES/EPERM). */
+  unlistable(dir: string): boolean {
+    const key = folderKey(dir);
+    if (!this.cache.has(key)) this.list(key);
+    return this.denied.has(key);
+  }
+
+  /** A direct stat of `path`: a file, a folder, or null when it is missing or cannot be reached. */
+  probe(path: string): "file" | "directory" | null {
+    try {
+      const st = statSync(path);
+      return st.isDirectory() ? "directory" : st.isFile() ? "file" : null;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -73,13 +104,17 @@ export class NodeDirectoryLister implements DirectoryLister {
     const parent = native.dirname(key);
     this.cache.delete(parent);
     this.cache.delete(key);
+    this.denied.delete(parent);
+    this.denied.delete(key);
     const prefix = key.endsWith(native.sep) ? key : key + native.sep;
     for (const k of this.cache.keys()) if (k.startsWith(prefix)) this.cache.delete(k);
+    for (const k of this.denied) if (k.startsWith(prefix)) this.denied.delete(k);
   }
 
   /** Forgets every cached listing. */
   clear(): void {
     this.cache.clear();
+    this.denied.clear();
   }
 
   /** Cache counters since construction (or the last {@link resetStats}). */
@@ -94,12 +129,16 @@ export class NodeDirectoryLister implements DirectoryLister {
   }
 }
 
-function readEntries(dir: string): readonly DirEntry[] | null {
+/** A folder that exists but refused to be listed. */
+const DENIED = Symbol("denied");
+
+function readEntries(dir: string): readonly DirEntry[] | null | typeof DENIED {
   let dirents: Dirent[];
   try {
     dirents = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "EACCES" || code === "EPERM" ? DENIED : null;
   }
   const out: DirEntry[] = [];
   for (const d of dirents) {

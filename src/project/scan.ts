@@ -3,7 +3,7 @@
  * cares about with its stat stamp, and re-stat of known files for warm-start validation.
  */
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
-import { extensionOf, isInside, native } from "./paths.ts";
+import { extensionOf, isInside, native, pathKey } from "./paths.ts";
 
 /** What a scanned file is, by extension; `other-text` is any other file (e.g. a sniffed-XML `.dat`). */
 export type ScannedKind = "xml" | "w3x" | "str" | "babproj" | "manifest" | "other-text";
@@ -137,4 +137,33 @@ export function scanProjectFiles(root: string, opts: ScanOptions = {}): ScannedF
     }
   }
   return out.sort(byPath);
+}
+
+/** Files whose paths differ only in letter case: the one kept (first in sorted order) and the others. */
+export interface CaseCollision {
+  readonly kept: string;
+  readonly dropped: readonly string[];
+}
+
+/**
+ * `files` (sorted by path) without the paths that differ from an earlier one only in letter case — on
+ * Windows they would be one file — and the groups found. Case-insensitive lookups try names in the
+ * same sorted order, so every include of any spelling reaches the file kept here.
+ * @example withoutCaseCollisions(scan).collisions // [{ kept: "/m/X/Data/Units.xml", dropped: ["/m/X/Data/units.xml"] }]
+ */
+export function withoutCaseCollisions(
+  files: readonly ScannedFile[],
+): { files: ScannedFile[]; collisions: CaseCollision[] } {
+  const first = new Map<string, { kept: string; dropped: string[] }>();
+  const kept: ScannedFile[] = [];
+  for (const f of files) {
+    const key = pathKey(f.path);
+    const hit = first.get(key);
+    if (hit) hit.dropped.push(f.path);
+    else {
+      first.set(key, { kept: f.path, dropped: [] });
+      kept.push(f);
+    }
+  }
+  return { files: kept, collisions: [...first.values()].filter((c) => c.dropped.length > 0) };
 }

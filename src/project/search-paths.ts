@@ -153,11 +153,23 @@ function joinCandidate(base: string, rel: string): string {
 }
 
 /**
+ * The mod's own name mapped onto its folder (see `mod-name.ts`): `DATA:<name>/rest` is also tried as
+ * `<root>/rest`, right after the base `after` (the project's `Data` folder) — where the builder would find
+ * it through `SDK/Mods` or the mod's parent if the folder carried the name.
+ */
+export interface ModAlias {
+  readonly name: string;
+  readonly root: string;
+  readonly after: string | null;
+}
+
+/**
  * Resolves an include source the way BinaryAssetBuilder does, case-insensitively:
  * - `DATA:`/`ART:`/`AUDIO:`: each base of the alias's list in order, first existing file wins;
  * - `ART:` with no `/` in the remainder, after every base missed: each base again with
  *   `<first two characters, lower-cased>/<remainder>` (`ART:JUAntiShip.w3x` → `ju/JUAntiShip.w3x`);
- * - no alias: relative to the including file's folder; a drive-letter path is used as is.
+ * - no alias: relative to the including file's folder; a drive-letter path is used as is;
+ * - with a {@link ModAlias}, `DATA:<its name>/rest` is also tried against the project root.
  * Uncached; see {@link IncludeResolver} for the cached form.
  * @example resolveIncludeSource("DATA:static.xml", "/sdk/Mods/X/Data/Mod.xml", paths, lister).resolved // "/sdk/static.xml"
  */
@@ -166,6 +178,7 @@ export function resolveIncludeSource(
   includingFile: string,
   paths: SearchPaths,
   resolver: ListerOrResolver,
+  alias: ModAlias | null = null,
 ): IncludeResolution {
   const r = resolverOf(resolver);
   const { prefix, remainder, isAbsolute } = parseIncludeSource(raw);
@@ -185,11 +198,30 @@ export function resolveIncludeSource(
   if (prefix) {
     const bases = paths[prefix];
     if (bases.length === 0) return result(null, false, false, `the ${prefix}: search list is empty`);
+    const slash = remainder.indexOf("/");
+    const aliased = prefix === "DATA" && alias && slash > 0 &&
+        remainder.slice(0, slash).toLowerCase() === alias.name.toLowerCase()
+      ? { root: alias.root, rest: remainder.slice(slash + 1), after: alias.after ? pathKey(alias.after) : null }
+      : null;
+    const tryAlias = (): string | null => {
+      const candidate = joinCandidate(aliased!.root, aliased!.rest);
+      const hit = r.resolve(aliased!.root, aliased!.rest, "file");
+      tried.push({ candidate, hit: hit !== null });
+      return hit;
+    };
     for (const base of bases) {
       const candidate = joinCandidate(base, remainder);
       const hit = r.resolve(base, remainder, "file");
       tried.push({ candidate, hit: hit !== null });
       if (hit) return result(hit, hit !== candidate, false);
+      if (aliased && aliased.after === pathKey(base)) {
+        const own = tryAlias();
+        if (own) return result(own, baseName(own) !== baseName(aliased.rest), false);
+      }
+    }
+    if (aliased && (aliased.after === null || !bases.some((b) => pathKey(b) === aliased.after))) {
+      const own = tryAlias();
+      if (own) return result(own, baseName(own) !== baseName(aliased.rest), false);
     }
     if (prefix === "ART" && !remainder.includes("/")) {
       const folder = remainder.slice(0, 2).toLowerCase();
@@ -237,9 +269,18 @@ export class IncludeResolver {
   private readonly resolver: CaseResolver;
   private hits = 0;
   private misses = 0;
+  private alias: ModAlias | null = null;
 
   constructor(readonly paths: SearchPaths, resolver: ListerOrResolver) {
     this.resolver = resolverOf(resolver);
+  }
+
+  /** Sets (or clears) the mod's own-name alias; a change forgets every cached answer. */
+  setAlias(alias: ModAlias | null): void {
+    const key = (a: ModAlias | null) => (a ? `${a.name.toLowerCase()}\0${a.root}\0${a.after}` : "");
+    if (key(alias) === key(this.alias)) return;
+    this.alias = alias;
+    this.cache.clear();
   }
 
   /** How `raw`, written in `includingFile`, resolves (cached). */
@@ -252,7 +293,7 @@ export class IncludeResolver {
       return cached;
     }
     this.misses++;
-    const res = resolveIncludeSource(raw, includingFile, this.paths, this.resolver);
+    const res = resolveIncludeSource(raw, includingFile, this.paths, this.resolver, this.alias);
     this.cache.set(key, res);
     return res;
   }

@@ -10,9 +10,11 @@
  *   `:`, so split at the first);
  * - how a reference is written is `via`: `Element@attribute`, `Element` (the element's text) or
  *   `inheritFrom`; `kind` is added only for the other kinds (`heuristic`, `manifest`, …);
- * - a field with its usual value is left out: `origin` `"project"`, `active` `true`, `viaInstance`
- *   `false`, nulls, `false` flags, empty lists, a last page's `nextCursor`, what equals the question
- *   (an item's `id` or `type` when it is the one asked for);
+ * - a field with its usual value is left out: `origin` `"project"`, `active` `true`, `state`
+ *   `"compiled"`, `viaInstance` `false`, nulls, `false` flags, empty lists, a last page's `nextCursor`,
+ *   what equals the question (an item's `id` or `type` when it is the one asked for); so a file or
+ *   definition the build does not compile carries `state` (`"referenced"` or `"not-included"`) and,
+ *   for the scripts that read the older boolean, `active: false`;
  * - counts per key are objects (`{"WeaponTemplate": 6}`), not lists of pairs.
  *
  * The query functions keep their full result types (the text renderings and tests use them); these
@@ -22,6 +24,7 @@ import type { FindAssetResult, ListAssetsResult } from "./assets.ts";
 import type { CheckResult, DiagnosticView } from "./check.ts";
 import type { FindDefineResult } from "./defines.ts";
 import type { DefinitionResult } from "./definition.ts";
+import type { FileListResult } from "./file-list.ts";
 import type { FileResult, IncludeEdgeView } from "./files.ts";
 import type { GuideAnswer } from "./guide.ts";
 import type { ResolveIncludeResult } from "./includes.ts";
@@ -96,14 +99,19 @@ function definitionFacts(d: AssetView, id: string): Json {
     endLine: d.origin === "manifest" ? undefined : d.endLine,
     origin: d.origin === "project" ? undefined : d.origin,
     streams: d.streams,
+    state: stateOf(d.state),
     active: unusual(d.active),
     viaInstance: d.viaInstance,
+    fileHasErrors: d.fileHasErrors,
     inheritFrom: d.inheritFrom,
     manifestSource: d.manifestSource,
   });
 }
 
 const unusual = (v: boolean): false | undefined => (v ? undefined : false);
+
+/** A file's or definition's state when it is not the usual `"compiled"`. */
+const stateOf = (s: "compiled" | "referenced" | "not-included"): string | undefined => s === "compiled" ? undefined : s;
 
 /** `find_asset` / `ra3 find`. */
 export function findAssetAnswer(r: FindAssetResult): Json {
@@ -113,6 +121,7 @@ export function findAssetAnswer(r: FindAssetResult): Json {
     type: r.type,
     definitions: r.definitions.map((d) => definitionFacts(d, id)),
     types: r.types.length > 1 ? r.types : undefined,
+    notes: r.notes,
     ...bound(r),
   });
 }
@@ -151,6 +160,7 @@ function siteFacts(s: SiteView, id: string): Json {
     kind: SPELLED_KINDS.has(s.kind) ? undefined : s.kind,
     value: s.value === id ? undefined : s.value,
     through: s.via,
+    state: stateOf(s.state),
     active: unusual(s.active),
   });
 }
@@ -207,12 +217,24 @@ export function listAssetsAnswer(r: ListAssetsResult): Json {
         type: i.type === r.type ? undefined : i.type,
         at: at(i.file, i.line),
         origin: i.origin === "project" ? undefined : i.origin,
+        state: stateOf(i.state),
         active: unusual(i.active),
       })
     ),
     nextCursor: r.nextCursor,
     ...bound(r),
   });
+}
+
+/**
+ * What a `type="reference"` include of the source uses, when it is not simply the resolved file (or,
+ * for a source that resolves to nothing, nothing): a prebuilt manifest or the SDK stream.
+ */
+function asReferenceFacts(r: ResolveIncludeResult): Json | undefined {
+  const a = r.asReference;
+  const usual = r.resolved !== null ? a.answeredBy === "xml" : a.answeredBy === "nothing";
+  if (usual) return undefined;
+  return lean({ answeredBy: a.answeredBy, manifest: a.manifest, manifestFrom: a.manifestFrom, sdkStream: a.sdkStream });
 }
 
 /** `resolve_include` / `ra3 include`. */
@@ -225,8 +247,10 @@ export function resolveIncludeAnswer(r: ResolveIncludeResult): Json {
     exists: r.resolved !== null ? unusual(r.exists) : undefined,
     caseFixed: r.caseFixed,
     twoLetterRule: r.twoLetterRule,
+    state: r.resolved !== null ? stateOf(r.state) : undefined,
     active: r.resolved !== null ? unusual(r.active) : undefined,
     streams: r.streams,
+    asReference: asReferenceFacts(r),
     tried: r.tried.map((t) => t.candidate),
     reason: r.reason,
     ...bound(r),
@@ -235,15 +259,37 @@ export function resolveIncludeAnswer(r: ResolveIncludeResult): Json {
   return r.resolved === null ? { resolved: null, ...facts } : facts;
 }
 
+/**
+ * One include edge: `type` left out when `"all"` and written `null` when missing or invalid (the builder
+ * ignores the include); `resolution` only when something other than the file answers it.
+ */
 function includeEdge(e: IncludeEdgeView, into: boolean): Json {
-  return lean({
+  const facts = lean({
     at: into && e.file !== null ? at(e.file, e.line) : undefined,
     line: into ? undefined : e.line,
     source: e.source,
     type: e.type === "all" ? undefined : e.type,
+    resolution: e.resolution === "file" || e.resolution === "missing" ? undefined : e.resolution,
     target: into || e.file === null ? undefined : e.file,
     missing: into ? undefined : !e.resolved,
   });
+  return e.type === null ? { ...facts, type: null } : facts;
+}
+
+/**
+ * The shortest include chain: the entry point, its stream and why it is one, then one hop per include
+ * (`at` the include, `source` as written, `type` left out when `"all"`); each hop names the file the
+ * next hop is in, the last one the file asked about.
+ */
+function chainFacts(c: NonNullable<FileResult["chain"]>): Json {
+  return {
+    entry: c.entry.file,
+    stream: c.entry.stream,
+    reason: c.entry.reason,
+    hops: c.hops.map((h) =>
+      lean({ at: at(h.file, h.line), source: h.source, type: h.type === "all" ? undefined : h.type })
+    ),
+  };
 }
 
 /** `is_file_active` / `ra3 file`. */
@@ -253,17 +299,51 @@ export function fileAnswer(r: FileResult): Json {
     exists: unusual(r.exists),
     kind: r.kind,
     origin: r.origin === "project" ? undefined : r.origin,
+    state: stateOf(r.state),
     active: unusual(r.active),
     streams: r.streams,
     viaInstance: r.viaInstance,
     fragment: r.fragment,
+    foreign: r.foreign,
     assets: r.assets,
     diagnostics: r.diagnostics,
+    xmlError: r.xmlError
+      ? { at: at(r.file, r.xmlError.line, r.xmlError.column), message: r.xmlError.message }
+      : undefined,
+    chain: r.chain ? chainFacts(r.chain) : undefined,
     includedBy: r.includedBy.map((e) => includeEdge(e, true)),
     includedByTotal: r.includedByTotal,
     includes: r.includes.map((e) => includeEdge(e, false)),
     includesTotal: r.includesTotal,
     truncated: r.truncated,
+    nextCursor: r.nextCursor,
+    ...bound(r),
+  });
+}
+
+/**
+ * `list_files` / `ra3 files`: a page of files; an item's `state` is left out when it is the filter's (or,
+ * without a filter, `"compiled"`), `kind` when `"xml"`.
+ */
+export function listFilesAnswer(r: FileListResult): Json {
+  return lean({
+    state: r.state,
+    prefix: r.prefix,
+    total: r.total,
+    byState: r.byState,
+    items: r.items.map((i) =>
+      lean({
+        file: i.file,
+        state: r.state ? undefined : stateOf(i.state),
+        kind: i.kind === "xml" ? undefined : i.kind,
+        streams: i.streams,
+        assets: i.assets,
+        viaInstance: i.viaInstance,
+        fragment: i.fragment,
+        foreign: i.foreign,
+        hasXmlError: i.hasXmlError,
+      })
+    ),
     nextCursor: r.nextCursor,
     ...bound(r),
   });
@@ -368,6 +448,16 @@ export function statusAnswer<R extends StatusResult>(r: R): Json {
   const { project: _p, game: _g, state: _s, buildId: _b, builtAt: _t, complete: _c, stale: _st, ...rest } = r;
   return lean({
     ...rest,
+    streams: r.streams.map((s) =>
+      lean({
+        name: s.name,
+        entry: s.entry,
+        context: s.context === "compiled" ? undefined : s.context,
+        origin: s.origin,
+        reason: s.reason,
+        files: s.files,
+      })
+    ),
     sdk: r.sdk ? lean({ ...r.sdk }) : null,
     sdkCandidates: r.sdkCandidates.map((c) => lean({ ...c, accepted: c.accepted ? true : undefined })),
     schema: lean({ ...r.schema }),
@@ -380,7 +470,13 @@ export function summaryAnswer<R extends IndexSummary>(r: R): Json {
   return lean({
     ...rest,
     streams: r.streams.map((s) =>
-      lean({ name: s.name, entry: s.entry, layer: s.layer === "project" ? undefined : s.layer, files: s.files })
+      lean({
+        name: s.name,
+        entry: s.entry,
+        layer: s.layer === "project" ? undefined : s.layer,
+        context: s.context === "compiled" ? undefined : s.context,
+        files: s.files,
+      })
     ),
     assetsByType: counts(assetsByType, (x: { type: string }) => x.type),
     sdkAssetsByOrigin: sdkAssetsByOrigin.sdk || sdkAssetsByOrigin.manifest ? sdkAssetsByOrigin : undefined,

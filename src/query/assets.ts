@@ -1,7 +1,8 @@
 /**
  * Asset queries: definitions of an id, and paged listing of a type.
  */
-import type { LinkedIndex } from "../index/linked.ts";
+import type { AssetDef, LinkedIndex } from "../index/linked.ts";
+import { displayPath } from "../project/paths.ts";
 import { type AssetView, assetView, decodeCursor, encodeCursor, suggest } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 import { noSuchAsset } from "./not-found.ts";
@@ -15,11 +16,14 @@ export interface FindAssetResult {
   readonly definitions: readonly AssetView[];
   /** Distinct types among the definitions. */
   readonly types: readonly string[];
+  /** One sentence per definition in a file with an XML error (the builder rejects that file). */
+  readonly notes: readonly string[];
 }
 
 /**
  * Definitions of `id` (case-insensitive), optionally restricted to a type (or its subtypes), best first:
- * project before SDK before manifest, active before inactive.
+ * project before SDK before manifest, compiled before referenced before not included. A definition in a
+ * file with an XML error is still a definition: the answer says so, and where the error is.
  * @example findAsset(linked, "AlliedAthenaCannon").definitions[0].file // "Data/Includes/…/AthenaCannon.xml"
  */
 export function findAsset(linked: LinkedIndex, id: string, type?: string | null): QueryResult<FindAssetResult> {
@@ -43,7 +47,19 @@ export function findAsset(linked: LinkedIndex, id: string, type?: string | null)
     type: typeName,
     definitions: defs.map((a) => assetView(linked, a)),
     types: [...new Set(defs.map((a) => a.type))],
+    notes: defs.filter((a) => a.fileHasErrors).map((a) => brokenFileNote(linked, a)),
   };
+}
+
+/**
+ * `defined at F:L, but F has an XML error at F:L2 (message): the builder will reject this file until it
+ * is fixed`, for a definition read from a malformed file.
+ */
+function brokenFileNote(linked: LinkedIndex, a: AssetDef): string {
+  const f = displayPath(linked, a.file);
+  const e = linked.file(a.file)?.xmlError;
+  const at = e ? ` at ${f}:${e.line} (${e.message})` : "";
+  return `${a.type} ${a.id} is defined at ${f}:${a.line}, but ${f} has an XML error${at}: the builder will reject this file until it is fixed`;
 }
 
 export interface ListAssetsResult {
@@ -56,6 +72,7 @@ export interface ListAssetsResult {
     readonly file: string;
     readonly line: number;
     readonly origin: string;
+    readonly state: AssetDef["state"];
     readonly active: boolean;
   }[];
   readonly nextCursor: string | null;
@@ -89,7 +106,7 @@ export function listAssets(
   const page = ids.slice(offset, offset + limit).map((i) => {
     const a = linked.assets[i];
     const v = assetView(linked, a);
-    return { id: a.id, type: a.type, file: v.file, line: a.line, origin: a.origin, active: a.active };
+    return { id: a.id, type: a.type, file: v.file, line: a.line, origin: a.origin, state: a.state, active: a.active };
   });
   return {
     type: t,

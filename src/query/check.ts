@@ -1,6 +1,7 @@
 /**
  * Diagnostics (`check_files`, `ra3 check`): the index's diagnostics for the whole project or for given
- * files, with a summary; plus the references of inactive files, which the index-wide report leaves out.
+ * files, with a summary; plus the references of files no entry point includes, which the index-wide report
+ * leaves out.
  * Counts cover every diagnostic; the list is capped per file and code ({@link capDiagnostics}).
  */
 import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
@@ -71,10 +72,10 @@ export function collectDiagnostics(
   for (const d of linked.diagnostics) {
     if (keys === null || (d.file !== null && keys.has(pathKey(d.file)))) out.push(d);
   }
-  // Inactive files asked for by name: their unresolved references too (with an SDK to judge them).
+  // Files no entry point includes, asked for by name: their unresolved references too (with an SDK to judge them).
   if (keys && linked.sdkDir) {
     for (const s of linked.sites) {
-      if (s.active || s.status === "resolved" || !keys.has(pathKey(s.file))) continue;
+      if (s.state !== "not-included" || s.status === "resolved" || !keys.has(pathKey(s.file))) continue;
       out.push({
         code: s.status === "wrong_type" ? "wrong-type-reference" : "unresolved-reference",
         severity: "warning",

@@ -10,7 +10,7 @@ export interface FindDefineResult {
   readonly name: string;
   /** Every declaration (duplicates are kept: the schema has no shadowing rule). */
   readonly definitions: readonly DefineView[];
-  /** Number of `$NAME` uses in active project files. */
+  /** Number of `$NAME` uses in compiled or referenced files. */
   readonly uses: number;
 }
 
@@ -34,7 +34,7 @@ export function findDefine(linked: LinkedIndex, name: string): QueryResult<FindD
       n,
       queryError(
         "not_found",
-        `no <Define name="${n}"> in the active files` +
+        `no <Define name="${n}"> in the compiled or referenced files` +
           (suggestions.length ? `; similar: ${suggestions.join(", ")}` : ""),
         { suggestions },
       ),

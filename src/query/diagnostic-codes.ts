@@ -69,6 +69,33 @@ const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: "manifest-warning", severity: "warning", description: "A binary manifest with unexpected trailing bytes." },
   { code: "string-table", severity: "warning", description: "A problem in a .str string table." },
   {
+    code: "foreign-xml",
+    severity: "information",
+    description: "XML that is not asset XML (another root and namespace): not checked against the asset schema.",
+  },
+  {
+    code: "entry-conflict",
+    severity: "warning",
+    description: "Two plausible entry points disagree (a build script, a .babproj or a well-known name).",
+    remedy: "; pass --entry FILE to choose",
+  },
+  { code: "entry-not-found", severity: "error", description: "An --entry that names no file of the project." },
+  {
+    code: "mod-name-alias",
+    severity: "information",
+    description: "The mod's own name differs from its folder's: DATA:<name>/… resolves against the project root.",
+  },
+  {
+    code: "unlistable-folder",
+    severity: "warning",
+    description: "A folder that cannot be listed: its files are found only by their exact names.",
+  },
+  {
+    code: "case-collision",
+    severity: "warning",
+    description: "Paths that differ only in letter case (one file on Windows); the first in sorted order is used.",
+  },
+  {
     code: "sdk-not-configured",
     severity: "information",
     description: "DATA:/ART:/AUDIO: includes point into an SDK that is not configured.",

@@ -1,7 +1,9 @@
 /**
- * Makes a "not found" answer actionable in project-only mode: an asset id or `$DEFINE` name the project
- * uses but does not declare is probably vanilla, and the index holds no vanilla data without an SDK. The
- * asset and define queries end their not-found errors here, so `ra3 find` and `find_asset` say the same.
+ * Makes a "not found" answer actionable. A malformed project file comes first: ra3 reads what it can
+ * around an XML error, but what the error swallowed is unknown, so a not-found names those files before
+ * anything else. Then, in project-only mode, an asset id or `$DEFINE` name the project uses but does not
+ * declare is probably vanilla, and the index holds no vanilla data without an SDK. The asset and define
+ * queries end their not-found errors here, so `ra3 find` and `find_asset` say the same.
  */
 import { displayPath } from "../project/paths.ts";
 import type { AssetDef, LinkedIndex } from "../index/linked.ts";
@@ -31,6 +33,7 @@ export function noSuchAsset(
     );
   }
   const suggestions = suggest(wanted, linked.assets.map((a) => a.id));
+  const broken = brokenProjectFiles(linked);
   return explainMissing(
     linked,
     wanted,
@@ -39,19 +42,45 @@ export function noSuchAsset(
       `no asset has the id "${wanted}"` +
         (suggestions.length
           ? `; similar ids: ${suggestions.join(", ")}`
-          : "; check the spelling or search display names with search_strings"),
-      { suggestions },
+          : "; check the spelling or search display names with search_strings") +
+        (broken.length ? `; ${brokenFilesSentence(broken)}` : ""),
+      broken.length ? { suggestions, filesWithXmlErrors: broken } : { suggestions },
     ),
+    broken.length > 0,
   );
+}
+
+/** Project files with an XML error, as `file:line` (sorted), at most {@link MAX_BROKEN_SHOWN} plus a count. */
+function brokenProjectFiles(linked: LinkedIndex): string[] {
+  const out: string[] = [];
+  for (const f of linked.files.values()) {
+    if (f.xmlError && f.origin === "project" && (f.kind === "xml" || f.kind === "art")) {
+      out.push(`${displayPath(linked, f.path)}:${f.xmlError.line}`);
+    }
+  }
+  return out.sort();
+}
+
+const MAX_BROKEN_SHOWN = 3;
+
+function brokenFilesSentence(broken: readonly string[]): string {
+  const shown = broken.slice(0, MAX_BROKEN_SHOWN).join(", ");
+  const more = broken.length > MAX_BROKEN_SHOWN ? ` and ${broken.length - MAX_BROKEN_SHOWN} more` : "";
+  return `${broken.length} project file${
+    broken.length === 1 ? " has an XML error" : "s have XML errors"
+  } (${shown}${more}): what an error swallowed could not be read, so fix ${
+    broken.length === 1 ? "it" : "them"
+  } (check_files) before concluding the id is not defined`;
 }
 
 /**
  * `e` explained when it is a not-found without an SDK: `no_sdk` with the project's own uses when the
- * project references the id (probably vanilla), else the note that vanilla assets are not indexed.
- * @example explainMissing(linked, "Allies", e).error.code // "no_sdk"
+ * project references the id (probably vanilla), else the note that vanilla assets are not indexed. Not
+ * when project files have XML errors (`broken`): the id may be defined in what they failed to give.
+ * @example explainMissing(linked, "Allies", e, false).error.code // "no_sdk"
  */
-function explainMissing(linked: LinkedIndex, id: string, e: QueryError): QueryError {
-  if (e.error.code !== "not_found" || linked.sdkDir !== null) return e;
+function explainMissing(linked: LinkedIndex, id: string, e: QueryError, broken: boolean): QueryError {
+  if (e.error.code !== "not_found" || linked.sdkDir !== null || broken) return e;
   if (linked.findAssets(id.trim()).length > 0) return e; // exists with another type: the message says so
   const key = id.trim().toLowerCase();
   const sites = linked.sites.filter((s) => s.status !== "resolved" && s.id.toLowerCase() === key);
@@ -70,7 +99,7 @@ function explainMissing(linked: LinkedIndex, id: string, e: QueryError): QueryEr
 }
 
 /**
- * A define's not-found without an SDK, when active files use the name: `no_sdk` (probably a vanilla define).
+ * A define's not-found without an SDK, when compiled or referenced files use the name: `no_sdk` (probably a vanilla define).
  * @example explainMissingDefine(linked, "VANILLA_RANGE", e).error.code // "no_sdk"
  */
 export function explainMissingDefine(linked: LinkedIndex, name: string, e: QueryError): QueryError {

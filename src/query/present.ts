@@ -14,8 +14,13 @@ export interface AssetView {
   readonly endLine: number;
   readonly origin: AssetDef["origin"];
   readonly streams: readonly string[];
+  /** `compiled`, `referenced` or `not-included`: whether the builder compiles this definition. */
+  readonly state: AssetDef["state"];
+  /** `state === "compiled"` (kept for compatibility). */
   readonly active: boolean;
   readonly viaInstance: boolean;
+  /** The defining file has an XML error (the definition was read; the builder rejects the file). */
+  readonly fileHasErrors: boolean;
   readonly inheritFrom: string | null;
   readonly manifestSource?: string;
 }
@@ -31,8 +36,10 @@ export function assetView(linked: LinkedIndex, a: AssetDef): AssetView {
     endLine: a.endLine,
     origin: a.origin,
     streams: a.streams,
+    state: a.state,
     active: a.active,
     viaInstance: a.viaInstance,
+    fileHasErrors: a.fileHasErrors,
     inheritFrom: a.inheritFrom,
   };
   return a.manifestSource ? { ...v, manifestSource: a.manifestSource } : v;

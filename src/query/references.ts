@@ -21,6 +21,9 @@ export interface SiteView {
   readonly attribute: string | null;
   /** As written (possibly `Type:Id`). */
   readonly value: string;
+  /** The state of the file holding the site (of the splicing asset's file for a spliced fragment). */
+  readonly state: ReferenceSite["state"];
+  /** `state === "compiled"`. */
   readonly active: boolean;
   /** The xi:include that splices this fragment site into `from`, when there is one. */
   readonly via?: string;
@@ -36,6 +39,8 @@ export interface FindReferencesResult {
   readonly nextCursor: string | null;
 }
 
+const STATE_RANK = { compiled: 0, referenced: 1, "not-included": 2 } as const;
+
 /** The result shape of one reference site. */
 function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
   const from = s.from >= 0 ? linked.assets[s.from] : null;
@@ -49,6 +54,7 @@ function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
     parent: s.parent,
     attribute: s.attribute,
     value: s.value,
+    state: s.state,
     active: s.active,
   };
   return s.via ? { ...v, via: s.via } : v;
@@ -57,6 +63,7 @@ function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
 /**
  * Who references the asset `id` (of `type`, required when the id names several types), paged.
  * Sites resolving to any definition of that type and id count (an override inherits the vanilla copy's).
+ * Project sites first, then compiled before referenced before not included.
  * @example findReferences(linked, "AthenaCannonBeam").references[0].from // { type: "GameObject", id: "AlliedAthenaCannon" }
  */
 export function findReferences(
@@ -92,7 +99,7 @@ export function findReferences(
   sites.sort((a, b) => {
     const la = layer(a) === "project" ? 0 : 1;
     const lb = layer(b) === "project" ? 0 : 1;
-    return la - lb || (a.active === b.active ? 0 : a.active ? -1 : 1) ||
+    return la - lb || STATE_RANK[a.state] - STATE_RANK[b.state] ||
       (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column;
   });
   return {

@@ -5,9 +5,10 @@
 import type { ProjectLayout } from "../project/detect.ts";
 import type { SdkInfo, SdkResolution } from "../project/sdk.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import type { LinkedIndex } from "../index/linked.ts";
+import type { LinkedIndex, StreamInfo } from "../index/linked.ts";
 import { envelopeOf, type IndexView } from "./envelope.ts";
 import { displayPath } from "../project/paths.ts";
+import { presentMessage } from "./diagnostic-codes.ts";
 
 export interface StatusResult {
   readonly project: string;
@@ -37,12 +38,30 @@ export interface StatusResult {
   readonly builtAt: string | null;
   readonly complete: boolean;
   readonly stale: boolean;
-  readonly streams: readonly { readonly name: string; readonly entry: string; readonly files: number }[];
+  /**
+   * Every stream: its entry point, whether it is compiled (a project entry) or referenced (an SDK stream
+   * the mod uses prebuilt), where the entry came from and why.
+   */
+  readonly streams: readonly StatusStream[];
+  /** What ra3 noticed about the entry points (two plausible entries disagreeing, an --entry not found, …). */
+  readonly entryNotes: readonly string[];
   /** Asset types present in the index (project and SDK layers), for `type` arguments. */
   readonly types: readonly string[];
   /** The stored snapshot, when the caller looked at it (CLI `status`). */
   readonly snapshot?: SnapshotStatus;
 }
+
+export interface StatusStream {
+  readonly name: string;
+  readonly entry: string;
+  readonly context: "compiled" | "referenced";
+  readonly origin: StreamInfo["origin"];
+  readonly reason: string;
+  readonly files: number;
+}
+
+/** Diagnostic codes about the entry points, repeated in the status answer. */
+const ENTRY_CODES: ReadonlySet<string> = new Set(["entry-conflict", "entry-not-found", "mod-name-alias"]);
 
 export interface SnapshotStatus {
   readonly path: string;
@@ -114,8 +133,16 @@ export function statusOf(ws: StatusSource): StatusResult {
     complete: env.complete,
     stale: env.stale,
     streams: linked
-      ? linked.streams.map((s) => ({ name: s.name, entry: displayPath(linked, s.entry), files: s.files }))
+      ? linked.streams.map((s) => ({
+        name: s.name,
+        entry: displayPath(linked, s.entry),
+        context: s.context,
+        origin: s.origin,
+        reason: s.reason,
+        files: s.files,
+      }))
       : [],
+    entryNotes: linked ? linked.diagnostics.filter((d) => ENTRY_CODES.has(d.code)).map(presentMessage) : [],
     types: linked ? [...linked.byType.keys()].sort() : [],
   };
 }

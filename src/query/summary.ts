@@ -3,7 +3,7 @@
  * entry points and streams, counts by type, timings, diagnostics in summary, unresolved includes.
  */
 import { displayPath, extensionOf, isInside } from "../project/paths.ts";
-import type { LinkedIndex } from "../index/linked.ts";
+import type { LinkedIndex, StreamInfo } from "../index/linked.ts";
 import { countsByType } from "./assets.ts";
 import { presentMessage } from "./diagnostic-codes.ts";
 
@@ -21,6 +21,11 @@ export interface StreamSummary {
   readonly name: string;
   readonly entry: string;
   readonly layer: "project" | "sdk";
+  /** `compiled` (built from the entry) or `referenced` (an SDK stream the mod uses prebuilt). */
+  readonly context: "compiled" | "referenced";
+  readonly origin: StreamInfo["origin"];
+  /** Why the entry is one. */
+  readonly reason: string;
   readonly files: number;
   readonly manifests: readonly string[];
 }
@@ -38,8 +43,13 @@ export interface IndexSummary {
   readonly streams: readonly StreamSummary[];
   readonly files: {
     readonly total: number;
+    /** Compiled files (the compatibility name of `compiled`). */
     readonly active: number;
+    /** Every file not compiled: referenced or not included. */
     readonly inactive: number;
+    readonly compiled: number;
+    readonly referenced: number;
+    readonly notIncluded: number;
     readonly art: number;
     readonly fragments: number;
   };
@@ -63,6 +73,7 @@ export function summarize(
   schema: { dir: string | null; source: string | null; files: number; loaded: boolean },
 ): IndexSummary {
   let active = 0;
+  let referenced = 0;
   let total = 0;
   let art = 0;
   let fragments = 0;
@@ -70,7 +81,8 @@ export function summarize(
     const ext = extensionOf(f.path);
     if (f.kind === "missing" || !isInside(f.path, linked.projectDir) || (ext !== ".xml" && ext !== ".w3x")) continue;
     total++;
-    if (f.active) active++;
+    if (f.state === "compiled") active++;
+    else if (f.state === "referenced") referenced++;
     if (f.kind === "art") art++;
     if (f.fragment) fragments++;
   }
@@ -94,10 +106,22 @@ export function summarize(
       name: s.name,
       entry: displayPath(linked, s.entry),
       layer: s.layer,
+      context: s.context,
+      origin: s.origin,
+      reason: s.reason,
       files: s.files,
       manifests: s.manifests.map((m) => displayPath(linked, m)),
     })),
-    files: { total, active, inactive: total - active, art, fragments },
+    files: {
+      total,
+      active,
+      inactive: total - active,
+      compiled: active,
+      referenced,
+      notIncluded: total - active - referenced,
+      art,
+      fragments,
+    },
     assetsByType: countsByType(linked).filter((c) => c.count > 0).map((c) => ({
       type: c.type,
       count:

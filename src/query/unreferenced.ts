@@ -1,6 +1,8 @@
 /**
- * Unreferenced project assets (`find_unreferenced`, `ra3 unreferenced`): project definitions that no
- * active reference site resolves to, restricted to types designed to be referenced (domain-spec §9).
+ * Unreferenced project assets (`find_unreferenced`, `ra3 unreferenced`): compiled project definitions
+ * (not only through instance includes, whose unreferenced assets the builder drops anyway) that no
+ * reference site of the build — in a compiled or referenced file, or a prebuilt manifest — resolves to,
+ * restricted to types designed to be referenced (domain-spec §9).
  */
 import { displayPath, isInside } from "../project/paths.ts";
 import type { AssetDef, LinkedIndex } from "../index/linked.ts";
@@ -25,7 +27,8 @@ export interface UnreferencedResult {
 }
 
 /**
- * Project assets nothing references (only active sites count), grouped by type and sorted by id.
+ * Compiled project assets nothing references (sites in files no entry point includes do not count),
+ * grouped by type and sorted by id.
  * Without a schema every type that is referenced somewhere in the project counts as designed to be referenced.
  */
 export function unreferenced(
@@ -56,11 +59,13 @@ export function unreferenced(
 
   const items: AssetDef[] = [];
   for (const a of linked.assets) {
-    if (a.origin !== "project" || a.viaInstance || !a.active || !isInside(a.file, linked.projectDir)) continue;
+    if (a.origin !== "project" || a.viaInstance || a.state !== "compiled" || !isInside(a.file, linked.projectDir)) {
+      continue;
+    }
     if (onlyType && a.type !== onlyType) continue;
     if (!designed(a.type)) continue;
     const sites = linked.referencedBy.get(a.index) ?? [];
-    if (sites.some((i) => linked.sites[i].active && linked.sites[i].from !== a.index)) continue;
+    if (sites.some((i) => linked.sites[i].state !== "not-included" && linked.sites[i].from !== a.index)) continue;
     items.push(a);
   }
   items.sort((x, y) =>

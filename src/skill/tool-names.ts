@@ -13,6 +13,7 @@ export const TOOL_NAMES = [
   "list_assets_by_type",
   "resolve_include",
   "is_file_active",
+  "list_files",
   "find_define",
   "find_unreferenced",
   "check_files",

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ReferenceKind } from "../index/records.ts";
 
 /** The public format's version: bump it only for a change that is not purely additive. */
-export const EXPORT_SCHEMA_VERSION = 1;
+export const EXPORT_SCHEMA_VERSION = 2;
 
 const REFERENCE_KINDS = [
   "attribute",
@@ -35,9 +35,13 @@ const relPath = z
     "path relative to the project root (project files) or the SDK root (SDK and manifest files), with `/`; absolute with `/` for files outside both",
   );
 const stream = z.string().nullable().describe(
-  "the first stream whose include walk reaches the file; null when the file is inactive",
+  "the first stream whose include walk reaches the file; null when no entry point includes it",
 );
-const streams = z.array(z.string()).describe("every stream that reaches the file (empty when inactive)");
+const streams = z.array(z.string()).describe("every stream that reaches the file (empty when not included)");
+const state = z.enum(["compiled", "referenced", "not-included"]).describe(
+  "compiled: reached from an entry point through all/instance includes or xi:include; referenced: reached only through reference includes (resolvable, not compiled: the build uses a prebuilt manifest); not-included: no entry point reaches it",
+);
+const active = z.boolean().describe('`state` is "compiled" (kept for readers of schema version 1)');
 const origin = z.enum(["project", "sdk", "manifest"]).describe(
   "which layer defines it: the mod, the SDK's vanilla XML, or a compiled .manifest",
 );
@@ -68,7 +72,13 @@ const PublicFile = z.looseObject({
     ),
   stream,
   streams,
-  active: z.boolean().describe("reachable from an entry point"),
+  state,
+  active,
+  foreign: z.boolean().describe("not asset XML (another root element and namespace): not checked against the schema"),
+  xmlError: z
+    .looseObject({ line, column, message: z.string() })
+    .nullable()
+    .describe("the file's first XML well-formedness error (the builder rejects the file); null when well-formed"),
   size: z.number().nullable().describe("bytes on disk when indexed; null when unknown"),
   mtimeMs: z.number().nullable().describe(
     "modification time (ms since the Unix epoch) when indexed; null when unknown",
@@ -86,7 +96,9 @@ const PublicAsset = z.looseObject({
   origin,
   stream,
   streams,
-  active: z.boolean(),
+  state,
+  active,
+  fileHasErrors: z.boolean().describe("the defining file has an XML error: read anyway, rejected by the builder"),
 });
 
 /** One row of `defines`. */
@@ -116,6 +128,7 @@ const PublicReference = z.looseObject({
   file: relPath,
   line,
   column,
+  state: state.describe("the state of the file holding the site (of the splicing asset's file for a spliced fragment)"),
 });
 
 /** One row of `includes`. */
@@ -123,7 +136,15 @@ const PublicInclude = z.looseObject({
   from: relPath,
   to: relPath.nullable().describe("the resolved target; null when it could not be resolved"),
   source: z.string().describe("the `source` (or `href` for xi) as written"),
-  type: z.enum(["all", "instance", "reference", "xi"]),
+  type: z
+    .enum(["all", "instance", "reference", "xi"])
+    .nullable()
+    .describe("null when the `type` attribute is missing or invalid (the builder ignores the include)"),
+  resolution: z
+    .enum(["file", "manifest", "sdk-stream", "ignored", "missing"])
+    .describe(
+      "what answers it: the target file; a prebuilt manifest (reference include); an SDK stream of its own (reference include); nothing (ignored: invalid type; missing: not found)",
+    ),
   line,
 });
 

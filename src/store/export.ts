@@ -1,7 +1,7 @@
 /**
  * `ra3 export`: the linked index as the public, documented format (docs/snapshot-format.md): arrays of
  * plain records with stable field names, paths relative to the project or SDK root with `/`. Unlike the
- * private snapshot it is built from the linked index (resolved references, streams, activity), plus the
+ * private snapshot it is built from the linked index (resolved references, streams, file states), plus the
  * core's records for what linking does not keep (string tables, file stamps).
  */
 import { Packr } from "msgpackr";
@@ -80,9 +80,12 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
         path: show(f.path),
         kind: f.kind,
         root,
-        stream: f.active ? (f.streams[0] ?? null) : null,
+        stream: f.streams[0] ?? null,
         streams: [...f.streams],
+        state: f.state,
         active: f.active,
+        foreign: f.foreign,
+        xmlError: f.xmlError ? { line: f.xmlError.line, column: f.xmlError.column, message: f.xmlError.message } : null,
         size: stamp ? stamp.size : null,
         mtimeMs: stamp ? stamp.mtimeMs : null,
         diagnostics: fileDiagnostics.get(key) ?? [],
@@ -98,9 +101,11 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     line: a.line,
     column: a.column,
     origin: a.origin,
-    stream: a.active ? (a.streams[0] ?? null) : null,
+    stream: a.streams[0] ?? null,
     streams: [...a.streams],
+    state: a.state,
     active: a.active,
+    fileHasErrors: a.fileHasErrors,
   }));
 
   const defines = [...linked.defines.values()].flat().map((d) => ({
@@ -122,6 +127,7 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     file: show(s.file),
     line: s.line,
     column: s.column,
+    state: s.state,
   }));
 
   const includes = linked.includes.map((e) => ({
@@ -129,6 +135,7 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     to: e.to === null ? null : show(e.to),
     source: e.source,
     type: e.type,
+    resolution: e.resolution,
     line: e.line,
   }));
 

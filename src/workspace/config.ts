@@ -1,9 +1,13 @@
 /**
- * Resolves what a run works on: the project (flag, or detection from the working directory), the SDK
- * (flag → RA3_SDK → detection → project-only), the schema folder and the state folder. Returns an
- * environment error value (exit status 3) instead of throwing.
+ * Resolves what a run works on: the project (flag, or detection from the working directory — the
+ * logical one, never with its links resolved), the SDK (flag → RA3_SDK → detection → project-only), the
+ * schema folder, the state folder, explicit entry points and the build scripts that name entry points.
+ * Returns an environment error value (exit status 3) instead of throwing.
  */
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
+import { BUILD_SCRIPT_EXTENSIONS, entriesNamedByScript, MAX_BUILD_SCRIPT_BYTES } from "../project/build-scripts.ts";
+import { logicalCwd } from "../project/cwd.ts";
 import { CaseResolver } from "../project/case-resolver.ts";
 import {
   describeProject,
@@ -14,8 +18,9 @@ import {
 } from "../project/detect.ts";
 import { type DirectoryLister, NodeDirectoryLister } from "../project/fs-port.ts";
 import { resolveHome } from "../project/home.ts";
-import { toAbsolute } from "../project/paths.ts";
+import { baseName, extensionOf, native, pathKey, toAbsolute } from "../project/paths.ts";
 import { isUsableSdk, resolveSdk, type SdkInfo, type SdkResolution, systemRegistryQuery } from "../project/sdk.ts";
+import type { BuildScript } from "./link-inputs.ts";
 
 export interface WorkspaceConfig {
   readonly projectDir: string;
@@ -28,6 +33,10 @@ export interface WorkspaceConfig {
   readonly home: string;
   readonly lister: DirectoryLister;
   readonly resolver: CaseResolver;
+  /** `--entry` values as given (relative to the project root, or absolute); empty: detect. */
+  readonly entries: readonly string[];
+  /** Build scripts (in the project, its parent and grandparent, the SDK root) that name this mod's files. */
+  readonly buildScripts: readonly BuildScript[];
 }
 
 export interface EnvError {
@@ -41,6 +50,8 @@ export interface ConfigRequest {
   readonly sdk: string | null;
   readonly schema: string | null;
   readonly home: string | null;
+  /** `--entry` values; empty or absent: detect the entry points. */
+  readonly entries?: readonly string[];
   readonly cwd?: string;
   readonly env?: Record<string, string | undefined>;
   readonly lister?: DirectoryLister;
@@ -59,7 +70,7 @@ function locateProject(
   req: Pick<ConfigRequest, "project" | "cwd">,
   resolver: CaseResolver,
 ): ProjectRoot | EnvError {
-  const cwd = req.cwd ?? process.cwd();
+  const cwd = req.cwd ?? logicalCwd(process.env);
   if (req.project !== null) {
     const start = toAbsolute(req.project, cwd);
     if (!resolver.exists(start)) return { envError: `the project folder ${start} does not exist; check --project` };
@@ -90,8 +101,8 @@ function locateProject(
 
 /** Resolves the whole configuration of a run. */
 export function resolveConfig(req: ConfigRequest): WorkspaceConfig | EnvError {
-  const cwd = req.cwd ?? process.cwd();
   const env = req.env ?? process.env;
+  const cwd = req.cwd ?? logicalCwd(env);
   const lister = req.lister ?? new NodeDirectoryLister();
   const resolver = new CaseResolver(lister);
   const root = locateProject(req, resolver);
@@ -126,5 +137,52 @@ export function resolveConfig(req: ConfigRequest): WorkspaceConfig | EnvError {
     }
   }
   const home = resolveHome({ flag: req.home ?? undefined, env, homedir: homedir(), cwd });
-  return { projectDir: root.dir, layout, sdk, sdkResolution, schemaDir, schemaSource, home, lister, resolver };
+  return {
+    projectDir: root.dir,
+    layout,
+    sdk,
+    sdkResolution,
+    schemaDir,
+    schemaSource,
+    home,
+    lister,
+    resolver,
+    entries: req.entries ?? [],
+    buildScripts: readBuildScripts(root.dir, sdk?.dir ?? null, resolver),
+  };
+}
+
+/** Build scripts read per run at most (an SDK root holds a handful). */
+const MAX_BUILD_SCRIPTS = 32;
+
+/**
+ * The build scripts next to the mod (its folder, parent and grandparent — where an SDK root with its
+ * BuildMod.bat usually is — and the SDK root) that name files of this mod, with those names. Scripts
+ * are only read, never run; unreadable or oversized ones are skipped.
+ */
+function readBuildScripts(projectDir: string, sdkDir: string | null, resolver: CaseResolver): BuildScript[] {
+  const parent = native.dirname(projectDir);
+  const dirs = [projectDir, parent, native.dirname(parent), ...(sdkDir ? [sdkDir] : [])];
+  const seen = new Set<string>();
+  const out: BuildScript[] = [];
+  let read = 0;
+  for (const dir of dirs) {
+    if (seen.has(pathKey(dir))) continue;
+    seen.add(pathKey(dir));
+    for (const e of resolver.entries(dir) ?? []) {
+      if (e.isDirectory || !BUILD_SCRIPT_EXTENSIONS.has(extensionOf(e.name)) || read >= MAX_BUILD_SCRIPTS) continue;
+      const path = native.join(dir, e.name);
+      let text: string;
+      try {
+        if (statSync(path).size > MAX_BUILD_SCRIPT_BYTES) continue;
+        text = readFileSync(path, "latin1");
+      } catch {
+        continue;
+      }
+      read++;
+      const entries = entriesNamedByScript(text, baseName(projectDir), pathKey(dir) === pathKey(projectDir));
+      if (entries.length > 0) out.push({ path, entries });
+    }
+  }
+  return out;
 }

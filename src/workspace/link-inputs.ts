@@ -1,11 +1,18 @@
 /**
  * Wires the project model (layout, SDK, search paths, case-insensitive resolution) into the ports the
- * linker asks: how an include resolves, which manifest stands for a `reference` include, where the SDK's
- * vanilla stream roots are, and which streams a project has (Mod.xml, map metadata, babproj).
+ * linker asks: how an include resolves (with the mod's own-name alias when its folder is named
+ * otherwise), which manifest stands for a `reference` include (a `.babproj` StreamReference first, then
+ * the SDK's builtmods folders), where the SDK's vanilla stream roots are, which entry points the project
+ * has and why, and what the driver noticed on the way (the diagnostics of {@link LinkInputs.environment}).
+ * What depends on the records (babproj streams, the own-name alias) is recomputed when the core's
+ * include structure changes.
  */
 import type { CaseResolver } from "../project/case-resolver.ts";
 import type { ProjectLayout } from "../project/detect.ts";
-import { baseName, pathKey, segmentsOf, toPosix } from "../project/paths.ts";
+import { type EntryPlan, planEntries } from "../project/entry-points.ts";
+import { type OwnModName, ownModName } from "../project/mod-name.ts";
+import { baseName, isInside, pathKey, segmentsOf, toAbsolute, toPosix } from "../project/paths.ts";
+import type { ScriptedEntry } from "../project/build-scripts.ts";
 import { isUsableSdk, type SdkInfo } from "../project/sdk.ts";
 import {
   buildSearchPaths,
@@ -16,13 +23,41 @@ import {
 import type { SchemaQueries } from "../schema/model.ts";
 import type { IndexCore } from "../index/core.ts";
 import type { EntryPoint, LinkInputs } from "../index/link-context.ts";
+import type { Diagnostic } from "../index/linked.ts";
+import type { StreamReferenceDecl } from "../index/records.ts";
+import type { ReferenceLookup } from "../query/includes.ts";
+
+/** A build script read at start: its path and the XML files it names inside a mod folder. */
+export interface BuildScript {
+  readonly path: string;
+  readonly entries: readonly ScriptedEntry[];
+}
+
+/** What the driver adds to the project model: explicit entries, build scripts, its own findings. */
+export interface LinkOptions {
+  /** `--entry` values as written (relative to the project root, or absolute). */
+  readonly entries?: readonly string[];
+  readonly buildScripts?: readonly BuildScript[];
+  /** Diagnostics the driver found (unlistable folders, case collisions), read at each link. */
+  readonly driverNotes?: () => readonly Diagnostic[];
+}
 
 export interface LinkPorts {
   readonly inputs: LinkInputs;
   readonly projectResolver: IncludeResolver;
   readonly sdkResolver: IncludeResolver;
+  /** What answers a `reference` include (for `resolve_include`). */
+  readonly references: ReferenceLookup;
   /** Drops every cached resolution (after files were created or deleted). */
   invalidate(path?: string): void;
+}
+
+/** The project facts that depend on records, for one include structure of the core. */
+interface RecordFacts {
+  readonly structure: number;
+  readonly plan: EntryPlan;
+  readonly own: OwnModName | null;
+  readonly streamReferences: readonly StreamReferenceDecl[];
 }
 
 /** Builds the linker ports for a project. Entry points include babproj streams found in `core`. */
@@ -32,43 +67,40 @@ export function makeLinkPorts(
   schema: SchemaQueries | null,
   resolver: CaseResolver,
   core: IndexCore,
+  options: LinkOptions = {},
 ): LinkPorts {
   const usable = isUsableSdk(sdk) ? sdk : null;
-  const projectResolver = new IncludeResolver(buildSearchPaths(layout, usable, [], resolver), resolver);
+  const paths = buildSearchPaths(layout, usable, [], resolver);
+  // The alias-free resolver judges which self-includes need the alias; the project's own answers come
+  // from the aliased one.
+  const plainResolver = new IncludeResolver(paths, resolver);
+  const projectResolver = new IncludeResolver(paths, resolver);
   const sdkResolver = new IncludeResolver(vanillaOnlySearchPaths(usable), resolver);
-  const manifestCache = new Map<string, string | null>();
+  const manifestCache = new Map<string, { path: string; from: "babproj" | "builtmods" } | null>();
   const rootCache = new Map<string, string | null>();
+  let facts: RecordFacts | null = null;
+
+  const current = (): RecordFacts => {
+    if (facts && facts.structure === core.structure) return facts;
+    facts = recordFacts(layout, core, resolver, plainResolver, options);
+    projectResolver.setAlias(
+      facts.own ? { name: facts.own.name, root: layout.dir, after: layout.dataDir } : null,
+    );
+    manifestCache.clear();
+    return facts;
+  };
 
   const streamBase = (source: string): string | null => {
-    const parsed = parseIncludeSource(source);
-    const name = baseName(parsed.remainder);
+    const name = baseName(parseIncludeSource(source).remainder);
     return name ? name.replace(/\.[^.]*$/, "") : null;
   };
 
-  const inputs: LinkInputs = {
-    projectDir: layout.dir,
-    sdkDir: usable ? usable.dir : null,
-    sdkUsable: usable !== null,
-    get entries() {
-      return entryPoints(layout, core, resolver);
-    },
-    schema,
-    resolve(source, includingFile, layer) {
-      const r = (layer === "sdk" ? sdkResolver : projectResolver).resolve(source, includingFile);
-      return { path: r.resolved, caseFixed: r.caseFixed, prefixed: r.prefix !== null };
-    },
-    manifestFor(source) {
-      if (!usable) return null;
-      const key = source.toLowerCase();
+  const references: ReferenceLookup = {
+    manifest(source, streamEntry) {
+      const key = `${source.toLowerCase()}\u0000${streamEntry ? pathKey(streamEntry) : ""}`;
       if (manifestCache.has(key)) return manifestCache.get(key)!;
-      const base = streamBase(source);
-      let found: string | null = null;
-      if (base) {
-        for (const dir of usable.manifestDirs) {
-          found = resolver.childNamed(dir, `${base}.manifest`, "file");
-          if (found) break;
-        }
-      }
+      const found = babprojManifest(current().streamReferences, source, streamEntry, layout, usable, resolver) ??
+        builtmodsManifest(streamBase(source), usable, resolver);
       manifestCache.set(key, found);
       return found;
     },
@@ -82,41 +114,175 @@ export function makeLinkPorts(
       return found;
     },
   };
+
+  const inputs: LinkInputs = {
+    projectDir: layout.dir,
+    sdkDir: usable ? usable.dir : null,
+    sdkUsable: usable !== null,
+    get entries(): EntryPoint[] {
+      return current().plan.entries.map((e) => ({
+        stream: e.stream,
+        file: e.file,
+        layer: "project",
+        context: "compiled",
+        origin: e.origin,
+        reason: e.reason,
+      }));
+    },
+    schema,
+    resolve(source, includingFile, layer) {
+      if (layer === "project") current();
+      const r = (layer === "sdk" ? sdkResolver : projectResolver).resolve(source, includingFile);
+      return { path: r.resolved, caseFixed: r.caseFixed, prefixed: r.prefix !== null };
+    },
+    manifestFor(source, streamEntry) {
+      return references.manifest(source, streamEntry)?.path ?? null;
+    },
+    sdkStreamRoot: (source) => references.sdkStreamRoot(source),
+    environment() {
+      const f = current();
+      const out: Diagnostic[] = f.plan.notes.map((n) => ({ ...n, line: n.file ? 1 : 0, column: n.file ? 1 : 0 }));
+      if (f.own) out.push(aliasNote(layout, f.own));
+      if (options.driverNotes) out.push(...options.driverNotes());
+      return out;
+    },
+  };
   return {
     inputs,
     projectResolver,
     sdkResolver,
+    references,
     invalidate(path) {
+      plainResolver.invalidate(path);
       projectResolver.invalidate(path);
       sdkResolver.invalidate(path);
       manifestCache.clear();
       rootCache.clear();
+      facts = null;
     },
   };
 }
 
-/**
- * The project's entry points: `static` (Data/Mod.xml), one `global:<name>` per map-metadata file, and
- * one `babproj:<name>` per extra stream declared in a `.babproj` (its Windows paths mapped into the project).
- */
-function entryPoints(layout: ProjectLayout, core: IndexCore, resolver: CaseResolver): EntryPoint[] {
-  const entries: EntryPoint[] = layout.streams.map((s) => ({
-    stream: s.name,
-    file: s.entry,
-    layer: "project" as const,
-  }));
-  const taken = new Set(entries.map((e) => pathKey(e.file)));
+/** The entry plan, the mod's own name and the babproj stream references, from the records of `core`. */
+function recordFacts(
+  layout: ProjectLayout,
+  core: IndexCore,
+  resolver: CaseResolver,
+  plain: IncludeResolver,
+  options: LinkOptions,
+): RecordFacts {
+  const babprojStreams: { babproj: string; written: string }[] = [];
+  const streamReferences: StreamReferenceDecl[] = [];
   for (const bp of layout.babprojFiles) {
     const rec = core.file(bp)?.record;
     if (!rec) continue;
-    for (const source of rec.streamSources) {
-      const file = locateInProject(source, layout.dir, resolver);
-      if (!file || taken.has(pathKey(file))) continue;
-      taken.add(pathKey(file));
-      entries.push({ stream: `babproj:${baseName(file).replace(/\.xml$/i, "")}`, file, layer: "project" });
+    for (const written of rec.streamSources) babprojStreams.push({ babproj: bp, written });
+    streamReferences.push(...rec.streamReferences);
+  }
+  const inProject = (rest: string) => resolver.resolve(layout.dir, rest, "file") !== null;
+  const own = ownModName(
+    baseName(layout.dir),
+    babprojStreams.map((b) => b.written),
+    unresolvedDataIncludes(layout, core, plain),
+    inProject,
+  );
+  const plan = planEntries({
+    projectDir: layout.dir,
+    explicit: (options.entries ?? []).map((written) => ({
+      written,
+      file: resolver.resolvePath(toAbsolute(written, layout.dir), "file"),
+    })),
+    scripted: (options.buildScripts ?? []).flatMap((s) =>
+      s.entries.flatMap((e) => {
+        const file = resolver.resolve(layout.dir, e.inMod, "file");
+        return file ? [{ script: s.path, line: e.line, file }] : [];
+      })
+    ),
+    babproj: babprojStreams.flatMap((b) => {
+      const file = locateInProject(b.written, layout.dir, resolver);
+      return file ? [{ babproj: b.babproj, file }] : [];
+    }),
+    modXml: layout.modXml,
+    staticXml: layout.staticXml,
+    mapMetadata: layout.mapMetadata,
+  });
+  return { structure: core.structure, plan, own, streamReferences };
+}
+
+/** The remainders of the project's `DATA:` includes that resolve nowhere without the own-name alias. */
+function unresolvedDataIncludes(layout: ProjectLayout, core: IndexCore, plain: IncludeResolver): string[] {
+  const out: string[] = [];
+  for (const f of core.values()) {
+    if (!isInside(f.path, layout.dir)) continue;
+    const sources = [...f.record.includes.map((i) => i.source), ...f.record.xincludes.map((x) => x.href)];
+    for (const source of sources) {
+      const parsed = parseIncludeSource(source);
+      if (parsed.prefix !== "DATA" || segmentsOf(parsed.remainder).length < 2) continue;
+      if (plain.resolve(source, f.path).resolved === null) out.push(parsed.remainder);
     }
   }
-  return entries;
+  return out;
+}
+
+/** The one note that the mod's own name is mapped onto its folder. */
+function aliasNote(layout: ProjectLayout, own: OwnModName): Diagnostic {
+  const why = own.from === "babproj"
+    ? `its .babproj builds Mods\\${own.name}\\…`
+    : `${own.includes} of its includes name DATA:${own.name}/…`;
+  return {
+    code: "mod-name-alias",
+    severity: "information",
+    message: `the mod calls itself "${own.name}" (${why}) but its folder is "${
+      baseName(layout.dir)
+    }": DATA:${own.name}/… is resolved against the project root, as the builder would in a folder named ${own.name}`,
+    file: null,
+    line: 0,
+    column: 0,
+  };
+}
+
+/**
+ * The manifest a `.babproj` StreamReference names for `source` in the stream entered at `streamEntry`
+ * (a reference named by the include's file name or its path after the alias), mapped into the SDK or the
+ * project; null when none matches or the manifest is not there.
+ */
+function babprojManifest(
+  refs: readonly StreamReferenceDecl[],
+  source: string,
+  streamEntry: string | null,
+  layout: ProjectLayout,
+  sdk: SdkInfo | null,
+  resolver: CaseResolver,
+): { path: string; from: "babproj" } | null {
+  if (refs.length === 0) return null;
+  const parsed = parseIncludeSource(source);
+  const names = new Set([parsed.remainder.toLowerCase(), baseName(parsed.remainder).toLowerCase()]);
+  for (const r of refs) {
+    if (!names.has(toPosix(r.name).replace(/^\/+/, "").toLowerCase())) continue;
+    if (streamEntry) {
+      const stream = locateInProject(r.stream, layout.dir, resolver);
+      if (stream && pathKey(stream) !== pathKey(streamEntry)) continue;
+    }
+    // At least the manifest's folder and name must match: a bare `static.manifest` anywhere is not it.
+    const found = (sdk ? locateUnder(r.manifest, sdk.dir, resolver, 2) : null) ??
+      locateUnder(r.manifest, layout.dir, resolver, 2);
+    if (found) return { path: found, from: "babproj" };
+  }
+  return null;
+}
+
+/** `<stream>.manifest` in the SDK's builtmods folders (the first that has it), or null. */
+function builtmodsManifest(
+  base: string | null,
+  sdk: SdkInfo | null,
+  resolver: CaseResolver,
+): { path: string; from: "builtmods" } | null {
+  if (!sdk || !base) return null;
+  for (const dir of sdk.manifestDirs) {
+    const found = resolver.childNamed(dir, `${base}.manifest`, "file");
+    if (found) return { path: found, from: "builtmods" };
+  }
+  return null;
 }
 
 /**
@@ -124,9 +290,17 @@ function entryPoints(layout: ProjectLayout, core: IndexCore, resolver: CaseResol
  * project: the longest tail of its segments that exists under the project root, case-insensitively.
  */
 function locateInProject(written: string, projectDir: string, resolver: CaseResolver): string | null {
+  return locateUnder(written, projectDir, resolver);
+}
+
+/**
+ * The longest tail of `written`'s segments (at least `minSegments` of them) that names a file under
+ * `root` (ignoring case), or null.
+ */
+function locateUnder(written: string, root: string, resolver: CaseResolver, minSegments = 1): string | null {
   const segs = segmentsOf(toPosix(written).replace(/^[A-Za-z]:/, ""));
-  for (let i = 0; i < segs.length; i++) {
-    const hit = resolver.resolve(projectDir, segs.slice(i).join("/"), "file");
+  for (let i = 0; i + minSegments <= segs.length; i++) {
+    const hit = resolver.resolve(root, segs.slice(i).join("/"), "file");
     if (hit) return hit;
   }
   return null;

@@ -7,11 +7,11 @@
  * files are re-read, then everything is re-linked (linking is the cheap part).
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { extensionOf, isInside, pathKey } from "../project/paths.ts";
-import { type ScannedFile, scanProjectFiles } from "../project/scan.ts";
+import { displayPath, extensionOf, isInside, pathKey } from "../project/paths.ts";
+import { type CaseCollision, type ScannedFile, scanProjectFiles, withoutCaseCollisions } from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
 import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
-import type { LinkedIndex } from "../index/linked.ts";
+import type { Diagnostic, LinkedIndex } from "../index/linked.ts";
 import { emptyRecord, type FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
 import type { IndexView } from "../query/envelope.ts";
@@ -76,11 +76,20 @@ export class Workspace {
   /** Roots whose files the index covers (project, then the SDK's vanilla folder). */
   private readonly roots: string[];
   private current: { phase: BuildPhase; done: number; total: number } | null = null;
+  /** Paths of the last project scan that differ from a kept one only in letter case. */
+  private collisions: readonly CaseCollision[] = [];
+  private readonly droppedByCase = new Set<string>();
+  /** Folders of the project the last scan could not list (permission denied). */
+  private readonly unlistedByScan = new Set<string>();
 
   constructor(readonly config: WorkspaceConfig, schema?: LoadedSchema) {
     this.schema = schema ?? loadWorkspaceSchema(config);
     this.core = new IndexCore(this.schema.queries);
-    this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core);
+    this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core, {
+      entries: config.entries,
+      buildScripts: config.buildScripts,
+      driverNotes: () => this.driverNotes(),
+    });
     this.roots = [config.projectDir, ...(config.sdk?.vanillaDir ? [config.sdk.vanillaDir] : [])];
   }
 
@@ -178,7 +187,7 @@ export class Workspace {
     };
     try {
       let t = performance.now();
-      const scanned = scanProjectFiles(this.config.projectDir);
+      const scanned = this.scanProject();
       const vanilla = this.config.sdk?.vanillaDir
         ? scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml")
         : [];
@@ -278,9 +287,66 @@ export class Workspace {
     return { changed, deleted, linkMs: round(linkMs), totalMs: round(performance.now() - t0) };
   }
 
+  /**
+   * The project's files, without the paths that differ from a kept one only in letter case (recorded
+   * for a diagnostic), noting the folders that could not be listed.
+   */
+  private scanProject(): ScannedFile[] {
+    this.unlistedByScan.clear();
+    const raw = scanProjectFiles(this.config.projectDir, {
+      onError: (path, e) => {
+        const code = (e as NodeJS.ErrnoException).code;
+        if ((code === "EACCES" || code === "EPERM") && this.config.lister.unlistable?.(path)) {
+          this.unlistedByScan.add(path);
+        }
+      },
+    });
+    const { files, collisions } = withoutCaseCollisions(raw);
+    this.collisions = collisions;
+    this.droppedByCase.clear();
+    for (const c of collisions) for (const d of c.dropped) this.droppedByCase.add(d);
+    return files;
+  }
+
+  /** What the driver found about the project's folders and names, as diagnostics for the index. */
+  private driverNotes(): Diagnostic[] {
+    const roots = { projectDir: this.config.projectDir, sdkDir: this.config.sdk?.dir ?? null };
+    const out: Diagnostic[] = [];
+    for (const c of this.collisions) {
+      const others = c.dropped.map((d) => displayPath(roots, d)).join(", ");
+      out.push({
+        code: "case-collision",
+        severity: "warning",
+        message: `${others} ${
+          c.dropped.length === 1 ? "differs" : "differ"
+        } from this file's path only in letter case: on Windows they are one file. ra3 uses ${
+          displayPath(roots, c.kept)
+        } (the first in sorted order) for every include and ignores ${others}; rename or remove one`,
+        file: c.kept,
+        line: 1,
+        column: 1,
+      });
+    }
+    const folders = new Set<string>(this.unlistedByScan);
+    for (const d of this.config.resolver.unlistableSeen) if (isInside(d, this.config.projectDir)) folders.add(d);
+    for (const d of [...folders].sort()) {
+      out.push({
+        code: "unlistable-folder",
+        severity: "warning",
+        message: `the folder ${
+          displayPath(roots, d)
+        } cannot be listed (permission denied): its files are found only when an include names them in their exact letter case, and files nothing includes there are not indexed; give the folder read permission`,
+        file: null,
+        line: 0,
+        column: 0,
+      });
+    }
+    return out;
+  }
+
   /** Every indexed file on disk now (project tree and the SDK's vanilla XML). */
   private scanAll(): ScannedFile[] {
-    const out = scanProjectFiles(this.config.projectDir);
+    const out = this.scanProject();
     if (this.config.sdk?.vanillaDir) {
       out.push(...scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml"));
     }
@@ -306,7 +372,7 @@ export class Workspace {
       if (st.isDirectory()) {
         const below = scanProjectFiles(p);
         out.push(...(isInside(p, this.config.projectDir) ? below : below.filter((f) => f.kind === "xml")));
-      } else if (st.isFile() && isIndexedExtension(p)) {
+      } else if (st.isFile() && isIndexedExtension(p) && !this.droppedByCase.has(p)) {
         out.push({ path: this.realCase(p), size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
       }
     }

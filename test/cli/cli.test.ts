@@ -78,7 +78,7 @@ describe("ra3 on the sample mod", () => {
     const r = await ra3("find", "AlliedAthenaCannon");
     expect(r.code).toBe(0);
     expect(r.out).toBe(
-      "GameObject AlliedAthenaCannon\n  Data/Includes/Allied Units/AthenaCannon.xml:11:7  [project, static]\n  inheritFrom BaseVehicle\n",
+      "GameObject AlliedAthenaCannon\n  Data/Includes/Allied Units/AthenaCannon.xml:11:7  [project, compiled in static]\n  inheritFrom BaseVehicle\n",
     );
   });
 
@@ -165,7 +165,7 @@ describe("ra3 on the sample mod", () => {
   test("define", async () => {
     expect(await ra3("define", "$athena_damage")).toEqual({
       code: 0,
-      out: '$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in active files\n',
+      out: '$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in compiled or referenced files\n',
       err: "",
     });
   });
@@ -182,9 +182,9 @@ describe("ra3 on the sample mod", () => {
     expect(res.tried.at(-1)).toBe("Art/au/AUAthena_SKN.w3x");
   });
 
-  test("file: inactive file, and a path outside the project", async () => {
+  test("file: a file not included, and a path outside the project", async () => {
     const r = await ra3("file", "Data/Standalone.xml");
-    expect(r.out.split("\n")[0]).toBe("Data/Standalone.xml is inactive: no entry point includes it");
+    expect(r.out.split("\n")[0]).toBe("Data/Standalone.xml is not included: no entry point reaches it");
     expect(await ra3("file", "/etc/passwd")).toEqual({
       code: 1,
       out: "",

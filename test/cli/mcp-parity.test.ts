@@ -56,6 +56,13 @@ const ROWS: readonly Row[] = [
   { cli: ["file", "Data/Mod.xml", "--limit", "2"], tool: "is_file_active", args: { path: "Data/Mod.xml", limit: 2 } },
   { cli: ["file", "Data/Standalone.xml"], tool: "is_file_active", args: { path: "Data/Standalone.xml" } },
   { cli: ["file", "../elsewhere.xml"], tool: "is_file_active", args: { path: "../elsewhere.xml" } },
+  { cli: ["files"], tool: "list_files", args: {} },
+  { cli: ["files", "--state", "not-included"], tool: "list_files", args: { state: "not-included" } },
+  {
+    cli: ["files", "--state", "compiled", "--prefix", "Data/Includes", "--limit", "2"],
+    tool: "list_files",
+    args: { state: "compiled", prefix: "Data/Includes", limit: 2 },
+  },
   { cli: ["unreferenced"], tool: "find_unreferenced", args: {} },
   { cli: ["unreferenced", "--type", "WeaponTemplate"], tool: "find_unreferenced", args: { type: "WeaponTemplate" } },
   { cli: ["check", "--limit", "20"], tool: "check_files", args: { limit: 20 } },

@@ -58,6 +58,8 @@ describe("docs/cli.md samples, re-run on the sample mod", () => {
       "define",
       "include",
       "file",
+      "file",
+      "files",
       "unreferenced",
       "check",
       "strings",

@@ -28,7 +28,7 @@ async function sameAnswers(client: ModernClient | LegacyClient): Promise<void> {
   const found = await client.callTool({ name: "find_asset", arguments: { id: "AthenaSplash" } });
   expect((found.content as Json)[0].text.split("\n").slice(0, 2)).toEqual([
     '1 definition of "AthenaSplash":',
-    "- WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml:13-17  [project, static]",
+    "- WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml:13-17  [project, compiled in static]",
   ]);
   expect(found.structuredContent).toEqual({
     index: {

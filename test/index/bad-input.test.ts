@@ -52,9 +52,9 @@ describe("malformed XML: the error is reported where it is, the records around i
     ]);
     expect(assetsOf(linked)).toEqual([
       SAFE,
-      "WeaponTemplate:Before@Data/Bad.xml:3 project [static]",
-      "GameObject:Tank@Data/Bad.xml:4 project [static]",
-      "WeaponTemplate:After@Data/Bad.xml:7 project [static]",
+      "WeaponTemplate:Before@Data/Bad.xml:3 project fileHasErrors [static]",
+      "GameObject:Tank@Data/Bad.xml:4 project fileHasErrors [static]",
+      "WeaponTemplate:After@Data/Bad.xml:7 project fileHasErrors [static]",
     ]);
   });
 
@@ -73,8 +73,8 @@ describe("malformed XML: the error is reported where it is, the records around i
     ]);
     expect(assetsOf(linked)).toEqual([
       SAFE,
-      "WeaponTemplate:Before@Data/Bad.xml:3 project [static]",
-      "GameObject:Tank@Data/Bad.xml:4 project [static]",
+      "WeaponTemplate:Before@Data/Bad.xml:3 project fileHasErrors [static]",
+      "GameObject:Tank@Data/Bad.xml:4 project fileHasErrors [static]",
     ]);
     expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column}`)).toEqual(["Cmds 4:35"]);
   });
@@ -93,9 +93,9 @@ describe("malformed XML: the error is reported where it is, the records around i
     // The broken tag ends at its `>` with the attributes before the error: Tank and After are still found.
     expect(assetsOf(linked)).toEqual([
       SAFE,
-      "WeaponTemplate:Before@Data/Bad.xml:3 project [static]",
-      "GameObject:Tank@Data/Bad.xml:4 project [static]",
-      "WeaponTemplate:After@Data/Bad.xml:5 project [static]",
+      "WeaponTemplate:Before@Data/Bad.xml:3 project fileHasErrors [static]",
+      "GameObject:Tank@Data/Bad.xml:4 project fileHasErrors [static]",
+      "WeaponTemplate:After@Data/Bad.xml:5 project fileHasErrors [static]",
     ]);
   });
 });

@@ -9,7 +9,7 @@ import { validateSdk } from "../../src/project/sdk.ts";
 import type { SchemaQueries } from "../../src/schema/model.ts";
 import { IndexCore } from "../../src/index/core.ts";
 import type { LinkedIndex } from "../../src/index/linked.ts";
-import { type LinkPorts, makeLinkPorts } from "../../src/workspace/link-inputs.ts";
+import { type LinkOptions, type LinkPorts, makeLinkPorts } from "../../src/workspace/link-inputs.ts";
 
 export const ROOT = "/mods/Test Mod";
 export const SDK = "/sdk";
@@ -22,9 +22,14 @@ export interface MemFixture {
 }
 
 /** Paths are relative to the project root; keys starting with `sdk:` are relative to {@link SDK}. */
-export function memIndex(files: Record<string, string | Uint8Array>, schema: SchemaQueries | null = null): MemFixture {
+export function memIndex(
+  files: Record<string, string | Uint8Array>,
+  schema: SchemaQueries | null = null,
+  options: LinkOptions & { readonly lock?: readonly string[] } = {},
+): MemFixture {
   const abs = (k: string) => (k.startsWith("sdk:") ? `${SDK}/${k.slice(4)}` : `${ROOT}/${k}`);
   const lister = new MemoryDirectoryLister(Object.keys(files).map(abs));
+  for (const d of options.lock ?? []) lister.lock(abs(d));
   const resolver = new CaseResolver(lister);
   const layout = describeProject(ROOT, resolver);
   const hasSdk = Object.keys(files).some((k) => k.startsWith("sdk:"));
@@ -35,7 +40,7 @@ export function memIndex(files: Record<string, string | Uint8Array>, schema: Sch
   core.applyChanges(
     Object.entries(files).filter(([k]) => !k.startsWith("sdk:")).map(([k, v]) => ({ path: abs(k), bytes: bytes(v) })),
   );
-  const ports = makeLinkPorts(layout, sdk, schema, resolver, core);
+  const ports = makeLinkPorts(layout, sdk, schema, resolver, core, options);
   const byPath = new Map(Object.entries(files).map(([k, v]) => [abs(k).toLowerCase(), { path: abs(k), v }]));
   for (let round = 0; round < 20; round++) {
     const wanted = core.wanted(ports.inputs).filter((p) => byPath.has(p.toLowerCase()) && !core.file(p));
@@ -62,9 +67,9 @@ export function includes(...items: [string, string][]): string {
 /** Compact views for assertions. */
 export function assetsOf(linked: LinkedIndex): string[] {
   return linked.assets.map((a) =>
-    `${a.type}:${a.id}@${rel(a.file)}:${a.line} ${a.origin}${a.active ? "" : " inactive"}${
+    `${a.type}:${a.id}@${rel(a.file)}:${a.line} ${a.origin}${a.state === "compiled" ? "" : ` ${a.state}`}${
       a.viaInstance ? " instance" : ""
-    } [${a.streams.join(",")}]`
+    }${a.fileHasErrors ? " fileHasErrors" : ""} [${a.streams.join(",")}]`
   );
 }
 

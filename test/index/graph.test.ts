@@ -137,8 +137,8 @@ describe("include resolution", () => {
   });
 });
 
-describe("active and inactive files", () => {
-  test("every XML under the root is indexed; unreached ones are inactive, and their missing includes still reported", () => {
+describe("compiled and not-included files", () => {
+  test("every XML under the root is indexed; unreached ones are not included, and their missing includes still reported", () => {
     const { linked } = memIndex({
       "Data/Mod.xml": doc(includes(["all", "Used.xml"])),
       "Data/Used.xml": doc(`\t<GameObject id="Used" />`),
@@ -146,7 +146,7 @@ describe("active and inactive files", () => {
     });
     expect(assetsOf(linked)).toEqual([
       "GameObject:Used@Data/Used.xml:3 project [static]",
-      "GameObject:Draft@Data/Draft.xml:6 project inactive []",
+      "GameObject:Draft@Data/Draft.xml:6 project not-included []",
     ]);
     expect(linked.stats.projectFiles).toBe(3);
     expect(linked.stats.activeFiles).toBe(2);

@@ -809,7 +809,7 @@ describe("unresolved references: not found vs exists with another type", () => {
       sample,
     );
     expect(diagnosticsOf(linked)).toEqual([
-      "-:0:0 information external-references: 3 references point at assets outside the project (and 1 more in inactive files)",
+      "-:0:0 information external-references: 3 references point at assets outside the project (and 1 more in files no entry point includes)",
     ]);
   });
 });

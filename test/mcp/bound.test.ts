@@ -281,7 +281,7 @@ describe("hidden characters in ids are escaped in the text answers", () => {
         "3 of 3 WeaponTemplate:",
         "- Evil\\n- WeaponTemplate Fake  Data/Fake.xml:1  Data/Mod.xml:2",
         "- Gun\\u{202E}kcatta  Data/Mod.xml:3",
-        "- Odd  Data/Odd\\u{001B}[31m.xml:1 (inactive)",
+        "- Odd  Data/Odd\\u{001B}[31m.xml:1 (file not included)",
       ].join("\n"),
     );
     // The structured answer keeps the id as it is.
@@ -292,7 +292,7 @@ describe("hidden characters in ids are escaped in the text answers", () => {
     const found = await h.call("find_asset", { id: "Evil\n- WeaponTemplate Fake  Data/Fake.xml:1" });
     expect(bodyOf(found).split("\n")).toEqual([
       '1 definition of "Evil\\n- WeaponTemplate Fake  Data/Fake.xml:1":',
-      "- WeaponTemplate Evil\\n- WeaponTemplate Fake  Data/Fake.xml:1  Data/Mod.xml:2  [project, static]",
+      "- WeaponTemplate Evil\\n- WeaponTemplate Fake  Data/Fake.xml:1  Data/Mod.xml:2  [project, compiled in static]",
     ]);
     const missing = await h.call("find_asset", { id: "Nope\u202Eevil" });
     expect(bodyOf(missing).split("\n").length).toBe(1);

@@ -130,9 +130,10 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
       tool: "is_file_active",
       args: { path: "Data/Standalone.xml" },
       expect: (r, t) =>
-        expect([r.active, t.split("\n")[0]]).toEqual([
+        expect([r.state, r.active, t.split("\n")[0]]).toEqual([
+          "not-included",
           false,
-          "Data/Standalone.xml is inactive: no entry point includes it",
+          "Data/Standalone.xml is not included: no entry point reaches it",
         ]),
     },
     {

@@ -187,7 +187,7 @@ describe("a server started on a folder holding several mods", () => {
     const byPath = await h.call("get_status", { project: join(container, "ModA"), consistency: "strict" });
     expect((byPath.structuredContent as Json).index.projectDir).toBe(join(container, "ModA"));
     const inside = await h.call("is_file_active", { project: "ModA/Data/Mod.xml", path: "Data/Mod.xml" });
-    expect(bodyOf(inside).split("\n")[0]).toBe("Data/Mod.xml is active in static");
+    expect(bodyOf(inside).split("\n")[0]).toBe("Data/Mod.xml is compiled in static (it is the entry point of static)");
     const listed = resultOf(await h.call("list_projects")).projects.map((p: Json) =>
       `${p.name} ${p.opened ?? true} ${p.state}`
     );

@@ -167,8 +167,20 @@ describe("get_status and list_projects", () => {
       sdkCandidates: [{ source: "flag", path: "", accepted: true, reason: "empty --sdk: project-only mode" }],
       schema: { dir: `${SAMPLE}/Schemas/xsd`, source: "project", files: 11 },
       streams: [
-        { name: "static", entry: "Data/Mod.xml", files: 12 },
-        { name: "global:MapMetaData_Global", entry: "Data/AdditionalMaps/MapMetaData_Global.xml", files: 2 },
+        {
+          name: "static",
+          entry: "Data/Mod.xml",
+          origin: "well-known",
+          reason: "Data/Mod.xml: the static stream EA's DefaultScript.cs builds",
+          files: 12,
+        },
+        {
+          name: "global:MapMetaData_Global",
+          entry: "Data/AdditionalMaps/MapMetaData_Global.xml",
+          origin: "map-metadata",
+          reason: "a map-metadata file: built as a global stream",
+          files: 2,
+        },
       ],
       types: result.types,
     });
@@ -217,7 +229,7 @@ describe("asset tools", () => {
       ],
     });
     expect(text).toBe(
-      '1 definition of "alliedathenacannon":\n- GameObject AlliedAthenaCannon  Data/Includes/Allied Units/AthenaCannon.xml:11-40  [project, static]  inheritFrom BaseVehicle',
+      '1 definition of "alliedathenacannon":\n- GameObject AlliedAthenaCannon  Data/Includes/Allied Units/AthenaCannon.xml:11-40  [project, compiled in static]  inheritFrom BaseVehicle',
     );
   });
 
@@ -308,11 +320,17 @@ describe("asset tools", () => {
           at: "Data/Includes/Allied Units/AthenaCannon.xml:12",
           via: "inheritFrom",
         },
-        { from: "GameObject:ExperimentalTank", at: "Data/Standalone.xml:8", via: "inheritFrom", active: false },
+        {
+          from: "GameObject:ExperimentalTank",
+          at: "Data/Standalone.xml:8",
+          via: "inheritFrom",
+          state: "not-included",
+          active: false,
+        },
       ],
     });
     expect(text).toBe(
-      "GameObject BaseVehicle: 2 references\n- Data/Includes/Allied Units/AthenaCannon.xml:12  GameObject AlliedAthenaCannon  inheritFrom\n- Data/Standalone.xml:8  GameObject ExperimentalTank  inheritFrom  (inactive file)",
+      "GameObject BaseVehicle: 2 references\n- Data/Includes/Allied Units/AthenaCannon.xml:12  GameObject AlliedAthenaCannon  inheritFrom\n- Data/Standalone.xml:8  GameObject ExperimentalTank  inheritFrom  (file not included)",
     );
     const weapon = (await ok("find_references", { id: "AthenaFire" })).result;
     expect(weapon.references).toEqual([{
@@ -434,7 +452,7 @@ describe("file, include and define tools", () => {
       tried: ["Data/includes/defines.xml"],
     });
     expect(text).toBe(
-      "includes/defines.xml → Data/Includes/Defines.xml (letter case fixed); active in static, global:MapMetaData_Global\nfrom Data/Mod.xml\n- hit  Data/includes/defines.xml",
+      "includes/defines.xml → Data/Includes/Defines.xml (letter case fixed); compiled in static+global:MapMetaData_Global\nfrom Data/Mod.xml\n- hit  Data/includes/defines.xml",
     );
     const art = (await ok("resolve_include", { source: "ART:AUAthena_SKN.w3x" })).result;
     expect([art.resolved, art.twoLetterRule, art.tried.at(-1)]).toEqual([
@@ -451,14 +469,20 @@ describe("file, include and define tools", () => {
     });
   });
 
-  test("is_file_active: active in two streams, included by two files", async () => {
-    const { result } = await ok("is_file_active", { path: "Data\\includes\\DEFINES.xml" });
+  test("is_file_active: compiled in two streams, its chain, included by two files", async () => {
+    const { result, text } = await ok("is_file_active", { path: "Data\\includes\\DEFINES.xml" });
     expect(result).toEqual({
       file: "Data/Includes/Defines.xml",
       kind: "xml",
       streams: ["static", "global:MapMetaData_Global"],
       assets: 0,
       diagnostics: 0,
+      chain: {
+        entry: "Data/Mod.xml",
+        stream: "static",
+        reason: "Data/Mod.xml: the static stream EA's DefaultScript.cs builds",
+        hops: [{ at: "Data/Mod.xml:12", source: "includes/defines.xml" }],
+      },
       includedBy: [
         { at: "Data/Mod.xml:12", source: "includes/defines.xml" },
         { at: "Data/AdditionalMaps/MapMetaData_Global.xml:5", source: "../Includes/Defines.xml" },
@@ -466,11 +490,17 @@ describe("file, include and define tools", () => {
       includedByTotal: 2,
       includesTotal: 0,
     });
+    expect(text.split("\n").slice(0, 4)).toEqual([
+      "Data/Includes/Defines.xml is compiled in static, global:MapMetaData_Global (through Data/Mod.xml:12 (all))",
+      "kind xml, 0 assets, 0 diagnostics",
+      "entry point Data/Mod.xml (static: Data/Mod.xml: the static stream EA's DefaultScript.cs builds)",
+      "- chain: Data/Mod.xml:12 includes includes/defines.xml (all)",
+    ]);
   });
 
-  test("is_file_active: an inactive file; a path outside the project; an unknown file", async () => {
+  test("is_file_active: a file not included; a path outside the project; an unknown file", async () => {
     const { text } = await ok("is_file_active", { path: "Data/Standalone.xml" });
-    expect(text.split("\n")[0]).toBe("Data/Standalone.xml is inactive: no entry point includes it");
+    expect(text.split("\n")[0]).toBe("Data/Standalone.xml is not included: no entry point reaches it");
     expect(await fails("is_file_active", { path: "/etc/passwd" })).toEqual({
       code: "outside_project",
       message: `/etc/passwd is outside the project (${SAMPLE}); pass a path inside it`,
@@ -489,10 +519,10 @@ describe("file, include and define tools", () => {
       definitions: [{ value: "120", at: "Data/Includes/Defines.xml:5" }],
       uses: 2,
     });
-    expect(text).toBe('$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in active files');
+    expect(text).toBe('$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in compiled or referenced files');
     expect(await fails("find_define", { name: "ATHENA_DAMAGES" })).toEqual({
       code: "not_found",
-      message: 'no <Define name="ATHENA_DAMAGES"> in the active files; similar: ATHENA_DAMAGE',
+      message: 'no <Define name="ATHENA_DAMAGES"> in the compiled or referenced files; similar: ATHENA_DAMAGE',
     });
     expect(await fails("find_define", { name: "not a name" })).toEqual({
       code: "bad_argument",
@@ -693,7 +723,9 @@ describe("resources", () => {
     ]);
     const f = await h.client.readResource({ uri: "ra3://file/Data/Includes/Allied%20Units/AthenaCannon.xml" });
     const ftext = (f.contents[0] as Json).text as string;
-    expect(ftext.split("\n")[0]).toBe("Data/Includes/Allied Units/AthenaCannon.xml is active in static");
+    expect(ftext.split("\n")[0]).toBe(
+      "Data/Includes/Allied Units/AthenaCannon.xml is compiled in static (through Data/Mod.xml:16 (all))",
+    );
     expect(ftext).toContain('<?xml version="1.0" encoding="utf-8"?>');
   });
 

@@ -23,11 +23,11 @@ describe("CaseResolver.resolve", () => {
     expect(r.resolve("/r", "sub folder/a file.xml")).toBe("/r/Sub Folder/A File.xml");
   });
 
-  test("prefers the exact-case name when names differ only by case", () => {
+  test("names differing only by case: every spelling picks the first in sorted order", () => {
     const r = new CaseResolver(mem());
+    // "Data" sorts before "data": whatever the include writes, the same folder (the one the scan keeps).
     expect(r.resolve("/r", "Data")).toBe("/r/Data");
-    expect(r.resolve("/r", "data")).toBe("/r/data");
-    // no exact match: first in listing order ("Data" sorts before "data")
+    expect(r.resolve("/r", "data")).toBe("/r/Data");
     expect(r.resolve("/r", "DATA")).toBe("/r/Data");
   });
 
@@ -99,20 +99,20 @@ describe("CaseResolver helpers", () => {
   test("childNamed", () => {
     const r = new CaseResolver(mem());
     expect(r.childNamed("/r", "ART")).toBe("/r/Art");
-    expect(r.childNamed("/r", "data")).toBe("/r/data");
+    expect(r.childNamed("/r", "data")).toBe("/r/Data");
     expect(r.childNamed("/r/Data", "mod.xml", "directory")).toBeNull();
     expect(r.childNamed("/r/Data", "mod.xml", "file")).toBe("/r/Data/Mod.xml");
     expect(r.childNamed("/none", "x")).toBeNull();
   });
 
-  test("matchingEntries orders exact case first", () => {
+  test("matchingEntries: every case-insensitive match, in sorted order", () => {
     const entries = [
       { name: "DATA", isDirectory: true },
       { name: "Data", isDirectory: true },
       { name: "data", isDirectory: false },
       { name: "Datum", isDirectory: true },
     ];
-    expect(matchingEntries(entries, "data").map((e) => e.name)).toEqual(["data", "DATA", "Data"]);
+    expect(matchingEntries(entries, "data").map((e) => e.name)).toEqual(["DATA", "Data", "data"]);
     expect(matchingEntries(entries, "data", "directory").map((e) => e.name)).toEqual(["DATA", "Data"]);
     expect(matchingEntries(entries, "Datu")).toEqual([]);
   });

@@ -41,19 +41,12 @@ describe("Upheaval corpus", () => {
       marker: "mod",
       dataDir: join(up, "Data"),
       modXml: join(up, "Data/Mod.xml"),
+      staticXml: null,
       additionalMapsDir: join(up, "Data/AdditionalMaps"),
       mapMetadata: [join(up, "Data/AdditionalMaps/MapMetaData_Global.xml")],
       babprojFiles: [join(up, "mod.babproj")],
       artDirs: [join(up, "Art")],
       audioDirs: [],
-      streams: [
-        { name: "static", kind: "static", entry: join(up, "Data/Mod.xml") },
-        {
-          name: "global:MapMetaData_Global",
-          kind: "global",
-          entry: join(up, "Data/AdditionalMaps/MapMetaData_Global.xml"),
-        },
-      ],
     });
   });
 

@@ -44,9 +44,13 @@ describe("findProjectRoot (upward)", () => {
     expect(findProjectRoot("/w/mod1/data/INCLUDES", l)).toEqual({ dir: "/w/Mod1", marker: "mod" });
   });
 
-  test("mapmetadata-only mod", () => {
+  test("a Kane's Wrath-style mod (Data/Static.xml and map metadata, no Mod.xml)", () => {
     const m = lister("/w/KW/Data/AdditionalMaps/MapMetaData_Global.xml", "/w/KW/Data/Static.xml");
-    expect(findProjectRoot("/w/KW/Data", m)).toEqual({ dir: "/w/KW", marker: "mapmetadata" });
+    expect(findProjectRoot("/w/KW/Data", m)).toEqual({ dir: "/w/KW", marker: "static" });
+    expect(findProjectRoot("/w/KW2/Data", lister("/w/KW2/Data/AdditionalMaps/MapMetaData_Global.xml"))).toEqual({
+      dir: "/w/KW2",
+      marker: "mapmetadata",
+    });
   });
 
   test("lower-case data/mod.xml", () => {
@@ -89,9 +93,12 @@ describe("findProjectRoot (upward)", () => {
 });
 
 describe("projectMarkerOf", () => {
-  test("markers are checked in order mod → babproj → mapmetadata", () => {
+  test("markers are checked in order mod → static → babproj → mapmetadata", () => {
     const m = lister(
+      "/s/Data/static.XML",
+      "/s/x.babproj",
       "/a/Data/Mod.xml",
+      "/a/Data/Static.xml",
       "/a/x.babproj",
       "/a/Data/additionalmaps/mapmetadata_a.xml",
       "/b/x.babproj",
@@ -99,6 +106,7 @@ describe("projectMarkerOf", () => {
       "/c/DATA/ADDITIONALMAPS/MAPMETADATA_X.XML",
     );
     expect(projectMarkerOf("/a", m)).toBe("mod");
+    expect(projectMarkerOf("/s", m)).toBe("static");
     expect(projectMarkerOf("/b", m)).toBe("babproj");
     expect(projectMarkerOf("/c", m)).toBe("mapmetadata");
     expect(projectMarkerOf("/nope", m)).toBeNull();
@@ -173,6 +181,7 @@ describe("describeProject", () => {
       marker: "mod",
       dataDir: "/p/Up/Data",
       modXml: "/p/Up/Data/Mod.xml",
+      staticXml: null,
       additionalMapsDir: "/p/Up/Data/AdditionalMaps",
       mapMetadata: [
         "/p/Up/Data/AdditionalMaps/mapmetadata_Alpha.xml",
@@ -181,15 +190,6 @@ describe("describeProject", () => {
       babprojFiles: ["/p/Up/mod.babproj"],
       artDirs: ["/p/Up/Art1", "/p/Up/Art"],
       audioDirs: ["/p/Up/Audio"],
-      streams: [
-        { name: "static", kind: "static", entry: "/p/Up/Data/Mod.xml" },
-        { name: "global:mapmetadata_Alpha", kind: "global", entry: "/p/Up/Data/AdditionalMaps/mapmetadata_Alpha.xml" },
-        {
-          name: "global:MapMetaData_Global",
-          kind: "global",
-          entry: "/p/Up/Data/AdditionalMaps/MapMetaData_Global.xml",
-        },
-      ],
     });
   });
 
@@ -199,9 +199,7 @@ describe("describeProject", () => {
     expect(d.marker).toBe("mapmetadata");
     expect(d.modXml).toBeNull();
     expect(d.dataDir).toBe("/p/G/Data");
-    expect(d.streams).toEqual([
-      { name: "global:MapMetaData_Test", kind: "global", entry: "/p/G/Data/additionalmaps/MapMetaData_Test.xml" },
-    ]);
+    expect(d.mapMetadata).toEqual(["/p/G/Data/additionalmaps/MapMetaData_Test.xml"]);
   });
 
   test("babproj-only folder: no streams, no Data", () => {
@@ -211,12 +209,12 @@ describe("describeProject", () => {
       marker: "babproj",
       dataDir: null,
       modXml: null,
+      staticXml: null,
       additionalMapsDir: null,
       mapMetadata: [],
       babprojFiles: ["/p/B/x.babproj"],
       artDirs: [],
       audioDirs: [],
-      streams: [],
     });
   });
 
@@ -245,10 +243,7 @@ describe("on a real case-sensitive file system", () => {
     });
     const d = describeProject(join(root, "lower"), l);
     expect(d.modXml).toBe(join(root, "lower/data/mod.xml"));
-    expect(d.streams.map((s) => [s.name, s.entry])).toEqual([
-      ["static", join(root, "lower/data/mod.xml")],
-      ["global:mapmetadata_x", join(root, "lower/data/additionalmaps/mapmetadata_x.xml")],
-    ]);
+    expect(d.mapMetadata).toEqual([join(root, "lower/data/additionalmaps/mapmetadata_x.xml")]);
   });
 });
 

@@ -13,6 +13,7 @@ function byName(a: DirEntry, b: DirEntry): number {
  */
 export class MemoryDirectoryLister implements DirectoryLister {
   private readonly children = new Map<string, Map<string, boolean>>();
+  private readonly locked = new Set<string>();
   private listCalls = 0;
 
   constructor(files: readonly string[] = [], dirs: readonly string[] = []) {
@@ -49,12 +50,32 @@ export class MemoryDirectoryLister implements DirectoryLister {
     for (const k of [...this.children.keys()]) if (k === p || k.startsWith(prefix)) this.children.delete(k);
   }
 
-  /** The sorted entries of `dir`, or null when it is not a folder of the tree. */
+  /** Makes `dir` unlistable (like mode 711): {@link list} refuses it, {@link probe} still finds its children. */
+  lock(dir: string): void {
+    this.locked.add(folderKey(native.resolve(dir)));
+  }
+
+  /** The sorted entries of `dir`, or null when it is not a folder of the tree (or is locked). */
   list(dir: string): readonly DirEntry[] | null {
     this.listCalls++;
-    const m = this.children.get(folderKey(dir));
-    if (!m) return null;
+    const key = folderKey(dir);
+    const m = this.children.get(key);
+    if (!m || this.locked.has(key)) return null;
     return [...m].map(([name, isDirectory]) => ({ name, isDirectory })).sort(byName);
+  }
+
+  /** True for a locked folder of the tree. */
+  unlistable(dir: string): boolean {
+    const key = folderKey(dir);
+    return this.locked.has(key) && this.children.has(key);
+  }
+
+  /** What `path` is in the tree (exact name), locked folders notwithstanding. */
+  probe(path: string): "file" | "directory" | null {
+    const p = folderKey(path);
+    const parent = this.children.get(native.dirname(p));
+    const isDir = parent?.get(native.basename(p));
+    return isDir === undefined ? null : isDir ? "directory" : "file";
   }
 
   /** How many times {@link list} was called (tests use it to prove caching upstream). */

@@ -1,6 +1,6 @@
 /**
  * `findReferences` (find_references, `ra3 refs`): keyed by type, paged with an opaque cursor, sorted
- * project before SDK, active before inactive, then by file, line and column; clear errors for an
+ * project before SDK, compiled before referenced before not included, then by file, line and column; clear errors for an
  * ambiguous or unknown id and a bad cursor.
  */
 import { describe, expect, test } from "bun:test";
@@ -26,7 +26,7 @@ describe("findReferences on an in-memory project with an SDK layer", () => {
           deathWeapon("Tank")
         }\n<GameObject id="Jeep"><Behaviors><FireWeaponWhenDead id="M" DeathWeapon="Gun" /><SlowDeathBehavior id="S"><Weapon>Gun</Weapon></SlowDeathBehavior></Behaviors></GameObject>`,
       ),
-      // Not reached from any entry point: an inactive file.
+      // Not reached from any entry point: a file not included.
       "Data/Draft.xml": doc(deathWeapon("Draft")),
       "sdk:Schemas/xsd/CnC3Types.xsd": "",
       "sdk:SageXml/static.xml": doc(includes(["all", "Vanilla.xml"])),
@@ -34,8 +34,8 @@ describe("findReferences on an in-memory project with an SDK layer", () => {
     },
     sample,
   );
-  const line = (r: { from: { id: string } | null; file: string; line: number; column: number; active: boolean }) =>
-    `${r.from?.id} ${r.file}:${r.line}:${r.column}${r.active ? "" : " inactive"}`;
+  const line = (r: { from: { id: string } | null; file: string; line: number; column: number; state: string }) =>
+    `${r.from?.id} ${r.file}:${r.line}:${r.column}${r.state === "compiled" ? "" : ` ${r.state}`}`;
 
   test("every site resolving to any definition of the type (the override and the vanilla copy), sorted, with totals by layer", () => {
     const r = ok(findReferences(linked, "gun"));
@@ -48,8 +48,9 @@ describe("findReferences on an in-memory project with an SDK layer", () => {
       "Tank Data/Units.xml:3:74",
       "Jeep Data/Units.xml:4:74",
       "Jeep Data/Units.xml:4:115",
-      "Draft Data/Draft.xml:3:75 inactive",
-      "VanillaTank SageXml/Vanilla.xml:4:81",
+      "Draft Data/Draft.xml:3:75 not-included",
+      // The SDK's vanilla stream is referenced by the mod (its prebuilt manifest), not compiled by it.
+      "VanillaTank SageXml/Vanilla.xml:4:81 referenced",
     ]);
     expect(r.nextCursor).toBeNull();
   });
@@ -95,6 +96,7 @@ describe("findReferences on the sample mod", () => {
           parent: "WeaponSlotTurret",
           attribute: "Template",
           value: "AthenaCannonBeam",
+          state: "compiled",
           active: true,
         },
       ],

@@ -56,7 +56,7 @@ describe("files that are not compiled", () => {
     expect(findDefine(linked, "DRAFT_RANGE")).toEqual({
       error: {
         code: "not_found",
-        message: 'no <Define name="DRAFT_RANGE"> in the active files',
+        message: 'no <Define name="DRAFT_RANGE"> in the compiled or referenced files',
         details: { suggestions: [] },
       },
     });
@@ -135,7 +135,7 @@ describe("the include-list cap", () => {
     // An included file: one edge in, none out, nothing truncated.
     const part = ok(fileQuery(linked, "Data/Parts/P7.xml"));
     expect([part.includedBy, part.includedByTotal, part.includesTotal, part.truncated, part.nextCursor]).toEqual([
-      [{ file: "Data/Mod.xml", source: "Parts/P7.xml", type: "all", line: 11, resolved: true }],
+      [{ file: "Data/Mod.xml", source: "Parts/P7.xml", type: "all", line: 11, resolved: true, resolution: "file" }],
       1,
       0,
       false,

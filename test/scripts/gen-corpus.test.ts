@@ -182,9 +182,11 @@ describe("indexed by ra3's own driver (project-only mode, the mod's own schema)"
     expect(linked.includes.filter((e) => e.type === "xi").length).toBe(summary.xiIncludes);
   });
 
-  test("no warnings or errors: only the two project-only notes", () => {
+  test("no warnings or errors: only the two project-only notes, and the mod's own name", () => {
     expect(linked.diagnostics.map((d) => `${d.severity} ${d.code}`).sort()).toEqual([
       "information external-references",
+      // The generated mod.babproj builds Mods\Synthetic\…, and this copy's folder is named "a".
+      "information mod-name-alias",
       "information sdk-not-configured",
     ]);
   });

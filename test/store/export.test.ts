@@ -141,7 +141,9 @@ describe("export of the sample mod", () => {
       origin: "project",
       stream: "static",
       streams: ["static"],
+      state: "compiled",
       active: true,
+      fileHasErrors: false,
     });
     expect(s.defines).toEqual([
       { name: "ATHENA_RANGE", value: "350", file: "Data/Includes/Defines.xml", line: 4 },
@@ -161,6 +163,7 @@ describe("export of the sample mod", () => {
       file: "Data/Includes/Allied Units/AthenaCannon.xml",
       line: 12,
       column: 16,
+      state: "compiled",
     });
     expect(s.references.filter((r) => r.to === null).length).toBe(
       linked.sites.filter((x) => x.targets.length === 0).length,
@@ -188,7 +191,7 @@ describe("export of the sample mod", () => {
   test("the JSON has one top-level key and one row per line", () => {
     const lines = new TextDecoder().decode(json).split("\n");
     expect(lines[0]).toBe("{");
-    expect(lines[1]).toBe(' "schemaVersion": 1,');
+    expect(lines[1]).toBe(' "schemaVersion": 2,');
     expect(lines).toContain(' "files": [');
     expect(lines.filter((l) => l.startsWith('  {"path":')).length).toBe(16);
   });

@@ -18,7 +18,7 @@ export async function runDefine(cfg: CliConfig, io: CliIo): Promise<number> {
     (r) =>
       [
         ...r.definitions.map((d) => `$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`),
-        `${r.uses} use${r.uses === 1 ? "" : "s"} in active files`,
+        `${r.uses} use${r.uses === 1 ? "" : "s"} in compiled or referenced files`,
       ].join("\n"),
     { answer: findDefineAnswer },
   );

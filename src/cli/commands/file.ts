@@ -1,4 +1,7 @@
-/** `ra3 file PATH [--limit N] [--cursor C]`: is a file active, in which streams, who includes it (paged). */
+/**
+ * `ra3 file PATH [--limit N] [--cursor C]`: is a file compiled, referenced or not included; its include
+ * chain, streams, who includes it (paged).
+ */
 import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
@@ -16,8 +19,16 @@ export async function runFile(cfg: CliConfig, io: CliIo): Promise<number> {
         r.diagnostics === 1 ? "" : "s"
       }`,
     ];
-    for (const e of r.includedBy) lines.push(`  included by ${e.file}:${e.line} (${e.type})`);
-    for (const e of r.includes) lines.push(`  includes ${e.source} (${e.type}) → ${e.file ?? "not found"}`);
+    if (r.chain) {
+      lines.push(`  entry point ${r.chain.entry.file} (${r.chain.entry.stream}: ${r.chain.entry.reason})`);
+      for (const h of r.chain.hops) lines.push(`    ${h.file}:${h.line} ${h.type} → ${h.to}`);
+    }
+    const how = (e: (typeof r.includes)[number]) =>
+      `${e.type ?? "invalid type: ignored"}${
+        e.resolution === "manifest" || e.resolution === "sdk-stream" ? `, ${e.resolution}` : ""
+      }`;
+    for (const e of r.includedBy) lines.push(`  included by ${e.file}:${e.line} (${how(e)})`);
+    for (const e of r.includes) lines.push(`  includes ${e.source} (${how(e)}) → ${e.file ?? "not found"}`);
     if (r.truncated) {
       lines.push(
         `  (this page: ${r.includedBy.length} of ${r.includedByTotal} including files, ${r.includes.length} of ${r.includesTotal} includes${

@@ -15,9 +15,15 @@ export async function runFind(cfg: CliConfig, io: CliIo): Promise<number> {
         const where = d.origin === "manifest"
           ? `${d.file} (manifest${d.manifestSource ? `, source ${d.manifestSource}` : ""})`
           : `${d.file}:${d.line}:${d.column}`;
-        const flags = [d.origin, d.active ? d.streams.join("+") : "inactive", d.viaInstance ? "instance-only" : ""]
-          .filter(Boolean).join(", ");
+        const state = d.state === "compiled" ? `compiled in ${d.streams.join("+")}` : d.state;
+        const flags = [
+          d.origin,
+          state,
+          d.viaInstance ? "instance-only" : "",
+          d.fileHasErrors ? "file has an XML error" : "",
+        ].filter(Boolean).join(", ");
         return `${d.type} ${d.id}\n  ${where}  [${flags}]${d.inheritFrom ? `\n  inheritFrom ${d.inheritFrom}` : ""}`;
       })
+      .concat(r.notes)
       .join("\n"), { answer: findAssetAnswer });
 }

@@ -15,16 +15,21 @@ export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
     ws.config.layout,
     cfg.positionals[0],
     cfg.from,
+    ws.ports.references,
   );
   return emit(cfg, io, ws, result, (r) => {
     const lines = [
       r.resolved
         ? `${r.source} → ${r.resolved}${r.caseFixed ? " (case fixed)" : ""}${
           r.twoLetterRule ? " (ART two-letter folder rule)" : ""
-        }`
+        } [${r.state}]`
         : `${r.source} does not resolve: ${r.reason}`,
     ];
     lines.push(`  from ${r.from}`);
+    const a = r.asReference;
+    if (a.answeredBy === "manifest") {
+      lines.push(`  as a reference include: the prebuilt manifest ${a.manifest} (from ${a.manifestFrom})`);
+    } else if (a.answeredBy === "sdk-stream") lines.push(`  as a reference include: the SDK stream ${a.sdkStream}`);
     for (const t of r.tried) lines.push(`  ${t.hit ? "hit " : "miss"} ${t.candidate}`);
     return lines.join("\n");
   }, { answer: resolveIncludeAnswer });

@@ -75,7 +75,7 @@ function renderIndex(r: IndexResult, quiet = false): string {
     lines.push(`  ${st.name.padEnd(28)} ${st.entry} (${st.files} file${st.files === 1 ? "" : "s"}${m})`);
   }
   lines.push(
-    `files: ${r.files.total} (${r.files.active} active, ${r.files.inactive} inactive; ${r.files.art} art, ${r.files.fragments} fragments)`,
+    `files: ${r.files.total} (${r.files.compiled} compiled, ${r.files.referenced} referenced, ${r.files.notIncluded} not included; ${r.files.art} art, ${r.files.fragments} fragments)`,
   );
   const total = r.assetsByType.reduce((a, b) => a + b.count, 0);
   lines.push(

@@ -16,7 +16,7 @@ export async function runList(cfg: CliConfig, io: CliIo): Promise<number> {
   });
   return emit(cfg, io, ws, result, (r) => {
     const lines = r.items.map((i) =>
-      `${i.id.padEnd(40)} ${i.file}:${i.line}${i.active ? "" : " (inactive)"}${
+      `${i.id.padEnd(40)} ${i.file}:${i.line}${i.state === "compiled" ? "" : ` (${i.state})`}${
         i.origin === "project" ? "" : ` [${i.origin}]`
       }`
     );

@@ -31,7 +31,15 @@ export async function runMcp(cfg: CliConfig, io: CliIo): Promise<number> {
   process.once("SIGTERM", stop);
   try {
     session = await startStdioSession({
-      request: { project: cfg.project, sdk: cfg.sdk, schema: cfg.schema, home: cfg.home, cwd: io.cwd, env: io.env },
+      request: {
+        project: cfg.project,
+        sdk: cfg.sdk,
+        schema: cfg.schema,
+        home: cfg.home,
+        entries: cfg.entries,
+        cwd: io.cwd,
+        env: io.env,
+      },
       input,
       output: process.stdout,
       log,

@@ -21,7 +21,7 @@ export async function runRefs(cfg: CliConfig, io: CliIo): Promise<number> {
       const where = s.attribute ? `${s.element}@${s.attribute}` : `<${s.element}>`;
       lines.push(
         `  ${s.file}:${s.line}:${s.column}  ${from}  ${s.kind === "inheritFrom" ? "inheritFrom" : where}${
-          s.active ? "" : "  (inactive file)"
+          s.state === "compiled" ? "" : `  (${s.state === "referenced" ? "referenced file" : "file not included"})`
         }`,
       );
     }

@@ -77,7 +77,14 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
           lines.push("            …");
         }
       }
-      for (const s of r.streams) lines.push(`stream    ${s.name}: ${s.entry} (${s.files} files)`);
+      for (const s of r.streams) {
+        lines.push(
+          `stream    ${s.name}: ${s.entry} (${s.files} files${s.context === "referenced" ? ", referenced" : ""})${
+            s.reason ? ` — ${s.reason}` : ""
+          }`,
+        );
+      }
+      for (const n of r.entryNotes) lines.push(`warning   ${n}`);
     }
     return lines.join("\n");
   }, { answer: statusAnswer, fullIndex: true });
