@@ -16,7 +16,7 @@ export const MAX_BUILD_SCRIPT_BYTES = 512 * 1024;
 export interface ScriptedEntry {
   /** 1-based line of the script. */
   readonly line: number;
-  /** The path as written. */
+  /** The path as written (C# escapes undone, concatenated pieces joined). */
   readonly written: string;
   /** The part inside the mod folder, `/`-separated (e.g. `Data/Static.xml`). */
   readonly inMod: string;
@@ -40,14 +40,24 @@ export function entriesNamedByScript(text: string, modName: string, scriptInMod:
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n];
     if (COMMENT_LINE.test(line) || !/\.xml/i.test(line)) continue;
+    const joined = joinLiterals(line);
     XML_PATH.lastIndex = 0;
-    for (let m = XML_PATH.exec(line); m; m = XML_PATH.exec(line)) {
+    for (let m = XML_PATH.exec(joined); m; m = XML_PATH.exec(joined)) {
       const written = m[1] ?? m[2] ?? m[3];
       const inMod = insideMod(written, modName, scriptInMod);
       if (inMod !== null) out.push({ line: n + 1, written, inMod });
     }
   }
   return out;
+}
+
+/**
+ * A line with C# escapes undone and string concatenations joined (`"Mods\\" + modName + "\\data"` becomes
+ * `"Mods/%modName%/data"`), so a path a C#/PowerShell script builds from pieces reads as one.
+ */
+function joinLiterals(line: string): string {
+  // An escaped backslash is a separator; what is left of `\"` is an escaped quote.
+  return line.replace(/\\\\/g, "/").replace(/\\"/g, "").replace(/"\s*\+\s*([A-Za-z_$][\w.$]*)\s*\+\s*"/g, "%$1%");
 }
 
 /** The part of `written` inside the mod folder, or null when it is not a path into this mod. */

@@ -11,7 +11,7 @@ import type { CaseResolver } from "../project/case-resolver.ts";
 import type { ProjectLayout } from "../project/detect.ts";
 import { type EntryPlan, planEntries } from "../project/entry-points.ts";
 import { type OwnModName, ownModName } from "../project/mod-name.ts";
-import { baseName, isInside, pathKey, segmentsOf, toAbsolute, toPosix } from "../project/paths.ts";
+import { baseName, displayPath, isInside, pathKey, segmentsOf, toAbsolute, toPosix } from "../project/paths.ts";
 import type { ScriptedEntry } from "../project/build-scripts.ts";
 import { isUsableSdk, type SdkInfo } from "../project/sdk.ts";
 import {
@@ -38,8 +38,10 @@ export interface LinkOptions {
   /** `--entry` values as written (relative to the project root, or absolute). */
   readonly entries?: readonly string[];
   readonly buildScripts?: readonly BuildScript[];
-  /** Diagnostics the driver found (unlistable folders, case collisions), read at each link. */
+  /** Diagnostics the driver found (paths differing only in case), read at each link. */
   readonly driverNotes?: () => readonly Diagnostic[];
+  /** Folders of the project the driver's scan could not list (the lookups add the ones they meet). */
+  readonly unlistedFolders?: () => Iterable<string>;
 }
 
 export interface LinkPorts {
@@ -143,6 +145,7 @@ export function makeLinkPorts(
       const f = current();
       const out: Diagnostic[] = f.plan.notes.map((n) => ({ ...n, line: n.file ? 1 : 0, column: n.file ? 1 : 0 }));
       if (f.own) out.push(aliasNote(layout, f.own));
+      out.push(...unlistableNotes(layout, [...resolver.unlistableSeen, ...(options.unlistedFolders?.() ?? [])]));
       if (options.driverNotes) out.push(...options.driverNotes());
       return out;
     },
@@ -222,6 +225,22 @@ function unresolvedDataIncludes(layout: ProjectLayout, core: IndexCore, plain: I
     }
   }
   return out;
+}
+
+/** One warning per project folder that cannot be listed (sorted, each once). */
+function unlistableNotes(layout: ProjectLayout, folders: readonly string[]): Diagnostic[] {
+  const inside = new Map<string, string>();
+  for (const d of folders) if (isInside(d, layout.dir)) inside.set(pathKey(d), d);
+  return [...inside.values()].sort().map((d) => ({
+    code: "unlistable-folder",
+    severity: "warning",
+    message: `the folder ${
+      displayPath({ projectDir: layout.dir, sdkDir: null }, d)
+    } cannot be listed (permission denied): its files are found only when an include names them in their exact letter case, and files nothing includes there are not indexed; give the folder read permission`,
+    file: null,
+    line: 0,
+    column: 0,
+  }));
 }
 
 /** The one note that the mod's own name is mapped onto its folder. */

@@ -88,7 +88,8 @@ export class Workspace {
     this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core, {
       entries: config.entries,
       buildScripts: config.buildScripts,
-      driverNotes: () => this.driverNotes(),
+      driverNotes: () => this.caseNotes(),
+      unlistedFolders: () => this.unlistedByScan,
     });
     this.roots = [config.projectDir, ...(config.sdk?.vanillaDir ? [config.sdk.vanillaDir] : [])];
   }
@@ -308,8 +309,8 @@ export class Workspace {
     return files;
   }
 
-  /** What the driver found about the project's folders and names, as diagnostics for the index. */
-  private driverNotes(): Diagnostic[] {
+  /** The paths the scan set aside because they differ from a kept one only in letter case. */
+  private caseNotes(): Diagnostic[] {
     const roots = { projectDir: this.config.projectDir, sdkDir: this.config.sdk?.dir ?? null };
     const out: Diagnostic[] = [];
     for (const c of this.collisions) {
@@ -325,20 +326,6 @@ export class Workspace {
         file: c.kept,
         line: 1,
         column: 1,
-      });
-    }
-    const folders = new Set<string>(this.unlistedByScan);
-    for (const d of this.config.resolver.unlistableSeen) if (isInside(d, this.config.projectDir)) folders.add(d);
-    for (const d of [...folders].sort()) {
-      out.push({
-        code: "unlistable-folder",
-        severity: "warning",
-        message: `the folder ${
-          displayPath(roots, d)
-        } cannot be listed (permission denied): its files are found only when an include names them in their exact letter case, and files nothing includes there are not indexed; give the folder read permission`,
-        file: null,
-        line: 0,
-        column: 0,
       });
     }
     return out;
