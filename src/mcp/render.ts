@@ -302,7 +302,11 @@ export function renderFile(r: FileResult): string {
   return lines.join("\n");
 }
 
-/** The text of list_files: the counts per state, one line per file, then the next-page hint. */
+/**
+ * The text of list_files: the counts per state, then one line per file with what the JSON item has
+ * (its state when not the filter's or compiled, kind when not XML, streams, asset count, flags), then
+ * the next-page hint.
+ */
 export function renderListFiles(r: FileListResult): string {
   const what = r.state ? `${r.state === "not-included" ? "not included" : r.state} ` : "";
   const lines = [
@@ -312,14 +316,16 @@ export function renderListFiles(r: FileListResult): string {
   ];
   for (const i of r.items) {
     const flags = [
-      r.state ? "" : i.state === "not-included" ? "not included" : i.state,
-      i.kind === "missing" ? "missing on disk" : "",
+      r.state || i.state === "compiled" ? "" : i.state === "not-included" ? "not included" : i.state,
+      i.kind === "missing" ? "missing on disk" : i.kind === "xml" ? "" : i.kind,
+      i.streams.join("+"),
+      plural(i.assets, "asset"),
       i.viaInstance ? "instance include only" : "",
       i.fragment && !i.foreign ? "fragment" : "",
       i.foreign ? "not asset XML" : "",
       i.hasXmlError ? "XML error" : "",
     ].filter(Boolean).join(", ");
-    lines.push(t`- ${i.file}${flags ? `  [${flags}]` : ""}`);
+    lines.push(t`- ${i.file}  [${flags}]`);
   }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);

@@ -56,7 +56,7 @@ function extraOf(ctx: ServerContext): Extra {
 }
 
 /**
- * An `McpServer` answering for the projects of `registry`: the 15 tools in their fixed order, the
+ * An `McpServer` answering for the projects of `registry`: the 16 tools in their fixed order, the
  * resource templates, and `instructions` built from the skill and the serving facts. The tool and
  * resource lists never change, so no `listChanged` is advertised.
  * @example createMcpServer(new ProjectRegistry({ request })).server.getCapabilities().tools // { listChanged: false }

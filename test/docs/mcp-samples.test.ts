@@ -36,8 +36,9 @@ afterAll(async () => {
   await h.close();
 });
 
-test("the doc has a text and a JSON sample for 13 tools and one error", () => {
-  expect(ALL.length).toBe(28);
+test("the doc has a text and a JSON sample for 14 tools (two for list_files) and one error", () => {
+  expect(ALL.length).toBe(32);
+  expect(ALL.filter((x) => x.tool === "list_files").length).toBe(4);
 });
 
 describe("docs/mcp-tools.md samples", () => {
