@@ -86,7 +86,7 @@ export const FLAGS = {
   help: { type: "boolean", short: "h", help: "this help (ra3 COMMAND --help: the command's help)" },
   version: { type: "boolean", short: "V", help: "the version" },
   type: { type: "string", value: "T", help: "only assets of this schema type" },
-  prefix: { type: "string", value: "P", help: "only ids starting with P" },
+  prefix: { type: "string", value: "P", help: "only ids (ra3 files: paths) starting with P" },
   limit: { type: "string", value: "N", help: "at most N items per page" },
   cursor: { type: "string", value: "C", help: "the page after the one that returned cursor C" },
   depth: { type: "string", value: "N", help: "follow references N levels deep (1–3)" },

@@ -20,6 +20,7 @@ function valueFor(command: (typeof COMMANDS)[number], flag: keyof typeof FLAGS):
   if (f.type === "boolean") return [];
   if (flag === "format") return [COMMAND_SPECS[command].formats![0]];
   if (flag === "scope") return ["user"];
+  if (flag === "state") return ["not-included"];
   if (["limit", "depth", "max-edges"].includes(flag)) return ["2"];
   return ["x"];
 }
