@@ -5,7 +5,7 @@
 import type { CliConfig } from "./args.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK } from "./io.ts";
 import { progressBar } from "./progress.ts";
-import { isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
+import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
@@ -35,9 +35,9 @@ export interface OpenedWorkspace {
   };
 }
 
-/** The run's configuration, or (after printing why, with the mods found in a container folder) EXIT_ENV. */
-export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | number {
-  const config = resolveConfig({
+/** What the command line asks `resolveConfig` for: its project, SDK, schema, home and entry flags. */
+export function configRequest(cfg: CliConfig, io: CliIo): ConfigRequest {
+  return {
     project: cfg.project,
     sdk: cfg.sdk,
     schema: cfg.schema,
@@ -45,7 +45,12 @@ export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | nu
     entries: cfg.entries,
     cwd: io.cwd,
     env: io.env,
-  });
+  };
+}
+
+/** The run's configuration, or (after printing why, with the mods found in a container folder) EXIT_ENV. */
+export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | number {
+  const config = resolveConfig(configRequest(cfg, io));
   if (!isEnvError(config)) return config;
   io.err(`ra3: ${config.envError}\n`);
   if (config.projects) { for (const p of config.projects) io.err(`  ${p.dir}\n`); }

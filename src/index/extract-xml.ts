@@ -328,22 +328,7 @@ class XmlExtraction {
   private startForeign(tag: XmlStartTag, parent: Frame): void {
     const frame = newFrame(tag.local, null, -1, tag.depth, parent.local, null, "other");
     this.pushRange(frame, tag);
-    if (parent.idChildren) {
-      const id = findAttr(tag, "id");
-      if (id && id.value.trim()) {
-        const p = this.pos(id.valueStart);
-        frame.idChildIndex = parent.idChildren.length;
-        parent.idChildren.push({
-          type: tag.local,
-          id: id.value.trim(),
-          line: p.line,
-          column: p.column,
-          offset: id.valueStart,
-          start: tag.start,
-          end: tag.end,
-        });
-      }
-    }
+    this.addIdChild(tag, frame, parent);
     this.stack.push(frame);
   }
 
@@ -439,24 +424,27 @@ class XmlExtraction {
       "asset",
     );
     if (this.fragment) this.pushRange(frame, tag);
-    if (parent.idChildren) {
-      const id = findAttr(tag, "id");
-      if (id && id.value.trim()) {
-        const p = this.pos(id.valueStart);
-        frame.idChildIndex = parent.idChildren.length;
-        parent.idChildren.push({
-          type: local,
-          id: id.value.trim(),
-          line: p.line,
-          column: p.column,
-          offset: id.valueStart,
-          start: tag.start,
-          end: tag.end,
-        });
-      }
-    }
+    this.addIdChild(tag, frame, parent);
     this.stack.push(frame);
     this.handleAttributes(tag, frame, parent.local);
+  }
+
+  /** A child with an id of an element whose range collects them (a root-level xi:include container's). */
+  private addIdChild(tag: XmlStartTag, frame: Frame, parent: Frame): void {
+    if (!parent.idChildren) return;
+    const id = findAttr(tag, "id");
+    if (!id || !id.value.trim()) return;
+    const p = this.pos(id.valueStart);
+    frame.idChildIndex = parent.idChildren.length;
+    parent.idChildren.push({
+      type: tag.local,
+      id: id.value.trim(),
+      line: p.line,
+      column: p.column,
+      offset: id.valueStart,
+      start: tag.start,
+      end: tag.end,
+    });
   }
 
   /** The first element of each name in a fragment (and each top-level asset) gets an offset range. */

@@ -23,6 +23,7 @@ import { scanShallow } from "../../src/xml/shallow.ts";
 import { parseXml } from "../../src/xml/tokenizer.ts";
 import type { XmlError } from "../../src/xml/types.ts";
 import { CORPORA } from "../../scripts/corpora.ts";
+import { prng } from "../prng.ts";
 
 const corpora = CORPORA;
 
@@ -148,17 +149,6 @@ describe("differential vs saxes: corpus", () => {
     }, 60_000);
   }
 });
-
-/** Small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HAND_MADE = [
   `<?xml version="1.0" encoding="utf-8"?>\r\n<!-- c --><r xmlns="u:a" xmlns:xi="http://www.w3.org/2001/XInclude" a='1' b="x &amp; y &#65;&#x42;">\r\n<xi:include href="a b.xml"/><![CDATA[ <x> ]]><?pi body?>t&lt;&gt;&quot;&apos;</r>`,

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { decodeXml } from "../../src/xml/decode.ts";
 import { MAX_REPORTED_ERRORS, parseXml } from "../../src/xml/tokenizer.ts";
 import type { XmlError } from "../../src/xml/types.ts";
+import { prng } from "../prng.ts";
 
 const corpora = join(import.meta.dirname, "..", "..", "..", "shared", "corpora");
 
@@ -58,17 +59,6 @@ function walk(dir: string, out: string[] = []): string[] {
     else if (/\.(xml|xsd)$/i.test(e.name) && statSync(p).size < 20_000) out.push(p);
   }
   return out.sort();
-}
-
-/** Small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SEED = `<?xml version="1.0"?>

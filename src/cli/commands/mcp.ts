@@ -2,6 +2,7 @@
 import type { CliConfig } from "../args.ts";
 import { isUsageError, parseCli } from "../args.ts";
 import { type CliIo, EXIT_ENV, EXIT_OK } from "../io.ts";
+import { configRequest } from "../context.ts";
 import { captureProcessStdin } from "../../mcp/stdin.ts";
 import { startStdioSession, type StdioSession } from "../../mcp/server.ts";
 
@@ -31,15 +32,7 @@ export async function runMcp(cfg: CliConfig, io: CliIo): Promise<number> {
   process.once("SIGTERM", stop);
   try {
     session = await startStdioSession({
-      request: {
-        project: cfg.project,
-        sdk: cfg.sdk,
-        schema: cfg.schema,
-        home: cfg.home,
-        entries: cfg.entries,
-        cwd: io.cwd,
-        env: io.env,
-      },
+      request: configRequest(cfg, io),
       input,
       output: process.stdout,
       log,
