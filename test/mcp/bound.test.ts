@@ -189,6 +189,7 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
     ["list_assets_by_type", { type: "AudioFile", limit: 10_000 }],
     ["list_assets_by_type", { type: "GameScriptList", limit: 10_000 }],
     ["find_unreferenced", { limit: 10_000 }],
+    ["list_files", { limit: 10_000 }],
     ["check_files", { limit: 10_000 }],
     ["search_strings", { text: "a", limit: 10_000 }],
     ["get_usage_guide", {}],
@@ -210,6 +211,7 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
         ["find_unreferenced", { limit: 10_000 }, "items"],
         ["search_strings", { text: "a", limit: 10_000 }, "matches"],
         ["list_assets_by_type", { type: "AudioFile", limit: 10_000 }, "items"],
+        ["list_files", { limit: 10_000 }, "items"],
       ] as const
     ) {
       const r = resultOf(await h.call(name, args));
@@ -236,6 +238,25 @@ describe.skipIf(!existsSync(UPHEAVAL))("every answer stays under 20,000 characte
     // Some of these walks exceed the bound and come back shortened (truncated), not oversized.
     expect(cut).toBeGreaterThan(0);
   }, 60_000);
+
+  test("list_files: the shortened pages, followed to the end, hold every file once, in order", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let total = 0;
+    let pages = 0;
+    do {
+      const r = await h.call("list_files", { limit: 10_000, ...(cursor ? { cursor } : {}) });
+      expect(size(r)).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+      const page = resultOf(r);
+      total = page.total;
+      seen.push(...page.items.map((i: Json) => i.file as string));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    expect(pages).toBeGreaterThan(1);
+    const all = resultOf(await h.call("list_files", { limit: 40 })).items.map((i: Json) => i.file);
+    expect([seen.length, new Set(seen).size, seen.slice(0, 40)]).toEqual([total, total, all]);
+  });
 
   test("a shortened page still pages exactly: the next page starts right after it", async () => {
     const first = resultOf(await h.call("list_assets_by_type", { type: "AudioFile", limit: 10_000 }));
@@ -286,6 +307,16 @@ describe("hidden characters in ids are escaped in the text answers", () => {
     );
     // The structured answer keeps the id as it is.
     expect(resultOf(r).items.map((i: Json) => i.id)).toContain("Gun\u202Ekcatta");
+  });
+
+  test("list_files: the ESC in a file name written out", async () => {
+    const r = await h.call("list_files", {});
+    expect(bodyOf(r).split("\n")).toEqual([
+      "2 of 2 files (1 compiled, 0 referenced, 1 not included):",
+      "- Data/Mod.xml  [static, 2 assets]",
+      "- Data/Odd\\u{001B}[31m.xml  [not included, 1 asset]",
+    ]);
+    expect(resultOf(r).items[1]).toEqual({ file: "Data/Odd\u001B[31m.xml", state: "not-included", assets: 1 });
   });
 
   test("find_asset and an error sentence quoting the id", async () => {

@@ -142,6 +142,21 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
       expect: { error: `/etc/passwd is outside the project (${project}); pass a path inside it` },
     },
     {
+      tool: "list_files",
+      args: { state: "not-included" },
+      expect: (r, t) =>
+        expect([r.total, r.items.map((i: Json) => i.file), t.split("\n")[0]]).toEqual([
+          2,
+          ["Art/AU/AUUnusedProp.w3x", "Data/Standalone.xml"],
+          "2 of 2 not included files (13 compiled, 0 referenced, 2 not included):",
+        ]),
+    },
+    {
+      tool: "list_files",
+      args: { state: "unused" },
+      expect: { error: v("list_files", 'state must be one of compiled, referenced, not-included, got "unused"') },
+    },
+    {
       tool: "find_define",
       args: { name: "ATHENA_RANGE" },
       expect: (r) =>
