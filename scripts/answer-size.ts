@@ -49,6 +49,7 @@ function callsFor(p: {
     { tool: "list_assets_by_type", args: { type: "WeaponTemplate", limit: 20 } },
     { tool: "resolve_include", args: { source: p.include } },
     { tool: "is_file_active", args: { path: p.file } },
+    { tool: "list_files", args: { state: "not-included", limit: 20 } },
     { tool: "find_define", args: { name: p.define } },
     { tool: "find_unreferenced", args: { limit: 20 } },
     { tool: "check_files", args: { limit: 20 } },
