@@ -1,0 +1,399 @@
+// The target table of issue 16 ("as fast as the disk allows"), one row per figure that can be measured
+// on this machine: cold and warm whole-process runs of the compiled binary on the real mods (Upheaval
+// project-only and with the RA3 schema, the TW SDK in SDK mode) and on the generated Corona-scale mod,
+// cold against the time to list and read every byte, edit → answer with consistency "strict" (in
+// process, watcher running, as in the MCP server), how long the MCP server stays silent during a cold
+// build and a warm start (get_status polled over stdio), a find_asset miss at Corona scale, peak RSS.
+//
+// The peer (the VS Code extension the issue compared with) cannot be run here, so the peer-relative rows
+// use the issue's measured ratios: peer time = ra3 baseline time / the issue's "today" ratio (a range,
+// since the issue gives one per figure, not per mod), and the ratio now = measured / that peer time.
+// BASELINE holds the baseline medians (docs/performance.md, issue 16 section) that define the peer times.
+//
+// Usage: bun scripts/bench-targets.ts [--runs 3] [--only cold,warm,corona,edit,silence,miss,rss]
+//                                     [--binary dist/ra3] [--corona /tmp/ra3-perf-corona]
+// Build first (npm run build). Prints the machine's load average before and after, then the table.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { scanProjectFiles } from "../src/project/scan.ts";
+import { findAsset } from "../src/query/assets.ts";
+import { resolveConfig } from "../src/workspace/config.ts";
+import { IndexService } from "../src/workspace/service.ts";
+
+const root = join(import.meta.dirname, "..");
+const corpora = join(root, "..", "shared", "corpora");
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "3" },
+    only: { type: "string" },
+    binary: { type: "string", default: join(root, "dist", "ra3") },
+    corona: { type: "string", default: join(tmpdir(), "ra3-perf-corona") },
+  },
+});
+const runs = Number(values.runs);
+const only = values.only ? new Set(values.only.split(",")) : null;
+const binary = values.binary!;
+const want = (group: string) => !only || only.has(group);
+if (!existsSync(binary)) {
+  console.error(`bench-targets: ${binary} is missing; run npm run build first`);
+  process.exit(2);
+}
+
+interface Mod {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly project: string;
+  readonly sdk: string;
+  readonly schema: string | null;
+}
+
+const UPHEAVAL = join(corpora, "upheaval");
+const MODS: Record<string, Mod> = {
+  upheavalPlain: { name: "Upheaval, project-only", project: UPHEAVAL, sdk: "", schema: null, args: [] },
+  upheavalSchema: {
+    name: "Upheaval, RA3 schema",
+    project: UPHEAVAL,
+    sdk: "",
+    schema: join(corpora, "ra3-xsd"),
+    args: ["--schema", join(corpora, "ra3-xsd")],
+  },
+  twSdk: {
+    name: "TW SDK + Commander (SDK mode)",
+    project: join(corpora, "tw-sdk", "Mods", "Commander"),
+    sdk: join(corpora, "tw-sdk"),
+    schema: null,
+    args: ["--sdk", join(corpora, "tw-sdk")],
+  },
+  corona: { name: "Corona scale (generated, scale 1)", project: values.corona!, sdk: "", schema: null, args: [] },
+};
+
+/**
+ * Baseline medians in seconds (the "before" table of docs/performance.md, main at 54c167a): they fix the
+ * peer's implied times, so later runs are compared with the same peer.
+ */
+const BASELINE: Record<string, number> = {
+  "cold:upheavalPlain": 1.6,
+  "cold:upheavalSchema": 2.1,
+  "cold:twSdk": 1.9,
+  "warm:upheavalPlain": 0.45,
+  "warm:upheavalSchema": 0.5,
+  "warm:twSdk": 0.7,
+};
+
+/** The issue's "today" ratios ra3 / peer (lowest, highest) and its targets, per figure. */
+const RATIOS: Record<string, { readonly today: readonly [number, number]; readonly target: number }> = {
+  "cold, project-only": { today: [0.42, 0.70], target: 0.2 },
+  "cold, schema": { today: [1.14, 1.54], target: 0.4 },
+  warm: { today: [0.41, 0.78], target: 0.3 },
+};
+
+function freshHome(): string {
+  return mkdtempSync(join(tmpdir(), "ra3-bench-targets-"));
+}
+
+/** Wall time of one `ra3 …` run in ms; throws when it fails. */
+function timed(args: readonly string[]): number {
+  const t = performance.now();
+  const r = spawnSync(binary, [...args, "--quiet", "--no-progress"], { maxBuffer: 1 << 28 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`ra3 ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
+  return ms;
+}
+
+/** Peak RSS (MB) of one `ra3 …` run, from GNU time; NaN without it. */
+function peakRss(args: readonly string[]): number {
+  if (!existsSync("/usr/bin/time")) return NaN;
+  const r = spawnSync("/usr/bin/time", ["-f", "%M", binary, ...args, "--quiet", "--no-progress"]);
+  return Number(r.stderr.toString().trim().split("\n").pop()) / 1024;
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs: readonly number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const fmt = (ms: number) =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(2)} ms`;
+
+function indexArgs(m: Mod, home: string): string[] {
+  return ["index", "--project", m.project, ...m.args, "--home", home];
+}
+
+/** Median cold (fresh home: no snapshot, no schema cache) and warm (snapshot, nothing changed) times. */
+function coldWarm(m: Mod): { cold: number; warm: number } {
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const home = freshHome();
+    try {
+      cold.push(timed(indexArgs(m, home)));
+      warm.push(timed(indexArgs(m, home)));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  return { cold: median(cold), warm: median(warm) };
+}
+
+function ensureCorona(dir: string): void {
+  if (existsSync(join(dir, "Data", "Mod.xml"))) return;
+  console.error(`bench-targets: generating the Corona-scale mod into ${dir}`);
+  const g = spawnSync(process.execPath, [join(root, "scripts", "gen-corpus.ts"), "--out", dir], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (g.status !== 0) throw new Error("corpus generation failed");
+}
+
+/** Best time (ms) to list the project's indexed files and read every byte of them. */
+function readEveryByte(dir: string): number {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    let bytes = 0;
+    for (const f of scanProjectFiles(dir)) bytes += readFileSync(f.path).length;
+    best = Math.min(best, performance.now() - t);
+    if (bytes === 0) throw new Error("nothing read");
+  }
+  return best;
+}
+
+/** Median ms from writing an edit to a strict answer that shows it (in process, watcher on). */
+async function editToAnswer(m: Mod, element: string): Promise<number> {
+  const home = freshHome();
+  const cfg = resolveConfig({ project: m.project, sdk: m.sdk, schema: m.schema, home, env: {} });
+  if ("envError" in cfg) throw new Error(cfg.envError);
+  const service = new IndexService(cfg, { watch: true });
+  await service.start();
+  const target = scanProjectFiles(m.project).find((f) =>
+    f.kind === "xml" && service.linked?.file(f.path)?.active &&
+    new RegExp(`<${element}\\s`).test(readFileSync(f.path, "latin1"))
+  );
+  if (!target) throw new Error(`no active file of ${m.name} defines a ${element}`);
+  const original = readFileSync(target.path);
+  const text = original.toString("latin1");
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < Math.max(5, runs); i++) {
+      const marker = `BenchTargetsEdit${i}`;
+      const edited = text.replace(new RegExp(`<${element}(\\s[^>]*?)\\bid="[^"]*"`), `<${element}$1id="${marker}"`);
+      writeFileSync(target.path, Buffer.from(edited, "latin1"));
+      const t = performance.now();
+      await service.strict(30_000);
+      times.push(performance.now() - t);
+      if (!service.linked?.findAssets(marker).length) throw new Error(`the strict answer missed the edit of ${m.name}`);
+      writeFileSync(target.path, original);
+      await service.strict(30_000);
+    }
+  } finally {
+    writeFileSync(target.path, original);
+    await service.dispose();
+    rmSync(home, { recursive: true, force: true });
+  }
+  return median(times);
+}
+
+interface Silence {
+  readonly maxMs: number;
+  readonly calls: number;
+  readonly readyMs: number;
+}
+
+/**
+ * Spawns `ra3 mcp`, polls get_status (one call in flight, 2 ms apart) until the index is ready and
+ * complete, and returns the longest wait for an answer.
+ */
+async function mcpSilence(m: Mod, home: string): Promise<Silence> {
+  const child = spawn(binary, ["mcp", "--project", m.project, ...m.args, "--home", home], {
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  let buf = "";
+  let waiting: ((line: string) => void) | null = null;
+  child.stdout.on("data", (c: Buffer) => {
+    buf += c.toString("utf8");
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      const w = waiting;
+      waiting = null;
+      w?.(line);
+    }
+  });
+  let id = 0;
+  const request = (method: string, params: unknown) =>
+    new Promise<string>((resolve) => {
+      waiting = resolve;
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) + "\n");
+    });
+  const t0 = performance.now();
+  await request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "b", version: "1" },
+  });
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+  let maxMs = 0;
+  let calls = 0;
+  let readyMs = NaN;
+  for (;;) {
+    const s = performance.now();
+    const line = await request("tools/call", { name: "get_status", arguments: {} });
+    const ms = performance.now() - s;
+    calls++;
+    maxMs = Math.max(maxMs, ms);
+    const r = JSON.parse(line).result?.structuredContent?.result as { state: string; complete: boolean } | undefined;
+    if (r && r.state === "ready" && r.complete) {
+      readyMs = performance.now() - t0;
+      break;
+    }
+    if (performance.now() - t0 > 120_000) throw new Error("the server never became ready");
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  child.stdin.end();
+  await new Promise((r) => child.once("exit", r));
+  return { maxMs, calls, readyMs };
+}
+
+/** find_asset misses at Corona scale in process: p50 and p99 (ms) over typos of real ids and unknown ids. */
+async function findMiss(m: Mod): Promise<{ p50: number; p99: number; first: number }> {
+  const home = freshHome();
+  const cfg = resolveConfig({ project: m.project, sdk: m.sdk, schema: m.schema, home, env: {} });
+  if ("envError" in cfg) throw new Error(cfg.envError);
+  const service = new IndexService(cfg);
+  await service.start();
+  const linked = service.linked!;
+  const ids = linked.assets.map((a) => a.id);
+  const times: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const real = ids[(i * 2654435761) % ids.length];
+    const id = i % 2 ? `${real.slice(0, -1)}#` : `NoSuchAsset${i}`;
+    const t = performance.now();
+    const r = findAsset(linked, id, null);
+    times.push(performance.now() - t);
+    if (!("error" in r)) throw new Error(`${id} was found`);
+  }
+  await service.dispose();
+  rmSync(home, { recursive: true, force: true });
+  return { p50: pct(times, 50), p99: pct(times, 99), first: times[0] };
+}
+
+type Row = readonly [figure: string, measured: string, peer: string, ratio: string, target: string];
+const rows: Row[] = [];
+
+/** A peer-relative row: the implied peer time from the baseline and the issue's ratio range. */
+function peerRow(figure: keyof typeof RATIOS, label: string, key: string, ms: number): void {
+  const r = RATIOS[figure];
+  const base = BASELINE[key] * 1000;
+  const peerLo = base / r.today[1];
+  const peerHi = base / r.today[0];
+  rows.push([
+    `${figure}: ${label}`,
+    fmt(ms),
+    `${fmt(peerLo)}–${fmt(peerHi)}`,
+    `${(ms / peerHi).toFixed(2)}–${(ms / peerLo).toFixed(2)}`,
+    `≤ ${r.target} (≤ ${fmt(peerLo * r.target)})`,
+  ]);
+}
+
+const load0 = loadavg();
+console.log(
+  `bench-targets: ${binary}, ${runs} runs per figure; load average ${load0.map((x) => x.toFixed(2)).join(" ")}`,
+);
+
+if (want("cold") || want("warm")) {
+  for (const key of ["upheavalPlain", "upheavalSchema", "twSdk"] as const) {
+    const m = MODS[key];
+    if (!existsSync(m.project)) {
+      console.error(`${m.name}: ${m.project} is absent, skipped`);
+      continue;
+    }
+    const { cold, warm } = coldWarm(m);
+    if (want("cold")) {
+      peerRow(key === "upheavalPlain" ? "cold, project-only" : "cold, schema", m.name, `cold:${key}`, cold);
+    }
+    if (want("warm")) peerRow("warm", m.name, `warm:${key}`, warm);
+  }
+}
+
+const corona = MODS.corona;
+if (want("corona") || want("edit") || want("silence") || want("miss") || want("rss")) ensureCorona(corona.project);
+if (want("corona")) {
+  const { cold, warm } = coldWarm(corona);
+  const read = readEveryByte(corona.project);
+  rows.push([
+    "cold, Corona scale, vs listing and reading every byte",
+    `${fmt(cold)} / ${fmt(read)} = ${(cold / read).toFixed(1)}×`,
+    "",
+    "",
+    "≤ 3×",
+  ]);
+  rows.push(["warm, Corona scale", fmt(warm), "", "", "≤ 0.3 s"]);
+}
+if (want("edit")) {
+  rows.push([
+    "edit → answer (strict), Corona scale",
+    fmt(await editToAnswer(corona, "WeaponTemplate")),
+    "",
+    "",
+    "≤ 100 ms",
+  ]);
+  if (existsSync(UPHEAVAL)) {
+    rows.push([
+      "edit → answer (strict), Upheaval (RA3 schema)",
+      fmt(await editToAnswer(MODS.upheavalSchema, "WeaponTemplate")),
+      "",
+      "",
+      "≤ 30 ms",
+    ]);
+  }
+}
+if (want("silence")) {
+  const cold: Silence[] = [];
+  const warm: Silence[] = [];
+  for (let i = 0; i < runs; i++) {
+    const home = freshHome();
+    try {
+      cold.push(await mcpSilence(corona, home));
+      warm.push(await mcpSilence(corona, home));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  const show = (s: Silence[]) =>
+    `longest ${fmt(median(s.map((x) => x.maxMs)))} (median of ${s.length}; worst ${
+      fmt(Math.max(...s.map((x) => x.maxMs)))
+    }; ${median(s.map((x) => x.calls))} calls, ready at ${fmt(median(s.map((x) => x.readyMs)))})`;
+  rows.push(["server silent (get_status wait), Corona cold build", show(cold), "", "", "≤ 50 ms"]);
+  rows.push(["server silent (get_status wait), Corona warm start", show(warm), "", "", "≤ 50 ms"]);
+}
+if (want("miss")) {
+  const miss = await findMiss(corona);
+  rows.push([
+    "find_asset miss, Corona scale, p50 / p99 (in process)",
+    `${fmt(miss.p50)} / ${fmt(miss.p99)} (the first: ${fmt(miss.first)})`,
+    "",
+    "",
+    "p50 ≤ 1 ms",
+  ]);
+}
+if (want("rss")) {
+  const h1 = freshHome();
+  const h2 = freshHome();
+  const rss1 = peakRss(indexArgs(corona, h1));
+  const rss2 = existsSync(MODS.twSdk.project) ? peakRss(indexArgs(MODS.twSdk, h2)) : NaN;
+  rmSync(h1, { recursive: true, force: true });
+  rmSync(h2, { recursive: true, force: true });
+  rows.push([
+    "peak RSS cold, Corona scale / TW SDK",
+    `${Math.round(rss1)} / ${Math.round(rss2)} MB`,
+    "",
+    "",
+    "≤ 400 MB",
+  ]);
+}
+
+console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(" ")}\n`);
+console.log("| figure | measured (median) | peer (implied) | ratio ra3 / peer | target |");
+console.log("|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
