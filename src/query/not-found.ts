@@ -8,7 +8,7 @@
 import { displayPath } from "../project/paths.ts";
 import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import { type QueryError, queryError } from "./envelope.ts";
-import { suggest } from "./present.ts";
+import { projectFilesWithXmlErrors, similarIds, unresolvedSitesOf } from "./miss-tables.ts";
 
 /** What project-only mode tells the user to do (the same words for the CLI and MCP). */
 const GIVE_SDK = "start ra3 with --sdk <SDK folder> or set RA3_SDK";
@@ -32,8 +32,8 @@ export function noSuchAsset(
       { types },
     );
   }
-  const suggestions = suggest(wanted, linked.assets.map((a) => a.id));
-  const broken = brokenProjectFiles(linked);
+  const suggestions = similarIds(linked, wanted);
+  const broken = projectFilesWithXmlErrors(linked);
   return explainMissing(
     linked,
     wanted,
@@ -48,17 +48,6 @@ export function noSuchAsset(
     ),
     broken.length > 0,
   );
-}
-
-/** Project files with an XML error, as `file:line` (sorted), at most {@link MAX_BROKEN_SHOWN} plus a count. */
-function brokenProjectFiles(linked: LinkedIndex): string[] {
-  const out: string[] = [];
-  for (const f of linked.files.values()) {
-    if (f.xmlError && f.origin === "project" && (f.kind === "xml" || f.kind === "art")) {
-      out.push(`${displayPath(linked, f.path)}:${f.xmlError.line}`);
-    }
-  }
-  return out.sort();
 }
 
 const MAX_BROKEN_SHOWN = 3;
@@ -82,8 +71,7 @@ function brokenFilesSentence(broken: readonly string[]): string {
 function explainMissing(linked: LinkedIndex, id: string, e: QueryError, broken: boolean): QueryError {
   if (e.error.code !== "not_found" || linked.sdkDir !== null || broken) return e;
   if (linked.findAssets(id.trim()).length > 0) return e; // exists with another type: the message says so
-  const key = id.trim().toLowerCase();
-  const sites = linked.sites.filter((s) => s.status !== "resolved" && s.id.toLowerCase() === key);
+  const sites = unresolvedSitesOf(linked, id.trim());
   const details = e.error.details as Record<string, unknown> | undefined;
   if (sites.length === 0) {
     return queryError("not_found", `${e.error.message} (project-only mode: vanilla assets are not indexed)`, details);
