@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   checkArchitecture,
+  eagerClosure,
+  eagerImports,
   exportFacts,
   importCycles,
   type Layers,
@@ -147,6 +149,23 @@ describe("unused exports (the checker)", () => {
     ];
     expect(unusedExports(modules)).toEqual(["src/a.ts unused"]);
   });
+
+  test("dynamic imports count by the names they read (then, destructuring), or as all", () => {
+    const modules = [
+      exportFacts(
+        "src/e.ts",
+        "export function viaThen() {}\nexport function viaAwait() {}\nexport function never() {}\n",
+      ),
+      exportFacts("src/f.ts", "export function anything() {}\n"),
+      exportFacts(
+        "src/run.ts",
+        'const a = () => import("./e.ts").then((m) => m.viaThen);\n' +
+          'async function b() { const { viaAwait } = await import("./e.ts"); return viaAwait; }\n' +
+          'async function c() { return await import("./f.ts"); }\n',
+      ),
+    ];
+    expect(unusedExports(modules)).toEqual(["src/e.ts never"]);
+  });
 });
 
 describe("src/ keeps the architecture of docs/architecture.md", () => {
@@ -192,6 +211,31 @@ describe("the front ends", () => {
   test("CLI commands call query functions, never index internals", () => {
     expect(modules.filter((m) => m.path.startsWith("cli/") && m.imports.some((i) => i.startsWith("index/"))))
       .toEqual([]);
+  });
+});
+
+describe("commands load lazily", () => {
+  test("the checker: type-only and dynamic imports load nothing, value and side-effect imports do", () => {
+    const files: Record<string, string> = {
+      "main.ts": 'import { run } from "./run.ts";\nimport type { T } from "./heavy.ts";\nimport "./side.ts";\n',
+      "run.ts": 'import { type T, x } from "./mixed.ts";\nconst h = () => import("./heavy.ts");\n',
+      "mixed.ts": 'import { type A } from "./heavy.ts";\nexport * from "./again.ts";\n',
+      "again.ts": "",
+      "side.ts": "",
+      "heavy.ts": "",
+    };
+    const closure = eagerClosure("main.ts", (p) => eagerImports(p, files[p] ?? ""));
+    expect(closure).toEqual(["again.ts", "main.ts", "mixed.ts", "run.ts", "side.ts"]);
+  });
+
+  test("starting the binary loads no command module, no workspace, no MCP server and no setup", () => {
+    const src = join(ROOT, "src");
+    const closure = eagerClosure("main.ts", (p) => eagerImports(p, readFileSync(join(src, p), "utf8")));
+    // What any command needs to parse its flags and dispatch (the MCP module only for captureMcpStdin).
+    expect(closure.filter((p) => /^(cli\/commands|workspace|mcp|setup|store|index|query)\//.test(p))).toEqual([
+      "cli/commands/mcp.ts",
+      "mcp/stdin.ts",
+    ]);
   });
 });
 

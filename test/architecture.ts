@@ -276,6 +276,49 @@ function posix(p: string): string {
   return sep === "\\" ? p.replace(/\\/g, "/") : p;
 }
 
+/**
+ * The modules under `src/` that `text` (module `path`, relative to `src/`) loads when it is evaluated:
+ * its `import … from` and `export … from` with at least one value binding (or none, for a side effect).
+ * Type-only imports and dynamic `import()` load nothing at that moment.
+ * @example eagerImports("cli/run.ts", 'import type { A } from "./a.ts";\nimport { b } from "./b.ts";') // ["cli/b.ts"]
+ */
+export function eagerImports(path: string, text: string): string[] {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  for (const st of source.statements) {
+    let spec: ts.Expression | undefined;
+    if (ts.isImportDeclaration(st)) {
+      const clause = st.importClause;
+      const bindings = clause?.namedBindings;
+      const typeOnly = clause !== undefined && (clause.isTypeOnly ||
+        (!clause.name && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 &&
+          bindings.elements.every((e) => e.isTypeOnly)));
+      if (!typeOnly) spec = st.moduleSpecifier;
+    } else if (ts.isExportDeclaration(st) && !st.isTypeOnly) {
+      spec = st.moduleSpecifier;
+    }
+    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith(".")) {
+      const target = posix(join(path, "..", spec.text));
+      if (!target.startsWith("../")) out.push(target);
+    }
+  }
+  return out;
+}
+
+/** Every module `entry` loads when evaluated, itself included (see {@link eagerImports}), sorted. */
+export function eagerClosure(entry: string, importsOf: (path: string) => readonly string[]): string[] {
+  const seen = new Set<string>([entry]);
+  const stack = [entry];
+  while (stack.length > 0) {
+    for (const next of importsOf(stack.pop()!)) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(next);
+    }
+  }
+  return [...seen].sort();
+}
+
 /** What one module exports (values only: functions, classes, variables) and imports by name. */
 export interface ExportFacts {
   /** Path relative to the repository root, with `/`. */
@@ -321,7 +364,40 @@ export function exportFacts(path: string, text: string): ExportFacts {
       );
     }
   }
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0])
+    ) {
+      use(node.arguments[0].text, dynamicallyImportedNames(node));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return { path, exportedValues, imports };
+}
+
+/**
+ * The names a dynamic `import("…")` uses: destructured from its awaited value
+ * (`const { a } = await import(…)`), or read in its `.then((m) => m.a)`; else all (`*`).
+ */
+function dynamicallyImportedNames(call: ts.CallExpression): string[] {
+  const awaited = ts.isAwaitExpression(call.parent) ? call.parent : null;
+  const declaration = awaited && ts.isVariableDeclaration(awaited.parent) ? awaited.parent : null;
+  if (declaration && ts.isObjectBindingPattern(declaration.name)) {
+    return declaration.name.elements.map((e) => ((e.propertyName ?? e.name) as ts.Identifier).text);
+  }
+  const access = ts.isPropertyAccessExpression(call.parent) && call.parent.name.text === "then" ? call.parent : null;
+  const then = access && ts.isCallExpression(access.parent) ? access.parent : null;
+  const fn = then?.arguments[0];
+  if (fn && ts.isArrowFunction(fn) && fn.parameters.length === 1 && ts.isIdentifier(fn.parameters[0].name)) {
+    const param = fn.parameters[0].name.text;
+    const body = fn.body;
+    if (ts.isPropertyAccessExpression(body) && ts.isIdentifier(body.expression) && body.expression.text === param) {
+      return [body.name.text];
+    }
+  }
+  return ["*"];
 }
 
 /** `module name` for every value exported from a module under `src/` that no module imports. */

@@ -4,49 +4,34 @@
 import { type CliConfig, type CommandName, isUsageError, parseCli } from "./args.ts";
 import { helpText } from "./help.ts";
 import { type CliIo, EXIT_OK, EXIT_USAGE } from "./io.ts";
-import { runDefine } from "./commands/define.ts";
-import { runFile } from "./commands/file.ts";
-import { runFiles } from "./commands/files.ts";
-import { runFind } from "./commands/find.ts";
-import { runInclude } from "./commands/include.ts";
-import { runIndex } from "./commands/index.ts";
-import { runList } from "./commands/list.ts";
-import { runStatus } from "./commands/status.ts";
-import { runRefs } from "./commands/refs.ts";
-import { runUses } from "./commands/uses.ts";
-import { runUnreferenced } from "./commands/unreferenced.ts";
-import { runCheck } from "./commands/check.ts";
-import { runStrings } from "./commands/strings.ts";
-import { runMcp } from "./commands/mcp.ts";
-import { runInstallSkill } from "./commands/install-skill.ts";
-import { runExport } from "./commands/export.ts";
-import { runSetupCommand } from "./commands/setup.ts";
-import { runDoctorCommand } from "./commands/doctor.ts";
-import { runUninstallCommand } from "./commands/uninstall.ts";
 import { BUILD, TOOL_VERSION, versionLine } from "../version.ts";
 
 type Command = (cfg: CliConfig, io: CliIo) => number | Promise<number>;
 
-const COMMANDS: Partial<Record<CommandName, Command>> = {
-  index: runIndex,
-  status: runStatus,
-  find: runFind,
-  list: runList,
-  define: runDefine,
-  include: runInclude,
-  file: runFile,
-  files: runFiles,
-  refs: runRefs,
-  uses: runUses,
-  unreferenced: runUnreferenced,
-  check: runCheck,
-  strings: runStrings,
-  mcp: runMcp,
-  "install-skill": runInstallSkill,
-  export: runExport,
-  setup: runSetupCommand,
-  doctor: runDoctorCommand,
-  uninstall: runUninstallCommand,
+/**
+ * Each command's module, loaded when it runs: a CLI query does not evaluate the MCP server, the SDK
+ * and its JSON-schema validator, or setup's client dialects (startup time, see docs/performance.md).
+ */
+const COMMANDS: Partial<Record<CommandName, () => Promise<Command>>> = {
+  index: () => import("./commands/index.ts").then((m) => m.runIndex),
+  status: () => import("./commands/status.ts").then((m) => m.runStatus),
+  find: () => import("./commands/find.ts").then((m) => m.runFind),
+  list: () => import("./commands/list.ts").then((m) => m.runList),
+  define: () => import("./commands/define.ts").then((m) => m.runDefine),
+  include: () => import("./commands/include.ts").then((m) => m.runInclude),
+  file: () => import("./commands/file.ts").then((m) => m.runFile),
+  files: () => import("./commands/files.ts").then((m) => m.runFiles),
+  refs: () => import("./commands/refs.ts").then((m) => m.runRefs),
+  uses: () => import("./commands/uses.ts").then((m) => m.runUses),
+  unreferenced: () => import("./commands/unreferenced.ts").then((m) => m.runUnreferenced),
+  check: () => import("./commands/check.ts").then((m) => m.runCheck),
+  strings: () => import("./commands/strings.ts").then((m) => m.runStrings),
+  mcp: () => import("./commands/mcp.ts").then((m) => m.runMcp),
+  "install-skill": () => import("./commands/install-skill.ts").then((m) => m.runInstallSkill),
+  export: () => import("./commands/export.ts").then((m) => m.runExport),
+  setup: () => import("./commands/setup.ts").then((m) => m.runSetupCommand),
+  doctor: () => import("./commands/doctor.ts").then((m) => m.runDoctorCommand),
+  uninstall: () => import("./commands/uninstall.ts").then((m) => m.runUninstallCommand),
 };
 
 /** Runs one command line; returns the exit status. */
@@ -65,10 +50,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.out(helpText(cfg.positionals[0]));
     return EXIT_OK;
   }
-  const command = COMMANDS[cfg.command];
-  if (!command) {
+  const load = COMMANDS[cfg.command];
+  if (!load) {
     io.err(`ra3: ${cfg.command} is not available in this build yet\n`);
     return EXIT_USAGE;
   }
+  const command = await load();
   return command(cfg, io);
 }

@@ -2,9 +2,8 @@
 import type { CliConfig } from "../args.ts";
 import { isUsageError, parseCli } from "../args.ts";
 import { type CliIo, EXIT_ENV, EXIT_OK } from "../io.ts";
-import { configRequest } from "../context.ts";
 import { captureProcessStdin } from "../../mcp/stdin.ts";
-import { startStdioSession, type StdioSession } from "../../mcp/server.ts";
+import type { StdioSession } from "../../mcp/server.ts";
 
 /**
  * Starts buffering stdin when argv asks for the MCP server. `main.ts` calls this before its first
@@ -31,6 +30,10 @@ export async function runMcp(cfg: CliConfig, io: CliIo): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
+    // Loaded here, not at the top: main.ts imports this module for captureMcpStdin in every command, and
+    // neither the server nor the workspace behind configRequest should load for the other commands.
+    const { startStdioSession } = await import("../../mcp/server.ts");
+    const { configRequest } = await import("../context.ts");
     session = await startStdioSession({
       request: configRequest(cfg, io),
       input,
