@@ -9,6 +9,8 @@ import { QuietPeriodWriter } from "../store/scheduler.ts";
 import { type SaveResult, SnapshotStore } from "../store/snapshot-store.ts";
 import { planWarmStart, snapshotFiles } from "../store/warm-start.ts";
 import { pathKey } from "../project/paths.ts";
+import type { ScannedFile } from "../project/scan.ts";
+import type { FileStamp } from "../index/core.ts";
 import { TOOL_VERSION } from "../version.ts";
 import type { LoadedSchema } from "./schema.ts";
 import type { SnapshotPort } from "./service.ts";
@@ -62,14 +64,28 @@ export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: 
     return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
   }
   const snapshot = loaded.snapshot;
-  const plan = planWarmStart(snapshot.files, statStamp);
+  // One stat pass: the scan's stamps decide which records to reuse, then the refresh starts from them.
+  const scanned = ws.scanAll(snapshot.files);
+  const plan = planWarmStart(snapshot.files, stampIn(scanned));
   ws.installRecords(plan.reuse);
   ws.continueFrom(snapshot.buildId);
   const loadMs = performance.now() - t;
   ws.event("build_started");
-  const update = await ws.refresh();
+  const update = await ws.refreshFrom(scanned);
   ws.event("build_done");
   return { warm: true, reused: plan.reuse.length, update, loadMs: Math.round(loadMs * 10) / 10 };
+}
+
+/**
+ * A stat function answering from `scanned` (by any spelling of the path); a file the scan does not list
+ * (inside a root but of a kind the scan skips, e.g. an include target `.inc`) is stat'ed.
+ */
+function stampIn(
+  scanned: readonly Pick<ScannedFile, "path" | "size" | "mtimeMs">[],
+): (path: string) => FileStamp | null {
+  const byKey = new Map<string, FileStamp>();
+  for (const f of scanned) byKey.set(pathKey(f.path), { size: f.size, mtimeMs: f.mtimeMs });
+  return (path) => byKey.get(pathKey(path)) ?? statStamp(path);
 }
 
 /** Saves the workspace's snapshot; a failure is a value (the index keeps working). */
@@ -162,7 +178,7 @@ export function inspectSnapshot(
   const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
   if (!loaded.ok) return { path: store.path, meta: null, reason: loaded.message, changed: [], added: [], deleted: [] };
   const s = loaded.snapshot;
-  const plan = planWarmStart(s.files, statStamp);
+  const plan = planWarmStart(s.files, stampIn(scanned));
   ws.installRecords(s.files);
   ws.continueFrom(s.buildId);
   const known = new Set(s.files.map((f) => pathKey(f.path)));

@@ -250,19 +250,38 @@ export class Workspace {
    * forgets deleted ones, re-links and publishes. Cheap when nothing changed (one scan, no reads).
    * With `paths`, only those files (or folders) are looked at (watcher events).
    */
-  async refresh(paths?: readonly string[]): Promise<UpdateReport> {
+  refresh(paths?: readonly string[]): Promise<UpdateReport> {
     const t0 = performance.now();
+    if (!paths) return this.refreshFrom(this.scanAll(), t0);
+    return this.apply(this.expand(paths), this.knownUnder(paths), paths, t0);
+  }
+
+  /**
+   * {@link refresh} with the stamps of a full scan already taken ({@link scanAll}): a warm start scans
+   * once, plans from the scan and refreshes from it, so no file is stat'ed twice.
+   */
+  refreshFrom(scanned: readonly ScannedFile[], t0 = performance.now()): Promise<UpdateReport> {
+    return this.apply(scanned, [...this.core.values()].map((s) => s.path), null, t0);
+  }
+
+  private async apply(
+    candidates: readonly ScannedFile[],
+    known: readonly string[],
+    paths: readonly string[] | null,
+    t0: number,
+  ): Promise<UpdateReport> {
     const changed: string[] = [];
     const deleted: string[] = [];
-    const candidates = paths ? this.expand(paths) : this.scanAll();
     const seen = new Set<string>();
+    // The stamps just taken are the ones stored with the re-read records (no second stat per file).
+    const stamps = new Map<string, FileStamp>();
     for (const f of candidates) {
       seen.add(pathKey(f.path));
       const stored = this.core.file(f.path);
       if (stored && stored.stamp && stored.stamp.size === f.size && stored.stamp.mtimeMs === f.mtimeMs) continue;
       changed.push(f.path);
+      stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
     }
-    const known = paths ? this.knownUnder(paths) : [...this.core.values()].map((s) => s.path);
     for (const p of known) {
       if (seen.has(pathKey(p)) || (paths && existsAsFile(p))) continue;
       deleted.push(p);
@@ -279,7 +298,7 @@ export class Workspace {
       for (const p of [...deleted, ...changed]) this.ports.invalidate(p);
     }
     this.core.applyChanges(deleted.map((path) => ({ path, deleted: true as const })));
-    await this.loadPaths(changed);
+    await this.loadPaths(changed, undefined, undefined, stamps);
     await this.discover(true);
     const t = performance.now();
     this.relink();
@@ -331,17 +350,23 @@ export class Workspace {
     return out;
   }
 
-  /** Every indexed file on disk now (project tree and the SDK's vanilla XML). */
-  private scanAll(): ScannedFile[] {
+  /**
+   * Every indexed file on disk now with its stamp: the project tree, the SDK's vanilla XML, and a stat
+   * of each file outside the roots that the index holds (SDK placeholders, manifests, other mods' files
+   * that includes reached) or that `alsoOutside` names (a snapshot's files, before they are installed).
+   */
+  scanAll(alsoOutside: Iterable<{ readonly path: string }> = []): ScannedFile[] {
     const out = this.scanProject();
     if (this.config.sdk?.vanillaDir) {
       out.push(...scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml"));
     }
-    // Files outside the roots that includes reached (SDK placeholders, manifests, other mods' files).
-    for (const s of this.core.values()) {
-      if (this.roots.some((r) => isInside(s.path, r))) continue;
-      const st = statStamp(s.path);
-      if (st) out.push({ path: s.path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
+    const outside = new Map<string, string>();
+    for (const list of [this.core.values(), alsoOutside]) {
+      for (const s of list) if (!this.roots.some((r) => isInside(s.path, r))) outside.set(pathKey(s.path), s.path);
+    }
+    for (const path of outside.values()) {
+      const st = statStamp(path);
+      if (st) out.push({ path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
     }
     return out;
   }

@@ -1,6 +1,7 @@
 // The live index against the disk: incremental refreshes must equal a fresh build, bad snapshots are
 // rebuilt with one warning, and a burst of edits causes one or two snapshot writes, not one each.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/linked.ts";
@@ -8,7 +9,7 @@ import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { IndexService } from "../../src/workspace/service.ts";
-import { schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
+import { saveSnapshot, schemaKeyOf, StoreSnapshotPort, warmStart } from "../../src/workspace/snapshots.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { copySample } from "./sample-copy.ts";
@@ -135,6 +136,51 @@ describe("incremental refresh equals a fresh build", () => {
 });
 
 describe("snapshots", () => {
+  test("a warm start stats each file once and equals a fresh build after an edit, an addition and a deletion", async () => {
+    const { dir, home } = copySample(TMP, "ra3-incr-");
+    const first = new Workspace(config(dir, home));
+    await first.build();
+    first.close();
+    const store = new SnapshotStore(home, dir);
+    expect(saveSnapshot(first, store, schemaKeyOf(first.schema)).saved).toBe(true);
+
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashWarm"'));
+    writeFileSync(
+      join(dir, "Data", "Added.xml"),
+      '<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset" />\n',
+    );
+    rmSync(join(dir, "Data", "Standalone.xml"));
+
+    const ws = new Workspace(config(dir, home));
+    const stat = spyOn(fs, "statSync");
+    let warm;
+    let calls: unknown[][];
+    try {
+      warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    } finally {
+      calls = [...stat.mock.calls];
+      stat.mockRestore();
+    }
+    const perFile = new Map<string, number>();
+    for (const [p] of calls) {
+      const path = String(p);
+      if (path.startsWith(dir + "/")) perFile.set(path, (perFile.get(path) ?? 0) + 1);
+    }
+    expect(perFile.size).toBeGreaterThan(10);
+    expect([...perFile].filter(([, n]) => n > 1)).toEqual([]);
+    if (!warm.warm) throw new Error(warm.reason);
+    const rel = (l: readonly string[]) => l.map((p) => p.slice(dir.length + 1)).sort();
+    expect([rel(warm.update.changed), rel(warm.update.deleted)]).toEqual([
+      ["Data/Added.xml", "Data/Includes/Weapons.xml"],
+      [],
+    ]);
+    expect(ws.linked!.findAssets("AthenaSplashWarm").length).toBe(1);
+    expect(ws.linked!.file(join(dir, "Data", "Standalone.xml"))).toBeUndefined();
+    expect(canonical(ws.linked!, dir)).toEqual(canonical(await fresh(dir, home), dir));
+    ws.close();
+  });
+
   test("a corrupt snapshot is reported once and rebuilt; the next run starts warm", async () => {
     const { dir, home } = copySample(TMP, "ra3-incr-");
     const go = async () => {
