@@ -1,6 +1,7 @@
 /**
  * What every index-reading command shares: open the workspace for the configured project, build (or
- * warm-start) its index with a progress bar, and print an answer as the JSON envelope or as text.
+ * warm-start) its index with a progress bar, print an answer as the JSON envelope or as text, and save
+ * the snapshot after the answer is out (a query's output never waits for the write).
  */
 import type { CliConfig } from "./args.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK } from "./io.ts";
@@ -12,6 +13,16 @@ import { SnapshotStore } from "../store/snapshot-store.ts";
 import { envelopeOf, isQueryError, type QueryResult, shortEnvelope } from "../query/envelope.ts";
 import { visibleLines } from "../query/visible.ts";
 import { errorAnswer } from "../query/answers.ts";
+
+/** What a save of the snapshot did (a failure is reported, never fatal). */
+export interface SnapshotOutcome {
+  readonly path: string;
+  readonly saved: boolean;
+  /** True when the snapshot on disk already held this index, so it was not rewritten. */
+  readonly unchanged: boolean;
+  readonly size: number | null;
+  readonly message: string | null;
+}
 
 export interface OpenedWorkspace {
   readonly ws: Workspace;
@@ -25,14 +36,12 @@ export interface OpenedWorkspace {
     readonly ms: number;
     readonly note: string | null;
   };
-  readonly snapshot: {
-    readonly path: string;
-    readonly saved: boolean;
-    /** True when the snapshot on disk already held this index, so it was not rewritten. */
-    readonly unchanged: boolean;
-    readonly size: number | null;
-    readonly message: string | null;
-  };
+  /**
+   * Saves the snapshot unless the one on disk already holds this index, once (later calls return the
+   * first outcome). Queries call it after printing their answer ({@link answer}); `ra3 index` before,
+   * since its answer reports the save.
+   */
+  saveSnapshot(): SnapshotOutcome;
 }
 
 /** What the command line asks `resolveConfig` for: its project, SDK, schema, home and entry flags. */
@@ -59,8 +68,8 @@ export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | nu
 
 /**
  * Opens the configured project: warm start from its snapshot when one is valid (re-reading only changed
- * files), else a full build; then saves the snapshot unless the one on disk already holds this index. Prints why not and returns the
- * exit status when there is no project.
+ * files), else a full build. The caller saves the snapshot (`saveSnapshot`) once it has answered. Prints
+ * why not and returns the exit status when there is no project.
  */
 export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWorkspace | number> {
   const config = configOrExplain(cfg, io);
@@ -105,13 +114,40 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWo
     }
   }
   const ms = Math.round((performance.now() - t) * 10) / 10;
-  // Saved whenever the index differs from the snapshot on disk; the store skips a write of the same state.
-  const saved = saveSnapshot(ws, store, schemaKey);
-  const snapshot: OpenedWorkspace["snapshot"] = saved.saved || saved.reason === "unchanged"
-    ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null }
-    : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
-  if (!saved.saved && saved.reason !== "unchanged" && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
-  return { ws, report, start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note }, snapshot };
+  let outcome: SnapshotOutcome | null = null;
+  const saveSnapshotOnce = (): SnapshotOutcome => {
+    if (outcome) return outcome;
+    // Saved whenever the index differs from the snapshot on disk; the store skips a write of the same state.
+    const saved = saveSnapshot(ws, store, schemaKey);
+    outcome = saved.saved || saved.reason === "unchanged"
+      ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null }
+      : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
+    if (!saved.saved && saved.reason !== "unchanged" && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
+    return outcome;
+  };
+  return {
+    ws,
+    report,
+    start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note },
+    saveSnapshot: saveSnapshotOnce,
+  };
+}
+
+/**
+ * A query command's ending: prints the answer ({@link emit}), then saves the snapshot, so the answer is
+ * never delayed by the write. Returns the exit status.
+ */
+export function answer<R>(
+  cfg: CliConfig,
+  io: CliIo,
+  opened: OpenedWorkspace,
+  result: QueryResult<R>,
+  text: (r: R) => string,
+  json: JsonForm<R>,
+): number {
+  const code = emit(cfg, io, opened.ws, result, text, json);
+  opened.saveSnapshot();
+  return code;
 }
 
 /** How a command's result goes out with `--json`: its JSON answer, and which envelope beside it. */

@@ -96,6 +96,55 @@ describe("snapshots when they help", () => {
     expect(fileId(store.path)).not.toBe(before[0]);
   });
 
+  test("every command answers (stdout or stderr) before it writes the snapshot, and leaves it written", async () => {
+    const commands: string[][] = [
+      ["find", "AlliedAthenaCannon"],
+      ["find", "NoSuchAsset"],
+      ["list", "WeaponTemplate"],
+      ["define", "ATHENA_RANGE"],
+      ["include", "Includes/Weapons.xml"],
+      ["file", "Data/Mod.xml"],
+      ["files", "--state", "not-included"],
+      ["files", "--entry", "Data/Mod.xml"],
+      ["refs", "AthenaSplash"],
+      ["uses", "AlliedAthenaCannon"],
+      ["unreferenced"],
+      ["strings", "Athena"],
+      ["check"],
+      ["export", "--out", "x.ra3-export.json", "--format", "json"],
+      ["index"],
+      ["index", "--json"],
+    ];
+    for (const args of commands) {
+      const { dir, home } = copySample(TMP, "ra3-snapshots-");
+      const store = new SnapshotStore(home, dir);
+      const io = memoryIo(dir, { RA3_HOME: home });
+      const seen: { text: string; snapshot: boolean }[] = [];
+      const out = io.out;
+      const err = io.err;
+      io.out = (t) => {
+        seen.push({ text: t, snapshot: existsSync(store.path) });
+        out(t);
+      };
+      io.err = (t) => {
+        seen.push({ text: t, snapshot: existsSync(store.path) });
+        err(t);
+      };
+      await run(["--no-progress", ...args], io);
+      expect(existsSync(store.path)).toBe(true);
+      const first = seen[0];
+      if (args.join(" ") === "index --json") {
+        // Its answer reports the save, so the save comes first.
+        expect([first.snapshot, JSON.parse(first.text).result.snapshot.saved]).toEqual([true, true]);
+      } else if (args[0] === "index") {
+        expect(seen.map((s) => s.snapshot)).toEqual([false, true]);
+        expect(seen[1].text).toMatch(/^snapshot: /);
+      } else {
+        expect([args.join(" "), seen.length > 0 ? first.snapshot : "no output"]).toEqual([args.join(" "), false]);
+      }
+    }
+  }, 60_000);
+
   test("the server saves its first complete build at once, not after the quiet period", async () => {
     const { dir, home } = copySample(TMP, "ra3-snapshots-");
     const { service, saves } = serviceOn(dir, home);

@@ -3,7 +3,7 @@
  * format lists at most the capped diagnostics and says how many more there are per file and code.
  */
 import type { CliConfig } from "../args.ts";
-import { openWorkspace } from "../context.ts";
+import { type OpenedWorkspace, openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_FINDINGS, EXIT_OK } from "../io.ts";
 import { toSarif } from "../sarif.ts";
 import { checkFiles, collectDiagnostics, type DiagnosticView } from "../../query/check.ts";
@@ -14,6 +14,14 @@ import { checkAnswer, errorAnswer } from "../../query/answers.ts";
 export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
+  try {
+    return runCheckWith(cfg, io, opened);
+  } finally {
+    opened.saveSnapshot(); // after the output: the answer never waits for the write
+  }
+}
+
+function runCheckWith(cfg: CliConfig, io: CliIo, opened: OpenedWorkspace): number {
   const { ws } = opened;
   const linked = ws.linked!;
   const paths = cfg.positionals.length ? cfg.positionals : null;

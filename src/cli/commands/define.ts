@@ -1,6 +1,6 @@
 /** `ra3 define NAME`: a $DEFINE's value and where it is declared. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { findDefine } from "../../query/defines.ts";
 import { findDefineAnswer } from "../../query/answers.ts";
@@ -10,10 +10,10 @@ export async function runDefine(cfg: CliConfig, io: CliIo): Promise<number> {
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = findDefine(ws.linked!, cfg.positionals[0]);
-  return emit(
+  return answer(
     cfg,
     io,
-    ws,
+    opened,
     result,
     (r) =>
       [

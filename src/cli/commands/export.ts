@@ -1,7 +1,7 @@
 /** `ra3 export [--out FILE] [--format msgpack|json]`: write the public snapshot format. */
 import { join } from "node:path";
 import type { CliConfig } from "../args.ts";
-import { openWorkspace } from "../context.ts";
+import { type OpenedWorkspace, openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_ENV, EXIT_OK } from "../io.ts";
 import { writeFileAtomic } from "../../disk/atomic.ts";
 import { nodeFileSystem } from "../../disk/port.ts";
@@ -13,6 +13,14 @@ import { TOOL_VERSION } from "../../version.ts";
 export async function runExport(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
+  try {
+    return runExportWith(cfg, io, opened);
+  } finally {
+    opened.saveSnapshot(); // after the output: the answer never waits for the write
+  }
+}
+
+function runExportWith(cfg: CliConfig, io: CliIo, opened: OpenedWorkspace): number {
   const { ws } = opened;
   const format = cfg.format === "json" ? "json" : "msgpack";
   const view = ws.view();

@@ -3,7 +3,7 @@
  * project's files by state, paged — `--state not-included` lists the files nothing includes.
  */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { listFiles } from "../../query/file-list.ts";
 import { listFilesAnswer } from "../../query/answers.ts";
@@ -13,7 +13,7 @@ export async function runFiles(cfg: CliConfig, io: CliIo): Promise<number> {
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = listFiles(ws.linked!, { state: cfg.state, prefix: cfg.prefix, limit: cfg.limit, cursor: cfg.cursor });
-  return emit(cfg, io, ws, result, (r) => {
+  return answer(cfg, io, opened, result, (r) => {
     const lines = r.items.map((i) => {
       const flags = [
         r.state ? "" : i.state,

@@ -1,6 +1,6 @@
 /** `ra3 find ID [--type T]`: where an asset is defined. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { findAsset } from "../../query/assets.ts";
 import { findAssetAnswer } from "../../query/answers.ts";
@@ -9,7 +9,7 @@ export async function runFind(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
   const { ws } = opened;
-  return emit(cfg, io, ws, findAsset(ws.linked!, cfg.positionals[0], cfg.type), (r) =>
+  return answer(cfg, io, opened, findAsset(ws.linked!, cfg.positionals[0], cfg.type), (r) =>
     r.definitions
       .map((d) => {
         const where = d.origin === "manifest"

@@ -1,6 +1,6 @@
 /** `ra3 include SOURCE [--from FILE]`: how an Include source string resolves. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { resolveIncludeQuery } from "../../query/includes.ts";
 import { resolveIncludeAnswer } from "../../query/answers.ts";
@@ -17,7 +17,7 @@ export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
     cfg.from,
     ws.ports.references,
   );
-  return emit(cfg, io, ws, result, (r) => {
+  return answer(cfg, io, opened, result, (r) => {
     const lines = [
       r.resolved
         ? `${r.source} → ${r.resolved}${r.caseFixed ? " (case fixed)" : ""}${

@@ -1,6 +1,9 @@
-/** `ra3 index`: build the index and print its summary. */
+/**
+ * `ra3 index`: build the index and print its summary. The text is printed before the snapshot is saved
+ * (its last line, the snapshot's, after); `--json` reports the save, so it saves first.
+ */
 import type { CliConfig } from "../args.ts";
-import { emit, type OpenedWorkspace, openWorkspace } from "../context.ts";
+import { emit, openWorkspace, type SnapshotOutcome } from "../context.ts";
 import { formatBytes } from "../../disk/size.ts";
 import type { CliIo } from "../io.ts";
 import { type IndexSummary, summarize } from "../../query/summary.ts";
@@ -21,22 +24,33 @@ export interface IndexResult extends IndexSummary {
   /** Per-phase timings of a full build (null after a warm start). */
   readonly timings: BuildTimings | null;
   /** `saved`: written by this run; `unchanged`: the file on disk already held this index (not rewritten). */
-  readonly snapshot: Omit<OpenedWorkspace["snapshot"], "message">;
+  readonly snapshot: Omit<SnapshotOutcome, "message">;
 }
 
 export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
-  const { ws, report, start, snapshot } = opened;
+  const { ws, report, start } = opened;
   const linked = ws.linked!;
   const s = ws.schema;
-  const result: IndexResult = {
+  const summary: Omit<IndexResult, "snapshot"> = {
     ...summarize(linked, { dir: s.dir, source: s.source, files: s.fileCount, loaded: s.queries !== null }),
     start: { mode: start.mode, changed: start.changed, deleted: start.deleted, ms: start.ms },
     timings: report?.timings ?? null,
-    snapshot: { path: snapshot.path, saved: snapshot.saved, unchanged: snapshot.unchanged, size: snapshot.size },
   };
-  const code = emit(cfg, io, ws, result, (r) => renderIndex(r, cfg.quiet), { answer: summaryAnswer, fullIndex: true });
+  let code: number;
+  if (cfg.json) {
+    const snapshot = opened.saveSnapshot();
+    const result: IndexResult = {
+      ...summary,
+      snapshot: { path: snapshot.path, saved: snapshot.saved, unchanged: snapshot.unchanged, size: snapshot.size },
+    };
+    code = emit(cfg, io, ws, result, () => "", { answer: summaryAnswer, fullIndex: true });
+  } else {
+    code = emit(cfg, io, ws, summary, (r) => renderIndex(r, cfg.quiet), { answer: summaryAnswer, fullIndex: true });
+    const snapshot = opened.saveSnapshot();
+    if (!cfg.quiet) io.out(renderSnapshotLine(snapshot) + "\n");
+  }
   if (!cfg.watch) return code;
   // --watch: keep the index (and its snapshot) current until interrupted.
   const service = new IndexService(ws.config, {
@@ -59,8 +73,8 @@ export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
   return code;
 }
 
-/** The people-facing summary of an index build. */
-function renderIndex(r: IndexResult, quiet = false): string {
+/** The people-facing summary of an index build (the snapshot's line comes after the save). */
+function renderIndex(r: Omit<IndexResult, "snapshot">, quiet = false): string {
   const lines: string[] = [];
   const mode = r.mode === "sdk" ? `SDK ${r.sdk}` : "project-only mode (no SDK)";
   const schema = r.schema.heuristic
@@ -125,10 +139,14 @@ function renderIndex(r: IndexResult, quiet = false): string {
       } re-read)`,
     );
   }
-  const facts = [
-    ...(r.snapshot.size !== null ? [formatBytes(r.snapshot.size)] : []),
-    ...(r.snapshot.saved ? [] : [r.snapshot.unchanged ? "unchanged, not rewritten" : "not written"]),
-  ];
-  lines.push(`snapshot: ${r.snapshot.path}${facts.length ? ` (${facts.join(", ")})` : ""}`);
   return lines.join("\n");
+}
+
+/** The snapshot's line of the summary: where it is, its size, whether this run wrote it. */
+function renderSnapshotLine(snapshot: SnapshotOutcome): string {
+  const facts = [
+    ...(snapshot.size !== null ? [formatBytes(snapshot.size)] : []),
+    ...(snapshot.saved ? [] : [snapshot.unchanged ? "unchanged, not rewritten" : "not written"]),
+  ];
+  return `snapshot: ${snapshot.path}${facts.length ? ` (${facts.join(", ")})` : ""}`;
 }

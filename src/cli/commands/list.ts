@@ -1,6 +1,6 @@
 /** `ra3 list TYPE [--prefix P] [--limit N] [--cursor C]`: the ids of a type, paged. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { listAssets } from "../../query/assets.ts";
 import { listAssetsAnswer } from "../../query/answers.ts";
@@ -14,7 +14,7 @@ export async function runList(cfg: CliConfig, io: CliIo): Promise<number> {
     limit: cfg.limit,
     cursor: cfg.cursor,
   });
-  return emit(cfg, io, ws, result, (r) => {
+  return answer(cfg, io, opened, result, (r) => {
     const lines = r.items.map((i) =>
       `${i.id.padEnd(40)} ${i.file}:${i.line}${i.state === "compiled" ? "" : ` (${i.state})`}${
         i.origin === "project" ? "" : ` [${i.origin}]`

@@ -1,6 +1,6 @@
 /** `ra3 refs ID [--type T]`: who references an asset. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { findReferences } from "../../query/references.ts";
 import { findReferencesAnswer } from "../../query/answers.ts";
@@ -14,7 +14,7 @@ export async function runRefs(cfg: CliConfig, io: CliIo): Promise<number> {
     limit: cfg.limit,
     cursor: cfg.cursor,
   });
-  return emit(cfg, io, ws, result, (r) => {
+  return answer(cfg, io, opened, result, (r) => {
     const lines = [`${r.type} ${r.id}: ${r.total} reference${r.total === 1 ? "" : "s"}`];
     for (const s of r.references) {
       const from = s.from ? `${s.from.type} ${s.from.id}` : "(no asset)";

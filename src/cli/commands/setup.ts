@@ -56,16 +56,17 @@ export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number
     }, capture);
     if (typeof opened === "number") return { ok: false, error: errors.join("; ") || "the index could not be built" };
     const counts = envelopeOf(opened.ws.view()).counts;
+    const snapshot = opened.saveSnapshot();
     return {
       ok: true,
       mode: opened.start.mode,
       files: counts.files,
       assets: counts.assets,
       ms: Math.round(opened.start.ms),
-      snapshotPath: opened.snapshot.path,
-      saved: opened.snapshot.saved,
-      size: opened.snapshot.size,
-      warning: opened.snapshot.message ?? (errors.filter((e) => e.startsWith("warning")).join("; ") || null),
+      snapshotPath: snapshot.path,
+      saved: snapshot.saved,
+      size: snapshot.size,
+      warning: snapshot.message ?? (errors.filter((e) => e.startsWith("warning")).join("; ") || null),
     };
   };
 

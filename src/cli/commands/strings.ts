@@ -1,6 +1,6 @@
 /** `ra3 strings TEXT`: search the string table, with the assets that use each key. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { searchStrings } from "../../query/strings.ts";
 import { searchStringsAnswer } from "../../query/answers.ts";
@@ -10,7 +10,7 @@ export async function runStrings(cfg: CliConfig, io: CliIo): Promise<number> {
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = searchStrings(ws.linked!, cfg.positionals.join(" "), cfg.limit);
-  return emit(cfg, io, ws, result, (r) => {
+  return answer(cfg, io, opened, result, (r) => {
     if (r.noStringTable) return "the project has no string table (*.str)";
     const lines = r.matches.map((m) => {
       const shown = m.text.replace(/\n/g, "\\n");

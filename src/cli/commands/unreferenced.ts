@@ -1,6 +1,6 @@
 /** `ra3 unreferenced [--type T]`: project assets nothing references. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { unreferenced } from "../../query/unreferenced.ts";
 import { unreferencedAnswer } from "../../query/answers.ts";
@@ -10,7 +10,7 @@ export async function runUnreferenced(cfg: CliConfig, io: CliIo): Promise<number
   if (typeof opened === "number") return opened;
   const { ws } = opened;
   const result = unreferenced(ws.linked!, { type: cfg.type, limit: cfg.limit, cursor: cfg.cursor });
-  return emit(cfg, io, ws, result, (r) => {
+  return answer(cfg, io, opened, result, (r) => {
     const lines: string[] = [];
     let type = "";
     for (const i of r.items) {

@@ -1,6 +1,6 @@
 /** `ra3 uses ID [--type T] [--depth N] [--target-type T]... [--max-edges N]`: forward references with provenance. */
 import type { CliConfig } from "../args.ts";
-import { emit, openWorkspace } from "../context.ts";
+import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
 import { uses } from "../../query/uses.ts";
 import { usesAnswer } from "../../query/answers.ts";
@@ -15,7 +15,7 @@ export async function runUses(cfg: CliConfig, io: CliIo): Promise<number> {
     targetTypes: cfg.targetTypes,
     maxEdges: cfg.maxEdges,
   });
-  return emit(cfg, io, ws, result, (r) => {
+  return answer(cfg, io, opened, result, (r) => {
     const lines = [
       `${r.asset.type} ${r.asset.id} (${r.asset.file}:${r.asset.line}), depth ${r.depth}${
         r.targetTypes.length ? `, only ${r.targetTypes.join(", ")}` : ""
