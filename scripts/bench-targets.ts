@@ -158,8 +158,11 @@ function readEveryByte(dir: string): number {
   return best;
 }
 
-/** Median ms from writing an edit to a strict answer that shows it (in process, watcher on). */
-async function editToAnswer(m: Mod, element: string): Promise<number> {
+/**
+ * Median ms from writing an edit to a strict answer that shows it (in process, watcher on), and how many
+ * strict answers missed the edit (the watcher's event came later than strict waits for it).
+ */
+async function editToAnswer(m: Mod, element: string): Promise<{ ms: number; missed: number; of: number }> {
   const home = freshHome();
   const cfg = resolveConfig({ project: m.project, sdk: m.sdk, schema: m.schema, home, env: {} });
   if ("envError" in cfg) throw new Error(cfg.envError);
@@ -173,6 +176,7 @@ async function editToAnswer(m: Mod, element: string): Promise<number> {
   const original = readFileSync(target.path);
   const text = original.toString("latin1");
   const times: number[] = [];
+  let missed = 0;
   try {
     for (let i = 0; i < Math.max(5, runs); i++) {
       const marker = `BenchTargetsEdit${i}`;
@@ -181,7 +185,10 @@ async function editToAnswer(m: Mod, element: string): Promise<number> {
       const t = performance.now();
       await service.strict(30_000);
       times.push(performance.now() - t);
-      if (!service.linked?.findAssets(marker).length) throw new Error(`the strict answer missed the edit of ${m.name}`);
+      if (!service.linked?.findAssets(marker).length) {
+        missed++;
+        while (!service.linked?.findAssets(marker).length) await service.strict(30_000);
+      }
       writeFileSync(target.path, original);
       await service.strict(30_000);
     }
@@ -190,7 +197,12 @@ async function editToAnswer(m: Mod, element: string): Promise<number> {
     await service.dispose();
     rmSync(home, { recursive: true, force: true });
   }
-  return median(times);
+  return { ms: median(times), missed, of: times.length };
+}
+
+/** An edit → answer figure: the median, and the misses when there were any. */
+function showEdit(e: { ms: number; missed: number; of: number }): string {
+  return e.missed ? `${fmt(e.ms)} (${e.missed} of ${e.of} answers missed the edit)` : fmt(e.ms);
 }
 
 interface Silence {
@@ -333,7 +345,7 @@ if (want("corona")) {
 if (want("edit")) {
   rows.push([
     "edit → answer (strict), Corona scale",
-    fmt(await editToAnswer(corona, "WeaponTemplate")),
+    showEdit(await editToAnswer(corona, "WeaponTemplate")),
     "",
     "",
     "≤ 100 ms",
@@ -341,7 +353,7 @@ if (want("edit")) {
   if (existsSync(UPHEAVAL)) {
     rows.push([
       "edit → answer (strict), Upheaval (RA3 schema)",
-      fmt(await editToAnswer(MODS.upheavalSchema, "WeaponTemplate")),
+      showEdit(await editToAnswer(MODS.upheavalSchema, "WeaponTemplate")),
       "",
       "",
       "≤ 30 ms",

@@ -4,8 +4,13 @@
  * (debounced), re-validates stamps on demand (`consistency: "strict"`), and saves snapshots: the first
  * complete build at once, later changes after they have been quiet for a while. One update runs at a
  * time; changes arriving meanwhile cause one follow-up.
+ *
+ * Strict is cheap while the watcher can be trusted: it stats only the files the watcher named since the
+ * last update. It scans the whole tree instead when the watcher is not running, failed, or lost events
+ * (an event without a name: the OS queue overflowed); and, at most every few seconds, a full scan after
+ * the answer checks that the watcher missed nothing (if it did, strict scans in full from then on).
  */
-import { type FSWatcher, watch } from "node:fs";
+import { watch } from "node:fs";
 import { join } from "node:path";
 import { isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/linked.ts";
@@ -32,6 +37,51 @@ export interface SnapshotPort {
   dispose(): void;
 }
 
+/** A running recursive watch of one folder. */
+export interface FolderWatch {
+  close(): void;
+}
+
+/**
+ * Starts watching `root` recursively: `change` with the changed path relative to `root`, or null when the
+ * watcher lost track (the OS event queue overflowed); `error` when it stopped. Throws when it cannot start.
+ */
+export type WatchFolder = (
+  root: string,
+  events: { change(name: string | null): void; error(e: Error): void },
+) => FolderWatch;
+
+/** The real watcher: `node:fs` `watch`, recursive. */
+const nodeWatchFolder: WatchFolder = (root, events) => {
+  const w = watch(
+    root,
+    { recursive: true },
+    (_event, filename) => events.change(filename ? filename.toString() : null),
+  );
+  w.on("error", (e) => events.error(e));
+  return w;
+};
+
+/** Why strict consistency re-validated the way it did. */
+export type StrictScope =
+  /** Only the files the watcher named were stat'ed. */
+  | "watched"
+  /** The whole tree was scanned and stat'ed (the watcher is off, failed, or lost events). */
+  | "full";
+
+export interface StrictReport extends UpdateReport {
+  readonly scope: StrictScope;
+}
+
+/**
+ * How long strict waits for watcher events of writes made just before the call: the watcher delivers
+ * them from another thread (measured on Linux under Bun, 400 writes: p50 0.03–0.05 ms, p99 0.6 ms, worst
+ * 3.6 ms with the machine's two cores fully loaded). A later event is caught by the next full check.
+ */
+const WATCH_SETTLE_MS = 5;
+/** At most this often a full scan after a trusted strict answer checks that the watcher missed nothing. */
+const FULL_SCAN_EVERY_MS = 5000;
+
 export interface ServiceOptions {
   /** A snapshot port, or a factory given the workspace (the port needs its schema key). */
   readonly snapshots?: SnapshotPort | ((ws: Workspace) => SnapshotPort | null) | null;
@@ -40,6 +90,10 @@ export interface ServiceOptions {
   readonly debounceMs?: number;
   /** Diagnostic lines (stderr in the binary). */
   readonly log?: (line: string) => void;
+  /** The folder watcher (tests inject one); `node:fs` `watch` by default. */
+  readonly watchFolder?: WatchFolder;
+  /** At most this often a trusted strict call is followed by a full check (default 5 s). */
+  readonly fullScanEveryMs?: number;
 }
 
 /** Path segments and names that are editor or VCS noise, never mod content. */
@@ -50,7 +104,17 @@ export class IndexService {
   private readonly log: (line: string) => void;
   private readonly debounceMs: number;
   private readonly snapshots: SnapshotPort | null;
-  private watchers: FSWatcher[] = [];
+  private watchers: FolderWatch[] = [];
+  /**
+   * Whether the watcher's events cover every change: false when watching is off, could not start for a
+   * root, stopped with an error, or was found to have missed a change.
+   */
+  private watchTrusted = false;
+  /** The watcher lost events (overflow) since the last full scan. */
+  private watchLost = false;
+  /** When the last full scan (build, warm start, full strict, check) began; -Infinity: never. */
+  private lastFullScan = -Infinity;
+  private readonly fullScanEveryMs: number;
   private pending = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
@@ -63,7 +127,8 @@ export class IndexService {
     this.log = options.log ?? (() => {});
     this.debounceMs = options.debounceMs ?? 50;
     this.snapshots = typeof options.snapshots === "function" ? options.snapshots(this.ws) : (options.snapshots ?? null);
-    if (options.watch) this.startWatching();
+    this.fullScanEveryMs = options.fullScanEveryMs ?? FULL_SCAN_EVERY_MS;
+    if (options.watch) this.startWatching(options.watchFolder ?? nodeWatchFolder);
   }
 
   /** Starts the warm start or the first build in the background (idempotent). */
@@ -100,23 +165,74 @@ export class IndexService {
   }
 
   /**
-   * Strict consistency: finish the running work, then re-validate every stamp and apply what changed.
-   * Returns null (and leaves the index as it is) when the timeout passes first.
+   * Strict consistency: finish the running work, then bring the index up to date with the disk: a stat
+   * of the files the watcher named when it can be trusted, else a scan of the whole tree (see the module
+   * comment). Returns null (and leaves the index as it is) when the timeout passes first.
    */
-  async strict(timeoutMs: number, signal?: AbortSignal): Promise<UpdateReport | null> {
+  async strict(timeoutMs: number, signal?: AbortSignal): Promise<StrictReport | null> {
     const deadline = Date.now() + timeoutMs;
     const started = await within(this.start().then(() => true, () => true), timeoutMs);
     if (!started || signal?.aborted) return null;
+    if (this.watchTrusted) {
+      await sleep(WATCH_SETTLE_MS);
+      await new Promise((r) => setImmediate(r)); // events posted meanwhile are handled before we go on
+    }
     if (this.running) {
       const done = await within(this.running.then(() => true), Math.max(0, deadline - Date.now()));
       if (!done || signal?.aborted) return null;
     }
-    return this.exclusive(() => this.ws.refresh());
+    return this.exclusive(async () => {
+      if (!this.watchTrusted || this.watchLost) return { ...(await this.fullRefresh()), scope: "full" as const };
+      const paths = this.takePending();
+      const report = await this.ws.refresh(paths);
+      if (performance.now() - this.lastFullScan >= this.fullScanEveryMs) this.scheduleCheck();
+      return { ...report, scope: "watched" as const };
+    });
+  }
+
+  /** A refresh from a scan of the whole tree; what the watcher reported meanwhile is covered by it. */
+  private async fullRefresh(): Promise<UpdateReport> {
+    this.takePending();
+    this.lastFullScan = performance.now();
+    this.watchLost = false;
+    return this.ws.refresh();
+  }
+
+  /** The paths the watcher named that no update has taken yet (the debounced update is cancelled). */
+  private takePending(): string[] {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const paths = [...this.pending];
+    this.pending.clear();
+    return paths;
+  }
+
+  /**
+   * After a trusted strict answer, at most every {@link FULL_SCAN_EVERY_MS}: a full scan that checks the
+   * watcher missed nothing. What it finds is applied; if it found anything, the watcher is no longer
+   * trusted and strict scans in full from then on.
+   */
+  private scheduleCheck(): void {
+    this.lastFullScan = performance.now(); // one check per period, even while this one waits its turn
+    void this.exclusive(async () => {
+      if (this.disposed) return;
+      const pendingBefore = this.pending.size;
+      const r = await this.fullRefresh();
+      const missed = r.changed.length + r.deleted.length;
+      if (missed > 0 && pendingBefore === 0) {
+        this.watchTrusted = false;
+        this.log(
+          `the file watcher missed ${missed} change(s) a full scan found; consistency "strict" scans the whole tree from now on`,
+        );
+      }
+      if (missed > 0) this.snapshots?.changed(this.ws);
+    }).catch(() => {});
   }
 
   /** Forces a full rebuild (`reindex`). */
   reindex(progress?: BuildProgress, signal?: AbortSignal): Promise<BuildReport> {
     return this.exclusive(async () => {
+      this.lastFullScan = performance.now();
       const report = await this.ws.build(progress, signal);
       this.snapshots?.changed(this.ws);
       return report;
@@ -150,6 +266,9 @@ export class IndexService {
   }
 
   private async initialBuild(): Promise<void> {
+    // A warm start and a build both scan the whole tree after the watcher started.
+    this.takePending();
+    this.lastFullScan = performance.now();
     const restored = this.snapshots
       ? await this.snapshots.restore(this.ws)
       : { restored: false as const, reason: null };
@@ -193,24 +312,30 @@ export class IndexService {
     return tracked;
   }
 
-  private startWatching(): void {
+  private startWatching(watchFolder: WatchFolder): void {
     const cfg = this.ws.config;
     const roots = [cfg.projectDir, ...(cfg.sdk?.vanillaDir ? [cfg.sdk.vanillaDir] : [])];
+    this.watchTrusted = true;
     for (const root of roots) {
       try {
-        const w = watch(root, { recursive: true }, (_event, filename) => {
-          if (!filename) return this.changed(root);
-          const name = filename.toString();
-          if (NOISE.test(name)) return;
-          this.changed(join(root, name));
+        const w = watchFolder(root, {
+          change: (name) => {
+            if (name === null) {
+              // The watcher lost track of what changed: the next strict call scans everything.
+              this.watchLost = true;
+              return this.changed(root);
+            }
+            if (NOISE.test(name)) return;
+            this.changed(join(root, name));
+          },
+          error: (e) => {
+            this.watchTrusted = false;
+            this.log(`file watching stopped for ${root}: ${e.message}; use consistency "strict" for fresh answers`);
+          },
         });
-        w.on(
-          "error",
-          (e) =>
-            this.log(`file watching stopped for ${root}: ${e.message}; use consistency "strict" for fresh answers`),
-        );
         this.watchers.push(w);
       } catch (e) {
+        this.watchTrusted = false;
         this.log(`cannot watch ${root} (${(e as Error).message}); answers are re-validated on demand only`);
       }
     }
@@ -226,9 +351,8 @@ export class IndexService {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      const paths = [...this.pending];
-      this.pending.clear();
       void this.exclusive(async () => {
+        const paths = this.takePending();
         if (!this.ws.linked) return; // the first build reads everything anyway
         const r = await this.ws.refresh(paths);
         if (r.changed.length || r.deleted.length) {
