@@ -6,7 +6,7 @@
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import { type WalkResult, walkStreams } from "./include-walk.ts";
-import { link } from "./link.ts";
+import { link, linkSteps } from "./link.ts";
 import type { LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { LinkedIndex } from "./linked.ts";
 import { parseFile } from "./parse-file.ts";
@@ -92,6 +92,13 @@ export class IndexCore implements RecordLookup {
   /** Links every record into an immutable index. */
   link(inputs: LinkInputs): LinkedIndex {
     return link(this, inputs, this.walk(inputs));
+  }
+
+  /** {@link link} yielding after the include walk and between the link phases (see `linkSteps`). */
+  *linkSteps(inputs: LinkInputs): Generator<void, LinkedIndex, void> {
+    const walk = this.walk(inputs);
+    yield;
+    return yield* linkSteps(this, inputs, walk);
   }
 
   /**

@@ -21,18 +21,45 @@ import { LinkedIndex, rankAssets } from "./linked.ts";
  * @example link(records, inputs).findAssets("AlliedAthenaCannon")
  */
 export function link(records: RecordLookup, inputs: LinkInputs, walked?: WalkResult): LinkedIndex {
-  const started = performance.now();
+  const steps = linkSteps(records, inputs, walked);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link link} as its phases: the generator yields between two phases (a long-running driver lets other
+ * work run there) and returns the index. `stats.linkMs` counts the phases' time, not the pauses.
+ */
+export function* linkSteps(
+  records: RecordLookup,
+  inputs: LinkInputs,
+  walked?: WalkResult,
+): Generator<void, LinkedIndex, void> {
+  let spent = 0;
+  let since = performance.now();
+  function* phaseBoundary(): Generator<void, void, void> {
+    spent += performance.now() - since;
+    yield;
+    since = performance.now();
+  }
   const ctx = linkContext(records, inputs);
   const walk = walked ?? walkStreams(records, inputs);
+  yield* phaseBoundary();
   const files = linkFiles(ctx, walk);
   const table = linkAssets(ctx, files, walk);
   const { assets } = table;
+  yield* phaseBoundary();
   const ranking = rankAssets(assets);
   const { defines, defineUses } = linkDefines(ctx, files);
+  yield* phaseBoundary();
   const { sites, splicedModules } = linkReferences(ctx, files, table, ranking.byId);
+  yield* phaseBoundary();
   const poidSites = linkPoid(ctx, table, splicedModules);
   const { strings, stringUses } = linkStrings(ctx, files, table);
   const { diagnostics, external } = linkDiagnostics(ctx, { walk, files, assets, defines, sites, byId: ranking.byId });
+  yield* phaseBoundary();
   const stats = linkStats(ctx, {
     files,
     assets,
@@ -40,7 +67,7 @@ export function link(records: RecordLookup, inputs: LinkInputs, walked?: WalkRes
     defines,
     diagnostics: diagnostics.length,
     externalReferences: external.active + external.inactive,
-    linkMs: performance.now() - started,
+    linkMs: spent + performance.now() - since,
   });
   return new LinkedIndex({
     files,

@@ -11,6 +11,7 @@ import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } f
 import { IndexService, type SnapshotPort } from "../workspace/service.ts";
 import { savedSnapshot, type SavedSnapshotFacts, schemaKeyOf, StoreSnapshotPort } from "../workspace/snapshots.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import type { FileSource } from "../workspace/file-source.ts";
 import { isQueryError, type QueryError, queryError } from "../query/envelope.ts";
 
 export type ServingMode = "single" | "container" | "none";
@@ -37,6 +38,8 @@ export interface RegistryOptions {
   readonly snapshotsFor?: (config: WorkspaceConfig) => SnapshotPort | null;
   /** Opens the configuration (tests inject). */
   readonly resolve?: (req: ConfigRequest) => ReturnType<typeof resolveConfig>;
+  /** Where mod files are read (default: the disk; tests inject a slow one). */
+  readonly files?: FileSource;
 }
 
 export class ProjectRegistry {
@@ -195,6 +198,7 @@ export class ProjectRegistry {
     const service = new IndexService(config, {
       watch: this.options.watch ?? true,
       debounceMs: this.options.debounceMs,
+      files: this.options.files,
       log: (line) => this.log(`${entry.name}: ${line}`),
       snapshots: this.options.snapshotsFor
         ? this.options.snapshotsFor(config)

@@ -67,6 +67,32 @@ function stampOf(path: string, st: Stats): ScannedFile {
  * @example scanProjectFiles("/mods/X").map(f => f.kind) // ["babproj", "xml", …]
  */
 export function scanProjectFiles(root: string, opts: ScanOptions = {}): ScannedFile[] {
+  const walk = scanSteps(root, opts);
+  for (;;) {
+    const step = walk.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link scanProjectFiles} calling `pause` after each folder, so a long-running process answers other
+ * work between folders (`pause` decides whether to yield).
+ */
+export async function scanProjectFilesInSlices(
+  root: string,
+  pause: () => Promise<void>,
+  opts: ScanOptions = {},
+): Promise<ScannedFile[]> {
+  const walk = scanSteps(root, opts);
+  for (;;) {
+    const step = walk.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** The walk of {@link scanProjectFiles}, yielding after each folder; returns the sorted files. */
+function* scanSteps(root: string, opts: ScanOptions): Generator<void, ScannedFile[], void> {
   const start = native.resolve(root);
   let rootReal: string;
   try {
@@ -135,6 +161,7 @@ export function scanProjectFiles(root: string, opts: ScanOptions = {}): ScannedF
         report(p, err);
       }
     }
+    yield;
   }
   return out.sort(byPath);
 }

@@ -16,6 +16,7 @@ import { isInside } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/linked.ts";
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
+import type { FileSource } from "./file-source.ts";
 import { type BuildProgress, type BuildReport, type UpdateReport, Workspace } from "./workspace.ts";
 
 /** Where snapshots come from and go to (the snapshot store, or nothing). */
@@ -94,6 +95,8 @@ export interface ServiceOptions {
   readonly watchFolder?: WatchFolder;
   /** At most this often a trusted strict call is followed by a full check (default 5 s). */
   readonly fullScanEveryMs?: number;
+  /** Where mod files are read (default: the disk; tests inject a slow one). */
+  readonly files?: FileSource;
 }
 
 /** Path segments and names that are editor or VCS noise, never mod content. */
@@ -123,7 +126,7 @@ export class IndexService {
   private disposed = false;
 
   constructor(config: WorkspaceConfig, options: ServiceOptions = {}) {
-    this.ws = new Workspace(config);
+    this.ws = new Workspace(config, undefined, options.files);
     this.log = options.log ?? (() => {});
     this.debounceMs = options.debounceMs ?? 50;
     this.snapshots = typeof options.snapshots === "function" ? options.snapshots(this.ws) : (options.snapshots ?? null);

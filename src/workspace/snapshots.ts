@@ -65,7 +65,7 @@ export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: 
   }
   const snapshot = loaded.snapshot;
   // One stat pass: the scan's stamps decide which records to reuse, then the refresh starts from them.
-  const scanned = ws.scanAll(snapshot.files);
+  const scanned = await ws.scanAll(snapshot.files);
   const plan = planWarmStart(snapshot.files, stampIn(scanned));
   ws.installRecords(plan.reuse);
   ws.continueFrom(snapshot.buildId);

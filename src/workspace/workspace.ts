@@ -6,9 +6,15 @@
  * `ready_xml`), then `.w3x` art. Later changes are applied incrementally: only changed, added or deleted
  * files are re-read, then everything is re-linked (linking is the cheap part).
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { displayPath, extensionOf, isInside, pathKey } from "../project/paths.ts";
-import { type CaseCollision, type ScannedFile, scanProjectFiles, withoutCaseCollisions } from "../project/scan.ts";
+import {
+  type CaseCollision,
+  type ScannedFile,
+  scanProjectFiles,
+  scanProjectFilesInSlices,
+  withoutCaseCollisions,
+} from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
 import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
 import type { Diagnostic, LinkedIndex } from "../index/linked.ts";
@@ -19,6 +25,8 @@ import type { WorkspaceConfig } from "./config.ts";
 import { type LinkPorts, makeLinkPorts } from "./link-inputs.ts";
 import { type LoadedSchema, loadWorkspaceSchema } from "./schema.ts";
 import { ParsePool } from "./parse-pool.ts";
+import { DiskFileSource, type FileSource } from "./file-source.ts";
+import { Slicer } from "./slices.ts";
 
 export type BuildPhase = "scan" | "xml" | "sdk" | "link" | "art";
 
@@ -61,8 +69,8 @@ export class BuildCancelled extends Error {
 }
 
 const MAX_DISCOVERY_ROUNDS = 64;
-/** Files parsed between two yields to the event loop (keeps a server responsive during a build). */
-const BATCH = 64;
+/** Files parsed between two progress reports. */
+const PROGRESS_EVERY = 64;
 
 export class Workspace {
   readonly core: IndexCore;
@@ -82,7 +90,15 @@ export class Workspace {
   /** Folders of the project the last scan could not list (permission denied). */
   private readonly unlistedByScan = new Set<string>();
 
-  constructor(readonly config: WorkspaceConfig, schema?: LoadedSchema) {
+  /**
+   * @param schema the loaded schema (default: loaded now from the configuration)
+   * @param source where file bytes are read (default: the disk)
+   */
+  constructor(
+    readonly config: WorkspaceConfig,
+    schema?: LoadedSchema,
+    private readonly source: FileSource = new DiskFileSource(),
+  ) {
     this.schema = schema ?? loadWorkspaceSchema(config);
     this.core = new IndexCore(this.schema.queries);
     this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core, {
@@ -162,6 +178,13 @@ export class Workspace {
     return linked;
   }
 
+  /** {@link relink} in slices: other work (a server's requests) runs between the link's phases. */
+  private async relinkInSlices(slicer: Slicer): Promise<LinkedIndex> {
+    const linked = await slicer.drive(this.core.linkSteps(this.ports.inputs));
+    this.publish(linked);
+    return linked;
+  }
+
   /** Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`). */
   async build(
     progress: BuildProgress = () => {},
@@ -186,11 +209,13 @@ export class Workspace {
       this.current = { phase, done, total };
       progress(phase, done, total);
     };
+    const slicer = new Slicer();
+    const pause = () => slicer.pause();
     try {
       let t = performance.now();
-      const scanned = this.scanProject();
+      const scanned = await this.scanProject(pause);
       const vanilla = this.config.sdk?.vanillaDir
-        ? scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml")
+        ? (await scanProjectFilesInSlices(this.config.sdk.vanillaDir, pause)).filter((f) => f.kind === "xml")
         : [];
       this.dropVanished([...scanned, ...vanilla]);
       timings.scanMs = performance.now() - t;
@@ -199,27 +224,27 @@ export class Workspace {
       t = performance.now();
       const xml = scanned.filter((f) => f.kind !== "w3x");
       const art = scanned.filter((f) => f.kind === "w3x");
-      await this.loadScanned(xml, "xml", report, signal);
+      await this.loadScanned(xml, "xml", report, slicer, signal);
       timings.parseMs = performance.now() - t;
 
       t = performance.now();
       // SDK mode: the vanilla XML folder is the SDK layer, indexed whole (reachable or not), like the project.
-      let sdkFiles = await this.loadScanned(vanilla, "sdk", report, signal);
-      sdkFiles += await this.discover(false, signal);
+      let sdkFiles = await this.loadScanned(vanilla, "sdk", report, slicer, signal);
+      sdkFiles += await this.discover(false, slicer, signal);
       timings.sdkMs = performance.now() - t;
 
       t = performance.now();
       if (twoPhase) {
         report("link", 0, 1);
-        this.relink();
+        await this.relinkInSlices(slicer);
         this.event("xml_done");
       }
       timings.linkMs = performance.now() - t;
 
       t = performance.now();
-      await this.loadScanned(art, "art", report, signal);
-      const moreArt = await this.discover(true, signal);
-      this.relink();
+      await this.loadScanned(art, "art", report, slicer, signal);
+      const moreArt = await this.discover(true, slicer, signal);
+      await this.relinkInSlices(slicer);
       timings.artMs = performance.now() - t;
       this.event("build_done");
       timings.totalMs = performance.now() - t0;
@@ -250,9 +275,9 @@ export class Workspace {
    * forgets deleted ones, re-links and publishes. Cheap when nothing changed (one scan, no reads).
    * With `paths`, only those files (or folders) are looked at (watcher events).
    */
-  refresh(paths?: readonly string[]): Promise<UpdateReport> {
+  async refresh(paths?: readonly string[]): Promise<UpdateReport> {
     const t0 = performance.now();
-    if (!paths) return this.refreshFrom(this.scanAll(), t0);
+    if (!paths) return this.refreshFrom(await this.scanAll(), t0);
     return this.apply(this.expand(paths), this.knownUnder(paths), paths, t0);
   }
 
@@ -298,22 +323,21 @@ export class Workspace {
       for (const p of [...deleted, ...changed]) this.ports.invalidate(p);
     }
     this.core.applyChanges(deleted.map((path) => ({ path, deleted: true as const })));
-    await this.loadPaths(changed, undefined, undefined, stamps);
-    await this.discover(true);
-    const t = performance.now();
-    this.relink();
-    const linkMs = performance.now() - t;
+    const slicer = new Slicer();
+    await this.loadPaths(changed, slicer, undefined, undefined, stamps);
+    await this.discover(true, slicer);
+    const linked = await this.relinkInSlices(slicer);
     this.event("update_applied");
-    return { changed, deleted, linkMs: round(linkMs), totalMs: round(performance.now() - t0) };
+    return { changed, deleted, linkMs: round(linked.stats.linkMs), totalMs: round(performance.now() - t0) };
   }
 
   /**
    * The project's files, without the paths that differ from a kept one only in letter case (recorded
    * for a diagnostic), noting the folders that could not be listed.
    */
-  private scanProject(): ScannedFile[] {
+  private async scanProject(pause: () => Promise<void>): Promise<ScannedFile[]> {
     this.unlistedByScan.clear();
-    const raw = scanProjectFiles(this.config.projectDir, {
+    const raw = await scanProjectFilesInSlices(this.config.projectDir, pause, {
       onError: (path, e) => {
         const code = (e as NodeJS.ErrnoException).code;
         if ((code === "EACCES" || code === "EPERM") && this.config.lister.unlistable?.(path)) {
@@ -355,10 +379,12 @@ export class Workspace {
    * of each file outside the roots that the index holds (SDK placeholders, manifests, other mods' files
    * that includes reached) or that `alsoOutside` names (a snapshot's files, before they are installed).
    */
-  scanAll(alsoOutside: Iterable<{ readonly path: string }> = []): ScannedFile[] {
-    const out = this.scanProject();
+  async scanAll(alsoOutside: Iterable<{ readonly path: string }> = []): Promise<ScannedFile[]> {
+    const slicer = new Slicer();
+    const pause = () => slicer.pause();
+    const out = await this.scanProject(pause);
     if (this.config.sdk?.vanillaDir) {
-      out.push(...scanProjectFiles(this.config.sdk.vanillaDir).filter((f) => f.kind === "xml"));
+      out.push(...(await scanProjectFilesInSlices(this.config.sdk.vanillaDir, pause)).filter((f) => f.kind === "xml"));
     }
     const outside = new Map<string, string>();
     for (const list of [this.core.values(), alsoOutside]) {
@@ -414,14 +440,14 @@ export class Workspace {
   }
 
   /** Loads the files the include walk wants until nothing new is wanted. Returns how many were loaded. */
-  private async discover(includeArt: boolean, signal?: AbortSignal): Promise<number> {
+  private async discover(includeArt: boolean, slicer: Slicer, signal?: AbortSignal): Promise<number> {
     let loaded = 0;
     for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
       const wanted = this.core
         .wanted(this.ports.inputs)
         .filter((p) => !this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x"));
       if (wanted.length === 0) break;
-      loaded += await this.loadPaths(wanted, signal);
+      loaded += await this.loadPaths(wanted, slicer, signal);
     }
     return loaded;
   }
@@ -430,21 +456,29 @@ export class Workspace {
     files: readonly ScannedFile[],
     phase: BuildPhase,
     report: BuildProgress,
+    slicer: Slicer,
     signal?: AbortSignal,
   ): Promise<number> {
     const stampsOf = (list: readonly ScannedFile[]) =>
       new Map(list.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }]));
-    const pool = this.parsePool();
+    const pool = this.source.isDisk ? this.parsePool() : null;
     let bytes = 0;
     for (const f of files) bytes += f.size;
     if (!pool || files.length < 32 || bytes < 2_000_000) {
-      return this.loadPaths(files.map((f) => f.path), signal, (n) => report(phase, n, files.length), stampsOf(files));
+      return this.loadPaths(
+        files.map((f) => f.path),
+        slicer,
+        signal,
+        (n) => report(phase, n, files.length),
+        stampsOf(files),
+      );
     }
     // Two cores: the worker takes about half the bytes, this thread the rest, at the same time.
     const [mine, theirs] = splitByBytes(files);
     const remote = pool.parse(theirs).catch(() => null);
     let n = await this.loadPaths(
       mine.map((f) => f.path),
+      slicer,
       signal,
       (k) => report(phase, k, files.length),
       stampsOf(mine),
@@ -453,6 +487,7 @@ export class Workspace {
     if (!batch) {
       n += await this.loadPaths(
         theirs.map((f) => f.path),
+        slicer,
         signal,
         (k) => report(phase, n + k, files.length),
         stampsOf(theirs),
@@ -479,51 +514,32 @@ export class Workspace {
     return this.pool;
   }
 
-  private artBuffer: Buffer = Buffer.alloc(0);
-
-  /** The file's bytes in a buffer reused across calls (valid until the next call). */
-  private readReusing(path: string): Uint8Array {
-    const fd = openSync(path, "r");
-    try {
-      const size = fstatSync(fd).size;
-      if (this.artBuffer.length < size) {
-        this.artBuffer = Buffer.allocUnsafe(Math.max(size, this.artBuffer.length * 2, 1 << 20));
-      }
-      let n = 0;
-      while (n < size) {
-        const got = readSync(fd, this.artBuffer, n, size - n, n);
-        if (got === 0) break;
-        n += got;
-      }
-      return this.artBuffer.subarray(0, n);
-    } finally {
-      closeSync(fd);
-    }
-  }
-
   /** Stops the parse worker, if one was started. */
   close(): void {
     this.pool?.close();
     this.pool = null;
   }
 
-  /** Reads and parses `paths` in batches, yielding between them; unreadable files are remembered. */
+  /**
+   * Reads and parses `paths`, pausing between files (the slicer yields once its slice is spent);
+   * unreadable files are remembered.
+   */
   private async loadPaths(
     paths: readonly string[],
+    slicer: Slicer,
     signal?: AbortSignal,
     progress?: (n: number) => void,
     stamps?: Map<string, FileStamp>,
   ): Promise<number> {
-    const batch: FileChange[] = [];
     let n = 0;
     for (const path of paths) {
       let bytes: Uint8Array;
       let stamp = stamps?.get(path);
+      // Art files are only scanned: their bytes may be read into a reused buffer, parsed at once.
+      const art = extensionOf(path) === ".w3x";
       try {
         if (!stamp) stamp = statStamp(path) ?? undefined;
-        // Art files are big and only scanned: read them into one reused buffer instead of a new one
-        // each (hundreds of MB of garbage otherwise; records never keep the bytes).
-        bytes = extensionOf(path) === ".w3x" ? this.readReusing(path) : readFileSync(path);
+        bytes = this.source.read(path, art);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? String(e);
         this.unreadable.set(pathKey(path), { path, error: code });
@@ -536,19 +552,12 @@ export class Workspace {
         continue;
       }
       this.unreadable.delete(pathKey(path));
-      batch.push({ path, bytes, stamp });
-      // A reused art buffer is overwritten by the next read: parse it now, not with the batch.
-      if (bytes.buffer === this.artBuffer.buffer) {
-        n += this.core.applyChanges(batch.splice(0));
-      }
-      if (batch.length >= BATCH) {
-        n += this.core.applyChanges(batch.splice(0));
-        progress?.(n);
-        await yieldToEventLoop();
-        if (signal?.aborted) throw new BuildCancelled();
-      }
+      // Parsed at once: a slice ends after any file (and a reused art buffer is overwritten by the next read).
+      n += this.core.applyChanges([{ path, bytes, stamp }]);
+      if (n % PROGRESS_EVERY === 0) progress?.(n);
+      await slicer.pause();
+      if (signal?.aborted) throw new BuildCancelled();
     }
-    n += this.core.applyChanges(batch);
     progress?.(n);
     return n;
   }
@@ -612,10 +621,6 @@ export function statStamp(path: string): FileStamp | null {
 
 function existsAsFile(path: string): boolean {
   return statStamp(path) !== null;
-}
-
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function round(x: number): number {

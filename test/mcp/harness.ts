@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProjectRegistry } from "../../src/mcp/projects.ts";
 import { createMcpServer, type ServerOptions } from "../../src/mcp/server.ts";
+import type { FileSource } from "../../src/workspace/file-source.ts";
 export { CORPORA } from "../../scripts/corpora.ts";
 
 export const SAMPLE = join(import.meta.dirname, "..", "..", "examples", "sample-mod");
@@ -35,6 +36,8 @@ export interface HarnessOptions extends ServerOptions {
   readonly era?: "legacy" | "modern";
   /** A state folder to use (kept on close) instead of a fresh one (removed on close); snapshots go there. */
   readonly home?: string;
+  /** Where mod files are read (default: the disk; tests inject a slow one). */
+  readonly files?: FileSource;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function connect(project: string = SAMPLE, options: HarnessOptions 
     log,
     watch: options.watch ?? false,
     debounceMs: options.debounceMs,
+    files: options.files,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const served = serveStdio(() => createMcpServer(registry, { log, ...options }), {

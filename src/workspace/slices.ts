@@ -1,0 +1,30 @@
+/**
+ * Time slices for long jobs in a process that also answers requests (the MCP server): a job calls
+ * {@link Slicer.pause} often (after a file, a folder, a link phase) and the slicer yields to the event
+ * loop once a slice's budget is spent, so no request waits longer than about one slice.
+ */
+
+/** The longest a job runs between two yields, when its steps are short enough. */
+const SLICE_MS = 10;
+
+export class Slicer {
+  private last = performance.now();
+
+  constructor(private readonly budgetMs = SLICE_MS) {}
+
+  /** Yields to the event loop when the current slice is spent; else resolves at once. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.last < this.budgetMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.last = performance.now();
+  }
+
+  /** Runs the steps of `steps` with a pause after each, and returns its result. */
+  async drive<T>(steps: Generator<void, T, void>): Promise<T> {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await this.pause();
+    }
+  }
+}
