@@ -27,6 +27,11 @@ export interface DirectoryLister {
   unlistable?(dir: string): boolean;
   /** Optional: what `path` is, asked directly (a stat), for the children of an unlistable folder. */
   probe?(path: string): "file" | "directory" | null;
+  /**
+   * Optional: keep a listing of `dir` that was read elsewhere (the project scan reads every folder), so
+   * the include walk's case resolution does not read it again. A folder already cached is left as it is.
+   */
+  prime?(dir: string, dirents: readonly Dirent[]): void;
 }
 
 /** Counters for benchmarks: `listings` = real directory reads, `hits` = answers served from the cache. */
@@ -95,6 +100,12 @@ export class NodeDirectoryLister implements DirectoryLister {
     }
   }
 
+  /** Caches `dir`'s listing read by someone else, unless one is cached already. */
+  prime(dir: string, dirents: readonly Dirent[]): void {
+    const key = folderKey(dir);
+    if (!this.cache.has(key)) this.cache.set(key, entriesOf(key, dirents));
+  }
+
   /**
    * Forgets `path`, every cached listing below it, and its parent (whose listing names it), so a
    * created or deleted file or folder is seen on the next lookup.
@@ -140,6 +151,11 @@ function readEntries(dir: string): readonly DirEntry[] | null | typeof DENIED {
     const code = (e as NodeJS.ErrnoException).code;
     return code === "EACCES" || code === "EPERM" ? DENIED : null;
   }
+  return entriesOf(dir, dirents);
+}
+
+/** The sorted, frozen entries of `dir` from its `readdirSync(withFileTypes)` answer. */
+function entriesOf(dir: string, dirents: readonly Dirent[]): readonly DirEntry[] {
   const out: DirEntry[] = [];
   for (const d of dirents) {
     let isDirectory = d.isDirectory();

@@ -49,6 +49,8 @@ export interface ScanOptions {
   readonly skipDirs?: readonly string[];
   /** Called for a folder or file that could not be read (the walk goes on). */
   readonly onError?: (path: string, error: Error) => void;
+  /** Called with each folder's listing as read (a directory lister can keep it: `DirectoryLister.prime`). */
+  readonly onListing?: (dir: string, dirents: readonly Dirent[]) => void;
 }
 
 function byPath(a: ScannedFile, b: ScannedFile): number {
@@ -114,8 +116,10 @@ function* scanSteps(root: string, opts: ScanOptions): Generator<void, ScannedFil
     const dir = stack.pop()!;
     let entries: Dirent[];
     try {
+      entries = readdirSync(dir, { withFileTypes: true });
+      opts.onListing?.(dir, entries);
       // Sorted so that which of two links to the same folder gets walked does not depend on the FS.
-      entries = readdirSync(dir, { withFileTypes: true }).sort((
+      entries = [...entries].sort((
         a,
         b,
       ) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -210,12 +210,11 @@ export class Workspace {
       progress(phase, done, total);
     };
     const slicer = new Slicer();
-    const pause = () => slicer.pause();
     try {
       let t = performance.now();
-      const scanned = await this.scanProject(pause);
+      const scanned = await this.scanProject(slicer);
       const vanilla = this.config.sdk?.vanillaDir
-        ? (await scanProjectFilesInSlices(this.config.sdk.vanillaDir, pause)).filter((f) => f.kind === "xml")
+        ? (await this.scanRoot(this.config.sdk.vanillaDir, slicer)).filter((f) => f.kind === "xml")
         : [];
       this.dropVanished([...scanned, ...vanilla]);
       timings.scanMs = performance.now() - t;
@@ -335,15 +334,13 @@ export class Workspace {
    * The project's files, without the paths that differ from a kept one only in letter case (recorded
    * for a diagnostic), noting the folders that could not be listed.
    */
-  private async scanProject(pause: () => Promise<void>): Promise<ScannedFile[]> {
+  private async scanProject(slicer: Slicer): Promise<ScannedFile[]> {
     this.unlistedByScan.clear();
-    const raw = await scanProjectFilesInSlices(this.config.projectDir, pause, {
-      onError: (path, e) => {
-        const code = (e as NodeJS.ErrnoException).code;
-        if ((code === "EACCES" || code === "EPERM") && this.config.lister.unlistable?.(path)) {
-          this.unlistedByScan.add(path);
-        }
-      },
+    const raw = await this.scanRoot(this.config.projectDir, slicer, (path, e) => {
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code === "EACCES" || code === "EPERM") && this.config.lister.unlistable?.(path)) {
+        this.unlistedByScan.add(path);
+      }
     });
     const { files, collisions } = withoutCaseCollisions(raw);
     this.collisions = collisions;
@@ -381,10 +378,9 @@ export class Workspace {
    */
   async scanAll(alsoOutside: Iterable<{ readonly path: string }> = []): Promise<ScannedFile[]> {
     const slicer = new Slicer();
-    const pause = () => slicer.pause();
-    const out = await this.scanProject(pause);
+    const out = await this.scanProject(slicer);
     if (this.config.sdk?.vanillaDir) {
-      out.push(...(await scanProjectFilesInSlices(this.config.sdk.vanillaDir, pause)).filter((f) => f.kind === "xml"));
+      out.push(...(await this.scanRoot(this.config.sdk.vanillaDir, slicer)).filter((f) => f.kind === "xml"));
     }
     const outside = new Map<string, string>();
     for (const list of [this.core.values(), alsoOutside]) {
@@ -395,6 +391,24 @@ export class Workspace {
       if (st) out.push({ path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
     }
     return out;
+  }
+
+  /**
+   * The files below `root`, scanned in slices; every folder listing read on the way is kept by the
+   * directory lister, so the include walk's case resolution does not read those folders again.
+   */
+  private scanRoot(
+    root: string,
+    slicer: Slicer,
+    onError?: (path: string, error: Error) => void,
+  ): Promise<ScannedFile[]> {
+    const lister = this.config.resolver.lister;
+    // Only listings that succeeded are kept: a folder the scan could not list stays unknown to the
+    // lister, which then finds it unlistable itself and steps through it by exact names.
+    return scanProjectFilesInSlices(root, () => slicer.pause(), {
+      onListing: (dir, dirents) => lister.prime?.(dir, dirents),
+      onError,
+    });
   }
 
   /** Stamps of the given files, and of every indexed file below the given folders. */

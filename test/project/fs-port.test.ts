@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
+import { scanProjectFiles } from "../../src/project/scan.ts";
 import { MemoryDirectoryLister } from "./memory-lister.ts";
 import { removeDir, tempDir, writeTree } from "./tree.ts";
 
@@ -35,6 +36,26 @@ describe("NodeDirectoryLister", () => {
     expect(l.stats()).toEqual({ listings: 2, hits: 3, cached: 2 });
     l.resetStats();
     expect(l.stats()).toEqual({ listings: 0, hits: 0, cached: 2 });
+  });
+
+  test("a listing primed from elsewhere (the scan) is served without reading; a cached one is kept", () => {
+    const l = new NodeDirectoryLister();
+    const before = l.list(join(root, "Data"));
+    l.prime(root, readdirSync(root, { withFileTypes: true }));
+    l.prime(join(root, "Data"), []); // already cached: left as it is
+    expect(l.list(root)).toEqual([
+      { name: "Art", isDirectory: true },
+      { name: "Data", isDirectory: true },
+      { name: "mod.babproj", isDirectory: false },
+    ]);
+    expect(l.list(join(root, "Data"))).toEqual(before);
+    expect(l.stats()).toEqual({ listings: 1, hits: 2, cached: 2 });
+  });
+
+  test("scanProjectFiles hands each folder's listing to onListing", () => {
+    const seen: string[] = [];
+    scanProjectFiles(root, { onListing: (dir, dirents) => seen.push(`${dir.slice(root.length)}:${dirents.length}`) });
+    expect(seen.sort()).toEqual(["/Art:0", "/Data:2", ":3"]);
   });
 
   test("invalidate forgets the path, its parent and everything below", () => {

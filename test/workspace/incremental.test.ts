@@ -125,6 +125,27 @@ describe("incremental refresh equals a fresh build", () => {
     ws.close();
   });
 
+  test("a cold build reads each folder of the project once (the scan's listings serve the include walk)", async () => {
+    const { dir, home } = copySample(TMP, "ra3-incr-");
+    const ws = new Workspace(config(dir, home));
+    const readdir = spyOn(fs, "readdirSync");
+    let calls: unknown[][];
+    try {
+      await ws.build();
+    } finally {
+      calls = [...readdir.mock.calls];
+      readdir.mockRestore();
+    }
+    ws.close();
+    const perFolder = new Map<string, number>();
+    for (const [p] of calls) {
+      const path = String(p);
+      if (path === dir || path.startsWith(dir + "/")) perFolder.set(path, (perFolder.get(path) ?? 0) + 1);
+    }
+    expect(perFolder.size).toBeGreaterThan(5);
+    expect([...perFolder].filter(([, n]) => n > 1)).toEqual([]);
+  });
+
   test("refresh with nothing changed re-reads nothing", async () => {
     const { dir, home } = copySample(TMP, "ra3-incr-");
     const ws = new Workspace(config(dir, home));
