@@ -1,7 +1,7 @@
 // The scale benchmark (issue 4, DESIGN.md §Targets): generates the synthetic Corona-scale mod at each
 // scale (deterministic, cached under /tmp), then measures, with the compiled binary where a whole process
 // is meant:
-//   cold index (no snapshot; with and without the parse worker), warm start with no change, after touching
+//   cold index (no snapshot), warm start with no change, after touching
 //   1 and 100 files, one edit → updated answer (watcher and strict), find/refs/uses latency in process,
 //   peak RSS, snapshot size, .w3x shallow-scan throughput.
 // Usage: bun scripts/bench.ts [--scales 1,0.5] [--runs 3] [--keep]
@@ -111,7 +111,6 @@ async function measure(scale: number): Promise<void> {
 
   const rows: [string, string, string][] = [];
   const cold: number[] = [];
-  const coldNoWorker: number[] = [];
   let phases: Record<string, number> | null = null;
   let home = "";
   for (let i = 0; i < runs; i++) {
@@ -119,9 +118,6 @@ async function measure(scale: number): Promise<void> {
     const p = ra3(["index", "--project", mod, "--home", home]);
     cold.push(p.ms);
     phases = p.json?.result.timings ?? null;
-    const h2 = mkdtempSync(join(tmpdir(), "ra3-bench-home-"));
-    coldNoWorker.push(ra3(["index", "--project", mod, "--home", h2], { RA3_WORKERS: "0" }).ms);
-    rmSync(h2, { recursive: true, force: true });
   }
   const coldRss = peakRssMb(["index", "--project", mod, "--home", mkdtempSync(join(tmpdir(), "ra3-bench-home-"))]);
   const warm: number[] = [];
@@ -201,7 +197,6 @@ async function measure(scale: number): Promise<void> {
   const gbps = (w3xMb / 1000) / (best(scanRuns) / 1000);
 
   rows.push(["cold full index (no snapshot), whole process", fmt(median(cold)), "≤ 1.5 s"]);
-  rows.push(["  same, parse worker off (RA3_WORKERS=0)", fmt(median(coldNoWorker)), ""]);
   if (phases) {
     rows.push([
       "  phases of the last cold run",

@@ -65,7 +65,6 @@ const COMMON = [
  * else the reason (bun's exit status; bun has printed why, e.g. a runtime it could not download).
  */
 export function compile(target: string | null, outfile: string, info: BuildInfo): string | null {
-  // The parse worker is a second entry point: workers are embedded by their path under src/.
   const cmd = [
     ...COMMON,
     ...(target ? [`--target=${target}`] : []),
@@ -76,7 +75,6 @@ export function compile(target: string | null, outfile: string, info: BuildInfo)
     "--outfile",
     outfile,
     "src/main.ts",
-    "src/workspace/parse-worker.ts",
   ];
   const started = performance.now();
   const r = spawnSync(process.execPath, cmd, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });

@@ -110,7 +110,7 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWo
       });
     } finally {
       bar.finish();
-      ws.close(); // the parse worker's heap is not needed after the build
+      ws.close(); // the art read buffer is not needed after the build
     }
   }
   const ms = Math.round((performance.now() - t) * 10) / 10;

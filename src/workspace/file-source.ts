@@ -11,14 +11,17 @@ export interface FileSource {
    * in a buffer the next `reuse` read overwrites: parse them before reading again.
    */
   read(path: string, reuse: boolean): Uint8Array;
-  /** Whether the parse worker may read these files itself (it reads the disk). */
-  readonly isDisk: boolean;
+  /** Optional: drop buffers kept for reuse (after a build; a later read allocates again). */
+  release?(): void;
 }
 
 /** The disk, with one reused buffer for `reuse` reads. */
 export class DiskFileSource implements FileSource {
-  readonly isDisk = true;
   private buffer: Buffer = Buffer.alloc(0);
+
+  release(): void {
+    this.buffer = Buffer.alloc(0);
+  }
 
   read(path: string, reuse: boolean): Uint8Array {
     if (!reuse) return readFileSync(path);

@@ -24,7 +24,6 @@ import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import { type LinkPorts, makeLinkPorts } from "./link-inputs.ts";
 import { type LoadedSchema, loadWorkspaceSchema } from "./schema.ts";
-import { ParsePool } from "./parse-pool.ts";
 import { DiskFileSource, type FileSource } from "./file-source.ts";
 import { Slicer } from "./slices.ts";
 
@@ -466,72 +465,20 @@ export class Workspace {
     return loaded;
   }
 
-  private async loadScanned(
+  private loadScanned(
     files: readonly ScannedFile[],
     phase: BuildPhase,
     report: BuildProgress,
     slicer: Slicer,
     signal?: AbortSignal,
   ): Promise<number> {
-    const stampsOf = (list: readonly ScannedFile[]) =>
-      new Map(list.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }]));
-    const pool = this.source.isDisk ? this.parsePool() : null;
-    let bytes = 0;
-    for (const f of files) bytes += f.size;
-    if (!pool || files.length < 32 || bytes < 2_000_000) {
-      return this.loadPaths(
-        files.map((f) => f.path),
-        slicer,
-        signal,
-        (n) => report(phase, n, files.length),
-        stampsOf(files),
-      );
-    }
-    // Two cores: the worker takes about half the bytes, this thread the rest, at the same time.
-    const [mine, theirs] = splitByBytes(files);
-    const remote = pool.parse(theirs).catch(() => null);
-    let n = await this.loadPaths(
-      mine.map((f) => f.path),
-      slicer,
-      signal,
-      (k) => report(phase, k, files.length),
-      stampsOf(mine),
-    );
-    const batch = await remote;
-    if (!batch) {
-      n += await this.loadPaths(
-        theirs.map((f) => f.path),
-        slicer,
-        signal,
-        (k) => report(phase, n + k, files.length),
-        stampsOf(theirs),
-      );
-      return n;
-    }
-    for (const f of batch.files) this.core.setRecord(f.path, f.record, f.stamp);
-    for (const u of batch.unreadable) {
-      this.unreadable.set(pathKey(u.path), u);
-      if (u.error !== "ENOENT") this.core.setRecord(u.path, unreadableRecord(u.error), null);
-    }
-    n += batch.files.length;
-    report(phase, n, files.length);
-    return n;
+    const stamps = new Map(files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }]));
+    return this.loadPaths(files.map((f) => f.path), slicer, signal, (n) => report(phase, n, files.length), stamps);
   }
 
-  private pool: ParsePool | null | undefined;
-
-  /** The worker pool, created on first use (null when workers are disabled). */
-  private parsePool(): ParsePool | null {
-    if (this.pool === undefined) {
-      this.pool = ParsePool.enabled() ? new ParsePool(this.schema.queries?.model ?? null) : null;
-    }
-    return this.pool;
-  }
-
-  /** Stops the parse worker, if one was started. */
+  /** Releases what the workspace holds for reading (the art read buffer); it can still be used after. */
   close(): void {
-    this.pool?.close();
-    this.pool = null;
+    this.source.release?.();
   }
 
   /**
@@ -592,30 +539,6 @@ function unreadableRecord(code: string): FileRecord {
       column: 1,
     }],
   };
-}
-
-/**
- * Splits the files for this thread and the worker by bytes (largest first, each to the side further
- * below its share). The worker gets less than half: it pays for encoding its records, and Bun workers
- * parse measurably slower than the main thread (see docs/performance.md).
- */
-const WORKER_SHARE = 0.4;
-
-function splitByBytes(files: readonly ScannedFile[]): [ScannedFile[], ScannedFile[]] {
-  const a: ScannedFile[] = [];
-  const b: ScannedFile[] = [];
-  let sa = 0;
-  let sb = 0;
-  for (const f of [...files].sort((x, y) => y.size - x.size)) {
-    if (sa * WORKER_SHARE <= sb * (1 - WORKER_SHARE)) {
-      a.push(f);
-      sa += f.size;
-    } else {
-      b.push(f);
-      sb += f.size;
-    }
-  }
-  return [a, b];
 }
 
 function isIndexedExtension(p: string): boolean {

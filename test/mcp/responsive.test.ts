@@ -26,7 +26,6 @@ async function whenFree(done: () => boolean): Promise<void> {
 /** A disk that takes 15 ms of this thread per file (as a slow disk or a big file would). */
 function slowSource(): FileSource & { reads: number } {
   const source = {
-    isDisk: false,
     reads: 0,
     read(path: string): Uint8Array {
       const until = performance.now() + 15;
