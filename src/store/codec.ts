@@ -129,6 +129,21 @@ function packr(): Packr {
  * @example writeFileAtomic(path, encodeSnapshot(snapshot))
  */
 export function encodeSnapshot(s: Snapshot): Uint8Array {
+  const steps = encodeSnapshotSteps(s);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Files encoded or decoded between two yields of {@link encodeSnapshotSteps} and {@link decodeSnapshotSteps}. */
+const FILES_PER_STEP = 256;
+
+/**
+ * {@link encodeSnapshot} in steps: yields after every few hundred files (a long-running process lets
+ * other work run there) and returns the bytes.
+ */
+export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, void> {
   if (s.schemaVersion !== SNAPSHOT_SCHEMA_VERSION) {
     throw new Error(
       `encodeSnapshot: this build writes snapshot version ${SNAPSHOT_SCHEMA_VERSION}, not ${s.schemaVersion}`,
@@ -137,6 +152,7 @@ export function encodeSnapshot(s: Snapshot): Uint8Array {
   const table = new StringTable();
   const data = new ByteWriter(1 << 20);
   data.uint(s.files.length);
+  let written = 0;
   for (const f of s.files) {
     data.uint(table.intern(f.path));
     if (f.stamp === null) data.uint(0);
@@ -146,6 +162,7 @@ export function encodeSnapshot(s: Snapshot): Uint8Array {
       data.float(f.stamp.mtimeMs);
     }
     writeObject(data, table, RECORD_FIELDS, f.record);
+    if (++written % FILES_PER_STEP === 0) yield;
   }
   const blob = new TextEncoder().encode(table.strings.join(""));
   const lengths = new ByteWriter(table.strings.length * 2 + 16);
@@ -263,6 +280,21 @@ export function readSnapshotHeader(bytes: Uint8Array, expect: SnapshotExpectatio
  * @example const r = decodeSnapshot(bytes, { projectDir, toolVersion }); if (!r.ok) log(r.message)
  */
 export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): DecodeResult {
+  const steps = decodeSnapshotSteps(bytes, expect);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link decodeSnapshot} in steps: yields after every few hundred files (a long-running process lets
+ * other work run there) and returns the result.
+ */
+export function* decodeSnapshotSteps(
+  bytes: Uint8Array,
+  expect: SnapshotExpectation,
+): Generator<void, DecodeResult, void> {
   const head = readSnapshotHeader(bytes, expect);
   if (!head.ok) return head;
   const h = head.header;
@@ -292,6 +324,7 @@ export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): 
       const hasStamp = r.uint();
       const stamp = hasStamp === 1 ? { size: r.float(), mtimeMs: r.float() } : hasStamp === 0 ? null : badStamp();
       files[i] = { path, stamp, record: readObject(r, table, RECORD_FIELDS) as unknown as FileRecord };
+      if ((i + 1) % FILES_PER_STEP === 0) yield;
     }
     if (r.pos !== r.end) throw new CorruptInput(`${r.end - r.pos} bytes are left after the last file`);
     const { fileCount: _count, size: _size, ...meta } = h;

@@ -15,7 +15,9 @@ import { nodeFileSystem } from "../disk/port.ts";
 import {
   type DecodeResult,
   decodeSnapshot,
+  decodeSnapshotSteps,
   encodeSnapshot,
+  encodeSnapshotSteps,
   type Snapshot,
   type SnapshotExpectation,
   type SnapshotHeader,
@@ -161,16 +163,34 @@ export class SnapshotStore {
    * and rebuilds.
    */
   load(expect: SnapshotExpectation): LoadResult {
-    let bytes: Uint8Array;
-    let stamp: { size: number; mtimeMs: number; ino: number };
+    const read = this.readBytes();
+    if (!("bytes" in read)) return read;
+    return this.loaded(decodeSnapshot(read.bytes, expect), read.stamp);
+  }
+
+  /** {@link load} with the decoding cut into steps and `pause` awaited between them (a server answers meanwhile). */
+  async loadInSteps(expect: SnapshotExpectation, pause: () => Promise<void>): Promise<LoadResult> {
+    const read = this.readBytes();
+    if (!("bytes" in read)) return read;
+    const steps = decodeSnapshotSteps(read.bytes, expect);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return this.loaded(step.value, read.stamp);
+      await pause();
+    }
+  }
+
+  /** The snapshot file's bytes and the stamp of that same file, or why they could not be read. */
+  private readBytes():
+    | { readonly bytes: Uint8Array; readonly stamp: { size: number; mtimeMs: number; ino: number } }
+    | LoadResult {
     this.known = null;
     try {
       // The stamp and the bytes of the same file, even if a writer renames a new one into place meanwhile.
       const fd = openSync(this.path, "r");
       try {
         const st = fstatSync(fd);
-        stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
-        bytes = readFileSync(fd);
+        return { stamp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino }, bytes: readFileSync(fd) };
       } finally {
         closeSync(fd);
       }
@@ -183,7 +203,10 @@ export class SnapshotStore {
         message: `the snapshot ${this.path} could not be read (${code ?? String(e)})`,
       };
     }
-    const decoded = decodeSnapshot(bytes, expect);
+  }
+
+  /** Remembers what a successful load read (for the "unchanged" check of later saves). */
+  private loaded(decoded: DecodeResult, stamp: { size: number; mtimeMs: number; ino: number }): DecodeResult {
     if (decoded.ok) this.known = { state: snapshotStateKey(decoded.snapshot), ...stamp };
     return decoded;
   }
@@ -197,7 +220,27 @@ export class SnapshotStore {
     const unchanged = this.unchangedOnDisk(state);
     if (unchanged) return unchanged;
     // Encode before taking the lock: the lock is held only for the file writes.
-    const bytes = encodeSnapshot(snapshot);
+    return this.write(snapshot, state, encodeSnapshot(snapshot));
+  }
+
+  /**
+   * {@link save} with the encoding cut into steps and `pause` awaited between them, so a server answers
+   * requests meanwhile; the writes themselves (under the lock) are not interrupted.
+   */
+  async saveInSteps(snapshot: Snapshot, pause: () => Promise<void>): Promise<SaveResult> {
+    const state = snapshotStateKey(snapshot);
+    const unchanged = this.unchangedOnDisk(state);
+    if (unchanged) return unchanged;
+    const steps = encodeSnapshotSteps(snapshot);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return this.write(snapshot, state, step.value);
+      await pause();
+    }
+  }
+
+  /** Writes the encoded `bytes` of `snapshot` (whose state key is `state`) and its meta file under the lock. */
+  private write(snapshot: Snapshot, state: string, bytes: Uint8Array): SaveResult {
     let lock;
     try {
       lock = acquireLock(this.lockPath, { staleMs: this.options.staleLockMs, isAlive: this.options.isAlive });

@@ -13,6 +13,7 @@ import type { ScannedFile } from "../project/scan.ts";
 import type { FileStamp } from "../index/core.ts";
 import { TOOL_VERSION } from "../version.ts";
 import type { LoadedSchema } from "./schema.ts";
+import { Slicer } from "./slices.ts";
 import type { SnapshotPort } from "./service.ts";
 import { statStamp, type UpdateReport, type Workspace } from "./workspace.ts";
 
@@ -59,7 +60,12 @@ export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: 
   const t = performance.now();
   // A writer killed mid-save left its temporary file: remove it before anything else is written.
   store.cleanLeftovers();
-  const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
+  // In time slices: a server keeps answering while the snapshot is decoded.
+  const slicer = new Slicer();
+  const loaded = await store.loadInSteps(
+    { projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey },
+    () => slicer.pause(),
+  );
   if (!loaded.ok) {
     return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
   }
@@ -112,9 +118,11 @@ export class StoreSnapshotPort implements SnapshotPort {
   ) {
     this.store = new SnapshotStore(home, projectDir);
     this.writer = new QuietPeriodWriter(
-      () => {
+      async () => {
         if (!this.ws) return;
-        const r = saveSnapshot(this.ws, this.store, this.schemaKey);
+        // In time slices: a server keeps answering while the snapshot is encoded.
+        const slicer = new Slicer();
+        const r = await this.store.saveInSteps(snapshotOf(this.ws, this.schemaKey), () => slicer.pause());
         if (!r.saved && r.reason !== "unchanged") this.log(`snapshot not saved: ${r.message}`);
       },
       quietMs,

@@ -35,6 +35,32 @@ describe("SnapshotStore", () => {
     expect(store.lockPath).toBe(store.path + ".lock");
   });
 
+  test("a save and a load in steps pause between files and equal a save and a load at once", async () => {
+    // 600 files (the sample's, repeated under other names): more than two steps of 256.
+    const many = Array.from({ length: 600 }, (_, i) => ({ ...files[i % files.length], path: `${SAMPLE}/f${i}.xml` }));
+    const snapshot = snapshotOf(SAMPLE, many);
+    const once = new SnapshotStore(freshHome(), SAMPLE);
+    const stepped = new SnapshotStore(freshHome(), SAMPLE);
+    let pauses = 0;
+    const r = await stepped.saveInSteps(snapshot, async () => {
+      pauses++;
+    });
+    expect([r.saved, once.save(snapshot).saved, pauses]).toEqual([true, true, 2]);
+    expect(readFileSync(stepped.path)).toEqual(readFileSync(once.path));
+    const loaded = stepped.load(EXPECT);
+    expect(loaded.ok && loaded.snapshot.files.length).toBe(600);
+    let loadPauses = 0;
+    const inSteps = await stepped.loadInSteps(EXPECT, async () => {
+      loadPauses++;
+    });
+    expect([inSteps, loadPauses]).toEqual([loaded, 2]);
+    // The same state again: not rewritten, without encoding.
+    const again = await stepped.saveInSteps(snapshot, async () => {
+      pauses++;
+    });
+    expect([again.saved, again.saved ? null : again.reason, pauses]).toEqual([false, "unchanged", 2]);
+  });
+
   test("nothing saved yet: load says missing, meta is null", () => {
     const store = new SnapshotStore(freshHome(), SAMPLE);
     expect(store.load(EXPECT)).toEqual({ ok: false, reason: "missing", message: `no snapshot yet at ${store.path}` });

@@ -234,10 +234,10 @@ describe("snapshots", () => {
         debounceMs: 20,
         snapshots: (ws) => {
           const port = new StoreSnapshotPort(home, dir, schemaKeyOf(ws.schema), () => {}, 400);
-          const save = port.store.save.bind(port.store);
-          port.store.save = (s) => {
+          const save = port.store.saveInSteps.bind(port.store);
+          port.store.saveInSteps = (s, pause) => {
             writes++;
-            return save(s);
+            return save(s, pause);
           };
           return port;
         },

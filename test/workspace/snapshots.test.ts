@@ -52,9 +52,10 @@ function serviceOn(dir: string, home: string) {
   const service = new IndexService(cfg, {
     snapshots: (ws) => {
       const port = new StoreSnapshotPort(home, dir, schemaKeyOf(ws.schema), () => {}, 60_000);
-      const save = port.store.save.bind(port.store);
-      port.store.save = (s): SaveResult => {
-        const r = save(s);
+      // The server saves in steps (saveInSteps); every save of the store is counted.
+      const save = port.store.saveInSteps.bind(port.store);
+      port.store.saveInSteps = async (s, pause): Promise<SaveResult> => {
+        const r = await save(s, pause);
         saves.push(r.saved ? "saved" : r.reason);
         return r;
       };
