@@ -18,13 +18,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { CORPORA } from "./corpora.ts";
 import { scanProjectFiles } from "../src/project/scan.ts";
 import { findAsset } from "../src/query/assets.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
 import { IndexService } from "../src/workspace/service.ts";
 
 const root = join(import.meta.dirname, "..");
-const corpora = join(root, "..", "shared", "corpora");
+const corpora = CORPORA;
 const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "3" },
