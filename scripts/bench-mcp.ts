@@ -3,13 +3,13 @@
 // agent's host sees: JSON-RPC, pipes, the client's output-schema validation) and from raw pipes (no
 // client library). Also the cold start: spawn → initialize answered, and → index ready.
 // Usage: bun scripts/bench-mcp.ts [--calls N] [--project DIR]   (build first: bun scripts/build.ts)
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { rawMcp } from "./raw-mcp.ts";
 import { CORPORA } from "./corpora.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -99,32 +99,14 @@ await client.close();
 // ---- raw pipes: one request in flight at a time ----
 const raw: Record<string, number[]> = {};
 {
-  const child = spawn(bin, ["mcp", "--project", project, "--home", home], { stdio: ["pipe", "pipe", "ignore"] });
-  let buf = "";
-  let waiting: ((line: string) => void) | null = null;
-  child.stdout.on("data", (c: Buffer) => {
-    buf += c.toString("utf8");
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      const w = waiting;
-      waiting = null;
-      w?.(line);
-    }
-  });
-  let id = 0;
-  const request = (method: string, params: unknown) =>
-    new Promise<string>((resolve) => {
-      waiting = resolve;
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) + "\n");
-    });
+  const mcp = rawMcp(bin, ["mcp", "--project", project, "--home", home]);
+  const request = mcp.request;
   await request("initialize", {
     protocolVersion: "2025-06-18",
     capabilities: {},
     clientInfo: { name: "raw", version: "1" },
   });
-  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+  mcp.notify("notifications/initialized");
   await request("tools/call", { name: "get_status", arguments: { consistency: "strict" } });
   for (let i = 0; i < workload.length; i++) {
     const c = workload[i];
@@ -132,7 +114,7 @@ const raw: Record<string, number[]> = {};
     await request("tools/call", c);
     if (i >= WARMUP) (raw[c.name] ??= []).push(performance.now() - s);
   }
-  child.stdin.end();
+  await mcp.close();
 }
 
 const all = (m: Record<string, number[]>) => Object.values(m).flat();

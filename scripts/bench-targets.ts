@@ -13,12 +13,13 @@
 // Usage: bun scripts/bench-targets.ts [--runs 3] [--only cold,warm,corona,edit,silence,miss,rss]
 //                                     [--binary dist/ra3] [--corona /tmp/ra3-perf-corona]
 // Build first (npm run build). Prints the machine's load average before and after, then the table.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CORPORA } from "./corpora.ts";
+import { rawMcp } from "./raw-mcp.ts";
 import { scanProjectFiles } from "../src/project/scan.ts";
 import { findAsset } from "../src/query/assets.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
@@ -217,35 +218,15 @@ interface Silence {
  * complete, and returns the longest wait for an answer.
  */
 async function mcpSilence(m: Mod, home: string): Promise<Silence> {
-  const child = spawn(binary, ["mcp", "--project", m.project, ...m.args, "--home", home], {
-    stdio: ["pipe", "pipe", "ignore"],
-  });
-  let buf = "";
-  let waiting: ((line: string) => void) | null = null;
-  child.stdout.on("data", (c: Buffer) => {
-    buf += c.toString("utf8");
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      const w = waiting;
-      waiting = null;
-      w?.(line);
-    }
-  });
-  let id = 0;
-  const request = (method: string, params: unknown) =>
-    new Promise<string>((resolve) => {
-      waiting = resolve;
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) + "\n");
-    });
+  const mcp = rawMcp(binary, ["mcp", "--project", m.project, ...m.args, "--home", home]);
+  const request = mcp.request;
   const t0 = performance.now();
   await request("initialize", {
     protocolVersion: "2025-06-18",
     capabilities: {},
     clientInfo: { name: "b", version: "1" },
   });
-  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+  mcp.notify("notifications/initialized");
   let maxMs = 0;
   let calls = 0;
   let readyMs = NaN;
@@ -263,8 +244,7 @@ async function mcpSilence(m: Mod, home: string): Promise<Silence> {
     if (performance.now() - t0 > 120_000) throw new Error("the server never became ready");
     await new Promise((r) => setTimeout(r, 2));
   }
-  child.stdin.end();
-  await new Promise((r) => child.once("exit", r));
+  await mcp.close();
   return { maxMs, calls, readyMs };
 }
 

@@ -15,17 +15,14 @@ import { linkReferences } from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
 import { linkStrings } from "./link-strings.ts";
 import { LinkedIndex, rankAssets } from "./linked.ts";
+import { runSteps } from "../steps.ts";
 
 /**
  * Links `records` into an index (`walked`: the include walk, when the caller has it already).
  * @example link(records, inputs).findAssets("AlliedAthenaCannon")
  */
 export function link(records: RecordLookup, inputs: LinkInputs, walked?: WalkResult): LinkedIndex {
-  const steps = linkSteps(records, inputs, walked);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(linkSteps(records, inputs, walked));
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { extensionOf, isInside, native, pathKey } from "./paths.ts";
+import { runSteps, runStepsWithPauses } from "../steps.ts";
 
 /** What a scanned file is, by extension; `other-text` is any other file (e.g. a sniffed-XML `.dat`). */
 export type ScannedKind = "xml" | "w3x" | "str" | "babproj" | "manifest" | "other-text";
@@ -69,11 +70,7 @@ function stampOf(path: string, st: Stats): ScannedFile {
  * @example scanProjectFiles("/mods/X").map(f => f.kind) // ["babproj", "xml", …]
  */
 export function scanProjectFiles(root: string, opts: ScanOptions = {}): ScannedFile[] {
-  const walk = scanSteps(root, opts);
-  for (;;) {
-    const step = walk.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(scanSteps(root, opts));
 }
 
 /**
@@ -85,12 +82,7 @@ export async function scanProjectFilesInSlices(
   pause: () => Promise<void>,
   opts: ScanOptions = {},
 ): Promise<ScannedFile[]> {
-  const walk = scanSteps(root, opts);
-  for (;;) {
-    const step = walk.next();
-    if (step.done) return step.value;
-    await pause();
-  }
+  return runStepsWithPauses(scanSteps(root, opts), pause);
 }
 
 /** The walk of {@link scanProjectFiles}, yielding after each folder; returns the sorted files. */

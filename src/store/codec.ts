@@ -23,6 +23,7 @@ import type { FileStamp } from "../index/core.ts";
 import type { FileRecord } from "../index/records.ts";
 import { ByteReader, ByteWriter, checksum32, CorruptInput } from "./bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } from "./record-codec.ts";
+import { runSteps } from "../steps.ts";
 
 /** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
 export const SNAPSHOT_SCHEMA_VERSION = 2;
@@ -129,11 +130,7 @@ function packr(): Packr {
  * @example writeFileAtomic(path, encodeSnapshot(snapshot))
  */
 export function encodeSnapshot(s: Snapshot): Uint8Array {
-  const steps = encodeSnapshotSteps(s);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(encodeSnapshotSteps(s));
 }
 
 /** Files encoded or decoded between two yields of {@link encodeSnapshotSteps} and {@link decodeSnapshotSteps}. */
@@ -280,11 +277,7 @@ export function readSnapshotHeader(bytes: Uint8Array, expect: SnapshotExpectatio
  * @example const r = decodeSnapshot(bytes, { projectDir, toolVersion }); if (!r.ok) log(r.message)
  */
 export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): DecodeResult {
-  const steps = decodeSnapshotSteps(bytes, expect);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(decodeSnapshotSteps(bytes, expect));
 }
 
 /**

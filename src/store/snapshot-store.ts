@@ -24,6 +24,7 @@ import {
 } from "./codec.ts";
 import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "./lock.ts";
 import { sweepTempFiles, tempFilesOf } from "./leftovers.ts";
+import { runStepsWithPauses } from "../steps.ts";
 
 /** The `.meta.json` beside a snapshot: its header plus the file's size and record count. */
 export interface SnapshotMeta extends SnapshotHeader {
@@ -172,12 +173,7 @@ export class SnapshotStore {
   async loadInSteps(expect: SnapshotExpectation, pause: () => Promise<void>): Promise<LoadResult> {
     const read = this.readBytes();
     if (!("bytes" in read)) return read;
-    const steps = decodeSnapshotSteps(read.bytes, expect);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return this.loaded(step.value, read.stamp);
-      await pause();
-    }
+    return this.loaded(await runStepsWithPauses(decodeSnapshotSteps(read.bytes, expect), pause), read.stamp);
   }
 
   /** The snapshot file's bytes and the stamp of that same file, or why they could not be read. */
@@ -231,12 +227,7 @@ export class SnapshotStore {
     const state = snapshotStateKey(snapshot);
     const unchanged = this.unchangedOnDisk(state);
     if (unchanged) return unchanged;
-    const steps = encodeSnapshotSteps(snapshot);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return this.write(snapshot, state, step.value);
-      await pause();
-    }
+    return this.write(snapshot, state, await runStepsWithPauses(encodeSnapshotSteps(snapshot), pause));
   }
 
   /** Writes the encoded `bytes` of `snapshot` (whose state key is `state`) and its meta file under the lock. */

@@ -4,6 +4,8 @@
  * loop once a slice's budget is spent, so no request waits longer than about one slice.
  */
 
+import { runStepsWithPauses } from "../steps.ts";
+
 /** The longest a job runs between two yields, when its steps are short enough. */
 const SLICE_MS = 10;
 
@@ -20,11 +22,7 @@ export class Slicer {
   }
 
   /** Runs the steps of `steps` with a pause after each, and returns its result. */
-  async drive<T>(steps: Generator<void, T, void>): Promise<T> {
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-      await this.pause();
-    }
+  drive<T>(steps: Generator<void, T, void>): Promise<T> {
+    return runStepsWithPauses(steps, () => this.pause());
   }
 }
