@@ -5,10 +5,13 @@
  * complete build at once, later changes after they have been quiet for a while. One update runs at a
  * time; changes arriving meanwhile cause one follow-up.
  *
- * Strict is cheap while the watcher can be trusted: it stats only the files the watcher named since the
- * last update. It scans the whole tree instead when the watcher is not running, failed, or lost events
- * (an event without a name: the OS queue overflowed); and, at most every few seconds, a full scan after
- * the answer checks that the watcher missed nothing (if it did, strict scans in full from then on).
+ * Strict is cheap while the watcher can be trusted: it lists no folder, it stats the files the index
+ * holds and those the watcher named since the last update (new files and folders). A stat of every
+ * known file rather than of the watcher's names alone, because the watcher delivers events from another
+ * thread: under load, 2 of 9 strict answers given 5 ms after a write missed it (docs/performance.md).
+ * Strict scans the whole tree instead when the watcher is not running, failed, or lost events (an event
+ * without a name: the OS queue overflowed); and, at most every few seconds, a full scan after the answer
+ * checks that the watcher reported every new file (if it did not, strict scans in full from then on).
  */
 import { watch } from "node:fs";
 import { join } from "node:path";
@@ -65,7 +68,7 @@ const nodeWatchFolder: WatchFolder = (root, events) => {
 
 /** Why strict consistency re-validated the way it did. */
 export type StrictScope =
-  /** Only the files the watcher named were stat'ed. */
+  /** No folder listed: the indexed files and those the watcher named were stat'ed. */
   | "watched"
   /** The whole tree was scanned and stat'ed (the watcher is off, failed, or lost events). */
   | "full";
@@ -74,12 +77,6 @@ export interface StrictReport extends UpdateReport {
   readonly scope: StrictScope;
 }
 
-/**
- * How long strict waits for watcher events of writes made just before the call: the watcher delivers
- * them from another thread (measured on Linux under Bun, 400 writes: p50 0.03–0.05 ms, p99 0.6 ms, worst
- * 3.6 ms with the machine's two cores fully loaded). A later event is caught by the next full check.
- */
-const WATCH_SETTLE_MS = 5;
 /** At most this often a full scan after a trusted strict answer checks that the watcher missed nothing. */
 const FULL_SCAN_EVERY_MS = 5000;
 
@@ -169,25 +166,22 @@ export class IndexService {
 
   /**
    * Strict consistency: finish the running work, then bring the index up to date with the disk: a stat
-   * of the files the watcher named when it can be trusted, else a scan of the whole tree (see the module
-   * comment). Returns null (and leaves the index as it is) when the timeout passes first.
+   * of the indexed files and of those the watcher named when it can be trusted, else a scan of the whole
+   * tree (see the module comment). Returns null (and leaves the index as it is) when the timeout passes first.
    */
   async strict(timeoutMs: number, signal?: AbortSignal): Promise<StrictReport | null> {
     const deadline = Date.now() + timeoutMs;
     const started = await within(this.start().then(() => true, () => true), timeoutMs);
     if (!started || signal?.aborted) return null;
-    if (this.watchTrusted) {
-      await sleep(WATCH_SETTLE_MS);
-      await new Promise((r) => setImmediate(r)); // events posted meanwhile are handled before we go on
-    }
+    // Watcher events already delivered to this thread are handled before the dirty set is taken.
+    if (this.watchTrusted) await new Promise((r) => setImmediate(r));
     if (this.running) {
       const done = await within(this.running.then(() => true), Math.max(0, deadline - Date.now()));
       if (!done || signal?.aborted) return null;
     }
     return this.exclusive(async () => {
       if (!this.watchTrusted || this.watchLost) return { ...(await this.fullRefresh()), scope: "full" as const };
-      const paths = this.takePending();
-      const report = await this.ws.refresh(paths);
+      const report = await this.ws.refreshKnown(this.takePending());
       if (performance.now() - this.lastFullScan >= this.fullScanEveryMs) this.scheduleCheck();
       return { ...report, scope: "watched" as const };
     });
@@ -212,7 +206,7 @@ export class IndexService {
 
   /**
    * After a trusted strict answer, at most every {@link FULL_SCAN_EVERY_MS}: a full scan that checks the
-   * watcher missed nothing. What it finds is applied; if it found anything, the watcher is no longer
+   * watcher reported every new file. What it finds is applied; if it found anything, the watcher is no longer
    * trusted and strict scans in full from then on.
    */
   private scheduleCheck(): void {

@@ -280,6 +280,27 @@ export class Workspace {
   }
 
   /**
+   * {@link refresh} without listing folders: a stat of every indexed file and of `paths` (files and
+   * folders the watcher named, so new ones are found). Edits and deletions of indexed files are always
+   * seen; a new file only when it is named, or when an include reaches it.
+   */
+  async refreshKnown(paths: readonly string[]): Promise<UpdateReport> {
+    const t0 = performance.now();
+    const candidates = this.expand(paths);
+    const seen = new Set(candidates.map((f) => pathKey(f.path)));
+    const known: string[] = [];
+    const slicer = new Slicer();
+    for (const s of this.core.values()) {
+      known.push(s.path);
+      if (seen.has(pathKey(s.path))) continue;
+      const st = statStamp(s.path);
+      if (st) candidates.push({ path: s.path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
+      await slicer.pause();
+    }
+    return this.apply(candidates, known, null, t0);
+  }
+
+  /**
    * {@link refresh} with the stamps of a full scan already taken ({@link scanAll}): a warm start scans
    * once, plans from the scan and refreshes from it, so no file is stat'ed twice.
    */
