@@ -73,16 +73,17 @@ const MODS: Record<string, Mod> = {
 };
 
 /**
- * Baseline medians in seconds (the "before" table of docs/performance.md, main at 54c167a): they fix the
- * peer's implied times, so later runs are compared with the same peer.
+ * Baseline medians in seconds: main at 54c167a, the median of three runs of this script (each the median
+ * of its runs) on the shared 2-core machine at load averages 3.7–6.9 (docs/performance.md, issue 16).
+ * They fix the peer's implied times, so later runs are compared with the same peer.
  */
 const BASELINE: Record<string, number> = {
-  "cold:upheavalPlain": 1.6,
-  "cold:upheavalSchema": 2.1,
-  "cold:twSdk": 1.9,
-  "warm:upheavalPlain": 0.45,
-  "warm:upheavalSchema": 0.5,
-  "warm:twSdk": 0.7,
+  "cold:upheavalPlain": 1.58,
+  "cold:upheavalSchema": 2.38,
+  "cold:twSdk": 2.27,
+  "warm:upheavalPlain": 0.344,
+  "warm:upheavalSchema": 0.368,
+  "warm:twSdk": 0.734,
 };
 
 /** The issue's "today" ratios ra3 / peer (lowest, highest) and its targets, per figure. */
