@@ -57,7 +57,7 @@ const SNAPSHOT_WAIT_MS = 5_000;
  * multi-project server gets for a project opens it), waits for it (bounded) rather than answering
  * "building": that answer is a fraction of a second away.
  */
-export async function awaitSnapshot(registry: ProjectRegistry, h: ProjectHandle, signal: AbortSignal): Promise<void> {
+async function awaitSnapshot(registry: ProjectRegistry, h: ProjectHandle, signal: AbortSignal): Promise<void> {
   const svc = h.service;
   if (svc.linked || svc.ws.lifecycle.state !== "building" || !registry.snapshotOf(h.entry)) return;
   await svc.waitForIndex(SNAPSHOT_WAIT_MS, signal);
