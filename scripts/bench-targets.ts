@@ -237,7 +237,7 @@ async function mcpSilence(m: Mod, home: string): Promise<Silence> {
     const ms = performance.now() - s;
     calls++;
     maxMs = Math.max(maxMs, ms);
-    const r = JSON.parse(line).result?.structuredContent?.result as { state: string; complete: boolean } | undefined;
+    const r = JSON.parse(line).result?.structuredContent?.index as { state: string; complete: boolean } | undefined;
     if (r && r.state === "ready" && r.complete) {
       readyMs = performance.now() - t0;
       break;
