@@ -199,6 +199,8 @@ export class ProjectRegistry {
       watch: this.options.watch ?? true,
       debounceMs: this.options.debounceMs,
       files: this.options.files,
+      // Queries answer from a saved snapshot's index while its changed files are re-read.
+      serveStoredIndex: true,
       log: (line) => this.log(`${entry.name}: ${line}`),
       snapshots: this.options.snapshotsFor
         ? this.options.snapshotsFor(config)

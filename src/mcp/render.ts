@@ -81,7 +81,7 @@ export function indexNote(index: IndexEnvelope | null): string {
   }
   if (index.state === "building") return "(index: a rebuild is running; this answer comes from the previous index)";
   if (index.stale) {
-    return t`(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)`;
+    return t`(index stale: files may have changed since it was built; pass consistency "strict" for an answer that reflects them)`;
   }
   if (!index.complete) return "(index still scanning .w3x art: art assets and their references may be missing for now)";
   return "";

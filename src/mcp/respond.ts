@@ -49,18 +49,21 @@ export interface Acquired {
 
 /** How long `consistency: "strict"` waits for a running build before giving up. */
 export const DEFAULT_STRICT_TIMEOUT_MS = 30_000;
-/** How long a call waits for a project's first index when it comes from a saved snapshot (a warm start takes well under a second). */
+/** How long a call waits for a saved snapshot to become a servable index (0.5–1.3 s at Corona scale here, by the load). */
 const SNAPSHOT_WAIT_MS = 5_000;
 
 /**
  * When the project has no index yet but is starting from a saved snapshot (the first call a
- * multi-project server gets for a project opens it), waits for it (bounded) rather than answering
- * "building": that answer is a fraction of a second away.
+ * multi-project server gets for a project opens it), waits — bounded — while the snapshot becomes a
+ * servable index (decoded, compared with the disk by one scan, linked), not for the re-reading of
+ * changed files after it: the answer then comes from the stored index, marked stale until they are
+ * applied. Without a usable snapshot it returns at once (the caller says "building"). Every tool call,
+ * get_status included, goes through this one rule.
  */
-async function awaitSnapshot(registry: ProjectRegistry, h: ProjectHandle, signal: AbortSignal): Promise<void> {
+export async function awaitSnapshot(registry: ProjectRegistry, h: ProjectHandle, signal: AbortSignal): Promise<void> {
   const svc = h.service;
   if (svc.linked || svc.ws.lifecycle.state !== "building" || !registry.snapshotOf(h.entry)) return;
-  await svc.waitForIndex(SNAPSHOT_WAIT_MS, signal);
+  await svc.waitForStoredIndex(SNAPSHOT_WAIT_MS, signal);
 }
 
 /** The running build's progress as a short parenthesis: "(120 files of 444)". */

@@ -43,6 +43,7 @@ import * as A from "../query/answers.ts";
 import * as R from "./render.ts";
 import {
   acquireIndex,
+  awaitSnapshot,
   errorResult,
   type Failure,
   failure,
@@ -622,12 +623,12 @@ function getStatusTool(env: ToolEnv): ToolDeclaration {
       if (reg.mode === "none") return toToolResult(noProjectStatus(reg), STATUS);
       const h = reg.pick(args.project);
       if (isQueryError(h)) return errorResult(failure(null, h));
-      // The probe answers at once, also during a warm start (state and progress): it never waits for
-      // the snapshot as the query tools do (issue 16: no answer waits for a build or a warm start).
+      // Like every tool: it waits only while a saved snapshot is decoded into a servable index, never
+      // for a build or the refresh after a warm start (it then reports their state and progress).
       if (args.consistency === "strict") {
         const f = await makeStrict(h, env.strictTimeoutMs, extra.signal);
         if (f) return errorResult(f);
-      }
+      } else await awaitSnapshot(reg, h, extra.signal);
       const svc = h.service;
       const p = svc.ws.progress;
       const result: R.StatusAnswer = {

@@ -26,10 +26,12 @@ import { type BuildProgress, type BuildReport, type UpdateReport, Workspace } fr
 export interface SnapshotPort {
   /**
    * Warm-starts `ws` from a stored snapshot if a valid one exists (records installed, changed files
-   * re-read, linked); otherwise returns a one-line reason (null when there simply was none yet).
+   * re-read, linked); otherwise returns a one-line reason (null when there simply was none yet). With
+   * `served`, the stored index is published before the disk is checked, and `served` called then.
    */
   restore(
     ws: Workspace,
+    served?: () => void,
   ): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }>;
   /**
    * Schedules a save: quiet-period merged, or (`promptly`, for the first complete build) at once, so a
@@ -94,6 +96,13 @@ export interface ServiceOptions {
   readonly fullScanEveryMs?: number;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
+  /**
+   * When a warm start finds files to re-read, publish the snapshot's index first — decoded, compared
+   * with the disk by one scan, linked as stored — and re-read after (a server: queries answer from it,
+   * marked stale, while the refresh runs). Off: the warm start publishes once, after the re-reads
+   * (`ra3 index --watch`, which has no one asking).
+   */
+  readonly serveStoredIndex?: boolean;
 }
 
 /** Path segments and names that are editor or VCS noise, never mod content. */
@@ -121,6 +130,12 @@ export class IndexService {
   private startPromise: Promise<void> | null = null;
   private lastError: string | null = null;
   private disposed = false;
+  private readonly serveStoredIndex: boolean;
+  /**
+   * Settles when the start no longer restores a snapshot: its index is published, or there was no
+   * usable one (a build runs instead). Null before {@link start}.
+   */
+  private restorePhase: Promise<void> | null = null;
 
   constructor(config: WorkspaceConfig, options: ServiceOptions = {}) {
     this.ws = new Workspace(config, undefined, options.files);
@@ -128,6 +143,7 @@ export class IndexService {
     this.debounceMs = options.debounceMs ?? 50;
     this.snapshots = typeof options.snapshots === "function" ? options.snapshots(this.ws) : (options.snapshots ?? null);
     this.fullScanEveryMs = options.fullScanEveryMs ?? FULL_SCAN_EVERY_MS;
+    this.serveStoredIndex = options.serveStoredIndex ?? false;
     if (options.watch) this.startWatching(options.watchFolder ?? nodeWatchFolder);
   }
 
@@ -137,7 +153,10 @@ export class IndexService {
       // Say "building" at once: until the job runs the envelope would say no_index, which tells an
       // agent to stop using the tools.
       if (!this.ws.linked) this.ws.event("build_started");
-      this.startPromise = this.exclusive(() => this.initialBuild());
+      let restored = () => {};
+      this.restorePhase = new Promise<void>((resolve) => (restored = resolve));
+      this.startPromise = this.exclusive(() => this.initialBuild(restored));
+      void this.startPromise.then(restored, restored);
     }
     return this.startPromise;
   }
@@ -162,6 +181,24 @@ export class IndexService {
     return waitUntil(() => this.ws.linked !== null || this.ws.lifecycle.state === "error", timeoutMs, signal).then(() =>
       this.ws.linked
     );
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) while the start is restoring a snapshot into a servable index — decoded,
+   * compared with the disk by one scan, linked — and returns the published index then (null when there
+   * is none: no usable snapshot, a build runs, or the time passed). Never waits for a build or for the
+   * re-reading of changed files.
+   */
+  async waitForStoredIndex(timeoutMs: number, signal?: AbortSignal): Promise<LinkedIndex | null> {
+    if (this.ws.linked) return this.ws.linked;
+    void this.start();
+    const phase = this.restorePhase!.then(() => true);
+    const aborted = new Promise<boolean>((resolve) => {
+      if (signal?.aborted) resolve(false);
+      signal?.addEventListener("abort", () => resolve(false), { once: true });
+    });
+    await within(Promise.race([phase, aborted]), timeoutMs);
+    return this.ws.linked;
   }
 
   /**
@@ -262,13 +299,15 @@ export class IndexService {
     this.ws.close();
   }
 
-  private async initialBuild(): Promise<void> {
+  /** The warm start or the first build; `restorePhaseOver` is called once no snapshot is being restored. */
+  private async initialBuild(restorePhaseOver: () => void): Promise<void> {
     // A warm start and a build both scan the whole tree after the watcher started.
     this.takePending();
     this.lastFullScan = performance.now();
     const restored = this.snapshots
-      ? await this.snapshots.restore(this.ws)
+      ? await this.snapshots.restore(this.ws, this.serveStoredIndex ? restorePhaseOver : undefined)
       : { restored: false as const, reason: null };
+    restorePhaseOver();
     if (restored.restored) {
       const r = restored.update;
       this.log(

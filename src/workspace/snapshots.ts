@@ -52,11 +52,22 @@ export type WarmStartResult =
   | { readonly warm: false; readonly reason: string; readonly quiet: boolean };
 
 /**
- * Starts `ws` from its stored snapshot (after removing what crashed writers left): installs the records
- * whose stamp still matches, then re-reads changed, added and deleted files and links. Returns why not when there is no usable snapshot (`quiet`
- * when that is simply the first run).
+ * Starts `ws` from its stored snapshot (after removing what crashed writers left): one scan of the disk,
+ * then the records whose stamp still matches are installed, changed, added and deleted files re-read and
+ * the index linked. Returns why not when there is no usable snapshot (`quiet` when that is simply the
+ * first run).
+ *
+ * With `served` (a server, whose requests wait for the stored index, never for re-reads): when the scan
+ * found files to re-read or drop, every stored record is first installed and linked as it is, published
+ * marked stale, and `served` called; the refresh then replaces the changed records and drops the
+ * vanished ones while queries answer from the stored index. The result equals the one-pass warm start's.
  */
-export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: string): Promise<WarmStartResult> {
+export async function warmStart(
+  ws: Workspace,
+  store: SnapshotStore,
+  schemaKey: string,
+  served?: () => void,
+): Promise<WarmStartResult> {
   const t = performance.now();
   // A writer killed mid-save left its temporary file: remove it before anything else is written.
   store.cleanLeftovers();
@@ -70,13 +81,23 @@ export async function warmStart(ws: Workspace, store: SnapshotStore, schemaKey: 
     return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
   }
   const snapshot = loaded.snapshot;
+  ws.continueFrom(snapshot.buildId);
   // One stat pass: the scan's stamps decide which records to reuse, then the refresh starts from them.
+  // (Its folder listings also serve the include walk, and its case collisions are reported by the link.)
   const scanned = await ws.scanAll(snapshot.files);
   const plan = planWarmStart(snapshot.files, stampIn(scanned));
-  ws.installRecords(plan.reuse);
-  ws.continueFrom(snapshot.buildId);
+  const stored = new Set(snapshot.files.map((f) => pathKey(f.path)));
+  const refreshWork = plan.changed.length + plan.vanished.length +
+    scanned.filter((f) => !stored.has(pathKey(f.path))).length;
+  if (served && refreshWork > 0) {
+    ws.installRecords(snapshot.files);
+    await ws.serveStored(snapshot.complete, snapshot.generatedAt);
+    served();
+  } else {
+    ws.installRecords(plan.reuse);
+    ws.event("build_started");
+  }
   const loadMs = performance.now() - t;
-  ws.event("build_started");
   const update = await ws.refreshFrom(scanned);
   ws.event("build_done");
   return { warm: true, reused: plan.reuse.length, update, loadMs: Math.round(loadMs * 10) / 10 };
@@ -133,9 +154,10 @@ export class StoreSnapshotPort implements SnapshotPort {
 
   async restore(
     ws: Workspace,
+    served?: () => void,
   ): Promise<{ restored: true; update: UpdateReport } | { restored: false; reason: string | null }> {
     this.ws = ws;
-    this.warm = warmStart(ws, this.store, this.schemaKey);
+    this.warm = warmStart(ws, this.store, this.schemaKey, served);
     const r = await this.warm;
     if (r.warm) return { restored: true, update: r.update };
     return { restored: false, reason: r.quiet ? null : r.reason };

@@ -88,6 +88,8 @@ export class Workspace {
   private readonly droppedByCase = new Set<string>();
   /** Folders of the project the last scan could not list (permission denied). */
   private readonly unlistedByScan = new Set<string>();
+  /** {@link scanFacts} when the published index was linked. */
+  private linkedScanFacts = "";
 
   /**
    * @param schema the loaded schema (default: loaded now from the configuration)
@@ -143,6 +145,21 @@ export class Workspace {
     return linked;
   }
 
+  /**
+   * {@link restoreLinked} for a server: the installed records are linked in slices and published as the
+   * stored snapshot's index before the changed files are re-read, so it is marked stale (a complete
+   * snapshot) until the refresh has applied them. Queries answer from it meanwhile.
+   */
+  async serveStored(complete: boolean, builtAt: string): Promise<LinkedIndex> {
+    this.event("build_started");
+    const linked = await this.relinkInSlices(new Slicer());
+    this.builtAtIso = builtAt;
+    this.event(complete ? "build_done" : "xml_done");
+    // An incomplete one stays `ready_xml` (not complete) until the refresh's end says build_done.
+    if (complete) this.event("files_changed");
+    return linked;
+  }
+
   /** Continues the build numbering of a restored snapshot (build ids only grow). */
   continueFrom(buildId: number): void {
     if (buildId > this.buildCounter) this.buildCounter = buildId;
@@ -172,6 +189,7 @@ export class Workspace {
   }
 
   private relink(): LinkedIndex {
+    this.linkedScanFacts = this.scanFacts();
     const linked = this.core.link(this.ports.inputs);
     this.publish(linked);
     return linked;
@@ -179,9 +197,18 @@ export class Workspace {
 
   /** {@link relink} in slices: other work (a server's requests) runs between the link's phases. */
   private async relinkInSlices(slicer: Slicer): Promise<LinkedIndex> {
+    this.linkedScanFacts = this.scanFacts();
     const linked = await slicer.drive(this.core.linkSteps(this.ports.inputs));
     this.publish(linked);
     return linked;
+  }
+
+  /**
+   * What the last project scan found that the link reports without any record changing (paths that
+   * differ only in case, folders it could not list), as a comparable key.
+   */
+  private scanFacts(): string {
+    return JSON.stringify([this.collisions, [...this.unlistedByScan].sort()]);
   }
 
   /** Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`). */
@@ -331,8 +358,9 @@ export class Workspace {
       deleted.push(p);
     }
     const hadIndex = this.published !== null;
-    if (changed.length === 0 && deleted.length === 0 && hadIndex) {
-      // Nothing to apply: the published index is current (clears stale or a failed update's error).
+    if (changed.length === 0 && deleted.length === 0 && hadIndex && this.scanFacts() === this.linkedScanFacts) {
+      // Nothing to apply: the published index is current (clears stale or a failed update's error). A
+      // scan that found other case collisions or unlistable folders than the last link knew relinks.
       this.event("update_applied");
       return { changed, deleted, linkMs: 0, totalMs: round(performance.now() - t0) };
     }

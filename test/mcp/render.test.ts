@@ -24,7 +24,7 @@ describe("indexNote", () => {
       "(index: a rebuild is running; this answer comes from the previous index)",
     );
     expect(indexNote({ ...ready, state: "stale", stale: true })).toBe(
-      '(index stale: files changed since it was built; pass consistency "strict" for an answer that reflects them)',
+      '(index stale: files may have changed since it was built; pass consistency "strict" for an answer that reflects them)',
     );
     expect(indexNote({ ...ready, state: "ready_xml", complete: false })).toBe(
       "(index still scanning .w3x art: art assets and their references may be missing for now)",

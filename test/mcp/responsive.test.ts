@@ -1,15 +1,18 @@
 /**
  * The server never stalls: while a long build or warm start runs (a file source that takes 15 ms per
- * file, so the sample mod's 16 files take a quarter of a second), get_status answers with `building` and a query
- * says it is building, before the build has read its files. No timing thresholds: the test asks once the
- * build has read 3 files (seen from a timer, which runs only if the build yields) and counts the files
- * read when the answer arrived.
+ * file, so the sample mod's 16 files take a quarter of a second), calls answer before the work is done.
+ * A cold build: get_status says `building` and a query says it is building. A warm start: calls wait
+ * only while the snapshot is decoded and linked, then answer from it (marked stale) while the changed
+ * files are re-read; a snapshot that cannot be used is no reason to wait. No timing thresholds: the
+ * tests count the files read when each answer arrived (and the cold one asks once the build has read 3
+ * files, seen from a timer, which runs only if the build yields).
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, readdirSync, readFileSync, utimesSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scanProjectFiles } from "../../src/project/scan.ts";
 import type { FileSource } from "../../src/workspace/file-source.ts";
+import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { connect, type Json, SAMPLE } from "./harness.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
@@ -58,7 +61,8 @@ describe("answers during long work", () => {
     30_000,
   );
 
-  test("a warm start re-reading changed files: get_status answers before it is done", async () => {
+  /** The sample mod in a temp folder with a saved snapshot (in `home`), every XML file touched since. */
+  async function savedThenTouched(): Promise<{ dir: string; home: string; xml: string[] }> {
     const base = TMP.make("ra3-responsive-");
     const dir = join(base, "Sample Mod");
     cpSync(SAMPLE, dir, { recursive: true });
@@ -70,17 +74,65 @@ describe("answers during long work", () => {
     const later = new Date(Date.now() + 10_000);
     const xml = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".xml"));
     for (const f of xml) utimesSync(join(dir, f), later, later);
+    return { dir, home, xml };
+  }
 
+  /**
+   * Connects on `dir` with a slow source and asks get_status and find_asset at once, noting how many
+   * files had been read when each answer arrived.
+   */
+  async function askAtOnce(dir: string, home: string) {
     const files = slowSource();
     const h = await connect(dir, { home, files });
-    await whenFree(() => files.reads >= 3);
     const status = await h.call("get_status");
-    const readsAtAnswer = files.reads;
+    const readsAtStatus = files.reads;
+    const find = await h.call("find_asset", { id: "AthenaSplash" });
+    return { h, files, status, find, readsAtStatus, readsAtFind: files.reads };
+  }
+
+  test(
+    "a warm start: calls wait only for the stored index, then answer from it (stale) before the refresh is done",
+    async () => {
+      const { dir, home, xml } = await savedThenTouched();
+      // One edit since the snapshot: the stored index still has the old id until the refresh.
+      const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+      writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashEdited"'));
+
+      // Asked at once: the calls wait while the snapshot becomes servable (decoded, one scan, linked),
+      // not for the re-reads.
+      const { h, files, status, find, readsAtStatus, readsAtFind } = await askAtOnce(dir, home);
+      const index = (status.structuredContent as Json).index;
+      expect([index.state, index.stale, index.counts.assets > 0]).toEqual(["stale", true, true]);
+      expect([find.isError ?? false, (find.structuredContent as Json).index.stale]).toEqual([false, true]);
+      expect((find.structuredContent as Json).result.definitions.length).toBe(1);
+
+      const done = await h.call("find_asset", { id: "AthenaSplashEdited", consistency: "strict" });
+      const fresh = done.structuredContent as Json;
+      expect([fresh.index.state, fresh.index.stale, fresh.result.definitions.length]).toEqual(["ready", false, 1]);
+      const gone = await h.call("find_asset", { id: "AthenaSplash" });
+      // Gone from the refreshed index (the mod still references it: "probably vanilla", no SDK).
+      expect((gone.structuredContent as Json).error.code).toBe("no_sdk");
+      expect(files.reads).toBe(xml.length); // every touched file, once
+      // Both answers came while the refresh was still re-reading files.
+      expect(readsAtStatus).toBeLessThan(files.reads);
+      expect(readsAtFind).toBeLessThan(files.reads);
+      await h.close();
+    },
+    30_000,
+  );
+
+  test("a saved snapshot that cannot be used: building at once, not after the cold build", async () => {
+    const { dir, home } = await savedThenTouched();
+    const store = new SnapshotStore(home, dir);
+    writeFileSync(store.path, "not a snapshot at all"); // its meta file still says one was saved
+    const { h, files, status, find, readsAtStatus, readsAtFind } = await askAtOnce(dir, home);
     expect((status.structuredContent as Json).index.state).toBe("building");
+    expect([find.isError, (find.structuredContent as Json).error.code]).toEqual([true, "building"]);
     const done = await h.call("get_status", { consistency: "strict" });
     expect((done.structuredContent as Json).index.state).toBe("ready");
-    expect(files.reads).toBe(xml.length);
-    expect(readsAtAnswer).toBeLessThan(files.reads);
+    expect(files.reads).toBe(scanProjectFiles(dir).length);
+    expect(readsAtStatus).toBeLessThan(files.reads);
+    expect(readsAtFind).toBeLessThan(files.reads);
     await h.close();
   }, 30_000);
 });

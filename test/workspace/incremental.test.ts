@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/linked.ts";
+import { isStale } from "../../src/lifecycle.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
@@ -199,6 +200,72 @@ describe("snapshots", () => {
     expect(ws.linked!.findAssets("AthenaSplashWarm").length).toBe(1);
     expect(ws.linked!.file(join(dir, "Data", "Standalone.xml"))).toBeUndefined();
     expect(canonical(ws.linked!, dir)).toEqual(canonical(await fresh(dir, home), dir));
+    ws.close();
+  });
+
+  test("served first (a server): the stored index is published before the refresh, which ends equal to a fresh build", async () => {
+    const { dir, home } = copySample(TMP, "ra3-incr-");
+    // A path differing from Data/Standalone.xml only in case: the scan's warning must survive a warm start.
+    writeFileSync(join(dir, "Data", "standalone.xml"), readFileSync(join(dir, "Data", "Standalone.xml")));
+    const first = new Workspace(config(dir, home));
+    await first.build();
+    first.close();
+    expect(saveSnapshot(first, new SnapshotStore(home, dir), schemaKeyOf(first.schema)).saved).toBe(true);
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashWarm"'));
+
+    const ws = new Workspace(config(dir, home));
+    ws.event("build_started"); // as the service does when it starts
+    let atServe = null as { state: string; stale: boolean; old: number; edited: number } | null;
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema), () => {
+      atServe = {
+        state: ws.lifecycle.state,
+        stale: isStale(ws.lifecycle),
+        old: ws.linked!.findAssets("AthenaSplash").length,
+        edited: ws.linked!.findAssets("AthenaSplashWarm").length,
+      };
+    });
+    if (!warm.warm) throw new Error(warm.reason);
+    expect(atServe).toEqual({ state: "stale", stale: true, old: 1, edited: 0 });
+    expect(warm.update.changed.map((p) => p.slice(dir.length + 1))).toEqual(["Data/Includes/Weapons.xml"]);
+    expect([ws.lifecycle.state, ws.linked!.findAssets("AthenaSplashWarm").length]).toEqual(["ready", 1]);
+    expect(canonical(ws.linked!, dir)).toEqual(canonical(await fresh(dir, home), dir));
+    expect(ws.linked!.diagnostics.filter((d) => d.code === "case-collision").length).toBe(1);
+    ws.close();
+
+    // Nothing changed since: nothing to re-read, so the index is linked once and published ready.
+    const again = new Workspace(config(dir, home));
+    expect(saveSnapshot(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema)).saved).toBe(true);
+    again.event("build_started");
+    let servedEarly = false;
+    const still = await warmStart(again, new SnapshotStore(home, dir), schemaKeyOf(again.schema), () => {
+      servedEarly = true;
+    });
+    if (!still.warm) throw new Error(still.reason);
+    expect([servedEarly, still.update.changed, still.update.deleted, again.lifecycle.state]).toEqual([
+      false,
+      [],
+      [],
+      "ready",
+    ]);
+    expect(canonical(again.linked!, dir)).toEqual(canonical(await fresh(dir, home), dir));
+    again.close();
+  });
+
+  test("a path differing only in case from an indexed one appears: the refresh re-links to report it", async () => {
+    const { dir, home } = copySample(TMP, "ra3-incr-");
+    const ws = new Workspace(config(dir, home));
+    await ws.build();
+    const collisions = () => ws.linked!.diagnostics.filter((d) => d.code === "case-collision").length;
+    expect(collisions()).toBe(0);
+    // The scan sets the new file aside (no record changes), but the link must now warn about it.
+    writeFileSync(join(dir, "Data", "standalone.xml"), readFileSync(join(dir, "Data", "Standalone.xml")));
+    const r = await ws.refresh();
+    expect([r.changed, r.deleted, collisions()]).toEqual([[], [], 1]);
+    expect(canonical(ws.linked!, dir)).toEqual(canonical(await fresh(dir, home), dir));
+    rmSync(join(dir, "Data", "standalone.xml"));
+    await ws.refresh();
+    expect(collisions()).toBe(0);
     ws.close();
   });
 
