@@ -3,7 +3,8 @@
 // project-only and with the RA3 schema, the TW SDK in SDK mode) and on the generated Corona-scale mod,
 // cold against the time to list and read every byte, edit → answer with consistency "strict" (in
 // process, watcher running, as in the MCP server), how long the MCP server stays silent during a cold
-// build and a warm start (get_status polled over stdio), a find_asset miss at Corona scale, peak RSS.
+// build and a warm start (ping and get_status polled over stdio), a find_asset miss at Corona scale,
+// peak RSS.
 //
 // The peer (the VS Code extension the issue compared with) cannot be run here, so the peer-relative rows
 // use the issue's measured ratios: peer time = ra3 baseline time / the issue's "today" ratio (a range,
@@ -209,14 +210,19 @@ function showEdit(e: { ms: number; missed: number; of: number }): string {
 }
 
 interface Silence {
+  /** The longest wait for a `ping` answer: how long the server answered nothing. */
   readonly maxMs: number;
+  /** The longest wait for a `get_status` answer (a warm start's first one waits for the stored index). */
+  readonly statusMaxMs: number;
   readonly calls: number;
   readonly readyMs: number;
 }
 
 /**
- * Spawns `ra3 mcp`, polls get_status (one call in flight, 2 ms apart) until the index is ready and
- * complete, and returns the longest wait for an answer.
+ * Spawns `ra3 mcp` and, until get_status says the index is ready and complete, keeps one `ping` and one
+ * `get_status` in flight (each sent again 2 ms after its answer): the longest ping wait is how long the
+ * server was silent; the longest get_status wait includes what a call waits for by design (a saved
+ * snapshot decoded and linked).
  */
 async function mcpSilence(m: Mod, home: string): Promise<Silence> {
   const mcp = rawMcp(binary, ["mcp", "--project", m.project, ...m.args, "--home", home]);
@@ -229,24 +235,36 @@ async function mcpSilence(m: Mod, home: string): Promise<Silence> {
   });
   mcp.notify("notifications/initialized");
   let maxMs = 0;
+  let statusMaxMs = 0;
   let calls = 0;
   let readyMs = NaN;
+  let ready = false;
+  const pause = () => new Promise((r) => setTimeout(r, 2));
+  const pings = (async () => {
+    while (!ready) {
+      const s = performance.now();
+      await request("ping", {});
+      maxMs = Math.max(maxMs, performance.now() - s);
+      await pause();
+    }
+  })();
   for (;;) {
     const s = performance.now();
     const line = await request("tools/call", { name: "get_status", arguments: {} });
-    const ms = performance.now() - s;
+    statusMaxMs = Math.max(statusMaxMs, performance.now() - s);
     calls++;
-    maxMs = Math.max(maxMs, ms);
     const r = JSON.parse(line).result?.structuredContent?.index as { state: string; complete: boolean } | undefined;
     if (r && r.state === "ready" && r.complete) {
       readyMs = performance.now() - t0;
       break;
     }
     if (performance.now() - t0 > 120_000) throw new Error("the server never became ready");
-    await new Promise((r) => setTimeout(r, 2));
+    await pause();
   }
+  ready = true;
+  await pings;
   await mcp.close();
-  return { maxMs, calls, readyMs };
+  return { maxMs, statusMaxMs, calls, readyMs };
 }
 
 /** find_asset misses at Corona scale in process: p50 and p99 (ms) over typos of real ids and unknown ids. */
@@ -354,12 +372,22 @@ if (want("silence")) {
       rmSync(home, { recursive: true, force: true });
     }
   }
-  const show = (s: Silence[]) =>
-    `longest ${fmt(median(s.map((x) => x.maxMs)))} (median of ${s.length}; worst ${
-      fmt(Math.max(...s.map((x) => x.maxMs)))
-    }; ${median(s.map((x) => x.calls))} calls, ready at ${fmt(median(s.map((x) => x.readyMs)))})`;
-  rows.push(["server silent (get_status wait), Corona cold build", show(cold), "", "", "≤ 50 ms"]);
-  rows.push(["server silent (get_status wait), Corona warm start", show(warm), "", "", "≤ 50 ms"]);
+  const show = (s: Silence[], pick: (x: Silence) => number) =>
+    `longest ${fmt(median(s.map(pick)))} (median of ${s.length}; worst ${fmt(Math.max(...s.map(pick)))}; ${
+      median(s.map((x) => x.calls))
+    } get_status calls, ready at ${fmt(median(s.map((x) => x.readyMs)))})`;
+  const ping = (x: Silence) => x.maxMs;
+  const status = (x: Silence) => x.statusMaxMs;
+  rows.push(["server silent (ping wait), Corona cold build", show(cold, ping), "", "", "≤ 50 ms"]);
+  rows.push(["server silent (ping wait), Corona warm start", show(warm, ping), "", "", "≤ 50 ms"]);
+  rows.push(["get_status wait, Corona cold build", show(cold, status), "", "", "≤ 50 ms"]);
+  rows.push([
+    "get_status wait, Corona warm start (waits for the stored index)",
+    show(warm, status),
+    "",
+    "",
+    "decode + link",
+  ]);
 }
 if (want("miss")) {
   const miss = await findMiss(corona);

@@ -1,11 +1,11 @@
-// A bare MCP client over the pipes of a spawned `ra3 mcp` (no client library, one request in flight),
-// for benchmarks that time the server itself: bench-mcp.ts (round trips) and bench-targets.ts (how long
-// the server stays silent while it builds).
+// A bare MCP client over the pipes of a spawned `ra3 mcp` (no client library; answers matched to their
+// requests by id, so several may be in flight), for benchmarks that time the server itself: bench-mcp.ts
+// (round trips) and bench-targets.ts (how long the server stays silent while it builds).
 import { type ChildProcess, spawn } from "node:child_process";
 
 export interface RawMcp {
   readonly child: ChildProcess;
-  /** Sends one request and resolves with the next line the server writes (its answer). */
+  /** Sends one request and resolves with the line the server answers it with (matched by id). */
   request(method: string, params: unknown): Promise<string>;
   /** Sends a notification (no answer). */
   notify(method: string): void;
@@ -17,16 +17,23 @@ export interface RawMcp {
 export function rawMcp(binary: string, args: readonly string[]): RawMcp {
   const child = spawn(binary, args, { stdio: ["pipe", "pipe", "ignore"] });
   let buf = "";
-  let waiting: ((line: string) => void) | null = null;
+  const waiting = new Map<number, (line: string) => void>();
   child.stdout!.on("data", (c: Buffer) => {
     buf += c.toString("utf8");
     let nl: number;
     while ((nl = buf.indexOf("\n")) >= 0) {
       const line = buf.slice(0, nl);
       buf = buf.slice(nl + 1);
-      const w = waiting;
-      waiting = null;
-      w?.(line);
+      let id: unknown;
+      try {
+        id = (JSON.parse(line) as { id?: unknown }).id;
+      } catch {
+        continue; // not JSON-RPC: nothing waits for it
+      }
+      const w = typeof id === "number" ? waiting.get(id) : undefined;
+      if (!w) continue; // a notification, or an answer nobody waits for
+      waiting.delete(id as number);
+      w(line);
     }
   });
   let id = 0;
@@ -34,8 +41,8 @@ export function rawMcp(binary: string, args: readonly string[]): RawMcp {
     child,
     request: (method, params) =>
       new Promise<string>((resolve) => {
-        waiting = resolve;
-        child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) + "\n");
+        waiting.set(++id, resolve);
+        child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
       }),
     notify: (method) => child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", method }) + "\n"),
     close: async () => {
