@@ -8,6 +8,7 @@ import type { LinkedIndex } from "../../src/index/linked.ts";
 import { isStale } from "../../src/lifecycle.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
+import { scanProjectFiles } from "../../src/project/scan.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { IndexService } from "../../src/workspace/service.ts";
 import { saveSnapshot, schemaKeyOf, StoreSnapshotPort, warmStart } from "../../src/workspace/snapshots.ts";
@@ -145,6 +146,38 @@ describe("incremental refresh equals a fresh build", () => {
     }
     expect(perFolder.size).toBeGreaterThan(5);
     expect([...perFolder].filter(([, n]) => n > 1)).toEqual([]);
+  });
+
+  test("a build in slices, yielding after every file while another build runs, keeps the read order", async () => {
+    const { dir, home } = copySample(TMP, "ra3-incr-");
+    // 11 ms of this thread per file: past the 10 ms slice, so the build yields after every file.
+    const slow = {
+      read(path: string): Uint8Array {
+        const until = performance.now() + 11;
+        while (performance.now() < until) { /* busy */ }
+        return readFileSync(path);
+      },
+    };
+    const sliced = new Workspace(config(dir, home), undefined, slow);
+    const plain = new Workspace(config(dir, home));
+    await Promise.all([sliced.build(), plain.build()]);
+    sliced.close();
+    plain.close();
+    /** The index in its own orders (nothing sorted): files, assets, sites, include edges, diagnostics. */
+    const ordered = (l: LinkedIndex) => ({
+      files: [...l.files.values()].map((f) => [f.path.slice(dir.length + 1), f.state, f.kind]),
+      assets: l.assets.map((a) => `${a.type}:${a.id}`),
+      sites: l.sites.map((x) => `${x.value}@${x.line}`),
+      includes: l.includes.map((e) => `${e.source}@${e.line}`),
+      diagnostics: l.diagnostics.map((d) => `${d.code}@${d.line}`),
+    });
+    expect(ordered(sliced.linked!)).toEqual(ordered(plain.linked!));
+    // Records come in the scan's order (sorted paths), XML before art.
+    const scanned = scanProjectFiles(dir).map((f) => ({ rel: f.path.slice(dir.length + 1), art: f.kind === "w3x" }));
+    expect(ordered(sliced.linked!).files.filter((f) => f[2] !== "missing").map((f) => f[0])).toEqual([
+      ...scanned.filter((f) => !f.art).map((f) => f.rel),
+      ...scanned.filter((f) => f.art).map((f) => f.rel),
+    ]);
   });
 
   test("refresh with nothing changed re-reads nothing", async () => {
