@@ -119,6 +119,17 @@ export interface SchemaQueries {
   attribute(type: string, name: string): AttributeInfo | null;
   /** What the text content of an element of `type` is, when it is simple content. */
   content(type: string): ValueInfo | null;
+  /**
+   * The attributes of `type` that are references (not Poids) with a non-empty XSD default (`default`,
+   * `fixed` or the SDK's `XmlEdit:Default`): the compiler fills the default in for an element that omits
+   * the attribute, so the omission is a reference too. Empty for unknown types.
+   */
+  defaultReferences(type: string): readonly AttributeInfo[];
+  /**
+   * The asset type the engine looks a plain-string `attribute` of `type` up as, at run time (the table in
+   * `runtime-names.ts`; a derived type inherits its base's entries), or null.
+   */
+  runtimeName(type: string, attribute: string): string | null;
   /** `local` is declared anywhere in the schema as an element name. */
   isKnownElement(local: string): boolean;
   /** Domain-spec §9.1 designed-to-be-referenced type. */

@@ -12,6 +12,7 @@ import type {
   SimpleTypeInfo,
   ValueInfo,
 } from "./model.ts";
+import { RUNTIME_NAMES } from "./runtime-names.ts";
 
 /** Namespace of mod asset XML (`<AssetDeclaration xmlns="uri:ea.com:eala:asset">`). */
 const ASSET_NAMESPACE = "uri:ea.com:eala:asset";
@@ -46,7 +47,11 @@ interface IndexedType {
   readonly info: ComplexTypeInfo;
   children: Map<string, ChildInfo> | null;
   attributes: Map<string, AttributeInfo> | null;
+  /** The reference attributes with a default (see {@link Schema.defaultReferences}). */
+  defaults: readonly AttributeInfo[] | null;
 }
+
+const NO_ATTRIBUTES: readonly AttributeInfo[] = Object.freeze([]);
 
 function toMap<T>(rec: Readonly<Record<string, T>>): Map<string, T> {
   const m = new Map<string, T>();
@@ -71,10 +76,14 @@ export class Schema implements SchemaQueries {
   private readonly fallbackChildren = new Map<string, ChildInfo>();
   private readonly targets: ReadonlySet<string>;
   private readonly builtinValues = new Map<string, ValueInfo>();
+  /** `type\0attribute` → the runtime-name target (see `runtime-names.ts`), for the table's own types. */
+  private readonly runtimeNames = new Map<string, string>();
+  /** The same, answered for any type (a type deriving from a table type inherits its entries). */
+  private readonly runtimeNameCache = new Map<string, string | null>();
 
   constructor(readonly model: SchemaModel) {
     for (const n of Object.keys(model.complexTypes)) {
-      this.complexIndex.set(n, { info: model.complexTypes[n], children: null, attributes: null });
+      this.complexIndex.set(n, { info: model.complexTypes[n], children: null, attributes: null, defaults: null });
     }
     for (const n of Object.keys(model.complexTypes)) this.typeNames.set(n.toLowerCase(), n);
     for (const n of Object.keys(model.simpleTypes)) {
@@ -95,6 +104,12 @@ export class Schema implements SchemaQueries {
       }
     }
     this.targets = new Set(model.designedTargets.map((t) => t.toLowerCase()));
+    for (const r of RUNTIME_NAMES) {
+      const type = this.typeNames.get(r.type.toLowerCase());
+      const target = this.typeNames.get(r.target.toLowerCase());
+      // An entry whose types this schema set does not declare does not apply to it.
+      if (type && target) this.runtimeNames.set(`${type}\u0000${r.attribute}`, target);
+    }
   }
 
   /** Canonical spelling of a type name, else of an element name (both case-insensitive), else null. */
@@ -228,6 +243,36 @@ export class Schema implements SchemaQueries {
       this.builtinValues.set(type, v);
     }
     return v;
+  }
+
+  defaultReferences(type: string): readonly AttributeInfo[] {
+    const t = this.indexed(type);
+    if (!t) return NO_ATTRIBUTES;
+    if (t.defaults === null) {
+      const list = Object.values(t.info.attributes).filter((a) =>
+        (a.refType !== null || a.isRef) && !a.isPoid && a.defaultValue !== null && a.defaultValue.trim() !== ""
+      );
+      t.defaults = list.length ? list : NO_ATTRIBUTES;
+    }
+    return t.defaults;
+  }
+
+  runtimeName(type: string, attribute: string): string | null {
+    if (this.runtimeNames.size === 0) return null;
+    const key = `${type}\u0000${attribute}`;
+    let hit = this.runtimeNameCache.get(key);
+    if (hit === undefined) {
+      hit = null;
+      for (const t of this.typeChain(type)) {
+        const target = this.runtimeNames.get(`${t}\u0000${attribute}`);
+        if (target !== undefined) {
+          hit = target;
+          break;
+        }
+      }
+      this.runtimeNameCache.set(key, hit);
+    }
+    return hit;
   }
 
   isKnownElement(local: string): boolean {
