@@ -92,6 +92,17 @@ export const FLAGS = {
   depth: { type: "string", value: "N", help: "follow references N levels deep (1–3)" },
   "target-type": { type: "string", value: "T", multiple: true, help: "only references to this type (repeatable)" },
   "max-edges": { type: "string", value: "N", help: "stop after N edges" },
+  kind: {
+    type: "string",
+    value: "K",
+    multiple: true,
+    help:
+      "only references of this kind (repeatable): attribute, content, inheritFrom, default, name, manifest, heuristic",
+  },
+  "include-overrides": {
+    type: "boolean",
+    help: "also list assets that override a vanilla asset (left out without an SDK: vanilla may use them)",
+  },
   from: { type: "string", value: "FILE", help: "resolve as if included from FILE" },
   format: { type: "string", value: "F", help: "output format" },
   state: { type: "string", value: "S", help: "only files in this state: compiled, referenced or not-included" },
@@ -164,8 +175,8 @@ export const COMMAND_SPECS: Record<CommandName, CommandSpec> = {
   },
   refs: {
     positionals: [1, 1, "ID"],
-    flags: ["type", "limit", "cursor"],
-    summary: "Who references the asset (reverse references).",
+    flags: ["type", "kind", "limit", "cursor"],
+    summary: "Who references the asset (reverse references), with totals by kind.",
   },
   uses: {
     positionals: [1, 1, "ID"],
@@ -177,7 +188,11 @@ export const COMMAND_SPECS: Record<CommandName, CommandSpec> = {
     flags: ["prefix", "limit", "cursor"],
     summary: "The ids of an asset type, paged.",
   },
-  define: { positionals: [1, 1, "NAME"], flags: [], summary: "A $DEFINE's value and where it is declared." },
+  define: {
+    positionals: [1, 1, "NAME"],
+    flags: ["limit", "cursor"],
+    summary: "Where a $DEFINE is declared (every declaration, with its state) and used (paged).",
+  },
   include: {
     positionals: [1, 1, "SOURCE"],
     flags: ["from"],
@@ -196,7 +211,7 @@ export const COMMAND_SPECS: Record<CommandName, CommandSpec> = {
   },
   unreferenced: {
     positionals: [0, 0, ""],
-    flags: ["type", "limit", "cursor"],
+    flags: ["type", "include-overrides", "limit", "cursor"],
     summary: "Project assets nothing references (only types designed to be referenced).",
   },
   check: {
@@ -268,6 +283,10 @@ export interface CliConfig {
   readonly depth: number | null;
   readonly targetTypes: readonly string[];
   readonly maxEdges: number | null;
+  /** `ra3 refs --kind` (repeatable): only references of these kinds. */
+  readonly kinds: readonly string[];
+  /** `ra3 unreferenced --include-overrides`. */
+  readonly includeOverrides: boolean;
   readonly from: string | null;
   readonly format: string | null;
   /** `ra3 files --state`: compiled, referenced or not-included. */
@@ -438,6 +457,8 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
     depth: depth as number | null,
     targetTypes: (values["target-type"] as string[] | undefined) ?? [],
     maxEdges: maxEdges as number | null,
+    kinds: (values.kind as string[] | undefined) ?? [],
+    includeOverrides: values["include-overrides"] === true,
     from: str("from"),
     format,
     state,

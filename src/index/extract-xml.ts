@@ -1,8 +1,10 @@
 /**
  * Full extraction of one XML document into a {@link FileRecord}: top-level assets, defines, includes,
- * xi:includes, reference sites typed by the schema (or heuristic candidates without one), Poid
- * references, pipeline-local ids, `$DEFINE` uses and document-level diagnostics.
- * Depends only on the text and the schema: no other file is consulted.
+ * xi:includes, reference sites typed by the schema (written ones, the XSD defaults an element omits, the
+ * names the engine looks up at run time; heuristic candidates without a schema), Poid references,
+ * pipeline-local ids, `$DEFINE` uses and document-level diagnostics. The same extraction, given a
+ * {@link SpliceContext}, types what one xi:include splices from a file by the element it is spliced into
+ * ({@link extractSplice}). Depends only on the text, the schema and that context: no other file is consulted.
  */
 import { LineMap } from "../xml/line-map.ts";
 import { parseXml } from "../xml/tokenizer.ts";
@@ -56,6 +58,8 @@ interface Frame {
   readonly type: string | null;
   readonly owner: number;
   readonly depth: number;
+  /** A top-level asset (its `id` defines it, its `inheritFrom` names its parent). */
+  top: boolean;
   readonly parentLocal: string | null;
   /** What the element's text means, when it is collected for references. */
   readonly content: ContentMode | null;
@@ -126,8 +130,57 @@ export function extractXmlRecord(text: string, schema: SchemaQueries | null): Fi
   return x.record();
 }
 
-/** Where an element sits, deciding how it is read. */
-type Region = "asset" | "includes" | "defines" | "tags" | "xi" | "root" | "other";
+/**
+ * Where an element sits, deciding how it is read. Splice extraction adds two: `skip` (outside what the
+ * xi:include selects: not read) and `select` (the xpointer's container: its children are spliced).
+ */
+type Region = "asset" | "includes" | "defines" | "tags" | "xi" | "root" | "other" | "skip" | "select";
+
+/**
+ * Where one xi:include splices what it selects, which decides how the selected elements are typed: as
+ * children of the element the xi:include sits in, or (root level) as top-level assets.
+ */
+export interface SpliceContext {
+  /** The schema type of the element the xi:include sits in (null: untyped, the selected elements fall back to the global element map). */
+  readonly parentType: string | null;
+  /** That element's local name (the `parent` of the top spliced elements' reference sites). */
+  readonly parent: string | null;
+  /**
+   * The `Name` of `xpointer(/n:Name/child::*)`: the children of the first element of that name are
+   * spliced. Null: the root element itself is.
+   */
+  readonly container: string | null;
+  /** A root-level xi:include of an `AssetDeclaration`: the selected elements are top-level assets. */
+  readonly rootLevel: boolean;
+}
+
+/** What one splice brings into the splicing asset: its reference sites, module ids and inner xi:includes. */
+export interface SpliceExtraction {
+  /** The selection exists (the root, or an element of the container's name). */
+  readonly found: boolean;
+  readonly refs: readonly RefRecord[];
+  readonly localIds: readonly LocalId[];
+  /** The xi:includes inside the selection, with their parents typed by this context. */
+  readonly xincludes: readonly XIncludeDecl[];
+  /** The schema warnings of the selection as typed in this context (`unknown-element`, `unknown-attribute`). */
+  readonly diagnostics: readonly RecordDiagnostic[];
+}
+
+/**
+ * What an xi:include splices from a file, typed by its splice context: a pure function of the file's
+ * text (a record's `spliceText`), the schema and the context, so a caller may cache it per pair.
+ * Owners in the result are 0 (the splicing asset is the caller's); offsets locate root-level children.
+ * @example extractSplice(fragment.spliceText!, schema, { parentType: "GameObjectBehaviors", parent: "Behaviors", container: null, rootLevel: false }).refs
+ */
+export function extractSplice(text: string, schema: SchemaQueries | null, context: SpliceContext): SpliceExtraction {
+  const x = new XmlExtraction(text, schema, context);
+  parseXml(
+    text,
+    { startElement: (t) => x.onStart(t), endElement: (t) => x.onEnd(t), text: (v, s, e) => x.onText(v, s, e) },
+    { namespaces: true, recover: true },
+  );
+  return x.splice();
+}
 
 /**
  * The state of one document's extraction: the lists the record is made of, the element stack, and what
@@ -156,8 +209,17 @@ class XmlExtraction {
   private fragment = false;
   /** Not asset XML at all (see {@link FileRecord.foreign}). */
   private foreign = false;
+  /** An xi:include names this document itself (its text is kept for the splice). */
+  private sameDocument = false;
+  /** Splice extraction: the container of the context's xpointer was met (only the first one counts). */
+  private containerSeen = false;
+  private found = false;
 
-  constructor(private readonly text: string, private readonly schema: SchemaQueries | null) {
+  constructor(
+    private readonly text: string,
+    private readonly schema: SchemaQueries | null,
+    private readonly context: SpliceContext | null = null,
+  ) {
     this.lines = new LineMap(text);
   }
 
@@ -167,11 +229,11 @@ class XmlExtraction {
     if (parent) parent.hasChild = true;
     const depth = tag.depth;
     const local = tag.local;
-    if (depth === 0) return this.startRoot(tag);
+    if (depth === 0) return this.context ? this.startSpliceRoot(tag) : this.startRoot(tag);
+    if (parent!.region === "skip") return this.startSkipped(tag);
+    if (parent!.region === "select") return this.startSpliced(tag);
     if (this.foreign) return this.startForeign(tag, parent!);
-    if (local === "include" && (tag.uri === XINCLUDE_NS || findAttr(tag, "href") !== null)) {
-      return this.startXInclude(tag, parent);
-    }
+    if (isXInclude(tag)) return this.startXInclude(tag, parent!.owner, parent!.type, parent!.local);
     const region = parent?.region ?? "other";
     if (region === "xi") {
       stack.push(newFrame(local, null, parent!.owner, depth, parent!.local, null, "xi"));
@@ -231,6 +293,17 @@ class XmlExtraction {
     top.textEnd = end;
   }
 
+  /** What a splice extraction found (see {@link extractSplice}). */
+  splice(): SpliceExtraction {
+    return {
+      found: this.found,
+      refs: this.refs,
+      localIds: this.localIds,
+      xincludes: this.xincludes,
+      diagnostics: this.diagnostics,
+    };
+  }
+
   /** A well-formedness error (the tokenizer recovers and closes what it leaves open). */
   onError(error: { message: string; line: number; column: number; offset: number }): void {
     this.diagnostics.push({
@@ -261,6 +334,7 @@ class XmlExtraction {
       ranges: this.ranges,
       diagnostics: shared(this.diagnostics),
       lineCount: this.lines.lineCount,
+      spliceText: (this.fragment && !this.foreign) || this.sameDocument ? this.text : null,
     };
   }
 
@@ -318,7 +392,10 @@ class XmlExtraction {
     const frame = newFrame(local, type, -1, 0, null, null, "root");
     this.pushRange(frame, tag);
     this.stack.push(frame);
-    if (this.fragment && !this.foreign) this.handleAttributes(tag, frame, null);
+    if (this.fragment && !this.foreign) {
+      this.handleAttributes(tag, frame, null);
+      this.addDefaults(tag, frame, null);
+    }
   }
 
   /**
@@ -332,24 +409,99 @@ class XmlExtraction {
     this.stack.push(frame);
   }
 
-  private startXInclude(tag: XmlStartTag, parent: Frame | null): void {
-    const href = findAttr(tag, "href");
-    const owner = parent ? parent.owner : -1;
-    if (href !== null && href.value.trim() !== "") {
+  /**
+   * An xi:include: its target (`href`, or with only an `xpointer` this document, XInclude 1.0 §3.1) and
+   * where it sits. Its children are fallback content, never read.
+   */
+  private startXInclude(tag: XmlStartTag, owner: number, parentType: string | null, parentLocal: string | null): void {
+    const href = findAttr(tag, "href")?.value.trim() ?? "";
+    const xpointer = findAttr(tag, "xpointer")?.value ?? null;
+    if (href !== "" || (xpointer !== null && xpointer.trim() !== "")) {
       const p = this.pos(tag.start);
+      if (href === "") this.sameDocument = true;
       this.xincludes.push({
-        href: href.value.trim(),
-        xpointer: findAttr(tag, "xpointer")?.value ?? null,
+        href,
+        xpointer,
         rootLevel: tag.depth === 1 && !this.fragment,
         owner,
         offset: tag.start,
         line: p.line,
         column: p.column,
+        parentType,
+        parent: parentLocal,
       });
     } else {
-      this.diag("xinclude-href", "error", "xi:include has no href attribute", tag.start);
+      this.diag(
+        "xinclude-href",
+        "error",
+        "xi:include has neither an href nor an xpointer (one of them names what it includes)",
+        tag.start,
+      );
     }
-    this.stack.push(newFrame(tag.local, null, owner, tag.depth, parent?.local ?? null, null, "xi"));
+    this.stack.push(newFrame(tag.local, null, owner, tag.depth, parentLocal, null, "xi"));
+  }
+
+  /** The root in splice extraction: spliced itself (no xpointer), the container, or skipped. */
+  private startSpliceRoot(tag: XmlStartTag): void {
+    const ctx = this.context!;
+    const local = tag.local;
+    const first = this.rootName === null;
+    if (first) this.rootName = local;
+    this.fragment = true;
+    // Not asset XML: nothing in it is typed, so nothing is selected.
+    const foreign = local !== "AssetDeclaration" && tag.uri !== ASSET_NS;
+    if (!first || foreign) {
+      this.containerSeen = true;
+      this.stack.push(newFrame(local, null, -1, 0, null, null, "skip"));
+      return;
+    }
+    if (ctx.container === null) return this.startSpliced(tag);
+    this.startSkipped(tag);
+  }
+
+  /** An element outside the selection: not read, unless it is the xpointer's container. */
+  private startSkipped(tag: XmlStartTag): void {
+    const container = this.context!.container;
+    const isContainer = !this.containerSeen && container !== null && tag.local === container;
+    if (isContainer) {
+      this.containerSeen = true;
+      this.found = true;
+    }
+    this.stack.push(newFrame(tag.local, null, -1, tag.depth, null, null, isContainer ? "select" : "skip"));
+  }
+
+  /** A spliced element: typed as a child of the splice context's element (or as a top-level asset). */
+  private startSpliced(tag: XmlStartTag): void {
+    const ctx = this.context!;
+    const { schema } = this;
+    this.found = true;
+    if (isXInclude(tag)) return this.startXInclude(tag, 0, ctx.parentType, ctx.parent);
+    let type: string | null = null;
+    let elementRefType: string | null = null;
+    if (schema && ctx.rootLevel) {
+      type = schema.rootElementType(tag.local);
+      if (!type) {
+        this.diag(
+          "unknown-element",
+          "warning",
+          `<${tag.local}> is not an asset type declared in the schema`,
+          tag.start,
+        );
+      }
+    } else if (schema) {
+      const child = schema.childElementType(ctx.parentType, tag.local);
+      if (child) {
+        type = child.type;
+        elementRefType = child.refType;
+      } else if (!schema.isKnownElement(tag.local)) {
+        this.diag("unknown-element", "warning", `element <${tag.local}> is not declared in the schema`, tag.start);
+      }
+    }
+    const frame = newFrame(tag.local, type, 0, tag.depth, ctx.parent, this.contentMode(type, elementRefType), "asset");
+    frame.top = ctx.rootLevel;
+    this.stack.push(frame);
+    this.handleAttributes(tag, frame, ctx.parent);
+    this.addDefaults(tag, frame, ctx.parent);
   }
 
   /** A top-level element of an `AssetDeclaration`: an asset (reported when it has no id or a duplicate one). */
@@ -394,9 +546,11 @@ class XmlExtraction {
       });
     }
     const frame = newFrame(local, type, owner, 1, parent.local, this.contentMode(type, null), "asset");
+    frame.top = true;
     this.pushRange(frame, tag);
     this.stack.push(frame);
     this.handleAttributes(tag, frame, parent.local);
+    this.addDefaults(tag, frame, parent.local);
   }
 
   /** An element inside an asset (or anywhere in a fragment): typed by its parent's schema type. */
@@ -423,10 +577,11 @@ class XmlExtraction {
       this.contentMode(type, elementRefType),
       "asset",
     );
-    if (this.fragment) this.pushRange(frame, tag);
+    if (this.fragment && !this.context) this.pushRange(frame, tag);
     this.addIdChild(tag, frame, parent);
     this.stack.push(frame);
     this.handleAttributes(tag, frame, parent.local);
+    this.addDefaults(tag, frame, parent.local);
   }
 
   /** A child with an id of an element whose range collects them (a root-level xi:include container's). */
@@ -536,7 +691,7 @@ class XmlExtraction {
     const { schema } = this;
     const type = frame.type;
     const owner = frame.owner;
-    const topLevel = !this.fragment && tag.depth === 1;
+    const topLevel = frame.top;
     for (const attr of tag.attributes) {
       if (attr.prefix || attr.qname === "xmlns") continue;
       const name = attr.local;
@@ -623,7 +778,7 @@ class XmlExtraction {
       );
       return;
     }
-    if (!info.refType && !info.isRef) return;
+    if (!info.refType && !info.isRef) return this.runtimeName(tag, frame, attr, parentLocal);
     if (info.isPoid) {
       const trimmed = value.trim();
       if (trimmed && !isExpressionValue(trimmed)) {
@@ -649,6 +804,52 @@ class XmlExtraction {
       const at = exact ? offset : attr.valueStart;
       this.addRef(owner, "attribute", token, info.refType, null, tag.local, parentLocal, name, at);
     });
+  }
+
+  /**
+   * A plain-string attribute the engine looks up by id at run time (the schema's runtime-name table):
+   * each token is a reference of kind `name` to the table's target type.
+   */
+  private runtimeName(tag: XmlStartTag, frame: Frame, attr: XmlAttribute, parentLocal: string | null): void {
+    const target = this.schema!.runtimeName(frame.type!, attr.local);
+    if (target === null) return;
+    const raw = this.text.slice(attr.valueStart, attr.valueEnd);
+    const exact = raw.indexOf("&") < 0;
+    const list = this.schema!.attribute(frame.type!, attr.local)?.isList ?? false;
+    eachToken(exact ? raw : attr.value, attr.valueStart, list, (token, offset) => {
+      if (isExpressionValue(token)) return;
+      this.addRef(
+        frame.owner,
+        "name",
+        token,
+        target,
+        null,
+        tag.local,
+        parentLocal,
+        attr.local,
+        exact ? offset : attr.valueStart,
+      );
+    });
+  }
+
+  /**
+   * The XSD defaults of the reference attributes an element omits: the compiler writes them in, so each
+   * is a reference of kind `default`, placed at the element's start tag. A top-level asset with
+   * `inheritFrom` is left out: what it omits comes from its parent (whose own default, if any, counts there).
+   */
+  private addDefaults(tag: XmlStartTag, frame: Frame, parentLocal: string | null): void {
+    const { schema } = this;
+    if (!schema || frame.type === null) return;
+    const defaults = schema.defaultReferences(frame.type);
+    if (defaults.length === 0) return;
+    if (frame.top && findAttrCaseless(tag, "inheritFrom")) return;
+    for (const a of defaults) {
+      if (findAttr(tag, a.name)) continue;
+      eachToken(a.defaultValue!, tag.start, a.isList, (token) => {
+        if (isExpressionValue(token)) return;
+        this.addRef(frame.owner, "default", token, a.refType, null, tag.local, parentLocal, a.name, tag.start);
+      });
+    }
   }
 
   private addRef(
@@ -709,6 +910,7 @@ function newFrame(
     type,
     owner,
     depth,
+    top: false,
     parentLocal,
     content,
     region,
@@ -736,6 +938,11 @@ function eachToken(raw: string, base: number, list: boolean, fn: (token: string,
 
 function leading(value: string): number {
   return value.length - value.trimStart().length;
+}
+
+/** An xi:include element (in the XInclude namespace, or any `include` with an `href`, as the peer reads them). */
+function isXInclude(tag: XmlStartTag): boolean {
+  return tag.local === "include" && (tag.uri === XINCLUDE_NS || findAttr(tag, "href") !== null);
 }
 
 function findAttr(tag: XmlStartTag, local: string): { value: string; valueStart: number } | null {

@@ -152,6 +152,7 @@ class IncludeWalker {
         }
       }
       for (const xi of loaded.record.xincludes) {
+        if (xi.href === "") continue; // only an xpointer: its own document, no file to include
         const res = inputs.resolve(xi.href, loaded.path, "project");
         this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : "missing", xi.line, xi.column);
         if (!res.path && !(res.prefixed && !inputs.sdkUsable)) {
@@ -225,6 +226,7 @@ class IncludeWalker {
       this.follow(s, loaded.path, res.path, next, depth, inc.line, inc.column, inc.source);
     }
     for (const xi of rec.xincludes) {
+      if (xi.href === "") continue; // only an xpointer: its own document, no file to include
       const res = inputs.resolve(xi.href, loaded.path, s.entry.layer);
       this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : "missing", xi.line, xi.column);
       if (!res.path) {

@@ -16,6 +16,8 @@ export interface XiChildOwner {
   readonly start: number;
   readonly end: number;
   readonly asset: number;
+  /** The container element whose children these are (an xpointer's, or the fragment's root). */
+  readonly container: string;
 }
 
 /** A manifest a stream uses, with the asset index of each of its entries (-1: a duplicate without a handle). */
@@ -77,6 +79,9 @@ function xmlAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[]): Map<
         manifestSource: null,
         viaXInclude: false,
         recordIndex: i,
+        start: a.start,
+        // The art scan records where an asset starts, not where it ends.
+        end: info.kind === "art" ? -1 : a.end,
       });
     }
     recordAssets.set(key, indexes);
@@ -109,7 +114,7 @@ function xiContainerAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[
         const k = `${tkey}\u0000${c.offset}`;
         if (seen.has(k)) continue;
         seen.add(k);
-        push(owners, tkey, { start: c.start, end: c.end, asset: assets.length });
+        push(owners, tkey, { start: c.start, end: c.end, asset: assets.length, container });
         assets.push({
           index: assets.length,
           type: ctx.canonical(c.type),
@@ -129,6 +134,8 @@ function xiContainerAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[
           manifestSource: null,
           viaXInclude: true,
           recordIndex: -1,
+          start: c.start,
+          end: c.end,
         });
       }
     }
@@ -181,6 +188,8 @@ function manifestAssets(
         manifestSource: m.sourceFile,
         viaXInclude: false,
         recordIndex: -1,
+        start: -1,
+        end: -1,
       });
     }
   }

@@ -8,7 +8,11 @@ import { displayPath, pathKey } from "../project/paths.ts";
 import type { WalkResult } from "./include-walk.ts";
 import type { LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
+import type { InheritTable } from "./link-inherit.ts";
+import type { SiteTable } from "./link-references.ts";
+import { TYPED_CODES } from "./link-splice.ts";
 import type { AssetDef, DefineDef, Diagnostic, ReferenceSite } from "./linked.ts";
+import type { FileRecord, RecordDiagnostic } from "./records.ts";
 
 /** What the diagnostics phase reads: the other phases' outputs. */
 export interface DiagnosticsInputs {
@@ -16,7 +20,8 @@ export interface DiagnosticsInputs {
   readonly files: FileTable;
   readonly assets: readonly AssetDef[];
   readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
-  readonly sites: readonly ReferenceSite[];
+  readonly references: SiteTable;
+  readonly inherit: InheritTable;
   readonly byId: ReadonlyMap<string, readonly number[]>;
 }
 
@@ -32,17 +37,41 @@ export interface DiagnosticsOutput {
  * @example linkDiagnostics(ctx, parts).diagnostics.filter((d) => d.code === "duplicate-id")
  */
 export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): DiagnosticsOutput {
-  const own = fileDiagnostics(ctx, parts.files, parts.defines);
-  const refs = referenceDiagnostics(ctx, parts.sites, parts.assets, parts.byId);
+  const own = fileDiagnostics(ctx, parts.files, parts.defines, parts.references);
+  const refs = referenceDiagnostics(ctx, parts.references.sites, parts.assets, parts.byId);
   const all = [
     ...own.diagnostics,
     ...parts.walk.diagnostics,
     ...ctx.inputs.environment(),
     ...duplicateIds(ctx, parts.assets),
     ...refs.diagnostics,
+    ...parts.references.diagnostics,
+    ...parts.inherit.diagnostics,
     ...summaries(refs.external, refs.externalInactive, own.externalDefines, parts.walk.suppressedPrefixed),
   ].sort(compareDiagnostics);
   return { diagnostics: all, external: { active: refs.external, inactive: refs.externalInactive } };
+}
+
+/**
+ * The diagnostics a project file's record holds (for a spliced fragment, the schema warnings come from
+ * its splices instead: they are typed by where they are spliced), a note for a fragment nothing splices.
+ */
+function recordDiagnostics(key: string, rec: FileRecord, references: SiteTable): readonly RecordDiagnostic[] {
+  const spliced = references.fragmentDiagnostics.get(key);
+  const unspliced = references.unsplicedFragments.has(key);
+  if (!spliced && !unspliced) return rec.diagnostics;
+  const own = spliced ? [...rec.diagnostics.filter((d) => !TYPED_CODES.has(d.code)), ...spliced] : [...rec.diagnostics];
+  if (references.unsplicedFragments.has(key)) {
+    own.push({
+      code: "fragment-not-spliced",
+      severity: "information",
+      message:
+        "no xi:include splices this fragment in, so no context types its elements: they are read by a guess from the root element's name, and its references belong to no asset",
+      line: rec.ranges[0]?.line ?? 1,
+      column: 1,
+    });
+  }
+  return own;
 }
 
 /** Record-level diagnostics of project files, and their `$NAME` uses no define declares. */
@@ -50,6 +79,7 @@ function fileDiagnostics(
   ctx: LinkContext,
   files: FileTable,
   defines: ReadonlyMap<string, readonly DefineDef[]>,
+  references: SiteTable,
 ): { diagnostics: Diagnostic[]; externalDefines: Map<string, number> } {
   const out: Diagnostic[] = [];
   const externalDefines = new Map<string, number>();
@@ -57,7 +87,7 @@ function fileDiagnostics(
     const info = files.get(key);
     if (!info || info.origin !== "project") continue;
     const rec = loaded.record;
-    for (const d of rec.diagnostics) {
+    for (const d of recordDiagnostics(key, rec, references)) {
       out.push({
         code: d.code,
         severity: d.severity,
@@ -71,7 +101,7 @@ function fileDiagnostics(
     const localDefines = new Set(rec.defines.map((d) => d.name.toLowerCase()));
     for (const u of rec.defineUses) {
       const k = u.name.toLowerCase();
-      if (defines.has(k) || localDefines.has(k)) continue;
+      if (localDefines.has(k) || defines.get(k)?.some((d) => d.state !== "not-included")) continue;
       if (!ctx.inputs.sdkUsable) {
         // Without the SDK the vanilla defines are unknown: count, don't accuse.
         if (info.state !== "not-included") externalDefines.set(u.name, (externalDefines.get(u.name) ?? 0) + 1);

@@ -5,7 +5,7 @@
  */
 import type { AssetTable } from "./link-assets.ts";
 import type { LinkContext } from "./link-context.ts";
-import type { SplicedModule } from "./link-references.ts";
+import type { SplicedModule } from "./link-splice.ts";
 import type { PoidSite } from "./linked.ts";
 
 /**

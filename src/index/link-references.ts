@@ -1,29 +1,29 @@
 /**
- * Link phase, references and splicing: every reference site of the index, resolved by id and schema
- * type. Sites come in one order: each non-fragment file's own sites (in record order), each followed by
- * the sites of the fragments its xi:includes splice into its assets (attributed to the splicing asset);
- * then the compiler's dependency pairs from the manifests; then the sites of fragments no asset owns.
+ * Link phase, references: every reference site of the index, resolved by id and schema type. Sites come
+ * in one order: each non-fragment file's own sites (in record order), each followed by what its
+ * xi:includes splice into its assets (attributed to the splicing asset, `link-splice.ts`); then the sites
+ * of root-level containers' children; then those of fragments nothing splices; then the compiler's
+ * dependency pairs from the manifests that no XML site of the same asset stands for (the XML sites they
+ * confirm are marked `confirmedByManifest`).
  */
-import { pathKey } from "../project/paths.ts";
 import type { AssetTable } from "./link-assets.ts";
 import type { KeyedFile, LinkContext } from "./link-context.ts";
-import { xpointerContainer } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
-import { type AssetDef, type FileState, push, rankCompare, type ReferenceSite } from "./linked.ts";
-import type { RefRecord, XIncludeDecl } from "./records.ts";
-
-/** A module id an asset gets from a fragment it splices (Poid references may name it). */
-export interface SplicedModule {
-  readonly id: string;
-  readonly element: string;
-  readonly file: string;
-  readonly line: number;
-}
+import { type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
+import type { AssetDef, Diagnostic, FileState, ReferenceSite } from "./linked.ts";
+import { rankCompare } from "./linked.ts";
+import type { RecordDiagnostic, RefRecord } from "./records.ts";
 
 export interface SiteTable {
   readonly sites: readonly ReferenceSite[];
   /** Asset index → the module ids spliced into it. */
   readonly splicedModules: ReadonlyMap<number, readonly SplicedModule[]>;
+  /** Fragment file key → its schema warnings as its splices type it (replacing the record's guess). */
+  readonly fragmentDiagnostics: ReadonlyMap<string, readonly RecordDiagnostic[]>;
+  /** Fragment file keys nothing splices (their sites are `unspliced`). */
+  readonly unsplicedFragments: ReadonlySet<string>;
+  /** xi:include loops within a document, unsupported and unmatched xpointers. */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** The id a reference value names: the text after the last `:` (the whole value when that is empty). */
@@ -35,7 +35,7 @@ function normaliseRefValue(value: string): string {
 }
 
 /**
- * Resolves every reference of the linked files.
+ * Resolves every reference of the linked files (`cache`: splice extractions kept across links).
  * @example linkReferences(ctx, files, assets, byId).sites.filter((s) => s.status !== "resolved")
  */
 export function linkReferences(
@@ -43,13 +43,22 @@ export function linkReferences(
   files: FileTable,
   table: AssetTable,
   byId: ReadonlyMap<string, readonly number[]>,
+  cache: SpliceCache = new SpliceCache(),
 ): SiteTable {
   const sink = new SiteSink(new SiteResolver(ctx, table.assets, byId));
-  const splicer = new Splicer(ctx, sink);
+  const splicer = new Splicer(ctx, sink, cache);
   for (const f of ctx.all) recordSites(f, files, table, sink, splicer);
+  for (const f of ctx.all) rootLevelSites(f, files, table, splicer);
+  const unsplicedFragments = new Set<string>();
+  for (const f of ctx.all) unsplicedSites(f, files, table, sink, splicer, unsplicedFragments);
   manifestSites(table, byId, sink);
-  for (const f of ctx.all) fragmentSites(f, files, table, sink, splicer.splicedFragments);
-  return { sites: sink.sites, splicedModules: splicer.splicedModules };
+  return {
+    sites: sink.sites,
+    splicedModules: splicer.splicedModules,
+    fragmentDiagnostics: splicer.fragmentDiagnostics,
+    unsplicedFragments,
+    diagnostics: splicer.diagnostics,
+  };
 }
 
 interface Resolution {
@@ -91,11 +100,11 @@ class SiteResolver {
       byType.set(typeKey, miss);
       return miss;
     }
-    const { targets, selfSkipped } = this.matching(r, from, candidates);
+    const { targets, selfSkipped, selfOnly } = this.matching(r, from, candidates);
     const answer = {
       id,
       targets: targets.length ? targets : NO_TARGETS,
-      status: targets.length ? ("resolved" as const) : ("wrong_type" as const),
+      status: targets.length ? ("resolved" as const) : selfOnly ? ("not_found" as const) : ("wrong_type" as const),
     };
     if (!selfSkipped) byType.set(typeKey, answer);
     return answer;
@@ -106,7 +115,7 @@ class SiteResolver {
     r: RefRecord,
     from: number,
     candidates: readonly number[],
-  ): { targets: number[]; selfSkipped: boolean } {
+  ): { targets: number[]; selfSkipped: boolean; selfOnly?: boolean } {
     const schema = this.ctx.schema;
     const assets = this.assets;
     const targets: number[] = [];
@@ -121,22 +130,36 @@ class SiteResolver {
       }
       targets.push(c);
     }
+    // An asset whose inheritFrom names its own id and nothing else of that id is indexed: with the SDK's
+    // vanilla layer indexed, a cycle (kept, and reported); without it, the vanilla copy the mod overrides
+    // (the common `id="X" inheritFrom="X"` idiom), which is not indexed: not found.
+    if (targets.length === 0 && selfSkipped && r.kind === "inheritFrom") {
+      if (this.ctx.inputs.sdkUsable) targets.push(from);
+      else return { targets, selfSkipped, selfOnly: true };
+    }
     // byId is best first already; the sort keeps that order and is a no-op unless candidates tie.
     if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
     return { targets, selfSkipped };
   }
 }
 
-/** The site list being built: numbers each site as it is added. */
-class SiteSink {
+/**
+ * The site list being built: numbers each site as it is added. Sites nobody wrote are kept only when they
+ * resolve: a guess (`heuristic`), an XSD default (`default`) and a runtime name (`name`) that match no
+ * asset of the right type are not references (and never an unresolved-reference error).
+ */
+class SiteSink implements SiteAdder {
   readonly sites: ReferenceSite[] = [];
 
   constructor(private readonly resolver: SiteResolver) {}
 
-  add(r: RefRecord, from: number, file: string, state: FileState, via: string | null): void {
+  add(r: RefRecord, from: number, file: string, state: FileState, via: string | null, unspliced = false): void {
     const { id, targets, status } = this.resolver.resolve(r, from);
-    // A guess that matched nothing is not a reference; guesses in files nothing includes (maps, drafts) are noise.
-    if (r.kind === "heuristic" && (status !== "resolved" || state === "not-included")) return;
+    if (r.kind === "heuristic" || r.kind === "default" || r.kind === "name") {
+      if (status !== "resolved") return;
+      // Guesses in files nothing includes (maps, drafts) are noise.
+      if (r.kind === "heuristic" && state === "not-included") return;
+    }
     this.sites.push({
       index: this.sites.length,
       from,
@@ -156,6 +179,8 @@ class SiteSink {
       state,
       active: state === "compiled",
       via,
+      unspliced,
+      confirmedByManifest: false,
     });
   }
 
@@ -164,7 +189,7 @@ class SiteSink {
   }
 }
 
-/** The sites of one non-fragment XML or art file, each xi:include's fragment spliced in after them. */
+/** The sites of one non-fragment XML or art file, each xi:include's selection spliced in after them. */
 function recordSites(
   { loaded, key }: KeyedFile,
   files: FileTable,
@@ -179,75 +204,44 @@ function recordSites(
   for (const r of rec.refs) sink.add(r, r.owner >= 0 ? indexes[r.owner] : -1, loaded.path, info.state, null);
   for (const xi of rec.xincludes) {
     if (xi.rootLevel || xi.owner < 0) continue;
-    splicer.splice(indexes[xi.owner], loaded.path, xi, info.origin === "sdk" ? "sdk" : "project", info.state, 0, [
-      key,
-    ]);
+    splicer.splice(indexes[xi.owner], loaded, xi, info.origin === "sdk" ? "sdk" : "project", info.state);
   }
 }
 
-/** Follows xi:includes inside assets: the fragment's sites and module ids belong to the splicing asset. */
-class Splicer {
-  readonly splicedFragments = new Set<string>();
-  readonly splicedModules = new Map<number, SplicedModule[]>();
-
-  constructor(private readonly ctx: LinkContext, private readonly sink: SiteSink) {}
-
-  splice(
-    owner: number,
-    includer: string,
-    xi: Pick<XIncludeDecl, "href" | "xpointer">,
-    layer: "project" | "sdk",
-    state: FileState,
-    depth: number,
-    chain: readonly string[],
-  ): void {
-    if (depth > 16) return;
-    const res = this.ctx.inputs.resolve(xi.href, includer, layer);
-    if (!res.path) return;
-    const tk = pathKey(res.path);
-    if (chain.includes(tk)) return;
-    const target = this.ctx.records.get(tk);
-    if (!target || !target.record.fragment) return;
-    this.splicedFragments.add(tk);
-    const container = xpointerContainer(xi.xpointer);
-    const range = container ? target.record.ranges.find((r) => r.local === container) : null;
-    if (container && !range) return;
-    const lo = range ? range.start : 0;
-    const hi = range ? range.end : Number.MAX_SAFE_INTEGER;
-    const rec = target.record;
-    for (const r of rec.refs) {
-      if (r.offset >= lo && r.offset < hi) this.sink.add(r, owner, target.path, state, xi.href);
-    }
-    for (const m of rec.localIds) {
-      if (m.offset >= lo && m.offset < hi) {
-        push(this.splicedModules, owner, { id: m.id, element: m.element, file: target.path, line: m.line });
-      }
-    }
-    for (const inner of rec.xincludes) {
-      if (inner.offset >= lo && inner.offset < hi) {
-        this.splice(owner, target.path, inner, layer, state, depth + 1, [...chain, tk]);
-      }
-    }
-  }
-}
-
-/** The compiler's own dependency pairs stored in the manifests: vanilla asset → vanilla asset (and overrides). */
+/**
+ * The compiler's own dependency pairs stored in the manifests (vanilla asset → vanilla asset, overrides
+ * included). Where the referencing asset has an XML definition whose own sites already resolve to the
+ * pair's target, those sites are the answer and the pair only confirms them (`confirmedByManifest`);
+ * the other pairs become sites of kind `manifest`. Each (asset, target) pair counts once, however many
+ * manifests hold it.
+ */
 function manifestSites(table: AssetTable, byId: ReadonlyMap<string, readonly number[]>, sink: SiteSink): void {
   const { assets } = table;
+  const sites = sink.sites;
+  const xmlSitesFrom = new Map<number, number[]>();
+  for (const s of sites) {
+    if (s.from >= 0) (xmlSitesFrom.get(s.from) ?? xmlSitesFrom.set(s.from, []).get(s.from)!).push(s.index);
+  }
+  const sameAsset = (a: AssetDef) => (byId.get(a.id.toLowerCase()) ?? []).filter((i) => assets[i].type === a.type);
   const manifestTargets = new Map<number, number[]>();
+  const seenPairs = new Set<string>();
   for (const { loaded, indexes } of table.manifestOwners) {
     const refs = loaded.record.manifestRefs;
     for (let k = 0; k + 2 < refs.length; k += 3) {
       const from = indexes[refs[k]];
       const to = table.manifestHandles.get(`${refs[k + 1]}:${refs[k + 2]}`);
       if (from === undefined || from < 0 || to === undefined) continue;
+      const pair = `${from}:${to}`;
+      if (seenPairs.has(pair)) continue;
+      seenPairs.add(pair);
       const target = assets[to];
       let targets = manifestTargets.get(to);
       if (!targets) {
-        targets = (byId.get(target.id.toLowerCase()) ?? []).filter((i) => assets[i].type === target.type);
+        targets = sameAsset(target);
         if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
         manifestTargets.set(to, targets);
       }
+      if (confirmXmlSites(sites, xmlSitesFrom, sameAsset(assets[from]), targets)) continue;
       sink.addPrebuilt({
         from,
         kind: "manifest",
@@ -267,30 +261,64 @@ function manifestSites(table: AssetTable, byId: ReadonlyMap<string, readonly num
         state: "referenced",
         active: false,
         via: null,
+        unspliced: false,
+        confirmedByManifest: false,
       });
     }
   }
 }
 
 /**
- * Fragments: the references inside a root-level container's children belong to the assets those
- * children became; the rest of a fragment spliced nowhere still shows, owned by no asset.
+ * Marks the XML sites of `twins` (the referencing asset's definitions) that resolve to one of `targets`
+ * as confirmed by a manifest pair; true when there was one. Replaces the phase's own site objects,
+ * before the list is published.
  */
-function fragmentSites(
+function confirmXmlSites(
+  sites: ReferenceSite[],
+  xmlSitesFrom: ReadonlyMap<number, readonly number[]>,
+  twins: readonly number[],
+  targets: readonly number[],
+): boolean {
+  let confirmed = false;
+  for (const twin of twins) {
+    for (const i of xmlSitesFrom.get(twin) ?? []) {
+      const s = sites[i];
+      if (s.kind === "manifest" || !s.targets.some((t) => targets.includes(t))) continue;
+      confirmed = true;
+      if (!s.confirmedByManifest) sites[i] = { ...s, confirmedByManifest: true };
+    }
+  }
+  return confirmed;
+}
+
+/** The children of a fragment's root-level containers are assets: the sites inside each are typed and owned as such. */
+function rootLevelSites({ loaded, key }: KeyedFile, files: FileTable, table: AssetTable, splicer: Splicer): void {
+  const info = files.get(key);
+  const owners = table.xiChildOwners.get(key);
+  if (!info || !info.fragment || !owners) return;
+  for (const container of new Set(owners.map((o) => o.container))) {
+    const mine = owners.filter((o) => o.container === container);
+    const ownerAt = (offset: number) => mine.find((o) => offset >= o.start && offset < o.end)?.asset ?? -1;
+    splicer.spliceRootLevel(loaded, container, info.state, ownerAt);
+  }
+}
+
+/**
+ * A fragment nothing splices is read by the guess its record was extracted with (its root element's
+ * name taken as a type); its sites, owned by no asset, say so (`unspliced`).
+ */
+function unsplicedSites(
   { loaded, key }: KeyedFile,
   files: FileTable,
   table: AssetTable,
   sink: SiteSink,
-  splicedFragments: ReadonlySet<string>,
+  splicer: Splicer,
+  unspliced: Set<string>,
 ): void {
   const info = files.get(key);
-  if (!info || !info.fragment) return;
-  const owners = table.xiChildOwners.get(key);
-  const spliced = splicedFragments.has(key);
-  if (!owners && spliced) return;
-  for (const r of loaded.record.refs) {
-    const owner = owners?.find((o) => r.offset >= o.start && r.offset < o.end);
-    if (owner) sink.add(r, owner.asset, loaded.path, info.state, null);
-    else if (!spliced) sink.add(r, -1, loaded.path, info.state, null);
+  if (!info || !info.fragment || info.foreign || table.xiChildOwners.has(key) || splicer.splicedFragments.has(key)) {
+    return;
   }
+  unspliced.add(key);
+  for (const r of loaded.record.refs) sink.add(r, -1, loaded.path, info.state, null, true);
 }

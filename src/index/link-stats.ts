@@ -38,7 +38,8 @@ export function linkStats(ctx: LinkContext, parts: StatsInputs): LinkStats {
   let projectAssets = 0;
   for (const a of parts.assets) if (a.origin === "project" && ctx.insideProject(a.file)) projectAssets++;
   let defineCount = 0;
-  for (const list of parts.defines.values()) defineCount += list.length;
+  // The declarations in effect (those of files no entry point includes are listed, never counted).
+  for (const list of parts.defines.values()) for (const d of list) if (d.state !== "not-included") defineCount++;
   let resolved = 0;
   for (const s of parts.sites) if (s.status === "resolved") resolved++;
   return {

@@ -10,6 +10,7 @@ import { linkContext, type LinkInputs, type RecordLookup } from "./link-context.
 import { linkDefines } from "./link-defines.ts";
 import { linkDiagnostics } from "./link-diagnostics.ts";
 import { linkFiles } from "./link-files.ts";
+import { linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
 import { linkReferences } from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
@@ -49,13 +50,23 @@ export function* linkSteps(
   const { assets } = table;
   yield* phaseBoundary();
   const ranking = rankAssets(assets);
-  const { defines, defineUses } = linkDefines(ctx, files);
+  const { defines, defineUses, defineUseSites } = linkDefines(ctx, files);
   yield* phaseBoundary();
-  const { sites, splicedModules } = linkReferences(ctx, files, table, ranking.byId);
+  const references = linkReferences(ctx, files, table, ranking.byId);
+  const { sites } = references;
   yield* phaseBoundary();
-  const poidSites = linkPoid(ctx, table, splicedModules);
+  const inherit = linkInherit(ctx, assets, sites);
+  const poidSites = linkPoid(ctx, table, references.splicedModules);
   const { strings, stringUses } = linkStrings(ctx, files, table);
-  const { diagnostics, external } = linkDiagnostics(ctx, { walk, files, assets, defines, sites, byId: ranking.byId });
+  const { diagnostics, external } = linkDiagnostics(ctx, {
+    walk,
+    files,
+    assets,
+    defines,
+    references,
+    inherit,
+    byId: ranking.byId,
+  });
   yield* phaseBoundary();
   const stats = linkStats(ctx, {
     files,
@@ -81,6 +92,8 @@ export function* linkSteps(
     projectDir: inputs.projectDir,
     sdkDir: inputs.sdkDir,
     defineUses,
+    defineUseSites,
+    inheritCycles: inherit.cycles,
     strings,
     stringUses,
     poidSites,

@@ -72,6 +72,12 @@ export interface AssetDef {
   readonly viaXInclude: boolean;
   /** Index of the record-level asset in its file (-1 for manifest and xi assets). */
   readonly recordIndex: number;
+  /**
+   * Offsets of the whole element in the decoded text of `file` (from its `<` to the end of its end tag),
+   * or -1 when unknown (manifest assets; art, whose scan records only the start: `end` is then -1).
+   */
+  readonly start: number;
+  readonly end: number;
 }
 
 export type ReferenceStatus =
@@ -107,8 +113,15 @@ export interface ReferenceSite {
   readonly state: FileState;
   /** `state === "compiled"`. */
   readonly active: boolean;
-  /** Spliced in through this xi:include chain (fragment sites), else null. */
+  /** Spliced in through this xi:include (its href, or its xpointer for one into its own document), else null. */
   readonly via: string | null;
+  /**
+   * In a fragment nothing splices in: no splice context types its elements, so they are typed by a guess
+   * from the root element's name (and the site belongs to no asset).
+   */
+  readonly unspliced: boolean;
+  /** A compiled manifest holds the same dependency (the pair of the referencing asset and its target). */
+  readonly confirmedByManifest: boolean;
 }
 
 export interface IncludeEdge {
@@ -137,7 +150,28 @@ export interface DefineDef {
   readonly line: number;
   readonly column: number;
   readonly origin: Origin;
+  /** The state of the declaring file: only compiled and referenced files' defines are in effect. */
+  readonly state: FileState;
   readonly active: boolean;
+}
+
+/** A `$NAME` use of a define. */
+export interface DefineUseSite {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly element: string;
+  readonly attribute: string | null;
+  /** The state of the file holding the use. */
+  readonly state: FileState;
+}
+
+/** An `inheritFrom` chain that comes back to where it started: `A → B → A`, or `A → A`. */
+export interface InheritCycle {
+  /** The assets in chain order (the first repeats after the last). */
+  readonly assets: readonly number[];
+  /** The `inheritFrom` site of each, in the same order. */
+  readonly sites: readonly number[];
 }
 
 export interface Diagnostic {
@@ -253,6 +287,8 @@ export type LinkedParts =
     | "projectDir"
     | "sdkDir"
     | "defineUses"
+    | "defineUseSites"
+    | "inheritCycles"
     | "strings"
     | "stringUses"
     | "poidSites"
@@ -264,6 +300,10 @@ export class LinkedIndex {
   readonly assets: readonly AssetDef[];
   readonly sites: readonly ReferenceSite[];
   readonly includes: readonly IncludeEdge[];
+  /**
+   * Lower-cased name → every declaration: compiled files' first, then referenced, then not-included
+   * ones (each in record order). Only compiled and referenced files' declarations are in effect.
+   */
   readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
   readonly diagnostics: readonly Diagnostic[];
   readonly streams: readonly StreamInfo[];
@@ -286,6 +326,12 @@ export class LinkedIndex {
   readonly sdkDir: string | null;
   /** Lower-cased define name → number of `$NAME` uses in compiled or referenced files. */
   readonly defineUses: ReadonlyMap<string, number>;
+  /** Lower-cased define name → every `$NAME` use, in files of any state (compiled first, then by file and line). */
+  readonly defineUseSites: ReadonlyMap<string, readonly DefineUseSite[]>;
+  /** `inheritFrom` cycles, each once (from its first asset in index order). */
+  readonly inheritCycles: readonly InheritCycle[];
+  /** Site index → the cycle its `inheritFrom` belongs to. */
+  readonly cycleOfSite: ReadonlyMap<number, InheritCycle>;
   /** String-table entries of the project's `.str` files. */
   readonly strings: readonly StringDef[];
   /** Poid (pipeline-local) references, resolved within their own object; never global references. */
@@ -307,6 +353,11 @@ export class LinkedIndex {
     this.projectDir = parts.projectDir;
     this.sdkDir = parts.sdkDir;
     this.defineUses = parts.defineUses;
+    this.defineUseSites = parts.defineUseSites;
+    this.inheritCycles = parts.inheritCycles;
+    const cycleOfSite = new Map<number, InheritCycle>();
+    for (const c of parts.inheritCycles) for (const si of c.sites) cycleOfSite.set(si, c);
+    this.cycleOfSite = cycleOfSite;
     this.strings = parts.strings;
     this.poidSites = parts.poidSites;
     this.stringUses = parts.stringUses;

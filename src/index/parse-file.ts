@@ -126,6 +126,9 @@ function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
       offset: x.offset,
       line: x.line,
       column: x.column,
+      // The shallow scan reads no schema types; its xi:includes are never spliced into assets (owner -1).
+      parentType: null,
+      parent: null,
     })),
     refs,
     diagnostics,

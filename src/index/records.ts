@@ -65,6 +65,7 @@ export interface IncludeDecl {
 }
 
 export interface XIncludeDecl {
+  /** The target as written; empty when the include has only an `xpointer` (XInclude 1.0: the same document). */
   readonly href: string;
   readonly xpointer: string | null;
   /** A direct child of the document root. */
@@ -75,9 +76,37 @@ export interface XIncludeDecl {
   readonly offset: number;
   readonly line: number;
   readonly column: number;
+  /**
+   * The schema type of the element the xi:include sits in (what the spliced elements are typed against),
+   * or null (no schema, an untyped parent, the document root).
+   */
+  readonly parentType: string | null;
+  /** The local name of that element, or null at the document root. */
+  readonly parent: string | null;
 }
 
-export type ReferenceKind = "attribute" | "content" | "inheritFrom" | "heuristic" | "manifest";
+/**
+ * How a reference is made:
+ * - `attribute`, `content`, `inheritFrom`: written (an attribute value, an element's text, `inheritFrom`);
+ * - `default`: not written — the XSD default of a reference attribute the element omits, which the
+ *   compiler fills in (the site is the element's start tag);
+ * - `name`: a plain-string value the engine looks up by id at run time (the schema layer's table of
+ *   such contexts; kept only when it names an asset of a plausible type);
+ * - `heuristic`: a value that looks like an id, without a schema (kept only when it resolves);
+ * - `manifest`: a compiled manifest's dependency pair with no XML site.
+ */
+export type ReferenceKind = "attribute" | "content" | "inheritFrom" | "default" | "name" | "heuristic" | "manifest";
+
+/** Every reference kind, in the order answers list them. */
+export const REFERENCE_KINDS: readonly ReferenceKind[] = [
+  "attribute",
+  "content",
+  "inheritFrom",
+  "default",
+  "name",
+  "manifest",
+  "heuristic",
+];
 
 /** A place where a value names another asset (resolved later by the linker). */
 export interface RefRecord {
@@ -218,6 +247,12 @@ export interface FileRecord {
   readonly streamReferences: readonly StreamReferenceDecl[];
   /** Number of lines (xml/art/str), for bounds when showing source. */
   readonly lineCount: number;
+  /**
+   * The decoded text, kept for the files xi:include splices from: fragments (each splice types their
+   * elements by its own context, at link time) and documents whose xi:includes name the document itself.
+   * Null otherwise.
+   */
+  readonly spliceText: string | null;
 }
 
 /** The one empty list every record shares (records are never mutated). */
@@ -247,5 +282,6 @@ export function emptyRecord(kind: FileKind): FileRecord {
     streamSources: EMPTY,
     streamReferences: EMPTY,
     lineCount: 0,
+    spliceText: null,
   };
 }

@@ -65,6 +65,33 @@ export function optionalChoice(name: string, values: readonly string[], descript
     .describe(description);
 }
 
+/**
+ * Without `when`, zod also runs the item-count check on a string given instead of a list and reports a
+ * second, confusing issue. (`when` is in zod's runtime check params; Deno's view of the types lacks it.)
+ */
+const ONLY_LISTS = { when: (p: { value: unknown }) => Array.isArray(p.value) } as unknown as { error?: string };
+
+/** An optional list of distinct choices among `values`. */
+export function choiceList(name: string, values: readonly string[], description: string) {
+  return z
+    .array(
+      z.enum(values as [string, ...string[]], {
+        error: fieldError(`each item of ${name}`, `one of ${values.join(", ")}`),
+      }),
+      {
+        error: fieldError(name, `a list of ${values.join(", ")}`),
+      },
+    )
+    .max(values.length, ONLY_LISTS)
+    .optional()
+    .describe(description);
+}
+
+/** An optional true/false. */
+export function flag(name: string, description: string) {
+  return z.boolean({ error: fieldError(name, "true or false") }).optional().describe(description);
+}
+
 /** An optional whole number in [min, max]. */
 export function count(name: string, min: number, max: number, description: string) {
   return z
@@ -75,12 +102,6 @@ export function count(name: string, min: number, max: number, description: strin
     .optional()
     .describe(description);
 }
-
-/**
- * Without `when`, zod also runs the item-count check on a string given instead of a list and reports a
- * second, confusing issue. (`when` is in zod's runtime check params; Deno's view of the types lacks it.)
- */
-const ONLY_LISTS = { when: (p: { value: unknown }) => Array.isArray(p.value) } as unknown as { error?: string };
 
 /** An optional list of at most `maxItems` non-empty strings of at most `maxLength` characters. */
 export function textList(name: string, what: string, maxItems: number, maxLength: number, description: string) {

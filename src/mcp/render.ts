@@ -7,7 +7,7 @@
 import type { IndexEnvelope } from "../query/envelope.ts";
 import type { FindAssetResult, ListAssetsResult } from "../query/assets.ts";
 import type { FindReferencesResult } from "../query/references.ts";
-import type { UsesResult } from "../query/uses.ts";
+import { edgeNote, type UsesResult } from "../query/uses.ts";
 import type { DefinitionResult } from "../query/definition.ts";
 import type { ResolveIncludeResult } from "../query/includes.ts";
 import type { FileResult } from "../query/files.ts";
@@ -172,19 +172,30 @@ export function renderDefinition(r: DefinitionResult): string {
   return lines.join("\n");
 }
 
-/** The text of find_references: one line per site, then the next-page hint. */
+/** The text of find_references: the totals (by kind), one line per site, then the next-page hint. */
 export function renderFindReferences(r: FindReferencesResult): string {
+  // As in the JSON answer: the counts by kind and of assets only when they say more than the sites do.
+  const byKind = Object.entries(r.byKind);
+  const kinds = byKind.length === 1 && byKind[0][1] === r.total ? "" : byKind.map(([k, n]) => t`${k} ${n}`).join(", ");
   const lines = [
-    t`${r.type} ${r.id}: ${plural(r.total, "reference")}${
-      r.references.length < r.total ? t` (showing ${r.references.length})` : ""
+    t`${r.type} ${r.id}: ${plural(r.total, "reference")}${r.kinds.length ? t` of kind ${r.kinds.join(", ")}` : ""}${
+      r.assets === r.total ? "" : t` from ${plural(r.assets, "asset")}`
+    }${r.references.length < r.total ? t` (showing ${r.references.length})` : ""}${
+      kinds ? t`; by kind: ${kinds}` : ""
     }`,
   ];
   for (const s of r.references) {
     const from = s.from ? t`${s.from.type} ${s.from.id}` : "(outside any asset)";
     const written = s.value === r.id ? "" : t` = "${s.value}"`;
+    const notes = [
+      s.confirmedByManifest ? "confirmed by the compiled manifest" : "",
+      s.cycle ? t`inheritFrom cycle: ${s.cycle.join(" → ")}` : "",
+      s.unspliced ? "in a fragment nothing splices: typed by a guess" : "",
+      s.state === "compiled" ? "" : stateOfFile(s.state),
+    ].filter((n) => n !== "");
     lines.push(
       t`- ${s.file}:${s.line}  ${from}  ${viaOf(s)}${kindNote(s.kind)}${written}${
-        s.state === "compiled" ? "" : t`  (${stateOfFile(s.state)})`
+        notes.length ? t`  (${notes.join("; ")})` : ""
       }`,
     );
   }
@@ -203,9 +214,10 @@ export function renderUses(r: UsesResult): string {
   if (r.inheritChain.length) lines.push(t`inherits: ${r.inheritChain.map((a) => a.id).join(" → ")}`);
   for (const e of r.edges) {
     const via = t`${viaOf(e.via)}${kindNote(e.via.kind)}`;
+    const note = edgeNote(e);
     const to = e.to.file
-      ? t`${e.to.type} ${e.to.id} (${e.to.file}:${e.to.line})`
-      : t`${e.to.type} ${e.to.id} (${e.to.status === "wrong_type" ? "wrong type" : "not found"})`;
+      ? t`${e.to.type} ${e.to.id} (${e.to.file}:${e.to.line}${note ? t`; ${note}` : ""})`
+      : t`${e.to.type} ${e.to.id} (${note ?? "not found"})`;
     const inherited = e.definedIn ? t` [inherited from ${e.definedIn.id}]` : "";
     lines.push(
       t`- ${"  ".repeat(e.depth - 1)}${e.from.id} → ${to} via ${via} at ${e.source.file}:${e.source.line}${inherited}`,
@@ -334,9 +346,25 @@ export function renderListFiles(r: FileListResult): string {
 
 /** The text of find_define: one line per declaration and the use count. */
 export function renderFindDefine(r: FindDefineResult): string {
-  const lines = r.definitions.map((d) => t`$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}`);
-  if (r.definitions.length > 1) lines.push(t`declared ${r.definitions.length} times`);
-  lines.push(t`${plural(r.uses, "use")} in compiled or referenced files`);
+  const lines = r.definitions.map((d) =>
+    t`$${d.name} = ${JSON.stringify(d.value)}  ${d.file}:${d.line}${
+      d.state === "compiled" ? "" : t`  (${stateOfFile(d.state)})`
+    }`
+  );
+  if (r.inEffect > 1) lines.push(t`declared ${r.inEffect} times in the files the build sees: a duplicate`);
+  else if (r.inEffect === 0) lines.push("no declaration is in a file the build sees");
+  lines.push(
+    t`${plural(r.uses, "use")} in compiled or referenced files; ${plural(r.useSitesTotal, "use site")} in all:`,
+  );
+  for (const u of r.useSites) {
+    lines.push(
+      t`- ${u.file}:${u.line}  ${u.attribute ? t`${u.element}@${u.attribute}` : u.element}${
+        u.state === "compiled" ? "" : t`  (${stateOfFile(u.state)})`
+      }`,
+    );
+  }
+  const hint = pageHint(r.nextCursor);
+  if (hint) lines.push(hint);
   return lines.join("\n");
 }
 
@@ -353,10 +381,11 @@ export function renderUnreferenced(r: UnreferencedResult): string {
       type = i.type;
       lines.push(t`${type}:`);
     }
-    lines.push(t`- ${i.id}  ${i.file}:${i.line}`);
+    lines.push(t`- ${i.id}  ${i.file}:${i.line}${i.overridesVanilla ? "  (overrides a vanilla asset)" : ""}`);
   }
   const hint = pageHint(r.nextCursor);
   if (hint) lines.push(hint);
+  if (r.caveat) lines.push(visible(r.caveat));
   lines.push("leads, not proof: maps, scripts and the game's code also look ids up");
   return lines.join("\n");
 }

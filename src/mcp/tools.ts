@@ -15,7 +15,7 @@ import { fileQuery } from "../query/files.ts";
 import { FILE_STATES, listFiles } from "../query/file-list.ts";
 import { guideQuery } from "../query/guide.ts";
 import { resolveIncludeQuery } from "../query/includes.ts";
-import { findReferences } from "../query/references.ts";
+import { findReferences, REFERENCE_KINDS } from "../query/references.ts";
 import { statusOf } from "../query/status.ts";
 import { searchStrings } from "../query/strings.ts";
 import { summarize } from "../query/summary.ts";
@@ -27,8 +27,10 @@ import { TOOL_NAMES, type ToolName } from "../skill/tool-names.ts";
 import {
   argumentProblem,
   argumentsOf,
+  choiceList,
   count,
   CURSOR,
+  flag,
   ID,
   LIMIT,
   MCP_HARD_LIMIT,
@@ -185,7 +187,17 @@ function guarded(
 
 const FIND_ASSET = argumentsOf("find_asset", { id: ID, type: TYPE });
 const GET_DEFINITION = argumentsOf("get_definition", { id: ID, type: TYPE });
-const FIND_REFERENCES = argumentsOf("find_references", { id: ID, type: TYPE, limit: LIMIT, cursor: CURSOR });
+const FIND_REFERENCES = argumentsOf("find_references", {
+  id: ID,
+  type: TYPE,
+  kinds: choiceList(
+    "kinds",
+    REFERENCE_KINDS,
+    'Only sites of these kinds, e.g. ["inheritFrom"] for the assets that inherit from it (its children). Omit for all; byKind counts every kind either way.',
+  ),
+  limit: LIMIT,
+  cursor: CURSOR,
+});
 const GET_ASSET_REFERENCES = argumentsOf("get_asset_references", {
   id: ID,
   type: TYPE,
@@ -266,9 +278,15 @@ const FIND_DEFINE = argumentsOf("find_define", {
     128,
     "The define's name, with or without the leading $ (case-insensitive).",
   ),
+  limit: count("limit", 1, 10_000, `Use sites per page (default 50; at most ${MCP_HARD_LIMIT} are returned).`),
+  cursor: CURSOR,
 });
 const FIND_UNREFERENCED = argumentsOf("find_unreferenced", {
   type: optionalText("type", 'an asset type such as "WeaponTemplate"', 128, "Only assets of this type."),
+  includeOverrides: flag(
+    "includeOverrides",
+    "Without an SDK, assets that override a vanilla asset (overridesVanilla) are left out, since vanilla assets, not indexed, may reference them; true lists them too.",
+  ),
   limit: LIMIT,
   cursor: CURSOR,
 });
@@ -372,12 +390,17 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "find_references",
         title: "Find who references an asset",
         description:
-          "Who references an asset: every reference site that resolves to it (file, line, the asset it is written in, element, attribute, kind: attribute, content or inheritFrom; state when its file is referenced or not-included rather than compiled), project files first, compiled files before the others. The definition itself is not listed. Pass type when the id names several types. Paged: pass nextCursor back as cursor. The children of an asset are the sites of kind inheritFrom. Next: get_definition on a referencing asset, is_file_active on a site's file.",
+          "Who references an asset: every reference site that resolves to it (file, line, the asset it is written in, element, attribute), project files first, compiled files before the others (state says referenced or not-included). Kinds: attribute, content (element text) and inheritFrom are written in the XML; default is an XSD default of a reference attribute the element omits (the compiler fills it in; the site is the element's start tag); name is a plain-string field the engine looks up by id at run time (AI build orders, death sounds, movies); manifest is a compiled manifest's pair with no XML site (with an SDK, a pair that an XML site stands for only confirms it: confirmedByManifest); heuristic is a guess without a schema. kinds filters ([\"inheritFrom\"] lists its children); byKind counts every kind, assets the distinct referencing assets. Every kind is a use: deleting the asset breaks it. Pass type when the id names several types. Paged: pass nextCursor back as cursor. Next: get_definition on a referencing asset, is_file_active on a site's file.",
         input: FIND_REFERENCES,
         shape:
-          '{asset: "Type:Id", total, byOrigin?, references: [{from: "Type:Id", at, via, kind?, value?, through?, state?, active?}], nextCursor?}',
+          '{asset: "Type:Id", kinds?, total, assets?, byKind?: {kind: n}, byOrigin?, references: [{from: "Type:Id", at, via, kind?: default|name|manifest|heuristic, value?, through?, confirmedByManifest?, unspliced?, cycle?, state?, active?}], nextCursor?}',
         run: (linked, a) =>
-          findReferences(linked, a.id, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
+          findReferences(linked, a.id, {
+            type: a.type,
+            kinds: a.kinds,
+            limit: clampLimit(a.limit),
+            cursor: a.cursor,
+          }),
         render: R.renderFindReferences,
         answer: A.findReferencesAnswer,
         refit: (a, r, f) => {
@@ -514,12 +537,17 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "find_define",
         title: "Look up a $DEFINE",
         description:
-          "The value and location of a $DEFINE: every declaration (several mean duplicates) with file and line, and how many times the compiled or referenced files use it. name may include the leading $. A $NAME used but never declared is reported by check_files.",
+          "Where a $DEFINE is declared and used: every declaration with its value and file:line, those in effect first (compiled, then referenced files), then those in files no entry point includes (state says so), so duplicates are visible; inEffect counts the declarations the build sees (left out when 1; more than one is a duplicate to resolve, 0 means none is in effect). Then the use sites ($NAME in an attribute or text) with file:line, paged (limit, cursor; useSitesTotal counts them all when there are more pages), and uses, the count in compiled or referenced files. name may include the leading $. A $NAME used but never declared is reported by check_files.",
         input: FIND_DEFINE,
-        shape: "{name, definitions: [{value, at, origin?}], uses}",
-        run: (linked, a) => findDefine(linked, a.name),
+        shape:
+          "{name, definitions: [{value, at, origin?, state?}], inEffect?, uses, useSitesTotal?, useSites: [{at, via, state?}], nextCursor?}",
+        run: (linked, a) => findDefine(linked, a.name, { limit: clampLimit(a.limit), cursor: a.cursor }),
         render: R.renderFindDefine,
         answer: A.findDefineAnswer,
+        refit: (a, r, f) => {
+          const n = smallerCount(r.useSites.length, f);
+          return n === null ? null : { ...a, limit: n };
+        },
       },
       env,
     ),
@@ -531,10 +559,17 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         name: "find_unreferenced",
         title: "Find unused project assets",
         description:
-          "Compiled project assets that nothing references (no compiled or referenced file, no prebuilt manifest), among the types designed to be referenced (weapons, objects, FX, sounds, …), grouped by type and sorted by id, paged (limit, cursor). Leads, not proof: maps, scripts and the game's code also look ids up. Next: find_references to confirm one.",
+          "Compiled project assets that nothing references, among the types designed to be referenced (weapons, objects, FX, sounds, …), grouped by type and sorted by id, paged (limit, cursor). Every kind of reference is a use: written ones, XSD defaults, runtime names (AI build orders, …) and compiled manifest pairs, in compiled or referenced files. Without an SDK (project-only mode) vanilla assets are not indexed, so what they reference is not seen: caveat says so, and an asset that overrides a vanilla asset (overridesVanilla: the same id in the SDK or a manifest, or an inheritFrom naming its own id) is left out (overridesLeftOut counts them; includeOverrides: true lists them). Leads, not proof: maps, scripts and the game's code also look ids up. Next: find_references to confirm one.",
         input: FIND_UNREFERENCED,
-        shape: "{type?, total, byType?: {Type: n}, items: {Type: [{id, at}]}, nextCursor?, rule}",
-        run: (linked, a) => unreferenced(linked, { type: a.type, limit: clampLimit(a.limit), cursor: a.cursor }),
+        shape:
+          "{type?, total, byType?: {Type: n}, items: {Type: [{id, at, overridesVanilla?}]}, nextCursor?, rule, overridesLeftOut?, caveat?}",
+        run: (linked, a) =>
+          unreferenced(linked, {
+            type: a.type,
+            includeOverrides: a.includeOverrides,
+            limit: clampLimit(a.limit),
+            cursor: a.cursor,
+          }),
         render: R.renderUnreferenced,
         answer: A.unreferencedAnswer,
         refit: (a, r, f) => {

@@ -160,16 +160,29 @@ function siteFacts(s: SiteView, id: string): Json {
     kind: SPELLED_KINDS.has(s.kind) ? undefined : s.kind,
     value: s.value === id ? undefined : s.value,
     through: s.via,
+    confirmedByManifest: s.confirmedByManifest,
+    unspliced: s.unspliced,
+    cycle: s.cycle,
     state: stateOf(s.state),
     active: unusual(s.active),
   });
+}
+
+/** True when `byKind` holds one kind only, counting all `total` sites. */
+function singleKindOfAll(byKind: Readonly<Record<string, number | undefined>>, total: number): boolean {
+  const counts = Object.values(byKind);
+  return counts.length === 1 && counts[0] === total;
 }
 
 /** `find_references` / `ra3 refs`. */
 export function findReferencesAnswer(r: FindReferencesResult): Json {
   return lean({
     asset: assetRef(r),
+    kinds: r.kinds,
     total: r.total,
+    // Usual values left out: one referencing asset per site, and every site of the one kind each site shows.
+    assets: r.assets === r.total ? undefined : r.assets,
+    byKind: singleKindOfAll(r.byKind, r.total) ? undefined : r.byKind,
     byOrigin: r.byOrigin.sdk || r.byOrigin.manifest ? r.byOrigin : undefined,
     references: r.references.map((s) => siteFacts(s, r.id)),
     nextCursor: r.nextCursor,
@@ -196,6 +209,7 @@ export function usesAnswer(r: UsesResult): Json {
         kind: SPELLED_KINDS.has(e.via.kind) ? undefined : e.via.kind,
         at: at(e.source.file, e.source.line),
         inheritedFrom: e.definedIn ? assetRef(e.definedIn) : undefined,
+        cycle: e.cycle,
         depth: e.depth > 1 ? e.depth : undefined,
       })
     ),
@@ -359,19 +373,34 @@ export function findDefineAnswer(r: FindDefineResult): Json {
         value: d.value,
         at: at(d.file, d.line),
         origin: d.origin === "project" ? undefined : d.origin,
+        state: stateOf(d.state),
       })
     ),
+    inEffect: r.inEffect === 1 ? undefined : r.inEffect,
     uses: r.uses,
+    useSitesTotal: r.useSitesTotal === r.useSites.length ? undefined : r.useSitesTotal,
+    useSites: r.useSites.map((u) =>
+      lean({ at: at(u.file, u.line), via: viaOf({ kind: "content", ...u }), state: stateOf(u.state) })
+    ),
+    nextCursor: r.nextCursor,
     ...bound(r),
   });
 }
 
 /** `{Type: [{id, at}]}` in the items' order (they come sorted by type). */
 function groupedByType(
-  items: readonly { readonly type: string; readonly id: string; readonly file: string; readonly line: number }[],
-): Record<string, { id: string; at: string }[]> {
-  const groups: Record<string, { id: string; at: string }[]> = {};
-  for (const i of items) (groups[i.type] ??= []).push({ id: i.id, at: at(i.file, i.line) });
+  items: readonly {
+    readonly type: string;
+    readonly id: string;
+    readonly file: string;
+    readonly line: number;
+    readonly overridesVanilla: boolean;
+  }[],
+): Record<string, Json[]> {
+  const groups: Record<string, Json[]> = {};
+  for (const i of items) {
+    (groups[i.type] ??= []).push(lean({ id: i.id, at: at(i.file, i.line), overridesVanilla: i.overridesVanilla }));
+  }
   return groups;
 }
 
@@ -384,6 +413,8 @@ export function unreferencedAnswer(r: UnreferencedResult): Json {
     items: groupedByType(r.items),
     nextCursor: r.nextCursor,
     rule: r.rule,
+    overridesLeftOut: r.overridesLeftOut || undefined,
+    caveat: r.caveat,
     ...bound(r),
   });
 }

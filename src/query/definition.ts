@@ -5,12 +5,13 @@
  */
 import type { AssetDef, LinkedIndex } from "../index/linked.ts";
 import { displayPath } from "../project/paths.ts";
+import { LineMap } from "../xml/line-map.ts";
 import { isQueryError, type QueryResult } from "./envelope.ts";
 import { resolveAsset, type ResolvedAsset } from "./resolve-asset.ts";
 
 const DEFAULT_MAX_LINES = 200;
 const DEFAULT_MAX_CHARS = 12_000;
-/** How far past the id line an element whose end the index did not record (art, spliced assets) is looked for. */
+/** How far around the id line an element the index has no offsets for (art, an edited file) is looked for. */
 const SEARCH_BACK = 10;
 
 export interface DefinitionTarget {
@@ -122,9 +123,26 @@ export function definitionOf(
   }
   const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
   const maxChars = Math.max(80, options.maxChars ?? DEFAULT_MAX_CHARS);
-  const lines = source.text.split(/\r?\n/);
+  const exact = ownElement(source.text, def);
+  if (exact) {
+    const excerpt = takeBounded(exact.lines, 1, exact.lines.length, maxLines, maxChars);
+    return {
+      ...base,
+      startLine: exact.from,
+      endLine: exact.to,
+      shown: { from: exact.from, to: exact.from + excerpt.to - 1 },
+      text: excerpt.text,
+      truncated: excerpt.to < exact.lines.length || excerpt.cut,
+      note: null,
+    };
+  }
+  // Without recorded offsets (art) or when the file changed since it was indexed: look for the element by lines.
+  const lines = splitLines(source.text);
   const range = elementRange(lines, def, maxLines);
   const excerpt = takeBounded(lines, range.from, range.to, maxLines, maxChars);
+  const changed = def.end > def.start && def.start >= 0
+    ? `${base.file} changed since it was indexed, so its element was looked for by lines; `
+    : "";
   return {
     ...base,
     startLine: range.from,
@@ -132,8 +150,38 @@ export function definitionOf(
     shown: { from: range.from, to: excerpt.to },
     text: excerpt.text,
     truncated: excerpt.to < range.to || excerpt.cut || !range.found,
-    note: range.found ? null : `the end of the element was not found within ${maxLines} lines of line ${range.from}`,
+    note: range.found
+      ? (changed ? changed + 'retry with consistency "strict" for an exact answer' : null)
+      : `${changed}the end of the element was not found within ${maxLines} lines of line ${range.from}`,
   };
+}
+
+/** Lines as the index counts them: CR, LF and CRLF each end one (the tokenizer's line model). */
+function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+/**
+ * The asset's own element, exactly: from the `<` of its start tag (with the indentation before it) to the
+ * end of its end tag, by the offsets the tokenizer recorded, with its first and last line in the index's
+ * line model. Null when the offsets are unknown or no longer name that element (the file changed since it
+ * was indexed).
+ */
+function ownElement(text: string, def: AssetDef): { lines: string[]; from: number; to: number } | null {
+  if (def.start < 0 || def.end <= def.start || def.end > text.length) return null;
+  const name = def.type.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (
+    !new RegExp(`^<(?:[\\w.-]+:)?${name}(?=[\\s/>])`, "i").test(text.slice(def.start, def.start + def.type.length + 80))
+  ) {
+    return null;
+  }
+  const map = new LineMap(text);
+  const from = map.position(def.start).line;
+  // The indentation before the start tag is kept (the end tag lines up with it); anything else on that
+  // line before the `<`, such as another asset, is not this asset's.
+  const lineStart = map.lineStart(from);
+  const start = /^[ \t]*$/.test(text.slice(lineStart, def.start)) ? lineStart : def.start;
+  return { lines: splitLines(text.slice(start, def.end)), from, to: map.position(def.end - 1).line };
 }
 
 /**
@@ -151,9 +199,15 @@ function elementRange(
   const name = def.type.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const open = new RegExp(`<(?:[\\w.-]+:)?${name}(?=[\\s/>]|$)`);
   let from = clamp(def.startLine || def.line);
-  for (let i = from; i >= Math.max(1, from - SEARCH_BACK); i--) {
-    if (open.test(lines[i - 1])) {
-      from = i;
+  // Back from the recorded line first (the id may sit below its start tag), then forward (lines were added above).
+  const found = (i: number) => i >= 1 && i <= last && open.test(lines[i - 1]);
+  for (let k = 0; k <= SEARCH_BACK; k++) {
+    if (found(from - k)) {
+      from -= k;
+      break;
+    }
+    if (k > 0 && found(from + k)) {
+      from += k;
       break;
     }
   }

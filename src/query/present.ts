@@ -52,6 +52,8 @@ export interface DefineView {
   readonly line: number;
   readonly column: number;
   readonly origin: DefineDef["origin"];
+  /** The declaring file's state: only compiled and referenced files' declarations are in effect. */
+  readonly state: DefineDef["state"];
 }
 
 /** The result shape of one define. */
@@ -63,6 +65,7 @@ export function defineView(linked: LinkedIndex, d: DefineDef): DefineView {
     line: d.line,
     column: d.column,
     origin: d.origin,
+    state: d.state,
   };
 }
 

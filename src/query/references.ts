@@ -3,6 +3,9 @@
  * type so same-id assets of different types never share results.
  */
 import type { LinkedIndex, ReferenceSite } from "../index/linked.ts";
+import { REFERENCE_KINDS, type ReferenceKind } from "../index/records.ts";
+
+export { REFERENCE_KINDS };
 import { clampLimit } from "./assets.ts";
 import { displayPath } from "../project/paths.ts";
 import { decodeCursor, encodeCursor } from "./present.ts";
@@ -27,13 +30,26 @@ export interface SiteView {
   readonly active: boolean;
   /** The xi:include that splices this fragment site into `from`, when there is one. */
   readonly via?: string;
+  /** A compiled manifest holds the same dependency (SDK mode: the pair stands behind this XML site). */
+  readonly confirmedByManifest?: true;
+  /** In a fragment nothing splices in: its elements are typed by a guess from the root's name. */
+  readonly unspliced?: true;
+  /** The site's `inheritFrom` is part of a cycle: the chain, `Type:Id` each, back to where it started. */
+  readonly cycle?: readonly string[];
 }
 
 export interface FindReferencesResult {
   readonly id: string;
   readonly type: string;
+  /** The kinds asked for (empty: every kind). */
+  readonly kinds: readonly ReferenceKind[];
+  /** Sites of the kinds asked for. */
   readonly total: number;
-  /** Totals by the referencing file's layer. */
+  /** The distinct assets those sites are in (an asset referencing it twice counts once). */
+  readonly assets: number;
+  /** Every site by kind, whatever the filter (the kinds with none left out). */
+  readonly byKind: Readonly<Partial<Record<ReferenceKind, number>>>;
+  /** Totals of the kinds asked for, by the referencing file's layer. */
   readonly byOrigin: { readonly project: number; readonly sdk: number; readonly manifest: number };
   readonly references: readonly SiteView[];
   readonly nextCursor: string | null;
@@ -57,7 +73,42 @@ function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
     state: s.state,
     active: s.active,
   };
-  return s.via ? { ...v, via: s.via } : v;
+  const cycle = linked.cycleOfSite.get(s.index);
+  return {
+    ...v,
+    ...(s.via ? { via: s.via } : {}),
+    ...(s.confirmedByManifest ? { confirmedByManifest: true as const } : {}),
+    ...(s.unspliced ? { unspliced: true as const } : {}),
+    ...(cycle ? { cycle: cycleChain(linked, cycle.assets, s.from) } : {}),
+  };
+}
+
+/** A cycle's chain as `Type:Id`, starting (and ending) at `from`. */
+export function cycleChain(linked: LinkedIndex, members: readonly number[], from: number): string[] {
+  const k = Math.max(0, members.indexOf(from));
+  return [...members.slice(k), ...members.slice(0, k), members[k]].map((a) =>
+    `${linked.assets[a].type}:${linked.assets[a].id}`
+  );
+}
+
+/**
+ * The reference kinds of `names` (case-insensitive), or a bad-argument error naming the valid ones.
+ * @example parseKinds(["inheritFrom"]) // ["inheritFrom"]
+ */
+function parseKinds(
+  names: readonly string[] | null | undefined,
+): ReferenceKind[] | ReturnType<typeof queryError> {
+  const out: ReferenceKind[] = [];
+  for (const raw of names ?? []) {
+    const name = raw.trim();
+    if (!name) continue;
+    const kind = REFERENCE_KINDS.find((k) => k.toLowerCase() === name.toLowerCase());
+    if (!kind) {
+      return queryError("bad_argument", `"${name}" is not a reference kind; use one of ${REFERENCE_KINDS.join(", ")}`);
+    }
+    if (!out.includes(kind)) out.push(kind);
+  }
+  return out;
 }
 
 /**
@@ -69,8 +120,11 @@ function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
 export function findReferences(
   linked: LinkedIndex,
   id: string,
-  options: { type?: string | null; limit?: number | null; cursor?: string | null } = {},
+  options: { type?: string | null; kinds?: readonly string[] | null; limit?: number | null; cursor?: string | null } =
+    {},
 ): QueryResult<FindReferencesResult> {
+  const kinds = parseKinds(options.kinds);
+  if (isQueryError(kinds)) return kinds;
   const asset = resolveAsset(linked, id, options.type);
   if (isQueryError(asset)) return asset;
   const offset = options.cursor ? decodeCursor(options.cursor) : 0;
@@ -80,15 +134,27 @@ export function findReferences(
   const limit = clampLimit(options.limit);
   const seen = new Set<number>();
   const sites: ReferenceSite[] = [];
+  const byKind: Partial<Record<ReferenceKind, number>> = {};
   for (const def of asset.defs) {
     for (const i of linked.referencedBy.get(def.index) ?? []) {
       if (seen.has(i)) continue;
       seen.add(i);
       const s = linked.sites[i];
       if (s.from >= 0 && asset.defs.some((d) => d.index === s.from) && s.kind !== "inheritFrom") continue; // self
+      byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
+      if (kinds.length && !kinds.includes(s.kind)) continue;
       sites.push(s);
     }
   }
+  // Definitions of one asset in several layers (an XML copy and its manifest entry) count once.
+  const referrers = new Set(
+    sites.map((
+      s,
+    ) => (s.from >= 0
+      ? `${linked.assets[s.from].type}\u0000${linked.assets[s.from].id.toLowerCase()}`
+      : `@${s.index}`)
+    ),
+  );
   const layer = (
     s: ReferenceSite,
   ) => (s.kind === "manifest"
@@ -105,7 +171,10 @@ export function findReferences(
   return {
     id: asset.id,
     type: asset.type,
+    kinds,
     total: sites.length,
+    assets: referrers.size,
+    byKind: Object.fromEntries(REFERENCE_KINDS.filter((k) => byKind[k]).map((k) => [k, byKind[k]])),
     byOrigin,
     references: sites.slice(offset, offset + limit).map((s) => siteView(linked, s)),
     nextCursor: offset + limit < sites.length ? encodeCursor(offset + limit) : null,

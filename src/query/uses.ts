@@ -7,6 +7,7 @@ import type { AssetDef, LinkedIndex, ReferenceSite } from "../index/linked.ts";
 import { assetTypeName } from "./assets.ts";
 import { displayPath } from "../project/paths.ts";
 import { isQueryError, queryError, type QueryResult } from "./envelope.ts";
+import { cycleChain } from "./references.ts";
 import { resolveAsset } from "./resolve-asset.ts";
 
 const DEFAULT_DEPTH = 1;
@@ -41,6 +42,25 @@ export interface UsesEdge {
   readonly definedIn?: AssetRef;
   /** 1 for the start asset's own references, 2 for what those reference, … */
   readonly depth: number;
+  /** An `inheritFrom` that is part of a cycle: the chain (`Type:Id` each) from `from` back to itself. */
+  readonly cycle?: readonly string[];
+}
+
+/**
+ * What an edge's target is, in words, when it is not simply a definition: an inheritFrom cycle, the
+ * vanilla copy an override inherits from (not indexed without an SDK), a wrong type, or nothing found.
+ * Null for a resolved edge outside a cycle. The CLI and MCP texts both say it this way.
+ * @example edgeNote(edge) // "inheritFrom cycle: GameObject:A → GameObject:A"
+ */
+export function edgeNote(e: UsesEdge): string | null {
+  if (e.cycle) return `inheritFrom cycle: ${e.cycle.join(" → ")}`;
+  if (e.to.status === "resolved") return null;
+  if (
+    e.via.kind === "inheritFrom" && e.to.status === "not_found" && e.to.id.toLowerCase() === e.from.id.toLowerCase()
+  ) {
+    return "its vanilla copy: not indexed without an SDK";
+  }
+  return e.to.status === "wrong_type" ? "wrong type" : "not found";
 }
 
 export interface UsesResult {
@@ -127,7 +147,9 @@ export function uses(linked: LinkedIndex, id: string, options: UsesOptions = {})
               source: { file: displayPath(linked, s.file), line: s.line },
               depth: d,
             };
-            edges.push(owner === from ? edge : { ...edge, definedIn: ref(owner) });
+            const cycle = linked.cycleOfSite.get(si);
+            const labelled = cycle ? { ...edge, cycle: cycleChain(linked, cycle.assets, owner.index) } : edge;
+            edges.push(owner === from ? labelled : { ...labelled, definedIn: ref(owner) });
           }
           if (target && s.kind !== "inheritFrom" && !expanded.has(target.index)) next.push(target);
         }

@@ -27,7 +27,7 @@ export interface RuntimeNameContext {
 export const RUNTIME_NAMES: readonly RuntimeNameContext[] = [
   // AI build orders of the skirmish opening moves (runtime wrapper ::AIOpeningMoves): typed AssetId in both
   // XSD sets. TW: 654 of 654 values name a GameObject (50 distinct, e.g. Build="GDIPowerPlant"), the
-  // Commander mod's GDICommanderCrane 12 of 12.
+  // Commander mod's GDICommanderCrane 11 of 11.
   { type: "SkirmishOpeningMoveOrder", attribute: "Build", target: "GameObject" },
   // Death sounds: Includes/Ref.xsd types AudioEventInfoRefList as a list of xs:string with the comment
   // "Should be AudioEventInfoRef but the compiler chokes" — the engine resolves the names itself. TW: 135

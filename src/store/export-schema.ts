@@ -14,6 +14,8 @@ const REFERENCE_KINDS = [
   "attribute",
   "content",
   "inheritFrom",
+  "default",
+  "name",
   "heuristic",
   "manifest",
 ] as const satisfies readonly ReferenceKind[];
@@ -22,6 +24,8 @@ const _allKinds: Record<ReferenceKind, true> = {
   attribute: true,
   content: true,
   inheritFrom: true,
+  default: true,
+  name: true,
   heuristic: true,
   manifest: true,
 };
@@ -107,6 +111,9 @@ const PublicDefine = z.looseObject({
   value: z.string(),
   file: relPath,
   line,
+  state: state.optional().describe(
+    "the declaring file's state: only compiled and referenced files' declarations are in effect (every declaration is listed, those in effect first)",
+  ),
 });
 
 /** One row of `references`: one reference site. */
@@ -120,7 +127,7 @@ const PublicReference = z.looseObject({
   ),
   value: z.string().describe("the token as written, possibly `Type:Id`"),
   kind: z.enum(REFERENCE_KINDS).describe(
-    "attribute, element content, inheritFrom, heuristic (no schema), or manifest (compiled reference)",
+    "written: attribute, element content, inheritFrom; default: the XSD default of a reference attribute the element omits (the site is the element's start tag); name: a plain-string value the engine looks up by id at run time; heuristic: a guess without a schema; manifest: a compiled manifest's pair no XML site stands for (open set)",
   ),
   element: z.string(),
   parent: z.string().nullable(),
@@ -129,6 +136,12 @@ const PublicReference = z.looseObject({
   line,
   column,
   state: state.describe("the state of the file holding the site (of the splicing asset's file for a spliced fragment)"),
+  confirmedByManifest: z.boolean().optional().describe(
+    "a compiled manifest holds the same pair (the referencing asset and its target): the XML site stands for it",
+  ),
+  unspliced: z.boolean().optional().describe(
+    "in a fragment no xi:include splices in: its elements are typed by a guess from the root element's name",
+  ),
 });
 
 /** One row of `includes`. */

@@ -113,6 +113,7 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     value: d.value,
     file: show(d.file),
     line: d.line,
+    state: d.state,
   }));
 
   const references = linked.sites.map((s) => ({
@@ -128,6 +129,8 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     line: s.line,
     column: s.column,
     state: s.state,
+    confirmedByManifest: s.confirmedByManifest,
+    unspliced: s.unspliced,
   }));
 
   const includes = linked.includes.map((e) => ({

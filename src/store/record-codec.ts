@@ -76,6 +76,8 @@ const XINCLUDE: Spec<XIncludeDecl> = {
   offset: "uint",
   line: "uint",
   column: "uint",
+  parentType: "str?",
+  parent: "str?",
 };
 const REF: Spec<RefRecord> = {
   owner: "int",
@@ -152,6 +154,7 @@ export const FILE_RECORD_SPEC: Spec<FileRecord> = {
   streamSources: "str[]",
   streamReferences: { list: STREAM_REFERENCE },
   lineCount: "uint",
+  spliceText: "str?",
 };
 
 const STR = 0;

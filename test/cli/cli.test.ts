@@ -162,10 +162,30 @@ describe("ra3 on the sample mod", () => {
     });
   });
 
+  test("refs --kind: only those kinds; an unknown kind is a usage error naming the kinds", async () => {
+    expect(await ra3("refs", "BaseVehicle", "--kind", "inheritFrom")).toEqual({
+      code: 0,
+      out: [
+        "GameObject BaseVehicle: 2 references of kind inheritFrom",
+        "  Data/Includes/Allied Units/AthenaCannon.xml:12:16  GameObject AlliedAthenaCannon  inheritFrom",
+        "  Data/Standalone.xml:8:49  GameObject ExperimentalTank  inheritFrom  (file not included)",
+        "",
+      ].join("\n"),
+      err: "",
+    });
+    expect(await ra3("refs", "BaseVehicle", "--kind", "children")).toEqual({
+      code: 2,
+      out: "",
+      err:
+        'ra3: "children" is not a reference kind; use one of attribute, content, inheritFrom, default, name, manifest, heuristic\n',
+    });
+  });
+
   test("define", async () => {
     expect(await ra3("define", "$athena_damage")).toEqual({
       code: 0,
-      out: '$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in compiled or referenced files\n',
+      out:
+        '$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in compiled or referenced files; 2 use sites in all:\n  Data/Includes/Weapons.xml:8:27  DamageNugget@Damage\n  Data/Includes/Weapons.xml:15:26  DamageNugget@Damage\n',
       err: "",
     });
   });

@@ -89,7 +89,7 @@ describe("help and parser share one table", () => {
   });
 
   test("a flag added to a command's table appears in its help (the help is not written by hand)", () => {
-    expect(usageLine("refs")).toBe("ra3 refs ID [--type T] [--limit N] [--cursor C]");
+    expect(usageLine("refs")).toBe("ra3 refs ID [--type T] [--kind K...] [--limit N] [--cursor C]");
     expect(usageLine("check")).toBe("ra3 check [PATH]... [--format text|json|sarif] [--limit N] [--cursor C]");
     expect(usageLine("strings")).toBe("ra3 strings TEXT... [--limit N]");
   });

@@ -38,6 +38,11 @@ const ROWS: readonly Row[] = [
     args: { id: "AthenaCannonBeam", limit: 1 },
   },
   { cli: ["refs", "Allies"], tool: "find_references", args: { id: "Allies" } },
+  {
+    cli: ["refs", "BaseVehicle", "--kind", "inheritFrom", "--kind", "default"],
+    tool: "find_references",
+    args: { id: "BaseVehicle", kinds: ["inheritFrom", "default"] },
+  },
   { cli: ["uses", "AlliedAthenaCannon"], tool: "get_asset_references", args: { id: "AlliedAthenaCannon" } },
   {
     cli: ["uses", "AlliedAthenaCannon", "--depth", "2", "--target-type", "WeaponTemplate"],
@@ -51,6 +56,11 @@ const ROWS: readonly Row[] = [
   },
   { cli: ["define", "ATHENA_DAMAGE"], tool: "find_define", args: { name: "ATHENA_DAMAGE" } },
   { cli: ["define", "NO_SUCH_DEFINE"], tool: "find_define", args: { name: "NO_SUCH_DEFINE" } },
+  {
+    cli: ["define", "ATHENA_DAMAGE", "--limit", "1"],
+    tool: "find_define",
+    args: { name: "ATHENA_DAMAGE", limit: 1 },
+  },
   { cli: ["include", "ART:AUAthena_SKN.w3x"], tool: "resolve_include", args: { source: "ART:AUAthena_SKN.w3x" } },
   { cli: ["file", "Data/Mod.xml"], tool: "is_file_active", args: { path: "Data/Mod.xml" } },
   { cli: ["file", "Data/Mod.xml", "--limit", "2"], tool: "is_file_active", args: { path: "Data/Mod.xml", limit: 2 } },
@@ -65,6 +75,11 @@ const ROWS: readonly Row[] = [
   },
   { cli: ["unreferenced"], tool: "find_unreferenced", args: {} },
   { cli: ["unreferenced", "--type", "WeaponTemplate"], tool: "find_unreferenced", args: { type: "WeaponTemplate" } },
+  {
+    cli: ["unreferenced", "--include-overrides"],
+    tool: "find_unreferenced",
+    args: { includeOverrides: true },
+  },
   { cli: ["check", "--limit", "20"], tool: "check_files", args: { limit: 20 } },
   { cli: ["check", "Data/Standalone.xml"], tool: "check_files", args: { paths: ["Data/Standalone.xml"] } },
   { cli: ["check", "../outside.xml"], tool: "check_files", args: { paths: ["../outside.xml"] } },

@@ -689,6 +689,8 @@ describe("sites inside fragments spliced by xi:include belong to the splicing as
           value: "OCL_Wreck",
           refType: "ObjectCreationList",
           element: "CreateObjectDie",
+          // The spliced root is a child of the element the xi:include sits in.
+          parent: "Behaviors",
           attribute: "CreationList",
           to: ["ObjectCreationList:OCL_Wreck"],
           from: "GameObject:Tank",

@@ -91,7 +91,9 @@ describe("tools/list", () => {
         expect(`${t.name}.${name}: ${typeof p.description}`).toBe(`${t.name}.${name}: string`);
         if (p.type === "string" && !p.enum) expect(p.maxLength).toBeLessThanOrEqual(1024);
         if (p.type === "integer") expect(p.maximum).toBeLessThanOrEqual(10_000);
-        if (p.type === "array") expect([p.maxItems <= 100, p.items.maxLength <= 1024]).toEqual([true, true]);
+        if (p.type === "array") {
+          expect([p.maxItems <= 100, p.items.maxLength <= 1024 || Array.isArray(p.items.enum)]).toEqual([true, true]);
+        }
       }
     }
     const props = (name: string) => (tools.find((t) => t.name === name)!.inputSchema as Json).properties;
@@ -518,11 +520,22 @@ describe("file, include and define tools", () => {
       name: "ATHENA_DAMAGE",
       definitions: [{ value: "120", at: "Data/Includes/Defines.xml:5" }],
       uses: 2,
+      useSites: [
+        { at: "Data/Includes/Weapons.xml:8", via: "DamageNugget@Damage" },
+        { at: "Data/Includes/Weapons.xml:15", via: "DamageNugget@Damage" },
+      ],
     });
-    expect(text).toBe('$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5\n2 uses in compiled or referenced files');
+    expect(text).toBe(
+      [
+        '$ATHENA_DAMAGE = "120"  Data/Includes/Defines.xml:5',
+        "2 uses in compiled or referenced files; 2 use sites in all:",
+        "- Data/Includes/Weapons.xml:8  DamageNugget@Damage",
+        "- Data/Includes/Weapons.xml:15  DamageNugget@Damage",
+      ].join("\n"),
+    );
     expect(await fails("find_define", { name: "ATHENA_DAMAGES" })).toEqual({
       code: "not_found",
-      message: 'no <Define name="ATHENA_DAMAGES"> in the compiled or referenced files; similar: ATHENA_DAMAGE',
+      message: 'no <Define name="ATHENA_DAMAGES"> in any indexed file; similar: ATHENA_DAMAGE',
     });
     expect(await fails("find_define", { name: "not a name" })).toEqual({
       code: "bad_argument",
@@ -544,6 +557,8 @@ describe("project-wide tools", () => {
         ],
       },
       rule: "schema",
+      caveat:
+        "project-only mode: vanilla assets are not indexed without --sdk, so what vanilla assets reference is not seen",
     });
   });
 
@@ -659,6 +674,17 @@ describe("argument validation (the handlers' isError results: one sentence per p
       { id: "X", targetTypes: "WeaponTemplate" },
       'targetTypes must be a list of asset type names, got "WeaponTemplate"',
     ],
+    [
+      "find_references",
+      { id: "X", kinds: ["children"] },
+      'each item of kinds must be one of attribute, content, inheritFrom, default, name, manifest, heuristic, got "children" (item 1)',
+    ],
+    [
+      "find_references",
+      { id: "X", kinds: "inheritFrom" },
+      'kinds must be a list of attribute, content, inheritFrom, default, name, manifest, heuristic, got "inheritFrom"',
+    ],
+    ["find_unreferenced", { includeOverrides: "yes" }, 'includeOverrides must be true or false, got "yes"'],
     [
       "check_files",
       { paths: [""] },

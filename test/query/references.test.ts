@@ -81,6 +81,9 @@ describe("findReferences on the sample mod", () => {
   test("a weapon used by a weapon slot: the site with its element, parent, attribute and asset", async () => {
     const linked = await sampleIndex();
     expect(ok(findReferences(linked, "AthenaCannonBeam"))).toEqual({
+      kinds: [],
+      assets: 1,
+      byKind: { attribute: 1 },
       id: "AthenaCannonBeam",
       type: "WeaponTemplate",
       total: 1,

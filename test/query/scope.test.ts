@@ -48,17 +48,38 @@ describe("files that are not compiled", () => {
     expect(ok(unreferenced(linked, { type: "WeaponTemplate" })).items.map((i) => i.id)).toEqual(["DraftOnlyWeapon"]);
   });
 
-  test("a define declared only in a file that is not compiled is not project-wide", () => {
+  test("a define declared only in a file that is not compiled is listed with its state, but is not in effect", () => {
     const { linked } = memIndex(files, sample);
     expect(ok(findDefine(linked, "ACTIVE_RANGE")).definitions.map((d) => `${d.file}:${d.line}`)).toEqual([
       "Data/Weapons.xml:3",
     ]);
     expect(findDefine(linked, "DRAFT_RANGE")).toEqual({
-      error: {
-        code: "not_found",
-        message: 'no <Define name="DRAFT_RANGE"> in the compiled or referenced files',
-        details: { suggestions: [] },
-      },
+      name: "DRAFT_RANGE",
+      definitions: [
+        {
+          name: "DRAFT_RANGE",
+          value: "50",
+          file: "Data/Draft.xml",
+          line: 3,
+          column: 24,
+          origin: "project",
+          state: "not-included",
+        },
+      ],
+      inEffect: 0,
+      uses: 1,
+      useSitesTotal: 1,
+      useSites: [
+        {
+          file: "Data/Weapons.xml",
+          line: 5,
+          column: 51,
+          element: "WeaponTemplate",
+          attribute: "AttackRange",
+          state: "compiled",
+        },
+      ],
+      nextCursor: null,
     });
     // So the compiled file's use of it is undefined (with an SDK, reported one by one).
     expect(diagnosticsOf(linked).filter((d) => d.includes("undefined-define"))).toEqual([

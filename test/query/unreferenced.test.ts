@@ -20,12 +20,48 @@ describe("the sample mod", () => {
     const r = ok(unreferenced(linked));
     expect(r.items).toEqual([
       // Nothing references the top unit itself, nor the GameObject twin of the SharedThing weapon.
-      { type: "GameObject", id: "AlliedAthenaCannon", file: "Data/Includes/Allied Units/AthenaCannon.xml", line: 11 },
-      { type: "GameObject", id: "SharedThing", file: "Data/Includes/Allied Units/AthenaCannon.xml", line: 61 },
-      { type: "LogicCommand", id: "Command_LoopA", file: "Data/Includes/Loop/LoopA.xml", line: 7 },
-      { type: "LogicCommand", id: "Command_LoopB", file: "Data/Includes/Loop/LoopB.xml", line: 6 },
-      { type: "WeaponTemplate", id: "SharedThing", file: "Data/Includes/Weapons.xml", line: 33 },
-      { type: "WeaponTemplate", id: "UnusedTestWeapon", file: "Data/Includes/Weapons.xml", line: 32 },
+      {
+        type: "GameObject",
+        id: "AlliedAthenaCannon",
+        file: "Data/Includes/Allied Units/AthenaCannon.xml",
+        line: 11,
+        overridesVanilla: false,
+      },
+      {
+        type: "GameObject",
+        id: "SharedThing",
+        file: "Data/Includes/Allied Units/AthenaCannon.xml",
+        line: 61,
+        overridesVanilla: false,
+      },
+      {
+        type: "LogicCommand",
+        id: "Command_LoopA",
+        file: "Data/Includes/Loop/LoopA.xml",
+        line: 7,
+        overridesVanilla: false,
+      },
+      {
+        type: "LogicCommand",
+        id: "Command_LoopB",
+        file: "Data/Includes/Loop/LoopB.xml",
+        line: 6,
+        overridesVanilla: false,
+      },
+      {
+        type: "WeaponTemplate",
+        id: "SharedThing",
+        file: "Data/Includes/Weapons.xml",
+        line: 33,
+        overridesVanilla: false,
+      },
+      {
+        type: "WeaponTemplate",
+        id: "UnusedTestWeapon",
+        file: "Data/Includes/Weapons.xml",
+        line: 32,
+        overridesVanilla: false,
+      },
     ]);
     expect([r.total, r.byType, r.rule, r.nextCursor]).toEqual([
       6,

@@ -146,9 +146,9 @@ describe("export of the sample mod", () => {
       fileHasErrors: false,
     });
     expect(s.defines).toEqual([
-      { name: "ATHENA_RANGE", value: "350", file: "Data/Includes/Defines.xml", line: 4 },
-      { name: "ATHENA_DAMAGE", value: "120", file: "Data/Includes/Defines.xml", line: 5 },
-      { name: "WRECK_BURN_DAMAGE", value: "15", file: "Data/Includes/Defines.xml", line: 6 },
+      { name: "ATHENA_RANGE", value: "350", file: "Data/Includes/Defines.xml", line: 4, state: "compiled" },
+      { name: "ATHENA_DAMAGE", value: "120", file: "Data/Includes/Defines.xml", line: 5, state: "compiled" },
+      { name: "WRECK_BURN_DAMAGE", value: "15", file: "Data/Includes/Defines.xml", line: 6, state: "compiled" },
     ]);
     const inherit = s.references.find((r) => r.kind === "inheritFrom" && r.from?.id === "AlliedAthenaCannon")!;
     expect(inherit).toEqual({
@@ -164,6 +164,8 @@ describe("export of the sample mod", () => {
       line: 12,
       column: 16,
       state: "compiled",
+      confirmedByManifest: false,
+      unspliced: false,
     });
     expect(s.references.filter((r) => r.to === null).length).toBe(
       linked.sites.filter((x) => x.targets.length === 0).length,
@@ -243,7 +245,7 @@ describe("parseExport", () => {
     expect(parseExport(new TextEncoder().encode(JSON.stringify(wrongKind)), "json")).toEqual({
       ok: false,
       message:
-        'the export does not match the schema at references.0.kind: Invalid option: expected one of "attribute"|"content"|"inheritFrom"|"heuristic"|"manifest"',
+        'the export does not match the schema at references.0.kind: Invalid option: expected one of "attribute"|"content"|"inheritFrom"|"default"|"name"|"heuristic"|"manifest"',
     });
     // Additive fields are accepted (the stability promise).
     const extra = { ...s, newTopLevel: 1, assets: s.assets.map((a) => ({ ...a, extra: true })) };

@@ -2,7 +2,7 @@
 import type { CliConfig } from "../args.ts";
 import { answer, openWorkspace } from "../context.ts";
 import type { CliIo } from "../io.ts";
-import { uses } from "../../query/uses.ts";
+import { edgeNote, uses } from "../../query/uses.ts";
 import { usesAnswer } from "../../query/answers.ts";
 
 export async function runUses(cfg: CliConfig, io: CliIo): Promise<number> {
@@ -28,9 +28,8 @@ export async function runUses(cfg: CliConfig, io: CliIo): Promise<number> {
         : e.via.attribute
         ? `${e.via.element}@${e.via.attribute}`
         : `<${e.via.element}>`;
-      const to = e.to.file
-        ? `${e.to.type} ${e.to.id}`
-        : `${e.to.type} ${e.to.id} (${e.to.status === "wrong_type" ? "wrong type" : "not found"})`;
+      const note = edgeNote(e);
+      const to = `${e.to.type} ${e.to.id}${note ? ` (${note})` : ""}`;
       const prov = e.definedIn ? ` [inherited from ${e.definedIn.id}]` : "";
       lines.push(
         `  ${"  ".repeat(e.depth - 1)}${e.from.id} → ${to}  via ${via} at ${e.source.file}:${e.source.line}${prov}`,

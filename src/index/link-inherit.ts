@@ -1,0 +1,84 @@
+/**
+ * Link phase, inheritance: the `inheritFrom` chains that come back to where they started (`A → B → A`,
+ * or an asset naming itself, `A → A`). The builder cannot flatten such an asset, so each member's
+ * `inheritFrom` gets an error naming the whole chain, and queries label those edges as a cycle.
+ */
+import { displayPath } from "../project/paths.ts";
+import type { LinkContext } from "./link-context.ts";
+import type { AssetDef, Diagnostic, InheritCycle, ReferenceSite } from "./linked.ts";
+
+export interface InheritTable {
+  /** Each cycle once, starting at its member with the lowest asset index. */
+  readonly cycles: readonly InheritCycle[];
+  /** One error per member of a cycle in a project file, at its `inheritFrom`. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The cycles of the `inheritFrom` graph (each asset's first resolved `inheritFrom`, to its best target).
+ * @example linkInherit(ctx, assets, sites).cycles.map((c) => c.assets.length) // [2]
+ */
+export function linkInherit(
+  ctx: LinkContext,
+  assets: readonly AssetDef[],
+  sites: readonly ReferenceSite[],
+): InheritTable {
+  const parentSite = new Map<number, number>();
+  for (const s of sites) {
+    if (s.kind === "inheritFrom" && s.from >= 0 && s.targets.length > 0 && !parentSite.has(s.from)) {
+      parentSite.set(s.from, s.index);
+    }
+  }
+  // The graph has at most one edge out of each asset: walk each path once, colouring as it goes.
+  const state = new Map<number, "open" | "done">();
+  const cycles: InheritCycle[] = [];
+  for (const startAt of [...parentSite.keys()].sort((a, b) => a - b)) {
+    const path: number[] = [];
+    let at: number | undefined = startAt;
+    while (at !== undefined && !state.has(at)) {
+      state.set(at, "open");
+      path.push(at);
+      const si = parentSite.get(at);
+      at = si === undefined ? undefined : sites[si].targets[0];
+    }
+    if (at !== undefined && state.get(at) === "open") {
+      const members = path.slice(path.indexOf(at));
+      const first = members.indexOf(Math.min(...members));
+      const ordered = [...members.slice(first), ...members.slice(0, first)];
+      cycles.push({ assets: ordered, sites: ordered.map((a) => parentSite.get(a)!) });
+    }
+    for (const p of path) state.set(p, "done");
+  }
+  return { cycles, diagnostics: cycleDiagnostics(ctx, assets, sites, cycles) };
+}
+
+/** An error at each member's `inheritFrom` (project files), the chain written from that member. */
+function cycleDiagnostics(
+  ctx: LinkContext,
+  assets: readonly AssetDef[],
+  sites: readonly ReferenceSite[],
+  cycles: readonly InheritCycle[],
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const name = (a: number) => `${assets[a].type} ${assets[a].id}`;
+  for (const c of cycles) {
+    c.assets.forEach((member, k) => {
+      const site = sites[c.sites[k]];
+      if (!ctx.insideProject(site.file)) return;
+      const chain = [...c.assets.slice(k), ...c.assets.slice(0, k), member].map(name).join(" → ");
+      const others = c.sites.filter((_, j) => j !== k).map((si) =>
+        `${displayPath(ctx.inputs, sites[si].file)}:${sites[si].line}`
+      );
+      const where = others.length === 0 ? "it names itself" : `the other inheritFrom: ${others.join(", ")}`;
+      out.push({
+        code: "inherit-cycle",
+        severity: "error",
+        message: `inheritFrom cycle: ${chain} (${where}); the builder cannot resolve this inheritance`,
+        file: site.file,
+        line: site.line,
+        column: site.column,
+      });
+    });
+  }
+  return out;
+}
