@@ -12,6 +12,8 @@ import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { countsByType, findAsset } from "../../src/query/assets.ts";
 import { collectDiagnostics } from "../../src/query/check.ts";
+import { findReferences } from "../../src/query/references.ts";
+import { unreferenced } from "../../src/query/unreferenced.ts";
 import { uses } from "../../src/query/uses.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
@@ -196,6 +198,27 @@ describe.skipIf(!present)("Upheaval, project-only", () => {
       },
     ]);
     expect([r.truncated, r.inheritChain]).toEqual([false, []]);
+  });
+
+  test("reference kinds without the SDK: death sounds are runtime names, defaults name vanilla assets only, overrides", () => {
+    const { linked } = built!;
+    const byKind: Record<string, number> = {};
+    for (const s of linked.sites) byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
+    // Every default the RA3 XSDs give a reference attribute (DefaultTargetingCompareList,
+    // GenericSpecialPowerObjectFilter, …) names a vanilla asset, not indexed without the SDK: no default site.
+    expect(byKind).toEqual({ attribute: 90221, inheritFrom: 520, content: 2976, name: 20 });
+    // Four <SlowDeath> sounds of the Cryo Legionnaire (checked by hand): find_unreferenced listed the event before.
+    const die = ok(findReferences(linked, "ALL_CryoLegionnaire_VoiceDie"));
+    expect(die.references.map((r) => `${r.file}:${r.line} ${r.from?.id} ${r.kind} ${r.element}@${r.attribute}`))
+      .toEqual(
+        [700, 724, 747, 761].map((n) =>
+          `Data/Mod/Units/Cryo Legionnaire/GameObject.xml:${n} AlliedLegionnaireInfantry name Sound@List`
+        ),
+      );
+    // id="X" inheritFrom="X" extends the vanilla copy: not a cycle without the SDK.
+    expect(linked.diagnostics.filter((d) => d.code === "inherit-cycle")).toEqual([]);
+    const r = ok(unreferenced(linked));
+    expect([r.total, r.overridesLeftOut]).toEqual([216, 2]);
   });
 
   test("toSarif of every diagnostic is valid SARIF 2.1.0, one result per diagnostic, paths with spaces encoded", () => {
