@@ -45,7 +45,36 @@ const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: "An <Include> whose type is not all, instance or reference.",
   },
   { code: "include-source", severity: "error", description: "An <Include> without a source." },
-  { code: "xinclude-href", severity: "error", description: "An xi:include without an href." },
+  {
+    code: "xinclude-href",
+    severity: "error",
+    description: "An xi:include with neither an href nor an xpointer (one of them names what it includes).",
+  },
+  {
+    code: "xinclude-loop",
+    severity: "error",
+    description: "An xi:include whose xpointer selects, from its own document, what is being included already.",
+  },
+  {
+    code: "xpointer-unsupported",
+    severity: "warning",
+    description: "An xpointer of another form than xmlns(n=…) xpointer(/n:Name/child::*): not followed.",
+  },
+  {
+    code: "xpointer-not-found",
+    severity: "warning",
+    description: "An xpointer naming an element its target does not have: nothing is spliced.",
+  },
+  {
+    code: "fragment-not-spliced",
+    severity: "information",
+    description: "A fragment no xi:include splices in: its elements are typed by a guess from its root's name.",
+  },
+  {
+    code: "inherit-cycle",
+    severity: "error",
+    description: "An inheritFrom chain that comes back to where it started (A → B → A, or A → A).",
+  },
   {
     code: "include-not-found",
     severity: "warning",
