@@ -11,7 +11,7 @@ import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import { type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
 import type { AssetDef, Diagnostic, FileState, ReferenceSite } from "./linked.ts";
-import { rankCompare } from "./linked.ts";
+import { push, rankCompare } from "./linked.ts";
 import type { RecordDiagnostic, RefRecord } from "./records.ts";
 
 export interface SiteTable {
@@ -217,31 +217,27 @@ function recordSites(
  */
 function manifestSites(table: AssetTable, byId: ReadonlyMap<string, readonly number[]>, sink: SiteSink): void {
   const { assets } = table;
-  const sites = sink.sites;
-  const xmlSitesFrom = new Map<number, number[]>();
-  for (const s of sites) {
-    if (s.from >= 0) (xmlSitesFrom.get(s.from) ?? xmlSitesFrom.set(s.from, []).get(s.from)!).push(s.index);
-  }
-  const sameAsset = (a: AssetDef) => (byId.get(a.id.toLowerCase()) ?? []).filter((i) => assets[i].type === a.type);
+  const confirm = new Confirmations(sink.sites, assets, byId);
   const manifestTargets = new Map<number, number[]>();
-  const seenPairs = new Set<string>();
+  const seenPairs = new Set<number>();
   for (const { loaded, indexes } of table.manifestOwners) {
     const refs = loaded.record.manifestRefs;
     for (let k = 0; k + 2 < refs.length; k += 3) {
       const from = indexes[refs[k]];
       const to = table.manifestHandles.get(`${refs[k + 1]}:${refs[k + 2]}`);
       if (from === undefined || from < 0 || to === undefined) continue;
-      const pair = `${from}:${to}`;
+      // One key per (asset, target) pair of asset indexes (both below 2^26 at any realistic size).
+      const pair = from * 67_108_864 + to;
       if (seenPairs.has(pair)) continue;
       seenPairs.add(pair);
       const target = assets[to];
       let targets = manifestTargets.get(to);
       if (!targets) {
-        targets = sameAsset(target);
+        targets = confirm.sameAsset(target);
         if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
         manifestTargets.set(to, targets);
       }
-      if (confirmXmlSites(sites, xmlSitesFrom, sameAsset(assets[from]), targets)) continue;
+      if (confirm.xmlSitesTo(from, targets)) continue;
       sink.addPrebuilt({
         from,
         kind: "manifest",
@@ -269,26 +265,58 @@ function manifestSites(table: AssetTable, byId: ReadonlyMap<string, readonly num
 }
 
 /**
- * Marks the XML sites of `twins` (the referencing asset's definitions) that resolve to one of `targets`
- * as confirmed by a manifest pair; true when there was one. Replaces the phase's own site objects,
- * before the list is published.
+ * Which XML sites a manifest pair confirms: those of the referencing asset's XML definitions (same type
+ * and id) that resolve to one of the pair's targets. Each definition's sites are grouped by target once,
+ * so a pair costs a few map lookups. Marks them by replacing the phase's own site objects, before the list
+ * is published.
  */
-function confirmXmlSites(
-  sites: ReferenceSite[],
-  xmlSitesFrom: ReadonlyMap<number, readonly number[]>,
-  twins: readonly number[],
-  targets: readonly number[],
-): boolean {
-  let confirmed = false;
-  for (const twin of twins) {
-    for (const i of xmlSitesFrom.get(twin) ?? []) {
-      const s = sites[i];
-      if (s.kind === "manifest" || !s.targets.some((t) => targets.includes(t))) continue;
-      confirmed = true;
-      if (!s.confirmedByManifest) sites[i] = { ...s, confirmedByManifest: true };
-    }
+class Confirmations {
+  /** XML asset index → target asset index → its sites resolving to that target. */
+  private readonly byTarget = new Map<number, Map<number, number[]>>();
+  private xmlSitesFrom: Map<number, number[]> | null = null;
+
+  constructor(
+    private readonly sites: ReferenceSite[],
+    private readonly assets: readonly AssetDef[],
+    private readonly byId: ReadonlyMap<string, readonly number[]>,
+  ) {}
+
+  /** The definitions of `a`'s type and id, in every layer. */
+  sameAsset(a: AssetDef): number[] {
+    return (this.byId.get(a.id.toLowerCase()) ?? []).filter((i) => this.assets[i].type === a.type);
   }
-  return confirmed;
+
+  /** Marks the XML sites of `from`'s definitions that resolve to one of `targets`; true when there was one. */
+  xmlSitesTo(from: number, targets: readonly number[]): boolean {
+    let confirmed = false;
+    for (const twin of this.sameAsset(this.assets[from])) {
+      if (this.assets[twin].origin === "manifest") continue;
+      const grouped = this.grouped(twin);
+      for (const t of targets) {
+        for (const i of grouped.get(t) ?? []) {
+          confirmed = true;
+          const s = this.sites[i];
+          if (!s.confirmedByManifest) this.sites[i] = { ...s, confirmedByManifest: true };
+        }
+      }
+    }
+    return confirmed;
+  }
+
+  private grouped(asset: number): Map<number, number[]> {
+    let g = this.byTarget.get(asset);
+    if (g) return g;
+    if (!this.xmlSitesFrom) {
+      this.xmlSitesFrom = new Map();
+      for (const s of this.sites) if (s.from >= 0) push(this.xmlSitesFrom, s.from, s.index);
+    }
+    g = new Map();
+    for (const i of this.xmlSitesFrom.get(asset) ?? []) {
+      for (const t of this.sites[i].targets) push(g, t, i);
+    }
+    this.byTarget.set(asset, g);
+    return g;
+  }
 }
 
 /** The children of a fragment's root-level containers are assets: the sites inside each are typed and owned as such. */
