@@ -13,6 +13,7 @@ import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
 import { findReferences } from "../../src/query/references.ts";
 import { uses } from "../../src/query/uses.ts";
+import { unresolvedSitesOf } from "../../src/query/miss-tables.ts";
 import { instanceHash, symbolHash } from "../../src/formats/fasthash.ts";
 import { writeManifest } from "../formats/manifest-writer.ts";
 import { ok } from "../query/sample.ts";
@@ -169,6 +170,8 @@ describe("schema defaults are references (kind default)", () => {
       [],
       [],
     ]);
+    // Nor an unresolved site for the not-found answer ("the project references it …").
+    expect(unresolvedSitesOf(linked, "DefaultCommandSet")).toEqual([]);
   });
 });
 
@@ -194,6 +197,11 @@ describe("names the engine looks up at run time (kind name)", () => {
       "Data/Mod.xml:6:17 SkirmishOpeningMove:SovietRush name Order@Build=SovietNavalYard → GameObject:SovietNavalYard",
     ]);
     expect(diagnosticsOf(linked, ["unresolved-reference", "wrong-type-reference", "external-references"])).toEqual([]);
+    // The not-found answer's table of unresolved sites holds no name value either.
+    expect([unresolvedSitesOf(linked, "VanillaBarracks"), unresolvedSitesOf(linked, "DefaultCommandSet")]).toEqual([
+      [],
+      [],
+    ]);
     const r = ok(findReferences(linked, "SovietNavalYard"));
     expect([r.total, r.byKind, r.references[0].kind]).toEqual([1, { name: 1 }, "name"]);
     expect(ok(uses(linked, "SovietRush")).edges.map((e) => `${e.to.type}:${e.to.id} ${e.via.kind}`)).toEqual([
