@@ -157,9 +157,9 @@ export function renderDefinition(r: DefinitionResult): string {
   const range = r.shown
     ? t`lines ${r.shown.from}-${r.shown.to}${r.truncated ? t` of ${r.startLine}-${r.endLine}+` : ""}`
     : "";
-  const head = t`${r.type} ${r.id}  ${r.file}${range ? t` ${range}` : ""}  [${r.origin}${
-    r.active ? "" : ", inactive"
-  }]`;
+  const flags = [r.origin, stateWords(r.state, r.streams), r.fileHasErrors ? "file has an XML error" : ""]
+    .filter(Boolean).join(", ");
+  const head = t`${r.type} ${r.id}  ${r.file}${range ? t` ${range}` : ""}  [${flags}]`;
   const lines = [head];
   if (r.note) lines.push(visible(r.note));
   if (r.text !== null) lines.push("```xml", visibleLines(r.text), "```");
@@ -167,7 +167,10 @@ export function renderDefinition(r: DefinitionResult): string {
     lines.push(t`(cut at line ${r.shown.to}; the definition goes on: ask get_asset_references for what it references)`);
   }
   for (const o of r.otherDefinitions) {
-    lines.push(t`also defined: ${o.file}:${o.line} [${o.origin}${o.active ? "" : ", inactive"}]`);
+    const state = o.state === "compiled"
+      ? ""
+      : t`, ${o.state === "referenced" ? "referenced, not compiled" : "not included"}`;
+    lines.push(t`also defined: ${o.file}:${o.line} [${o.origin}${state}]`);
   }
   return lines.join("\n");
 }

@@ -137,14 +137,21 @@ export function definitionAnswer(r: DefinitionResult): Json {
     shown: r.shown && !shownAll ? `${r.shown.from}-${r.shown.to}` : undefined,
     origin: r.origin === "project" ? undefined : r.origin,
     streams: r.streams,
+    state: stateOf(r.state),
     active: unusual(r.active),
+    fileHasErrors: r.fileHasErrors || undefined,
     inheritFrom: r.inheritFrom,
     manifestSource: r.manifestSource,
     note: r.note,
     text: r.text,
     truncated: r.truncated,
     otherDefinitions: r.otherDefinitions.map((o) =>
-      lean({ at: at(o.file, o.line), origin: o.origin === "project" ? undefined : o.origin, active: unusual(o.active) })
+      lean({
+        at: at(o.file, o.line),
+        origin: o.origin === "project" ? undefined : o.origin,
+        state: stateOf(o.state),
+        active: unusual(o.active),
+      })
     ),
     omitted: (r as { omitted?: Record<string, number> }).omitted,
     shortened: (r as { shortened?: number }).shortened,

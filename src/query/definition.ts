@@ -26,7 +26,11 @@ export interface DefinitionResult {
   /** Relative to the project (or SDK) root; for manifest assets, the manifest. */
   readonly file: string;
   readonly origin: AssetDef["origin"];
+  /** Whether the builder compiles the definition's file (issue 11's three states). */
+  readonly state: AssetDef["state"];
   readonly active: boolean;
+  /** The definition's file has an XML error: the builder rejects it until it is fixed. */
+  readonly fileHasErrors: boolean;
   readonly streams: readonly string[];
   readonly inheritFrom: string | null;
   /** Lines of the whole definition in `file` (0 and 0 for manifest assets). */
@@ -47,6 +51,7 @@ export interface DefinitionResult {
     readonly file: string;
     readonly line: number;
     readonly origin: AssetDef["origin"];
+    readonly state: AssetDef["state"];
     readonly active: boolean;
   }[];
 }
@@ -82,6 +87,7 @@ export function definitionOf(
     file: displayPath(linked, d.file),
     line: d.line,
     origin: d.origin,
+    state: d.state,
     active: d.active,
   }));
   const base = {
@@ -89,7 +95,9 @@ export function definitionOf(
     id: def.id,
     file: displayPath(linked, def.file),
     origin: def.origin,
+    state: def.state,
     active: def.active,
+    fileHasErrors: def.fileHasErrors === true,
     streams: def.streams,
     inheritFrom: def.inheritFrom,
     manifestSource: def.manifestSource,

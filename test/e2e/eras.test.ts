@@ -46,7 +46,7 @@ async function sameAnswers(client: ModernClient | LegacyClient): Promise<void> {
   });
   const read = await client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" });
   expect((read.contents[0] as Json).text.split("\n")[0]).toBe(
-    "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]",
+    "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project, compiled in static]",
   );
   const done = await client.complete({
     ref: { type: "ref/resource", uri: "ra3://asset/{type}/{id}" },

@@ -10,6 +10,8 @@ import { resolveConfig } from "../../src/workspace/config.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { buildInstructions, MAX_INSTRUCTIONS } from "../../src/mcp/instructions.ts";
+import { renderDefinition } from "../../src/mcp/render.ts";
+import { definitionAnswer } from "../../src/query/answers.ts";
 import { SAMPLE } from "./harness.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
@@ -41,7 +43,9 @@ describe("definitionOf", () => {
       id: "AthenaSplash",
       file: "Data/Includes/Weapons.xml",
       origin: "project",
+      state: "compiled",
       active: true,
+      fileHasErrors: false,
       streams: ["static"],
       inheritFrom: null,
       manifestSource: null,
@@ -54,6 +58,23 @@ describe("definitionOf", () => {
       truncated: false,
       note: null,
     });
+  });
+
+  test('a definition in a file no entry point includes says so, as find_asset does (not "inactive")', () => {
+    const t = target("ExperimentalTank");
+    const r = definitionOf(linked, t, readSourceText(t.def.file));
+    expect([r.state, r.active, r.fileHasErrors]).toEqual(["not-included", false, false]);
+    expect(renderDefinition(r).split("\n")[0]).toBe(
+      "GameObject ExperimentalTank  Data/Standalone.xml lines 8-8  [project, not included: no entry point reaches it]",
+    );
+    const json = definitionAnswer(r) as Record<string, unknown>;
+    expect([json.state, json.active, json.fileHasErrors]).toEqual(["not-included", false, undefined]);
+    // A compiled definition leaves the usual state out of the JSON, and its text names the stream.
+    const c = definitionOf(linked, target("AthenaSplash"), readSourceText(target("AthenaSplash").def.file));
+    expect((definitionAnswer(c) as Record<string, unknown>).state).toBeUndefined();
+    expect(renderDefinition(c).split("\n")[0]).toBe(
+      "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project, compiled in static]",
+    );
   });
 
   test("bounded by lines and by characters, cut at a line end", () => {

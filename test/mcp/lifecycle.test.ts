@@ -235,7 +235,7 @@ describe("resources/read while the first build runs", () => {
     const h = await open(SAMPLE, { start: false });
     const r = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" });
     expect((r.contents[0] as Json).text.split("\n")[0]).toBe(
-      "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]",
+      "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project, compiled in static]",
     );
   });
 

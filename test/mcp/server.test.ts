@@ -289,7 +289,7 @@ describe("asset tools", () => {
       "\t</WeaponTemplate>",
     ]);
     expect(text.split("\n").slice(0, 3)).toEqual([
-      "WeaponTemplate AthenaCannonBeam  Data/Includes/Weapons.xml lines 3-11  [project]",
+      "WeaponTemplate AthenaCannonBeam  Data/Includes/Weapons.xml lines 3-11  [project, compiled in static]",
       "```xml",
       "\t<WeaponTemplate",
     ]);
@@ -743,7 +743,7 @@ describe("resources", () => {
     const a = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaSplash" });
     const text = (a.contents[0] as Json).text as string;
     expect(text.split("\n").slice(0, 3)).toEqual([
-      "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project]",
+      "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project, compiled in static]",
       "```xml",
       '\t<WeaponTemplate id="AthenaSplash" AttackRange="40">',
     ]);
