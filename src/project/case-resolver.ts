@@ -8,9 +8,27 @@
  * sorted order, so every lookup picks the same one — the one the project scan keeps. A folder that
  * cannot be listed but can be passed through (mode 711) is stepped through by a direct stat of the
  * exact name; such folders are remembered ({@link CaseResolver.unlistableSeen}) for a diagnostic.
+ *
+ * A resolver with a {@link PathGate} (`confinement.ts`) is confined: a lookup whose target lies outside
+ * the gate's roots, or that would pass a link leading out of them, answers {@link OUTSIDE} before
+ * anything there is listed or stat'ed, so the answer is the same whether something exists there.
  */
 import type { DirectoryLister, DirEntry } from "./fs-port.ts";
 import { native } from "./paths.ts";
+
+/** What a confined resolver asks before it looks (implemented by `Confinement`). */
+export interface PathGate {
+  /** The absolute path (after `.`/`..`) lies inside an allowed root. */
+  contains(path: string): boolean;
+  /** The existing entry (a link, a base folder, an entry found by a direct stat) may be entered. */
+  admits(path: string): boolean;
+}
+
+/** The answer of a confined lookup that would leave the roots (nothing beyond the refusal was looked at). */
+export const OUTSIDE: unique symbol = Symbol("outside");
+
+/** A lookup's answer: the real path, nothing there (null), or {@link OUTSIDE}. */
+export type Lookup = string | null | typeof OUTSIDE;
 
 /** What the last segment of a lookup must be. */
 export type EntryKind = "any" | "file" | "directory";
@@ -56,31 +74,66 @@ function splitRelative(relative: string): string[] {
 
 /** Resolves paths case-insensitively and caches the answers until {@link CaseResolver.invalidate}. */
 export class CaseResolver {
-  private readonly results = new Map<string, string | null>();
+  private readonly results = new Map<string, Lookup>();
   /** Folders met on the way that could not be listed (their children found by exact name only). */
   readonly unlistableSeen = new Set<string>();
 
-  constructor(readonly lister: DirectoryLister) {}
+  constructor(readonly lister: DirectoryLister, readonly gate: PathGate | null = null) {}
+
+  /** A resolver over the same lister (and its cached listings) confined by `gate`. */
+  confined(gate: PathGate): CaseResolver {
+    return new CaseResolver(this.lister, gate);
+  }
 
   /**
    * `relative` (either separator, `.`/`..` allowed) below the folder `base`, with each segment matched
-   * case-insensitively; the real casing of the hit, or null. `base` itself is used as given.
+   * case-insensitively; the real casing of the hit, or null (also when a confined lookup is refused).
+   * `base` itself is used as given.
    * @example resolve("/sdk", "sagexml/STATIC.xml", "file") // "/sdk/SageXml/Static.xml"
    */
   resolve(base: string, relative: string, kind: EntryKind = "any"): string | null {
+    const hit = this.lookup(base, relative, kind);
+    return hit === OUTSIDE ? null : hit;
+  }
+
+  /** {@link resolve}, telling a refusal by the gate ({@link OUTSIDE}) from a miss (null). */
+  lookup(base: string, relative: string, kind: EntryKind = "any"): Lookup {
     const key = `${kind}\0${base}\0${relative}`;
     const cached = this.results.get(key);
     if (cached !== undefined) return cached;
-    const hit = this.walk(base, splitRelative(relative), 0, kind);
+    const hit = this.gate && !this.allowed(this.gate, base, relative)
+      ? OUTSIDE
+      : this.walk(base, splitRelative(relative), 0, kind);
     this.results.set(key, hit);
     return hit;
   }
 
+  /** Folders inside the gate's roots (so is everything below them), by the string asked. */
+  private readonly baseInside = new Map<string, boolean>();
+
+  /** The gate lets `relative` below `base` be looked up: the base admitted, the target inside a root. */
+  private allowed(gate: PathGate, base: string, relative: string): boolean {
+    if (!gate.admits(base)) return false;
+    // Without `..` the target lies below the base: a base inside a root settles it (cheap, and asked often).
+    if (!relative.includes("..")) {
+      let inside = this.baseInside.get(base);
+      if (inside === undefined) this.baseInside.set(base, inside = gate.contains(base));
+      if (inside) return true;
+    }
+    return gate.contains(`${base}/${relative}`);
+  }
+
   /** An absolute path resolved case-insensitively from its root; null when missing or not absolute. */
   resolvePath(path: string, kind: EntryKind = "any"): string | null {
+    const hit = this.lookupPath(path, kind);
+    return hit === OUTSIDE ? null : hit;
+  }
+
+  /** {@link resolvePath}, telling a refusal by the gate from a miss; null for a relative path. */
+  lookupPath(path: string, kind: EntryKind = "any"): Lookup {
     const root = native.parse(path).root;
-    if (root === "") return null;
-    return this.resolve(root, path.slice(root.length), kind);
+    if (root === "") return this.gate ? OUTSIDE : null;
+    return this.lookup(root, path.slice(root.length), kind);
   }
 
   /** True when the absolute `path` names something on disk (ignoring case). */
@@ -99,12 +152,17 @@ export class CaseResolver {
   }
 
   /**
-   * The real path of the child of `dir` called `name` ignoring case (exact case preferred), or null.
+   * The real path of the child of `dir` called `name` ignoring case (exact case preferred), or null
+   * (a confined resolver: also when the gate refuses it).
    * @example childNamed("/m/X", "data", "directory") // "/m/X/Data"
    */
   childNamed(dir: string, name: string, kind: EntryKind = "any"): string | null {
+    if (this.gate) return this.resolve(dir, name, kind);
     const entries = this.lister.list(dir);
-    if (!entries) return this.exactChild(dir, name, kind);
+    if (!entries) {
+      const exact = this.exactChild(dir, name, kind);
+      return exact === OUTSIDE ? null : exact;
+    }
     const m = matchingEntries(entries, name, kind)[0];
     return m ? native.join(dir, m.name) : null;
   }
@@ -113,12 +171,14 @@ export class CaseResolver {
    * In an unlistable folder, `name` exactly as written when a direct stat finds it (of `kind`), else
    * null; null for any other folder without a listing.
    */
-  private exactChild(dir: string, name: string, kind: EntryKind): string | null {
+  private exactChild(dir: string, name: string, kind: EntryKind): Lookup {
     if (!this.lister.unlistable?.(dir) || !this.lister.probe) return null;
     this.unlistableSeen.add(dir);
     const p = native.join(dir, name);
     const what = this.lister.probe(p);
     if (what === null) return null;
+    // A stat cannot tell a link: the gate checks where the entry really is, before its kind counts.
+    if (this.gate && !this.gate.admits(p)) return OUTSIDE;
     return kind === "any" || (kind === "directory") === (what === "directory") ? p : null;
   }
 
@@ -135,7 +195,7 @@ export class CaseResolver {
     if (path !== undefined) this.lister.invalidate?.(path);
   }
 
-  private walk(cur: string, segs: readonly string[], i: number, kind: EntryKind): string | null {
+  private walk(cur: string, segs: readonly string[], i: number, kind: EntryKind): Lookup {
     for (; i < segs.length && segs[i] === ".."; i++) cur = native.dirname(cur);
     if (i === segs.length) {
       // Only reached for the base itself or after a trailing `..`; both are folders when they exist.
@@ -146,12 +206,16 @@ export class CaseResolver {
     const entries = this.lister.list(cur);
     if (!entries) {
       const exact = this.exactChild(cur, segs[i], last ? kind : "directory");
-      return exact === null || last ? exact : this.walk(exact, segs, i + 1, kind);
+      return exact === null || exact === OUTSIDE || last ? exact : this.walk(exact, segs, i + 1, kind);
     }
     // Only the final segment may be a file; anything we step through (or back out of) is a folder.
     // Several candidates only on case-sensitive file systems; try each so a later one can still match.
-    for (const e of matchingEntries(entries, segs[i], last ? kind : "directory")) {
+    // A link the gate refuses answers OUTSIDE whatever its target is: its kind is not even looked at.
+    const want = last ? kind : "directory";
+    for (const e of matchingEntries(entries, segs[i])) {
       const next = native.join(cur, e.name);
+      if (e.isLink && this.gate && !this.gate.admits(next)) return OUTSIDE;
+      if (!fits(e, want)) continue;
       if (last) return next; // the parent's listing already told us what it is: no listing of the target
       const hit = this.walk(next, segs, i + 1, kind);
       if (hit !== null) return hit;
@@ -165,7 +229,7 @@ export class CaseResolver {
     if (parent === p) return false;
     const entries = this.lister.list(parent);
     const name = native.basename(p);
-    if (!entries) return this.exactChild(parent, name, "file") !== null;
+    if (!entries) return typeof this.exactChild(parent, name, "file") === "string";
     return entries.some((e) => e.name === name && !e.isDirectory);
   }
 }

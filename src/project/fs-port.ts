@@ -6,13 +6,16 @@
  * (mods are authored on Windows) and lets the index core run against an in-memory tree in tests
  * (`test/project/memory-lister.ts`).
  */
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { native } from "./paths.ts";
 
 /** One name in a folder listing. */
 export interface DirEntry {
   readonly name: string;
+  /** For a link: whether its target is a folder (a dangling link is not). */
   readonly isDirectory: boolean;
+  /** A symbolic link or a junction: where it leads is asked of {@link DirectoryLister.realPath}. */
+  readonly isLink?: boolean;
 }
 
 /** Lists folders. `null` means "not a directory" (missing, a file, or unreadable). */
@@ -32,6 +35,12 @@ export interface DirectoryLister {
    * the include walk's case resolution does not read it again. A folder already cached is left as it is.
    */
   prime?(dir: string, dirents: readonly Dirent[]): void;
+  /**
+   * Optional: `path` with every link resolved (a physical path), or null when it does not lead to
+   * anything (missing, a dangling link, a loop). Listers that know no links leave it out. Not cached:
+   * the confinement check asks it at the moment it matters (`confinement.ts`).
+   */
+  realPath?(path: string): string | null;
 }
 
 /** Counters for benchmarks: `listings` = real directory reads, `hits` = answers served from the cache. */
@@ -106,6 +115,15 @@ export class NodeDirectoryLister implements DirectoryLister {
     if (!this.cache.has(key)) this.cache.set(key, entriesOf(key, dirents));
   }
 
+  /** `path` with every link resolved, or null when that leads nowhere (missing, dangling, a loop). */
+  realPath(path: string): string | null {
+    try {
+      return realpathSync(path);
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * Forgets `path`, every cached listing below it, and its parent (whose listing names it), so a
    * created or deleted file or folder is seen on the next lookup.
@@ -159,7 +177,8 @@ function entriesOf(dir: string, dirents: readonly Dirent[]): readonly DirEntry[]
   const out: DirEntry[] = [];
   for (const d of dirents) {
     let isDirectory = d.isDirectory();
-    if (d.isSymbolicLink()) {
+    const isLink = d.isSymbolicLink();
+    if (isLink) {
       // A link's Dirent says nothing about its target; one stat per link (rare in mods) settles it.
       try {
         isDirectory = statSync(native.join(dir, d.name)).isDirectory();
@@ -167,7 +186,7 @@ function entriesOf(dir: string, dirents: readonly Dirent[]): readonly DirEntry[]
         isDirectory = false; // dangling link: listed as a file that cannot be read
       }
     }
-    out.push({ name: d.name, isDirectory });
+    out.push(isLink ? { name: d.name, isDirectory, isLink } : { name: d.name, isDirectory });
   }
   out.sort(byName);
   return Object.freeze(out);

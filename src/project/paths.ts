@@ -59,11 +59,14 @@ export function samePath(a: string, b: string): boolean {
  * @example isInside("/m/X/Data/a.xml", "/m/x") // true
  */
 export function isInside(child: string, parent: string): boolean {
-  const c = pathKey(child);
-  const p = pathKey(parent);
-  if (c === p) return true;
-  const prefix = p.endsWith("/") ? p : p + "/";
-  return c.startsWith(prefix);
+  return keyInside(pathKey(child), pathKey(parent));
+}
+
+/** {@link isInside} on two {@link pathKey}s (for callers that keep the keys of fixed folders). */
+export function keyInside(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  const prefix = parent.endsWith("/") ? parent : parent + "/";
+  return child.startsWith(prefix);
 }
 
 /**
@@ -93,6 +96,52 @@ export interface DisplayRoots {
 export function displayPath(roots: DisplayRoots, path: string): string {
   return relativePosix(roots.projectDir, path) ?? (roots.sdkDir ? relativePosix(roots.sdkDir, path) : null) ??
     toPosix(path);
+}
+
+/**
+ * The folders ra3 reads below, as logical paths (the one confinement rule: docs/builder-rules.md, "What
+ * ra3 reads"): the project root, the SDK root, and the project's parent and grandparent (the builder's
+ * own `DATA:`/`ART:`/`AUDIO:` search folders besides the SDK's, see `search-paths.ts`). A parent that is
+ * a file-system root (`/`, `C:\`, a share) is left out: it would admit the whole disk. First
+ * occurrence kept, in that order.
+ * @example allowedRoots({ projectDir: "/home/ann/Mods/X", sdkDir: null }) // ["/home/ann/Mods/X", "/home/ann/Mods", "/home/ann"]
+ */
+export function allowedRoots(roots: DisplayRoots, flavour: PathFlavour = native): string[] {
+  const parent = flavour.dirname(roots.projectDir);
+  const grandParent = flavour.dirname(parent);
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const r of [roots.projectDir, roots.sdkDir, parent, grandParent]) {
+    if (!r || seen.has(pathKey(r))) continue;
+    if (r !== roots.projectDir && r !== roots.sdkDir && isFileSystemRoot(r, flavour)) continue;
+    seen.add(pathKey(r));
+    out.push(r);
+  }
+  return out;
+}
+
+/** True for `/`, `C:\`, `\\server\share\`: a folder that has no parent. */
+export function isFileSystemRoot(p: string, flavour: PathFlavour = native): boolean {
+  return flavour.dirname(p) === p || pathKey(flavour.parse(p).root) === pathKey(p);
+}
+
+/**
+ * True when the absolute `path`, with `.` and `..` applied (and `\` read as a separator, as every
+ * lookup reads it), lies inside one of `roots`. A relative path is inside none.
+ * @example insideRoots("/m/X/Data/../../../etc/passwd", ["/m/X"]) // false
+ */
+export function insideRoots(path: string, roots: readonly string[], flavour: PathFlavour = native): boolean {
+  const key = lexicalKey(path, flavour);
+  return key !== null && roots.some((r) => keyInside(key, pathKey(r)));
+}
+
+/**
+ * The {@link pathKey} of the absolute `path` with `.` and `..` applied (`\` a separator), or null for a
+ * relative path: what {@link insideRoots} compares.
+ */
+export function lexicalKey(path: string, flavour: PathFlavour = native): string | null {
+  const cleaned = isPosix(flavour) ? toPosix(path) : path;
+  return flavour.isAbsolute(cleaned) ? pathKey(flavour.normalize(cleaned)) : null;
 }
 
 /** Joins segments with the running OS's separator (after turning `\` into `/` on POSIX). */

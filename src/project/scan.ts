@@ -52,6 +52,13 @@ export interface ScanOptions {
   readonly onError?: (path: string, error: Error) => void;
   /** Called with each folder's listing as read (a directory lister can keep it: `DirectoryLister.prime`). */
   readonly onListing?: (dir: string, dirents: readonly Dirent[]) => void;
+  /**
+   * Whether a link (or junction) met in the tree may be followed (`Confinement.admits`); one refused is
+   * neither stat'ed nor entered, so nothing about its target shows, and is passed to `onRefusedLink`
+   * unless its name is skipped anyway. Without it every link is followed (tests of trusted trees).
+   */
+  readonly admitLink?: (path: string) => boolean;
+  readonly onRefusedLink?: (path: string) => void;
 }
 
 function byPath(a: ScannedFile, b: ScannedFile): number {
@@ -65,7 +72,8 @@ function stampOf(path: string, st: Stats): ScannedFile {
 /**
  * Every `.xml`, `.w3x`, `.str`, `.babproj` and `.manifest` file below `root`, sorted by path, with
  * size and mtime. Skips dot-folders and {@link SCAN_SKIPPED_DIRS}. Symlinked folders are followed
- * once each, and never when they point back into the tree (no loops, no duplicates).
+ * once each, and never when they point back into the tree (no loops, no duplicates); a link that
+ * {@link ScanOptions.admitLink} refuses is not followed at all.
  * Throws when `root` is not a readable folder (an environment error).
  * @example scanProjectFiles("/mods/X").map(f => f.kind) // ["babproj", "xml", …]
  */
@@ -127,6 +135,10 @@ function* scanSteps(root: string, opts: ScanOptions): Generator<void, ScannedFil
       }
       const wanted = KIND_BY_EXTENSION.has(extensionOf(e.name));
       if (e.isSymbolicLink()) {
+        if (opts.admitLink && !opts.admitLink(p)) {
+          if (!e.name.startsWith(".") && !skip.has(e.name.toLowerCase())) opts.onRefusedLink?.(p);
+          continue;
+        }
         let st: Stats;
         try {
           st = statSync(p);

@@ -7,7 +7,7 @@
  * `SageXml/...` for ordinary includes. Without a usable SDK the SDK entries are simply absent; there
  * is no fallback to the process's working folder.
  */
-import { CaseResolver } from "./case-resolver.ts";
+import { CaseResolver, type Lookup, OUTSIDE } from "./case-resolver.ts";
 import type { ProjectLayout } from "./detect.ts";
 import type { DirectoryLister } from "./fs-port.ts";
 import { baseName, isInside, native, pathKey, toAbsolute } from "./paths.ts";
@@ -128,6 +128,11 @@ export function parseIncludeSource(raw: string): ParsedIncludeSource {
 export interface TriedCandidate {
   readonly candidate: string;
   readonly hit: boolean;
+  /**
+   * Set when the candidate lies outside the allowed roots, or passes a link leading out of them (a
+   * confined resolver): it was not looked at.
+   */
+  readonly outside?: true;
 }
 
 /** How an include source resolved. */
@@ -144,9 +149,18 @@ export interface IncludeResolution {
   readonly caseFixed: boolean;
   /** True when the hit came from the `ART:` two-letter folder rule. */
   readonly twoLetterRule: boolean;
+  /**
+   * True when nothing was found and a candidate left the allowed roots (`confinement.ts`): the include
+   * is not followed there, and the answer is the same whether anything exists there.
+   */
+  readonly outside: boolean;
   /** Why nothing was found (absent on a hit). */
   readonly reason?: string;
 }
+
+/** Why a confined resolution found nothing when a candidate left the roots (never whether it exists). */
+export const OUTSIDE_REASON =
+  "it leads outside the folders ra3 reads (the project, the SDK, the mod's parent and grandparent folders): not followed";
 
 function joinCandidate(base: string, rel: string): string {
   return native.join(base, ...rel.split("/"));
@@ -183,15 +197,32 @@ export function resolveIncludeSource(
   const r = resolverOf(resolver);
   const { prefix, remainder, isAbsolute } = parseIncludeSource(raw);
   const tried: TriedCandidate[] = [];
+  let escaped = false;
   const result = (
     resolved: string | null,
     caseFixed: boolean,
     twoLetterRule: boolean,
     reason?: string,
-  ): IncludeResolution =>
-    reason === undefined
-      ? { source: raw, prefix, remainder, resolved, tried, caseFixed, twoLetterRule }
-      : { source: raw, prefix, remainder, resolved, tried, caseFixed, twoLetterRule, reason };
+  ): IncludeResolution => {
+    const outside = resolved === null && escaped;
+    const base = { source: raw, prefix, remainder, resolved, tried, caseFixed, twoLetterRule, outside };
+    if (outside) return { ...base, reason: OUTSIDE_REASON };
+    return reason === undefined ? base : { ...base, reason };
+  };
+  /**
+   * Records a candidate looked up below `base` (null: an absolute path) and answers its hit (null for a
+   * miss or a refusal). A refusal below a base ra3 reads is the source leaving the roots; a base it does
+   * not read (a drive root above the mod) is only not searched.
+   */
+  const attempt = (candidate: string, found: Lookup, base: string | null): string | null => {
+    if (found === OUTSIDE) {
+      tried.push({ candidate, hit: false, outside: true });
+      if (base === null || !r.gate || r.gate.contains(base)) escaped = true;
+      return null;
+    }
+    tried.push({ candidate, hit: found !== null });
+    return found;
+  };
 
   if (remainder === "") return result(null, false, false, prefix ? `nothing after ${prefix}:` : "empty source");
 
@@ -203,16 +234,15 @@ export function resolveIncludeSource(
         remainder.slice(0, slash).toLowerCase() === alias.name.toLowerCase()
       ? { root: alias.root, rest: remainder.slice(slash + 1), after: alias.after ? pathKey(alias.after) : null }
       : null;
-    const tryAlias = (): string | null => {
-      const candidate = joinCandidate(aliased!.root, aliased!.rest);
-      const hit = r.resolve(aliased!.root, aliased!.rest, "file");
-      tried.push({ candidate, hit: hit !== null });
-      return hit;
-    };
+    const tryAlias = (): string | null =>
+      attempt(
+        joinCandidate(aliased!.root, aliased!.rest),
+        r.lookup(aliased!.root, aliased!.rest, "file"),
+        aliased!.root,
+      );
     for (const base of bases) {
       const candidate = joinCandidate(base, remainder);
-      const hit = r.resolve(base, remainder, "file");
-      tried.push({ candidate, hit: hit !== null });
+      const hit = attempt(candidate, r.lookup(base, remainder, "file"), base);
       if (hit) return result(hit, hit !== candidate, false);
       if (aliased && aliased.after === pathKey(base)) {
         const own = tryAlias();
@@ -226,9 +256,8 @@ export function resolveIncludeSource(
     if (prefix === "ART" && !remainder.includes("/")) {
       const folder = remainder.slice(0, 2).toLowerCase();
       for (const base of bases) {
-        const candidate = joinCandidate(base, `${folder}/${remainder}`);
-        const hit = r.resolve(base, `${folder}/${remainder}`, "file");
-        tried.push({ candidate, hit: hit !== null });
+        const rest = `${folder}/${remainder}`;
+        const hit = attempt(joinCandidate(base, rest), r.lookup(base, rest, "file"), base);
         // The folder name is ours, not the author's: only the file name's casing counts as a fix.
         if (hit) return result(hit, baseName(hit) !== remainder, true);
       }
@@ -244,15 +273,13 @@ export function resolveIncludeSource(
 
   if (isAbsolute) {
     const candidate = native.normalize(remainder);
-    const hit = r.resolvePath(candidate, "file");
-    tried.push({ candidate, hit: hit !== null });
+    const hit = attempt(candidate, r.lookupPath(candidate, "file"), null);
     return hit ? result(hit, hit !== candidate, false) : result(null, false, false, "absolute path not found");
   }
 
   const dir = native.dirname(includingFile);
   const candidate = joinCandidate(dir, remainder);
-  const hit = r.resolve(dir, remainder, "file");
-  tried.push({ candidate, hit: hit !== null });
+  const hit = attempt(candidate, r.lookup(dir, remainder, "file"), dir);
   return hit
     ? result(hit, hit !== candidate, false)
     : result(null, false, false, "not found relative to the including file's folder");

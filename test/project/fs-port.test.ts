@@ -78,15 +78,25 @@ describe("NodeDirectoryLister", () => {
     expect(l.stats().cached).toBe(0);
   });
 
-  test("a symlink to a folder is listed as a folder, a dangling one as a file", () => {
+  test("a symlink to a folder is listed as a folder, a dangling one as a file; both as links", () => {
     const dir = join(root, "links");
     mkdirSync(dir);
     symlinkSync(join(root, "Data"), join(dir, "toData"));
     symlinkSync(join(root, "gone"), join(dir, "dangling"));
-    expect(new NodeDirectoryLister().list(dir)).toEqual([
-      { name: "dangling", isDirectory: false },
-      { name: "toData", isDirectory: true },
+    writeFileSync(join(dir, "plain.xml"), "<a/>");
+    const l = new NodeDirectoryLister();
+    expect(l.list(dir)).toEqual([
+      { name: "dangling", isDirectory: false, isLink: true },
+      { name: "plain.xml", isDirectory: false },
+      { name: "toData", isDirectory: true, isLink: true },
     ]);
+    // realPath: where a link really leads; null for a dangling one or nothing at all.
+    expect([
+      l.realPath(join(dir, "toData")),
+      l.realPath(join(dir, "dangling")),
+      l.realPath(join(dir, "nothing")),
+      l.realPath(join(dir, "plain.xml")),
+    ]).toEqual([join(root, "Data"), null, null, join(dir, "plain.xml")]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
+import { Confinement } from "../../src/project/confinement.ts";
+import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
 import { fileKindOf, scanProjectFiles } from "../../src/project/scan.ts";
 import { removeDir, tempDir, writeTree } from "./tree.ts";
 
@@ -51,6 +53,37 @@ describe("scanProjectFiles", () => {
       ["Misc/Data/Mod.str", "str"],
       ["mod.babproj", "babproj"],
     ]);
+  });
+
+  test("confined: links leading outside the roots are neither stat'ed nor entered, and are named", () => {
+    // top/p/q/Mod is the mod (roots: it, top/p/q, top/p); top/secret is outside them all.
+    const top = tempDir("ra3-scan-confined-");
+    const mod = join(top, "p", "q", "Mod");
+    try {
+      writeTree(mod, { "Data/Mod.xml": "<a/>", "Data/Units.xml": "<a/>" });
+      writeTree(top, { "secret/Common.xml": "<a/>", "p/Shared/Inside.xml": "<a/>" });
+      symlinkSync(join(top, "secret"), join(mod, "Data", "SharedLink"));
+      symlinkSync(join(top, "secret", "Common.xml"), join(mod, "Data", "Linked.xml"));
+      symlinkSync(join(top, "secret", "Gone.xml"), join(mod, "Data", "Dangling.xml"));
+      symlinkSync(join(top, "secret"), join(mod, ".hidden-link")); // skipped by name: not named either
+      symlinkSync(join(top, "p", "Shared"), join(mod, "Data", "FromParent")); // inside the grandparent: followed
+      symlinkSync(join(mod, "Data", "Units.xml"), join(mod, "Data", "Alias.xml"));
+      const c = new Confinement({ projectDir: mod, sdkDir: null }, new NodeDirectoryLister());
+      const refused: string[] = [];
+      const files = scanProjectFiles(mod, {
+        admitLink: (p) => c.admits(p),
+        onRefusedLink: (p) => refused.push(p.slice(mod.length + 1)),
+      });
+      expect(files.map((f) => f.path.slice(mod.length + 1))).toEqual([
+        "Data/Alias.xml",
+        "Data/FromParent/Inside.xml",
+        "Data/Mod.xml",
+        "Data/Units.xml",
+      ]);
+      expect(refused.sort()).toEqual(["Data/Dangling.xml", "Data/Linked.xml", "Data/SharedLink"]);
+    } finally {
+      removeDir(top);
+    }
   });
 
   test("stamps carry size and mtime", () => {

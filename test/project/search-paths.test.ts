@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { CaseResolver } from "../../src/project/case-resolver.ts";
+import { Confinement } from "../../src/project/confinement.ts";
 import { describeProject } from "../../src/project/detect.ts";
 import { NodeDirectoryLister } from "../../src/project/fs-port.ts";
 import { MemoryDirectoryLister } from "./memory-lister.ts";
@@ -9,6 +10,7 @@ import {
   buildSearchPaths,
   IncludeResolver,
   originOf,
+  OUTSIDE_REASON,
   parseIncludeSource,
   resolveIncludeSource,
   type SearchPaths,
@@ -153,6 +155,7 @@ describe("resolveIncludeSource", () => {
       tried: [{ candidate: `${P}/Data/Includes/Units.xml`, hit: true }],
       caseFixed: false,
       twoLetterRule: false,
+      outside: false,
     });
     expect(res("../Mod.xml", `${P}/Data/Includes/Units.xml`).resolved).toBe(MODXML);
     expect(res("/Includes/Units.xml").resolved).toBe(`${P}/Data/Includes/Units.xml`);
@@ -173,6 +176,7 @@ describe("resolveIncludeSource", () => {
       ],
       caseFixed: false,
       twoLetterRule: false,
+      outside: false,
     });
   });
 
@@ -192,6 +196,7 @@ describe("resolveIncludeSource", () => {
       tried: paths.DATA.map((b) => ({ candidate: `${b}/Nope.xml`, hit: false })),
       caseFixed: false,
       twoLetterRule: false,
+      outside: false,
       reason: "not found in any of the 6 DATA: search paths",
     });
     const rel = res("Includes/Nope.xml");
@@ -281,6 +286,93 @@ describe("resolveIncludeSource", () => {
     expect(a.prefix).toBeNull();
     expect(a.resolved).toBeNull();
     expect(a.reason).toBe("absolute path not found");
+  });
+});
+
+describe("resolveIncludeSource, confined to the allowed roots", () => {
+  // /m/mods/X is the mod (roots: it, /m/mods, /m); /etc/passwd exists, /etc/nothing does not.
+  const lister = new MemoryDirectoryLister([
+    "/m/mods/X/Data/Mod.xml",
+    "/m/mods/Other/Data/a.xml",
+    "/m/shared.xml",
+    "/etc/passwd",
+  ]);
+  const plain = new CaseResolver(lister);
+  const layout = describeProject("/m/mods/X", plain);
+  const gated = plain.confined(new Confinement({ projectDir: "/m/mods/X", sdkDir: null }, lister));
+  const paths = buildSearchPaths(layout, null, [], plain);
+  const from = "/m/mods/X/Data/Mod.xml";
+  const resolve = (s: string) => resolveIncludeSource(s, from, paths, gated);
+
+  test("a relative source climbing out, either slash: outside, its candidate not looked up", () => {
+    for (
+      const [present, absent] of [["../../../../etc/passwd", "../../../../etc/nothing"], [
+        "..\\..\\..\\..\\etc\\passwd",
+        "..\\..\\..\\..\\etc\\nothing",
+      ]]
+    ) {
+      const a = resolve(present);
+      expect(a).toEqual({
+        source: present,
+        prefix: null,
+        remainder: "../../../../etc/passwd",
+        resolved: null,
+        tried: [{ candidate: "/etc/passwd", hit: false, outside: true }],
+        caseFixed: false,
+        twoLetterRule: false,
+        outside: true,
+        reason: OUTSIDE_REASON,
+      });
+      expect(JSON.stringify(resolve(absent)).replaceAll("nothing", "passwd")).toBe(JSON.stringify(a));
+    }
+  });
+
+  test("DATA:../../…: each base's candidate checked on its own; inside ones are looked up", () => {
+    const r = resolve("DATA:../../etc/passwd");
+    // Bases: /m (grandparent) → /etc: outside; Data → /m/mods/etc: a miss; /m/mods → /etc: outside.
+    expect([r.tried, r.outside, r.reason]).toEqual([
+      [
+        { candidate: "/etc/passwd", hit: false, outside: true },
+        { candidate: "/m/mods/etc/passwd", hit: false },
+        { candidate: "/etc/passwd", hit: false, outside: true },
+      ],
+      true,
+      OUTSIDE_REASON,
+    ]);
+    // Inside the parent folders: followed as before.
+    expect(resolve("DATA:Other/Data/A.xml").resolved).toBe("/m/mods/Other/Data/a.xml");
+    expect(resolve("../../../shared.xml").resolved).toBe("/m/shared.xml");
+  });
+
+  test("an absolute path outside: outside without a look", () => {
+    const r = resolve("/etc/passwd"); // a leading slash is stripped: relative to Data, inside, a miss
+    expect([r.resolved, r.outside]).toEqual([null, false]);
+    const before = lister.calls;
+    expect(resolve("C:/Windows/win.ini")).toMatchObject({ resolved: null, outside: true, reason: OUTSIDE_REASON });
+    expect(lister.calls).toBe(before);
+  });
+
+  test("a search folder that is a file-system root is not searched, and is not leaving", () => {
+    // A mod at /r/X: its grandparent / is in the DATA: list, but not a root.
+    const l = new MemoryDirectoryLister(["/r/X/Data/Mod.xml", "/static.xml"]);
+    const p = new CaseResolver(l);
+    const g = p.confined(new Confinement({ projectDir: "/r/X", sdkDir: null }, l));
+    const sp = buildSearchPaths(describeProject("/r/X", p), null, [], p);
+    expect(sp.DATA).toEqual(["/", "/r/X/Data", "/r"]);
+    const r = resolveIncludeSource("DATA:static.xml", "/r/X/Data/Mod.xml", sp, g);
+    expect([r.tried, r.outside, r.reason]).toEqual([
+      [
+        { candidate: "/static.xml", hit: false, outside: true },
+        { candidate: "/r/X/Data/static.xml", hit: false },
+        { candidate: "/r/static.xml", hit: false },
+      ],
+      false,
+      "not found in any of the 3 DATA: search paths",
+    ]);
+    // Below it, what lies inside another root is still found through it.
+    expect(resolveIncludeSource("DATA:r/X/Data/Mod.xml", "/r/X/Data/Mod.xml", sp, g).resolved).toBe(
+      "/r/X/Data/Mod.xml",
+    );
   });
 });
 
