@@ -11,6 +11,8 @@
  * reference; `xi:include` keeps the context. A file is walked again when a stronger context reaches it, so each
  * file is walked at most three times per stream. An SDK stream (pulled in by a `reference` include)
  * starts in the reference context: the mod references its prebuilt manifest, it does not compile it.
+ * An include the ports answer `outside` (it leads out of the allowed roots) is an edge to nothing with
+ * its own diagnostic, which names the include and never says whether anything exists there.
  */
 import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { EntryPoint, IncludeResolution, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
@@ -142,20 +144,20 @@ class IncludeWalker {
         const how = inc.type === null
           ? "ignored"
           : !res.path
-          ? "missing"
+          ? unresolved(res)
           : inc.type === "reference"
           ? this.referenceTarget(inc.source, null).resolution
           : "file";
         this.addEdge(loaded.path, res, inc.source, inc.type, how, inc.line, inc.column);
-        if (!res.path && !(res.prefixed && !inputs.sdkUsable)) {
+        if (!res.path && (res.outside || !(res.prefixed && !inputs.sdkUsable))) {
           this.notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
         }
       }
       for (const xi of loaded.record.xincludes) {
         if (xi.href === "") continue; // only an xpointer: its own document, no file to include
         const res = inputs.resolve(xi.href, loaded.path, "project");
-        this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : "missing", xi.line, xi.column);
-        if (!res.path && !(res.prefixed && !inputs.sdkUsable)) {
+        this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : unresolved(res), xi.line, xi.column);
+        if (!res.path && (res.outside || !(res.prefixed && !inputs.sdkUsable))) {
           this.notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
         }
       }
@@ -209,7 +211,15 @@ class IncludeWalker {
     for (const inc of rec.includes) {
       const res = inputs.resolve(inc.source, loaded.path, s.entry.layer);
       if (!res.path || inc.type === null) {
-        this.addEdge(loaded.path, res, inc.source, inc.type, res.path ? "ignored" : "missing", inc.line, inc.column);
+        this.addEdge(
+          loaded.path,
+          res,
+          inc.source,
+          inc.type,
+          res.path ? "ignored" : unresolved(res),
+          inc.line,
+          inc.column,
+        );
         if (!res.path) this.notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
         continue;
       }
@@ -228,7 +238,7 @@ class IncludeWalker {
     for (const xi of rec.xincludes) {
       if (xi.href === "") continue; // only an xpointer: its own document, no file to include
       const res = inputs.resolve(xi.href, loaded.path, s.entry.layer);
-      this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : "missing", xi.line, xi.column);
+      this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : unresolved(res), xi.line, xi.column);
       if (!res.path) {
         this.notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
         continue;
@@ -343,6 +353,18 @@ class IncludeWalker {
     what: string,
   ): void {
     const { inputs } = this;
+    if (res.outside) {
+      if (!isInside(file, inputs.projectDir)) return;
+      this.diagnostics.push({
+        code: "include-outside-roots",
+        severity: "warning",
+        message: `${what} "${source}" is not followed: it leads outside the folders ra3 reads`,
+        file,
+        line,
+        column,
+      });
+      return;
+    }
     if (res.prefixed && !inputs.sdkUsable) {
       this.suppressedPrefixed.set(source, (this.suppressedPrefixed.get(source) ?? 0) + 1);
       return;
@@ -357,6 +379,11 @@ class IncludeWalker {
       column,
     });
   }
+}
+
+/** How an include that resolved to nothing is recorded: `outside` the allowed roots, or `missing`. */
+function unresolved(res: IncludeResolution): "outside" | "missing" {
+  return res.outside ? "outside" : "missing";
 }
 
 /** A stream's name from its root file: `CnC3Xml/Static.xml` → `static`. */

@@ -25,6 +25,8 @@ export interface IncludeResolution {
   readonly caseFixed: boolean;
   /** The source used a `DATA:`/`ART:`/`AUDIO:` prefix. */
   readonly prefixed: boolean;
+  /** Nothing was found and the source leads outside the allowed roots: not followed, not looked at. */
+  readonly outside?: boolean;
 }
 
 /** The linker's ports: every file-system question goes through them (the driver implements them). */

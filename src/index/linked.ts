@@ -134,9 +134,10 @@ export interface IncludeEdge {
   /**
    * What answers it: `file` (the target is read), `manifest` (a `reference` include answered by a
    * prebuilt manifest), `sdk-stream` (a `reference` include answered by an SDK stream of its own),
-   * `ignored` (invalid type), `missing` (not found).
+   * `ignored` (invalid type), `missing` (not found), `outside` (it leads outside the allowed roots, so
+   * it was not looked up: docs/builder-rules.md, "What ra3 reads").
    */
-  readonly resolution: "file" | "manifest" | "sdk-stream" | "ignored" | "missing";
+  readonly resolution: "file" | "manifest" | "sdk-stream" | "ignored" | "missing" | "outside";
   readonly line: number;
   readonly column: number;
   /** The written path differs from the on-disk casing. */

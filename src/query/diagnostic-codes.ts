@@ -81,6 +81,20 @@ const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: "An include or xi:include target that does not exist.",
   },
   {
+    code: "include-outside-roots",
+    severity: "warning",
+    description:
+      "An include or xi:include that leads outside the project, the SDK and the mod's parent and grandparent folders: not followed, not looked up.",
+    remedy: " (the project, the SDK, the mod's parent and grandparent folders); copy the file into the mod",
+  },
+  {
+    code: "link-outside-roots",
+    severity: "warning",
+    description:
+      "A symbolic link or junction whose target is not inside the folders ra3 reads, or cannot be resolved: not followed.",
+    remedy: " (the project, the SDK, the mod's parent and grandparent folders); copy the files into the mod",
+  },
+  {
     code: "include-cycle",
     severity: "warning",
     description: "Files that include each other; the include closing the cycle is skipped.",

@@ -156,7 +156,13 @@ const PublicInclude = z.looseObject({
   resolution: z
     .enum(["file", "manifest", "sdk-stream", "ignored", "missing"])
     .describe(
-      "what answers it: the target file; a prebuilt manifest (reference include); an SDK stream of its own (reference include); nothing (ignored: invalid type; missing: not found)",
+      "what answers it: the target file; a prebuilt manifest (reference include); an SDK stream of its own (reference include); nothing (ignored: invalid type; missing: not found, or not looked up: see outside)",
+    ),
+  outside: z
+    .literal(true)
+    .optional()
+    .describe(
+      "present on a missing include that leads outside the folders ra3 reads (the project, the SDK, the mod's parent and grandparent): not looked up",
     ),
   line,
 });

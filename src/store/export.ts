@@ -133,14 +133,18 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     unspliced: s.unspliced,
   }));
 
-  const includes = linked.includes.map((e) => ({
-    from: show(e.from),
-    to: e.to === null ? null : show(e.to),
-    source: e.source,
-    type: e.type,
-    resolution: e.resolution,
-    line: e.line,
-  }));
+  // The public enumeration is closed: an include leading outside the roots is `missing` with `outside`.
+  const includes = linked.includes.map((e) => {
+    const edge = {
+      from: show(e.from),
+      to: e.to === null ? null : show(e.to),
+      source: e.source,
+      type: e.type,
+      resolution: e.resolution === "outside" ? "missing" as const : e.resolution,
+      line: e.line,
+    };
+    return e.resolution === "outside" ? { ...edge, outside: true as const } : edge;
+  });
 
   const strings = stringFiles
     .map((f) => ({ file: show(f.path), record: f.record }))

@@ -5,9 +5,11 @@
  * the SDK's builtmods folders), where the SDK's vanilla stream roots are, which entry points the project
  * has and why, and what the driver noticed on the way (the diagnostics of {@link LinkInputs.environment}).
  * What depends on the records (babproj streams, the own-name alias) is recomputed when the core's
- * include structure changes.
+ * include structure changes. Every lookup here is confined (`project/confinement.ts`): an include, a
+ * manifest or an entry that leads outside the allowed roots resolves to nothing, marked `outside`.
  */
 import type { CaseResolver } from "../project/case-resolver.ts";
+import { Confinement } from "../project/confinement.ts";
 import type { ProjectLayout } from "../project/detect.ts";
 import { type EntryPlan, planEntries } from "../project/entry-points.ts";
 import { type OwnModName, ownModName } from "../project/mod-name.ts";
@@ -42,6 +44,8 @@ export interface LinkOptions {
   readonly driverNotes?: () => readonly Diagnostic[];
   /** Folders of the project the driver's scan could not list (the lookups add the ones they meet). */
   readonly unlistedFolders?: () => Iterable<string>;
+  /** The driver's confinement (one per run); else one is made for the layout and SDK. */
+  readonly confinement?: Confinement;
 }
 
 export interface LinkPorts {
@@ -50,6 +54,8 @@ export interface LinkPorts {
   readonly sdkResolver: IncludeResolver;
   /** What answers a `reference` include (for `resolve_include`). */
   readonly references: ReferenceLookup;
+  /** The allowed roots every lookup here is confined to. */
+  readonly confinement: Confinement;
   /** Drops every cached resolution (after files were created or deleted). */
   invalidate(path?: string): void;
 }
@@ -72,19 +78,23 @@ export function makeLinkPorts(
   options: LinkOptions = {},
 ): LinkPorts {
   const usable = isUsableSdk(sdk) ? sdk : null;
+  const confinement = options.confinement ??
+    new Confinement({ projectDir: layout.dir, sdkDir: usable ? usable.dir : null }, resolver.lister);
+  // The search folders are the builder's, whatever they are; what is looked up below them is confined.
   const paths = buildSearchPaths(layout, usable, [], resolver);
+  const confined = resolver.confined(confinement);
   // The alias-free resolver judges which self-includes need the alias; the project's own answers come
   // from the aliased one.
-  const plainResolver = new IncludeResolver(paths, resolver);
-  const projectResolver = new IncludeResolver(paths, resolver);
-  const sdkResolver = new IncludeResolver(vanillaOnlySearchPaths(usable), resolver);
+  const plainResolver = new IncludeResolver(paths, confined);
+  const projectResolver = new IncludeResolver(paths, confined);
+  const sdkResolver = new IncludeResolver(vanillaOnlySearchPaths(usable), confined);
   const manifestCache = new Map<string, { path: string; from: "babproj" | "builtmods" } | null>();
   const rootCache = new Map<string, string | null>();
   let facts: RecordFacts | null = null;
 
   const current = (): RecordFacts => {
     if (facts && facts.structure === core.structure) return facts;
-    facts = recordFacts(layout, core, resolver, plainResolver, options);
+    facts = recordFacts(layout, core, confined, plainResolver, options);
     projectResolver.setAlias(
       facts.own ? { name: facts.own.name, root: layout.dir, after: layout.dataDir } : null,
     );
@@ -101,8 +111,8 @@ export function makeLinkPorts(
     manifest(source, streamEntry) {
       const key = `${source.toLowerCase()}\u0000${streamEntry ? pathKey(streamEntry) : ""}`;
       if (manifestCache.has(key)) return manifestCache.get(key)!;
-      const found = babprojManifest(current().streamReferences, source, streamEntry, layout, usable, resolver) ??
-        builtmodsManifest(streamBase(source), usable, resolver);
+      const found = babprojManifest(current().streamReferences, source, streamEntry, layout, usable, confined) ??
+        builtmodsManifest(streamBase(source), usable, confined);
       manifestCache.set(key, found);
       return found;
     },
@@ -111,7 +121,7 @@ export function makeLinkPorts(
       const key = source.toLowerCase();
       if (rootCache.has(key)) return rootCache.get(key)!;
       const base = streamBase(source);
-      const found = base ? resolver.childNamed(usable.vanillaDir, `${base}.xml`, "file") : null;
+      const found = base ? confined.childNamed(usable.vanillaDir, `${base}.xml`, "file") : null;
       rootCache.set(key, found);
       return found;
     },
@@ -135,7 +145,7 @@ export function makeLinkPorts(
     resolve(source, includingFile, layer) {
       if (layer === "project") current();
       const r = (layer === "sdk" ? sdkResolver : projectResolver).resolve(source, includingFile);
-      return { path: r.resolved, caseFixed: r.caseFixed, prefixed: r.prefix !== null };
+      return { path: r.resolved, caseFixed: r.caseFixed, prefixed: r.prefix !== null, outside: r.outside };
     },
     manifestFor(source, streamEntry) {
       return references.manifest(source, streamEntry)?.path ?? null;
@@ -145,7 +155,13 @@ export function makeLinkPorts(
       const f = current();
       const out: Diagnostic[] = f.plan.notes.map((n) => ({ ...n, line: n.file ? 1 : 0, column: n.file ? 1 : 0 }));
       if (f.own) out.push(aliasNote(layout, f.own));
-      out.push(...unlistableNotes(layout, [...resolver.unlistableSeen, ...(options.unlistedFolders?.() ?? [])]));
+      out.push(
+        ...unlistableNotes(layout, [
+          ...resolver.unlistableSeen,
+          ...confined.unlistableSeen,
+          ...(options.unlistedFolders?.() ?? []),
+        ]),
+      );
       if (options.driverNotes) out.push(...options.driverNotes());
       return out;
     },
@@ -155,7 +171,9 @@ export function makeLinkPorts(
     projectResolver,
     sdkResolver,
     references,
+    confinement,
     invalidate(path) {
+      confinement.invalidate();
       plainResolver.invalidate(path);
       projectResolver.invalidate(path);
       sdkResolver.invalidate(path);
