@@ -118,7 +118,7 @@ export function registerResources(server: McpServer, env: ToolEnv, waitMs: numbe
       const id = decode(vars.id);
       const target = definitionTarget(linked, id, type);
       if (isQueryError(target)) throw new ResourceNotFoundError(uri.toString(), target.error.message);
-      const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file);
+      const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file, linked);
       const r = definitionOf(linked, target, source, { maxLines: FILE_LINES, maxChars: FILE_CHARS });
       return { contents: [{ uri: uri.toString(), mimeType: "text/plain", text: renderDefinition(r) }] };
     },
@@ -155,7 +155,7 @@ export function registerResources(server: McpServer, env: ToolEnv, waitMs: numbe
       const info = linked.file(abs);
       let body = "";
       if (info && info.kind !== "missing" && info.kind !== "binary" && info.kind !== "manifest") {
-        const src = env.readSource(info.path);
+        const src = env.readSource(info.path, linked);
         if ("error" in src) body = src.error;
         else {
           const lines = src.text.split(/\r?\n/);

@@ -5,6 +5,7 @@
  * first answer goes out at once; the index starts building right after it, and every answer carries
  * the envelope saying how far it got.
  */
+import type { DisplayRoots } from "../project/paths.ts";
 import { McpServer, type ServerContext, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type * as z from "zod";
@@ -26,7 +27,7 @@ export interface ServerOptions {
   readonly strictTimeoutMs?: number;
   /** How long `resources/read` waits for the first index (default {@link RESOURCE_WAIT_MS}). */
   readonly resourceWaitMs?: number;
-  readonly readSource?: (path: string) => SourceText;
+  readonly readSource?: (path: string, roots: DisplayRoots) => SourceText;
   readonly log?: (line: string) => void;
 }
 

@@ -3,6 +3,7 @@
  * written for a model, bounded argument schema, output schema, annotations) and a thin handler over
  * one query-layer function. All logic lives in `src/query/`; nothing here computes an answer itself.
  */
+import type { DisplayRoots } from "../project/paths.ts";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { LinkedIndex } from "../index/linked.ts";
@@ -70,7 +71,7 @@ export interface ToolEnv {
   readonly registry: ProjectRegistry;
   readonly strictTimeoutMs: number;
   /** Reads a file's text for `get_definition` (the workspace's reader; tests may inject). */
-  readonly readSource: (path: string) => SourceText;
+  readonly readSource: (path: string, roots: DisplayRoots) => SourceText;
   readonly log: (line: string) => void;
 }
 
@@ -365,7 +366,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         run: (linked, a) => {
           const target = definitionTarget(linked, a.id, a.type);
           if (isQueryError(target)) return target;
-          const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file);
+          const source = target.def.origin === "manifest" ? null : env.readSource(target.def.file, linked);
           return definitionOf(linked, target, source, {
             maxLines: DEFINITION_LINES,
             maxChars: a.maxChars ?? DEFINITION_CHARS,

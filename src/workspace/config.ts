@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { BUILD_SCRIPT_EXTENSIONS, entriesNamedByScript, MAX_BUILD_SCRIPT_BYTES } from "../project/build-scripts.ts";
 import { logicalCwd } from "../project/cwd.ts";
 import { CaseResolver } from "../project/case-resolver.ts";
+import { Confinement } from "../project/confinement.ts";
 import {
   describeProject,
   findProjectRoot,
@@ -33,6 +34,8 @@ export interface WorkspaceConfig {
   readonly home: string;
   readonly lister: DirectoryLister;
   readonly resolver: CaseResolver;
+  /** What this run may read: the project, the SDK, the mod's parent and grandparent (`confinement.ts`). */
+  readonly confinement: Confinement;
   /** `--entry` values as given (relative to the project root, or absolute); empty: detect. */
   readonly entries: readonly string[];
   /** Build scripts (in the project, its parent and grandparent, the SDK root) that name this mod's files. */
@@ -137,6 +140,7 @@ export function resolveConfig(req: ConfigRequest): WorkspaceConfig | EnvError {
     }
   }
   const home = resolveHome({ flag: req.home ?? undefined, env, homedir: homedir(), cwd });
+  const confinement = new Confinement({ projectDir: root.dir, sdkDir: sdk?.dir ?? null }, lister);
   return {
     projectDir: root.dir,
     layout,
@@ -147,8 +151,9 @@ export function resolveConfig(req: ConfigRequest): WorkspaceConfig | EnvError {
     home,
     lister,
     resolver,
+    confinement,
     entries: req.entries ?? [],
-    buildScripts: readBuildScripts(root.dir, sdk?.dir ?? null, resolver),
+    buildScripts: readBuildScripts(root.dir, sdk?.dir ?? null, resolver, confinement),
   };
 }
 
@@ -158,11 +163,18 @@ const MAX_BUILD_SCRIPTS = 32;
 /**
  * The build scripts next to the mod (its folder, parent and grandparent — where an SDK root with its
  * BuildMod.bat usually is — and the SDK root) that name files of this mod, with those names. Scripts
- * are only read, never run; unreadable or oversized ones are skipped.
+ * are only read, never run; unreadable or oversized ones are skipped, and so are the folders and links
+ * the confinement does not admit (a parent that is a drive root, a script linked from elsewhere).
  */
-function readBuildScripts(projectDir: string, sdkDir: string | null, resolver: CaseResolver): BuildScript[] {
+function readBuildScripts(
+  projectDir: string,
+  sdkDir: string | null,
+  resolver: CaseResolver,
+  confinement: Confinement,
+): BuildScript[] {
   const parent = native.dirname(projectDir);
-  const dirs = [projectDir, parent, native.dirname(parent), ...(sdkDir ? [sdkDir] : [])];
+  const dirs = [projectDir, parent, native.dirname(parent), ...(sdkDir ? [sdkDir] : [])]
+    .filter((d) => confinement.roots.some((r) => pathKey(r) === pathKey(d)));
   const seen = new Set<string>();
   const out: BuildScript[] = [];
   let read = 0;
@@ -172,6 +184,7 @@ function readBuildScripts(projectDir: string, sdkDir: string | null, resolver: C
     for (const e of resolver.entries(dir) ?? []) {
       if (e.isDirectory || !BUILD_SCRIPT_EXTENSIONS.has(extensionOf(e.name)) || read >= MAX_BUILD_SCRIPTS) continue;
       const path = native.join(dir, e.name);
+      if (e.isLink && !confinement.admits(path)) continue;
       let text: string;
       try {
         if (statSync(path).size > MAX_BUILD_SCRIPT_BYTES) continue;

@@ -2,8 +2,13 @@
  * Reads a mod file's text for showing it (`get_definition`, the `ra3://file/` resource). The one place
  * outside the index driver that reads mod files; queries get the text passed in and stay I/O-free.
  * Decoding is the indexer's own (BOM, UTF-16, windows-1252 fallback), so line numbers agree with the index.
+ * The confinement is checked again at the read (a file indexed earlier may have been replaced by a link
+ * leading outside the allowed roots since).
  */
 import { readFileSync, statSync } from "node:fs";
+import { Confinement } from "../project/confinement.ts";
+import { NodeDirectoryLister } from "../project/fs-port.ts";
+import type { DisplayRoots } from "../project/paths.ts";
 import { decodeXml } from "../xml/decode.ts";
 
 /** Files larger than this are not read for display (a multi-megabyte `.w3x` mesh is never worth it). */
@@ -12,10 +17,16 @@ const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
 export type SourceText = { readonly text: string } | { readonly error: string };
 
 /**
- * The decoded text of `path`, or a one-sentence reason it could not be read.
- * @example readSourceText("/mods/x/Data/Mod.xml") // { text: "<?xml version=…" }
+ * The decoded text of `path`, or a one-sentence reason it could not be read. A path that does not lie
+ * (really, links resolved) inside the allowed roots of `roots` is not read; it gets the reason a missing
+ * file gets.
+ * @example readSourceText("/mods/x/Data/Mod.xml", { projectDir: "/mods/x", sdkDir: null }) // { text: "<?xml version=…" }
  */
-export function readSourceText(path: string): SourceText {
+export function readSourceText(path: string, roots: DisplayRoots): SourceText {
+  if (!new Confinement(roots, new NodeDirectoryLister()).admitsNow(path)) {
+    // One reason for both: telling them apart would say whether something exists outside the roots.
+    return { error: `could not read ${path}: it no longer exists, or it leads outside the folders ra3 reads` };
+  }
   try {
     const st = statSync(path);
     if (!st.isFile()) return { error: `${path} is not a file` };

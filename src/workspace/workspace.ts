@@ -6,11 +6,12 @@
  * `ready_xml`), then `.w3x` art. Later changes are applied incrementally: only changed, added or deleted
  * files are re-read, then everything is re-linked (linking is the cheap part).
  */
-import { statSync } from "node:fs";
-import { displayPath, extensionOf, isInside, pathKey } from "../project/paths.ts";
+import { lstatSync, type Stats, statSync } from "node:fs";
+import { displayPath, extensionOf, isInside, native, pathKey } from "../project/paths.ts";
 import {
   type CaseCollision,
   type ScannedFile,
+  type ScanOptions,
   scanProjectFiles,
   scanProjectFilesInSlices,
   withoutCaseCollisions,
@@ -90,6 +91,8 @@ export class Workspace {
   private readonly unlistedByScan = new Set<string>();
   /** {@link scanFacts} when the published index was linked. */
   private linkedScanFacts = "";
+  /** Links the scans did not follow (they lead outside the allowed roots), by key. */
+  private readonly refusedLinks = new Map<string, string>();
 
   /**
    * @param schema the loaded schema (default: loaded now from the configuration)
@@ -105,8 +108,9 @@ export class Workspace {
     this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core, {
       entries: config.entries,
       buildScripts: config.buildScripts,
-      driverNotes: () => this.caseNotes(),
+      driverNotes: () => [...this.caseNotes(), ...this.linkNotes()],
       unlistedFolders: () => this.unlistedByScan,
+      confinement: config.confinement,
     });
     this.roots = [config.projectDir, ...(config.sdk?.vanillaDir ? [config.sdk.vanillaDir] : [])];
   }
@@ -320,10 +324,12 @@ export class Workspace {
     const seen = new Set(candidates.map((f) => pathKey(f.path)));
     const known: string[] = [];
     const slicer = new Slicer();
+    // A known file that now leads outside the roots gets no stamp, so the refresh forgets it.
+    const stamp = this.confinedStamps();
     for (const s of this.core.values()) {
       known.push(s.path);
       if (seen.has(pathKey(s.path))) continue;
-      const st = statStamp(s.path);
+      const st = stamp(s.path);
       if (st) candidates.push({ path: s.path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
       await slicer.pause();
     }
@@ -357,7 +363,7 @@ export class Workspace {
       stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
     }
     for (const p of known) {
-      if (seen.has(pathKey(p)) || (paths && existsAsFile(p))) continue;
+      if (seen.has(pathKey(p)) || (paths && this.ports.confinement.admitsNow(p) && existsAsFile(p))) continue;
       deleted.push(p);
     }
     const hadIndex = this.published !== null;
@@ -400,6 +406,35 @@ export class Workspace {
     return files;
   }
 
+  /**
+   * The options every scan of `root` runs with: links leading outside the allowed roots are neither
+   * stat'ed nor followed, and are remembered (for {@link linkNotes}) until the next scan of `root`.
+   */
+  private confinedScan(root: string, opts: ScanOptions = {}): ScanOptions {
+    for (const [k, p] of this.refusedLinks) if (isInside(p, root)) this.refusedLinks.delete(k);
+    const confinement = this.ports.confinement;
+    return {
+      ...opts,
+      admitLink: (p) => confinement.admits(p),
+      onRefusedLink: (p) => this.refusedLinks.set(pathKey(p), p),
+    };
+  }
+
+  /** One warning per link the scans did not follow, in path order. */
+  private linkNotes(): Diagnostic[] {
+    const roots = { projectDir: this.config.projectDir, sdkDir: this.config.sdk?.dir ?? null };
+    return [...this.refusedLinks.values()].sort().map((p) => ({
+      code: "link-outside-roots",
+      severity: "warning",
+      message: `${
+        displayPath(roots, p)
+      } is not followed: it is a link that leads to nothing or outside the folders ra3 reads`,
+      file: null,
+      line: 0,
+      column: 0,
+    }));
+  }
+
   /** The paths the scan set aside because they differ from a kept one only in letter case. */
   private caseNotes(): Diagnostic[] {
     const roots = { projectDir: this.config.projectDir, sdkDir: this.config.sdk?.dir ?? null };
@@ -433,20 +468,25 @@ export class Workspace {
     if (this.config.sdk?.vanillaDir) {
       out.push(...(await this.scanRoot(this.config.sdk.vanillaDir, slicer)).filter((f) => f.kind === "xml"));
     }
+    // Files outside the scanned folders that includes reached (SDK placeholders, manifests, other mods'
+    // files). One the confinement does not admit now (a record from an older snapshot, a link
+    // retargeted) is left out, so the refresh forgets it.
     const outside = new Map<string, string>();
     for (const list of [this.core.values(), alsoOutside]) {
       for (const s of list) if (!this.roots.some((r) => isInside(s.path, r))) outside.set(pathKey(s.path), s.path);
     }
+    const stamp = this.confinedStamps();
     for (const path of outside.values()) {
-      const st = statStamp(path);
+      const st = stamp(path);
       if (st) out.push({ path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
     }
     return out;
   }
 
   /**
-   * The files below `root`, scanned in slices; every folder listing read on the way is kept by the
-   * directory lister, so the include walk's case resolution does not read those folders again.
+   * The files below `root`, scanned in slices under the confinement ({@link confinedScan}); every folder
+   * listing read on the way is kept by the directory lister, so the include walk's case resolution does
+   * not read those folders again.
    */
   private scanRoot(
     root: string,
@@ -456,16 +496,50 @@ export class Workspace {
     const lister = this.config.resolver.lister;
     // Only listings that succeeded are kept: a folder the scan could not list stays unknown to the
     // lister, which then finds it unlistable itself and steps through it by exact names.
-    return scanProjectFilesInSlices(root, () => slicer.pause(), {
-      onListing: (dir, dirents) => lister.prime?.(dir, dirents),
-      onError,
-    });
+    return scanProjectFilesInSlices(
+      root,
+      () => slicer.pause(),
+      this.confinedScan(root, { onListing: (dir, dirents) => lister.prime?.(dir, dirents), onError }),
+    );
+  }
+
+  /**
+   * A stamp for each of many indexed files, taken only when the file may be read now
+   * (`Confinement.admitsNow`), for about the cost of a stat: each folder is checked once (lexically and
+   * by its real path), then the file is `lstat`'ed (a file that is not itself a link lies where its folder
+   * really is); a file that is a link is checked whole before its target is stat'ed. Null: missing, not a
+   * file, or not admitted.
+   */
+  confinedStamps(): (path: string) => FileStamp | null {
+    const confinement = this.ports.confinement;
+    const folders = new Map<string, boolean>();
+    return (path) => {
+      const dir = native.dirname(path);
+      const name = path.slice(dir.length + 1);
+      // Not a plain name in `dir` (an unnormalized path): the whole check.
+      if (name === "" || name === "." || name === ".." || /[\\/]/.test(name)) {
+        return confinement.admitsNow(path) ? statStamp(path) : null;
+      }
+      let admitted = folders.get(dir);
+      if (admitted === undefined) folders.set(dir, admitted = confinement.admitsNow(dir));
+      if (!admitted) return null;
+      let st: Stats;
+      try {
+        st = lstatSync(path);
+      } catch {
+        return null;
+      }
+      if (st.isSymbolicLink()) return confinement.admitsNow(path) ? statStamp(path) : null;
+      return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : null;
+    };
   }
 
   /** Stamps of the given files, and of every indexed file below the given folders. */
   private expand(paths: readonly string[]): ScannedFile[] {
     const out: ScannedFile[] = [];
     for (const p of paths) {
+      // A watched path that now leads outside the roots (replaced by such a link) is not looked at.
+      if (!this.ports.confinement.admitsNow(p)) continue;
       let st;
       try {
         st = statSync(p);
@@ -473,7 +547,7 @@ export class Workspace {
         continue;
       }
       if (st.isDirectory()) {
-        const below = scanProjectFiles(p);
+        const below = scanProjectFiles(p, this.confinedScan(p));
         out.push(...(isInside(p, this.config.projectDir) ? below : below.filter((f) => f.kind === "xml")));
       } else if (st.isFile() && isIndexedExtension(p) && !this.droppedByCase.has(p)) {
         out.push({ path: this.realCase(p), size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
@@ -508,9 +582,14 @@ export class Workspace {
   private async discover(includeArt: boolean, slicer: Slicer, signal?: AbortSignal): Promise<number> {
     let loaded = 0;
     for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
+      // What the walk wants came through confined lookups; an entry point the project layout named (a
+      // Data/Mod.xml that is a link leading out) did not, so every wanted file is checked before its read.
+      const confinement = this.ports.confinement;
       const wanted = this.core
         .wanted(this.ports.inputs)
-        .filter((p) => !this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x"));
+        .filter((p) =>
+          !this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x") && confinement.admitsNow(p)
+        );
       if (wanted.length === 0) break;
       loaded += await this.loadPaths(wanted, slicer, signal);
     }

@@ -37,7 +37,7 @@ function target(id: string, type?: string) {
 describe("definitionOf", () => {
   test("an XML asset: its recorded line range", () => {
     const t = target("AthenaSplash");
-    const r = definitionOf(linked, t, readSourceText(t.def.file));
+    const r = definitionOf(linked, t, readSourceText(t.def.file, linked));
     expect(r).toEqual({
       type: "WeaponTemplate",
       id: "AthenaSplash",
@@ -62,7 +62,7 @@ describe("definitionOf", () => {
 
   test('a definition in a file no entry point includes says so, as find_asset does (not "inactive")', () => {
     const t = target("ExperimentalTank");
-    const r = definitionOf(linked, t, readSourceText(t.def.file));
+    const r = definitionOf(linked, t, readSourceText(t.def.file, linked));
     expect([r.state, r.active, r.fileHasErrors]).toEqual(["not-included", false, false]);
     expect(renderDefinition(r).split("\n")[0]).toBe(
       "GameObject ExperimentalTank  Data/Standalone.xml lines 8-8  [project, not included: no entry point reaches it]",
@@ -70,7 +70,7 @@ describe("definitionOf", () => {
     const json = definitionAnswer(r) as Record<string, unknown>;
     expect([json.state, json.active, json.fileHasErrors]).toEqual(["not-included", false, undefined]);
     // A compiled definition leaves the usual state out of the JSON, and its text names the stream.
-    const c = definitionOf(linked, target("AthenaSplash"), readSourceText(target("AthenaSplash").def.file));
+    const c = definitionOf(linked, target("AthenaSplash"), readSourceText(target("AthenaSplash").def.file, linked));
     expect((definitionAnswer(c) as Record<string, unknown>).state).toBeUndefined();
     expect(renderDefinition(c).split("\n")[0]).toBe(
       "WeaponTemplate AthenaSplash  Data/Includes/Weapons.xml lines 13-17  [project, compiled in static]",
@@ -79,7 +79,7 @@ describe("definitionOf", () => {
 
   test("bounded by lines and by characters, cut at a line end", () => {
     const t = target("AlliedAthenaCannon");
-    const src = readSourceText(t.def.file);
+    const src = readSourceText(t.def.file, linked);
     const byLines = definitionOf(linked, t, src, { maxLines: 3 });
     expect([byLines.shown, byLines.truncated, byLines.text?.split("\n").length]).toEqual([
       { from: 10, to: 12 },
@@ -108,7 +108,7 @@ describe("definitionOf", () => {
 
   test("an art asset whose end the index did not record: the end tag is looked for", () => {
     const t = target("AUAthena_SKN.HULL");
-    const r = definitionOf(linked, t, readSourceText(t.def.file), { maxLines: 12 });
+    const r = definitionOf(linked, t, readSourceText(t.def.file, linked), { maxLines: 12 });
     expect([r.startLine, r.shown, r.truncated, r.note]).toEqual([
       7,
       { from: 7, to: 18 },
@@ -116,12 +116,16 @@ describe("definitionOf", () => {
       "the end of the element was not found within 12 lines of line 7",
     ]);
     const hier = target("AUAthena_SKL");
-    expect(definitionOf(linked, hier, readSourceText(hier.def.file)).shown).toEqual({ from: 3, to: 6 });
+    expect(definitionOf(linked, hier, readSourceText(hier.def.file, linked)).shown).toEqual({ from: 3, to: 6 });
   });
 
   test("a self-closing element found from its id line", () => {
     const t = target("UnusedTestWeapon");
-    const r = definitionOf(linked, { ...t, def: { ...t.def, endLine: t.def.startLine } }, readSourceText(t.def.file));
+    const r = definitionOf(
+      linked,
+      { ...t, def: { ...t.def, endLine: t.def.startLine } },
+      readSourceText(t.def.file, linked),
+    );
     expect([r.shown, r.text]).toEqual([
       { from: 32, to: 32 },
       '\t<WeaponTemplate id="UnusedTestWeapon" AttackRange="10" />',
@@ -147,12 +151,12 @@ describe("definitionOf", () => {
 
   test("an unreadable file: no text, and why", () => {
     const t = target("AthenaSplash");
-    const r = definitionOf(linked, t, readSourceText(join(SAMPLE, "Data", "Gone.xml")));
+    const r = definitionOf(linked, t, readSourceText(join(SAMPLE, "Data", "Gone.xml"), linked));
     expect([r.text, r.note]).toEqual([
       null,
       `could not read ${
         join(SAMPLE, "Data", "Gone.xml")
-      }: it no longer exists; retry with consistency "strict" if the file changed`,
+      }: it no longer exists, or it leads outside the folders ra3 reads; retry with consistency "strict" if the file changed`,
     ]);
   });
 
@@ -173,11 +177,12 @@ describe("readSourceText", () => {
     const dir = TMP.make("ra3-src-");
     writeFileSync(join(dir, "bom.xml"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("<a/>\r\n")]));
     writeFileSync(join(dir, "u16.xml"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("<b/>", "utf16le")]));
-    expect([readSourceText(join(dir, "bom.xml")), readSourceText(join(dir, "u16.xml"))]).toEqual([
+    const roots = { projectDir: dir, sdkDir: null };
+    expect([readSourceText(join(dir, "bom.xml"), roots), readSourceText(join(dir, "u16.xml"), roots)]).toEqual([
       { text: "<a/>\r\n" },
       { text: "<b/>" },
     ]);
-    expect(readSourceText(dir)).toEqual({ error: `${dir} is not a file` });
+    expect(readSourceText(dir, roots)).toEqual({ error: `${dir} is not a file` });
   });
 });
 

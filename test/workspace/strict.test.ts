@@ -43,32 +43,44 @@ async function serviceOn(options: ServiceOptions) {
   return { dir, service, logs, weapons, rename };
 }
 
-/** What `fn` did to the project: the files it stat'ed (how often each) and the folders it listed. */
+/**
+ * What `fn` did to the project: the files it stat'ed (`stat` or `lstat`, how often each), the paths whose
+ * real path it asked (the confinement's check) and the folders it listed.
+ */
 async function touched<T>(
   dir: string,
   fn: () => Promise<T>,
-): Promise<{ value: T; statted: Map<string, number>; listed: string[] }> {
+): Promise<{ value: T; statted: Map<string, number>; realPaths: Map<string, number>; listed: string[] }> {
   const stat = spyOn(fs, "statSync");
+  const lstat = spyOn(fs, "lstatSync");
+  const realpath = spyOn(fs, "realpathSync");
   const readdir = spyOn(fs, "readdirSync");
   let stats: unknown[][];
+  let reals: unknown[][];
   let lists: unknown[][];
   let value: T;
   try {
     value = await fn();
   } finally {
-    stats = [...stat.mock.calls];
+    stats = [...stat.mock.calls, ...lstat.mock.calls];
+    reals = [...realpath.mock.calls];
     lists = [...readdir.mock.calls];
-    stat.mockRestore();
-    readdir.mockRestore();
+    for (const spy of [stat, lstat, realpath, readdir]) spy.mockRestore();
   }
   const inside = (p: unknown) => String(p) === dir || String(p).startsWith(dir + "/");
-  const statted = new Map<string, number>();
-  for (const [p] of stats) {
-    if (inside(p)) {
-      statted.set(String(p).slice(dir.length + 1), (statted.get(String(p).slice(dir.length + 1)) ?? 0) + 1);
+  const count = (calls: unknown[][]) => {
+    const out = new Map<string, number>();
+    for (const [p] of calls) {
+      if (inside(p)) out.set(String(p).slice(dir.length + 1), (out.get(String(p).slice(dir.length + 1)) ?? 0) + 1);
     }
-  }
-  return { value, statted, listed: lists.map(([p]) => String(p)).filter(inside) };
+    return out;
+  };
+  return {
+    value,
+    statted: count(stats),
+    realPaths: count(reals),
+    listed: lists.map(([p]) => String(p)).filter(inside),
+  };
 }
 
 /** The indexed files of the service, relative to `dir`. */
@@ -82,7 +94,7 @@ describe("strict consistency by the watcher's health", () => {
     const { dir, service, rename } = await serviceOn({ watch: true, watchFolder: w.watchFolder });
     rename("StrictWatched");
     w.emit(join("Data", "Includes", "Weapons.xml"));
-    const { value, statted, listed } = await touched(dir, () => service.strict(10_000));
+    const { value, statted, realPaths, listed } = await touched(dir, () => service.strict(10_000));
     expect([value?.scope, value?.changed.map((p) => p.slice(dir.length + 1))]).toEqual([
       "watched",
       ["Data/Includes/Weapons.xml"],
@@ -90,6 +102,10 @@ describe("strict consistency by the watcher's health", () => {
     expect(listed).toEqual([]);
     expect([...statted.keys()].sort()).toEqual(indexedFiles(service, dir));
     expect([...statted.values()].every((n) => n === 1)).toBe(true);
+    // The confinement's check of the known files costs a real path per folder, not per file.
+    const folders = new Set(indexedFiles(service, dir).map((p) => p.slice(0, p.lastIndexOf("/"))));
+    expect([...realPaths.keys()].sort()).toEqual([...folders, "Data/Includes/Weapons.xml"].sort());
+    expect([...realPaths.values()].every((n) => n === 1)).toBe(true);
     expect(service.linked!.findAssets("StrictWatched").length).toBe(1);
     await service.dispose();
   });

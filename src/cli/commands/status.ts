@@ -19,7 +19,8 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
   const ws = new Workspace(config);
   const store = new SnapshotStore(config.home, config.projectDir);
   // Read-only: the snapshot is linked as stored; nothing is re-read or rebuilt.
-  const scanned = scanProjectFiles(config.projectDir).filter((f) => f.kind === "xml" || f.kind === "w3x");
+  const scanned = scanProjectFiles(config.projectDir, { admitLink: (p) => config.confinement.admits(p) })
+    .filter((f) => f.kind === "xml" || f.kind === "w3x");
   const inspection = inspectSnapshot(ws, store, schemaKeyOf(ws.schema), scanned);
   const rel = (p: string) => (ws.linked ? displayPath(ws.linked, p) : p);
   const total = inspection.changed.length + inspection.added.length + inspection.deleted.length;
