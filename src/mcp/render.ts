@@ -262,7 +262,9 @@ export function renderResolveInclude(r: ResolveIncludeResult): string {
   if (a.answeredBy === "manifest" || a.answeredBy === "sdk-stream") {
     lines.push(t`as a reference include: ${referenceWords(a)}`);
   }
-  for (const c of r.tried) lines.push(t`- ${c.hit ? "hit " : "miss"} ${c.candidate}`);
+  for (const c of r.tried) {
+    lines.push(t`- ${c.outside ? "outside (not looked up)" : c.hit ? "hit " : "miss"} ${c.candidate}`);
+  }
   return lines.join("\n");
 }
 

@@ -470,7 +470,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
           'How an <Include source="…"> (or xi:include href) string resolves: every candidate path tried in search order, the hit, letter-case fixes, the target\'s streams and, when not compiled, its state (referenced, not-included), and asReference when a type="reference" include of it would not read the file itself: a prebuilt manifest (found through a .babproj StreamReference or the SDK\'s builtmods) or the SDK stream (without asReference, such an include reads the XML and indexes it as referenced). from is the including file (default Data/Mod.xml); relative sources depend on it. Next: is_file_active on the hit, check_files on the including file.',
         input: RESOLVE_INCLUDE,
         shape:
-          '{source, from, prefix?, resolved (null: no hit), exists?, caseFixed?, twoLetterRule?, state?, active?, streams?, asReference?: {answeredBy: "manifest"|"sdk-stream", manifest?, manifestFrom?, sdkStream?}, tried: [path], reason?}',
+          '{source, from, prefix?, resolved (null: no hit), exists?, caseFixed?, twoLetterRule?, state?, active?, streams?, asReference?: {answeredBy: "manifest"|"sdk-stream", manifest?, manifestFrom?, sdkStream?}, tried: [path], outside? (true: it leads outside the folders ra3 reads, not looked up), reason?}',
         run: (linked, a, h) =>
           resolveIncludeQuery(
             linked,

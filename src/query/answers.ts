@@ -273,6 +273,7 @@ export function resolveIncludeAnswer(r: ResolveIncludeResult): Json {
     streams: r.streams,
     asReference: asReferenceFacts(r),
     tried: r.tried.map((t) => t.candidate),
+    outside: r.outside,
     reason: r.reason,
     ...bound(r),
   });

@@ -4,7 +4,7 @@
  * leaves out.
  * Counts cover every diagnostic; the list is capped per file and code ({@link capDiagnostics}).
  */
-import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
+import { displayPath, pathKey, toAbsolute } from "../project/paths.ts";
 import type { Diagnostic, LinkedIndex } from "../index/linked.ts";
 import type { Severity } from "../index/records.ts";
 import { clampLimit } from "./assets.ts";
@@ -12,6 +12,7 @@ import { capDiagnostics, type UnlistedDiagnostics } from "./diagnostic-caps.ts";
 import { presentMessage } from "./diagnostic-codes.ts";
 import { decodeCursor, encodeCursor } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
+import { outsideRoots } from "./roots.ts";
 
 export interface DiagnosticView {
   readonly file: string | null;
@@ -56,12 +57,8 @@ export function collectDiagnostics(
     files = [];
     for (const p of paths) {
       const abs = toAbsolute(p.trim(), linked.projectDir);
-      if (!isInside(abs, linked.projectDir)) {
-        return queryError(
-          "outside_project",
-          `${p} is outside the project (${linked.projectDir}); pass paths inside it`,
-        );
-      }
+      const outside = outsideRoots(linked, p, abs, "paths");
+      if (outside) return outside;
       const info = linked.file(abs);
       if (!info) return queryError("not_found", `${p} is not an indexed file of this project`);
       keys.add(pathKey(info.path));

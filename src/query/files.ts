@@ -2,12 +2,13 @@
  * File questions (`is_file_active`, `ra3 file`): is a file compiled, referenced or not included, in which
  * streams, through which include chain, who includes it and what it includes.
  */
-import { displayPath, isInside, pathKey, toAbsolute } from "../project/paths.ts";
+import { displayPath, pathKey, toAbsolute } from "../project/paths.ts";
 import type { FileInfo, IncludeEdge, LinkedIndex, XmlErrorAt } from "../index/linked.ts";
 import { clampLimit } from "./assets.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 import { type ChainHop, type IncludeChain, includeChain } from "./include-chain.ts";
 import { decodeCursor, encodeCursor } from "./present.ts";
+import { outsideRoots } from "./roots.ts";
 
 export interface IncludeEdgeView {
   readonly file: string | null;
@@ -60,7 +61,8 @@ const DEFAULT_EDGES = 100;
 /**
  * A file's state (compiled, referenced, not included), streams, include chain and include edges, paged:
  * `limit` edges of each list from the cursor's offset, with both totals.
- * `path` may be absolute or relative to the project root; it must lie inside the project or the SDK.
+ * `path` may be absolute or relative to the project root; it must lie inside the folders ra3 reads
+ * (the project, the SDK, the mod's parent and grandparent: files includes reached there are indexed).
  * @example fileQuery(linked, "Data/Mod.xml", { limit: 10 }).includesTotal // every include of Mod.xml
  */
 export function fileQuery(
@@ -76,9 +78,8 @@ export function fileQuery(
   const p = path.trim();
   if (!p) return queryError("bad_argument", "the path is empty; pass a file path relative to the project root");
   const abs = toAbsolute(p, linked.projectDir);
-  if (!isInside(abs, linked.projectDir) && !(linked.sdkDir && isInside(abs, linked.sdkDir))) {
-    return queryError("outside_project", `${p} is outside the project (${linked.projectDir}); pass a path inside it`);
-  }
+  const outside = outsideRoots(linked, p, abs, "a path");
+  if (outside) return outside;
   const info = linked.file(abs);
   const key = info ? info.path : abs;
   const edgesFrom = (linked.includesFrom.get(pathKey(key)) ?? []).map((i) => linked.includes[i]);

@@ -5,10 +5,11 @@
  */
 import type { ProjectLayout } from "../project/detect.ts";
 import type { IncludeResolver } from "../project/search-paths.ts";
-import { displayPath, isInside, toAbsolute } from "../project/paths.ts";
+import { displayPath, toAbsolute } from "../project/paths.ts";
 import { pathKey } from "../project/paths.ts";
 import type { FileState, LinkedIndex } from "../index/linked.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
+import { outsideRoots } from "./roots.ts";
 
 export interface ResolveIncludeResult {
   readonly source: string;
@@ -20,8 +21,13 @@ export interface ResolveIncludeResult {
   readonly exists: boolean;
   readonly caseFixed: boolean;
   readonly twoLetterRule: boolean;
-  /** Candidates in search order (stops at the hit). */
-  readonly tried: readonly { readonly candidate: string; readonly hit: boolean }[];
+  /** Candidates in search order (stops at the hit); `outside`: not looked up, it leaves the allowed roots. */
+  readonly tried: readonly { readonly candidate: string; readonly hit: boolean; readonly outside?: true }[];
+  /**
+   * Nothing resolved and the source leads outside the folders ra3 reads: not followed, and the answer is
+   * the same whether anything exists there.
+   */
+  readonly outside: boolean;
   readonly reason: string | null;
   /** The resolved file's state (not-included when nothing resolved), and its streams. */
   readonly state: FileState;
@@ -80,12 +86,8 @@ export function resolveIncludeQuery(
   let fromFile: string;
   if (from && from.trim()) {
     fromFile = toAbsolute(from.trim(), linked.projectDir);
-    if (!isInside(fromFile, linked.projectDir)) {
-      return queryError(
-        "outside_project",
-        `--from ${from} is outside the project (${linked.projectDir}); pass a file inside it`,
-      );
-    }
+    const outside = outsideRoots(linked, `--from ${from}`, fromFile, "a file");
+    if (outside) return outside;
   } else if (layout.modXml) {
     fromFile = layout.modXml;
   } else {
@@ -101,7 +103,12 @@ export function resolveIncludeQuery(
     exists: r.resolved !== null,
     caseFixed: r.caseFixed,
     twoLetterRule: r.twoLetterRule,
-    tried: r.tried.map((t) => ({ candidate: displayPath(linked, t.candidate), hit: t.hit })),
+    tried: r.tried.map((t) =>
+      t.outside
+        ? { candidate: displayPath(linked, t.candidate), hit: false, outside: true as const }
+        : { candidate: displayPath(linked, t.candidate), hit: t.hit }
+    ),
+    outside: r.outside,
     reason: r.reason ?? null,
     state: info?.state ?? "not-included",
     active: info?.active ?? false,

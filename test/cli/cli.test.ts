@@ -7,6 +7,7 @@ import { run } from "../../src/cli/run.ts";
 import { parseCli } from "../../src/cli/args.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
 import { tempDirs } from "../temp-dirs.ts";
+import { outsideMessage } from "../query/sample.ts";
 
 const TMP = tempDirs();
 
@@ -208,7 +209,7 @@ describe("ra3 on the sample mod", () => {
     expect(await ra3("file", "/etc/passwd")).toEqual({
       code: 1,
       out: "",
-      err: `ra3: /etc/passwd is outside the project (${SAMPLE}); pass a path inside it\n`,
+      err: `ra3: ${outsideMessage("/etc/passwd", SAMPLE, "a path")}\n`,
     });
   });
 

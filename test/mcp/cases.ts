@@ -3,6 +3,7 @@
 import { expect } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { bodyOf, type Json, resultOf, SAMPLE, textOf } from "./harness.ts";
+import { outsideMessage } from "../query/sample.ts";
 
 export interface ToolCase {
   readonly tool: string;
@@ -124,7 +125,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "resolve_include",
       args: { source: "x.xml", from: "/etc/passwd" },
-      expect: { error: `--from /etc/passwd is outside the project (${project}); pass a file inside it` },
+      expect: { error: outsideMessage("--from /etc/passwd", project, "a file") },
     },
     {
       tool: "is_file_active",
@@ -139,7 +140,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "is_file_active",
       args: { path: "/etc/passwd" },
-      expect: { error: `/etc/passwd is outside the project (${project}); pass a path inside it` },
+      expect: { error: outsideMessage("/etc/passwd", project, "a path") },
     },
     {
       tool: "list_files",
@@ -190,7 +191,7 @@ export function sampleCases(project: string = SAMPLE): ToolCase[] {
     {
       tool: "check_files",
       args: { paths: ["/etc/passwd"] },
-      expect: { error: `/etc/passwd is outside the project (${project}); pass paths inside it` },
+      expect: { error: outsideMessage("/etc/passwd", project, "paths") },
     },
     {
       tool: "search_strings",

@@ -8,6 +8,7 @@ import { TOOL_NAMES } from "../../src/skill/tool-names.ts";
 import { toolDeclarations } from "../../src/mcp/tools.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
 import { bodyOf, connect, type Harness, type Json, resultOf, SAMPLE } from "./harness.ts";
+import { outsideMessage } from "../query/sample.ts";
 
 let h: Harness;
 let tools: Tool[];
@@ -467,7 +468,7 @@ describe("file, include and define tools", () => {
   test("resolve_include: from outside the project is refused", async () => {
     expect(await fails("resolve_include", { source: "x.xml", from: "/etc/passwd" })).toEqual({
       code: "outside_project",
-      message: `--from /etc/passwd is outside the project (${SAMPLE}); pass a file inside it`,
+      message: outsideMessage("--from /etc/passwd", SAMPLE, "a file"),
     });
   });
 
@@ -505,9 +506,9 @@ describe("file, include and define tools", () => {
     expect(text.split("\n")[0]).toBe("Data/Standalone.xml is not included: no entry point reaches it");
     expect(await fails("is_file_active", { path: "/etc/passwd" })).toEqual({
       code: "outside_project",
-      message: `/etc/passwd is outside the project (${SAMPLE}); pass a path inside it`,
+      message: outsideMessage("/etc/passwd", SAMPLE, "a path"),
     });
-    expect(await fails("is_file_active", { path: "../../README.md" })).toMatchObject({ code: "outside_project" });
+    expect(await fails("is_file_active", { path: "../../../README.md" })).toMatchObject({ code: "outside_project" });
     expect(await fails("is_file_active", { path: "Data/Nope.xml" })).toEqual({
       code: "not_found",
       message: "Data/Nope.xml is not an indexed file (not XML/.w3x/.str under the project, and no include reaches it)",
@@ -582,7 +583,7 @@ describe("project-wide tools", () => {
     );
     expect(await fails("check_files", { paths: ["/etc/passwd"] })).toEqual({
       code: "outside_project",
-      message: `/etc/passwd is outside the project (${SAMPLE}); pass paths inside it`,
+      message: outsideMessage("/etc/passwd", SAMPLE, "paths"),
     });
   });
 
@@ -768,7 +769,7 @@ describe("resources", () => {
     const outside = await h.client.readResource({ uri: "ra3://file/%2Fetc%2Fpasswd" }).then(() => null, (x: Json) => x);
     expect([outside?.code, outside?.message, outside?.data]).toEqual([
       -32602,
-      `/etc/passwd is outside the project (${SAMPLE}); pass a path inside it`,
+      outsideMessage("/etc/passwd", SAMPLE, "a path"),
       undefined,
     ]);
   });

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { checkFiles } from "../../src/query/check.ts";
 import { fileQuery } from "../../src/query/files.ts";
-import { ok, SAMPLE, sampleIndex } from "./sample.ts";
+import { ok, outsideMessage, SAMPLE, sampleIndex } from "./sample.ts";
 
 describe("the sample mod", () => {
   test("the whole project: index-wide notes, then per file", async () => {
@@ -106,19 +106,20 @@ describe("the sample mod", () => {
     ]);
   });
 
-  test("a path outside the project is an error naming the project", async () => {
+  test("a path outside the folders ra3 reads is an error naming them", async () => {
     const linked = await sampleIndex();
     expect(checkFiles(linked, ["/etc/hosts"])).toEqual({
       error: {
         code: "outside_project",
-        message: `/etc/hosts is outside the project (${SAMPLE}); pass paths inside it`,
+        message: outsideMessage("/etc/hosts", SAMPLE, "paths"),
       },
     });
-    expect(checkFiles(linked, ["../README.md"])).toEqual({
-      error: {
-        code: "outside_project",
-        message: `../README.md is outside the project (${SAMPLE}); pass paths inside it`,
-      },
+    // Inside the mod's grandparent (a folder ra3 reads) but not indexed: the index says so, nothing more.
+    expect(checkFiles(linked, ["../../README.md"])).toEqual({
+      error: { code: "not_found", message: "../../README.md is not an indexed file of this project" },
+    });
+    expect(checkFiles(linked, ["../../../README.md"])).toEqual({
+      error: { code: "outside_project", message: outsideMessage("../../../README.md", SAMPLE, "paths") },
     });
   });
 

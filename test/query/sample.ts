@@ -4,7 +4,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { LinkedIndex } from "../../src/index/linked.ts";
 import { isQueryError, type QueryResult } from "../../src/query/envelope.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
@@ -31,6 +31,15 @@ export function sampleIndex(): Promise<LinkedIndex> {
     }
   })();
   return built;
+}
+
+/**
+ * The refusal of a path outside the folders ra3 reads, for a project (without an SDK) whose parent and
+ * grandparent are not file-system roots: `what` is `a path`, `paths` or `a file`.
+ */
+export function outsideMessage(written: string, project: string, what: string): string {
+  const roots = [project, dirname(project), dirname(dirname(project))].join(", ");
+  return `${written} is outside the folders ra3 reads (${roots}); pass ${what} inside the project`;
 }
 
 /** The value of a successful query (a failed one throws with its message, failing the test). */

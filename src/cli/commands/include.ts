@@ -30,7 +30,9 @@ export async function runInclude(cfg: CliConfig, io: CliIo): Promise<number> {
     if (a.answeredBy === "manifest") {
       lines.push(`  as a reference include: the prebuilt manifest ${a.manifest} (from ${a.manifestFrom})`);
     } else if (a.answeredBy === "sdk-stream") lines.push(`  as a reference include: the SDK stream ${a.sdkStream}`);
-    for (const t of r.tried) lines.push(`  ${t.hit ? "hit " : "miss"} ${t.candidate}`);
+    for (const t of r.tried) {
+      lines.push(`  ${t.outside ? "outside (not looked up)" : t.hit ? "hit " : "miss"} ${t.candidate}`);
+    }
     return lines.join("\n");
   }, { answer: resolveIncludeAnswer });
 }
