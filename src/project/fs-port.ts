@@ -172,21 +172,36 @@ function readEntries(dir: string): readonly DirEntry[] | null | typeof DENIED {
   return entriesOf(dir, dirents);
 }
 
+/**
+ * The entry of a link. A link's Dirent says nothing about its target: one stat per link (rare in mods)
+ * settles whether it is a folder, taken only when someone asks. The confinement refuses a link leading
+ * outside before asking (`CaseResolver`), so a listing (the scan primes every folder's) never stats an
+ * outside target.
+ */
+function linkEntry(name: string, path: string): DirEntry {
+  let isDirectory: boolean | undefined;
+  return {
+    name,
+    isLink: true,
+    get isDirectory(): boolean {
+      if (isDirectory === undefined) {
+        try {
+          isDirectory = statSync(path).isDirectory();
+        } catch {
+          isDirectory = false; // dangling link: listed as a file that cannot be read
+        }
+      }
+      return isDirectory;
+    },
+  };
+}
+
 /** The sorted, frozen entries of `dir` from its `readdirSync(withFileTypes)` answer. */
 function entriesOf(dir: string, dirents: readonly Dirent[]): readonly DirEntry[] {
   const out: DirEntry[] = [];
   for (const d of dirents) {
-    let isDirectory = d.isDirectory();
-    const isLink = d.isSymbolicLink();
-    if (isLink) {
-      // A link's Dirent says nothing about its target; one stat per link (rare in mods) settles it.
-      try {
-        isDirectory = statSync(native.join(dir, d.name)).isDirectory();
-      } catch {
-        isDirectory = false; // dangling link: listed as a file that cannot be read
-      }
-    }
-    out.push(isLink ? { name: d.name, isDirectory, isLink } : { name: d.name, isDirectory });
+    if (d.isSymbolicLink()) out.push(linkEntry(d.name, native.join(dir, d.name)));
+    else out.push({ name: d.name, isDirectory: d.isDirectory() });
   }
   out.sort(byName);
   return Object.freeze(out);

@@ -182,9 +182,10 @@ function readBuildScripts(
     if (seen.has(pathKey(dir))) continue;
     seen.add(pathKey(dir));
     for (const e of resolver.entries(dir) ?? []) {
-      if (e.isDirectory || !BUILD_SCRIPT_EXTENSIONS.has(extensionOf(e.name)) || read >= MAX_BUILD_SCRIPTS) continue;
+      if (!BUILD_SCRIPT_EXTENSIONS.has(extensionOf(e.name)) || read >= MAX_BUILD_SCRIPTS) continue;
       const path = native.join(dir, e.name);
-      if (e.isLink && !confinement.admits(path)) continue;
+      // A link is judged before its kind is asked (that would stat its target).
+      if ((e.isLink && !confinement.admits(path)) || e.isDirectory) continue;
       let text: string;
       try {
         if (statSync(path).size > MAX_BUILD_SCRIPT_BYTES) continue;

@@ -15,7 +15,7 @@ import { TOOL_VERSION } from "../version.ts";
 import type { LoadedSchema } from "./schema.ts";
 import { Slicer } from "./slices.ts";
 import type { SnapshotPort } from "./service.ts";
-import { statStamp, type UpdateReport, type Workspace } from "./workspace.ts";
+import type { UpdateReport, Workspace } from "./workspace.ts";
 
 /**
  * Identifies the schema records were extracted with: a snapshot made with another XSD set (or none) is
@@ -85,12 +85,15 @@ export async function warmStart(
   // One stat pass: the scan's stamps decide which records to reuse, then the refresh starts from them.
   // (Its folder listings also serve the include walk, and its case collisions are reported by the link.)
   const scanned = await ws.scanAll(snapshot.files);
-  const plan = planWarmStart(snapshot.files, stampIn(scanned));
+  const plan = planWarmStart(snapshot.files, stampIn(scanned, ws.confinedStamps()));
   const stored = new Set(snapshot.files.map((f) => pathKey(f.path)));
   const refreshWork = plan.changed.length + plan.vanished.length +
     scanned.filter((f) => !stored.has(pathKey(f.path))).length;
   if (served && refreshWork > 0) {
-    ws.installRecords(snapshot.files);
+    // Served as stored, but for the files gone or now outside the roots (a record an older ra3 read
+    // there, a link retargeted): the index never holds what the confinement would not read.
+    const gone = new Set(plan.vanished.map(pathKey));
+    ws.installRecords(snapshot.files.filter((f) => !gone.has(pathKey(f.path))));
     await ws.serveStored(snapshot.complete, snapshot.generatedAt);
     served();
   } else {
@@ -105,14 +108,16 @@ export async function warmStart(
 
 /**
  * A stat function answering from `scanned` (by any spelling of the path); a file the scan does not list
- * (inside a root but of a kind the scan skips, e.g. an include target `.inc`) is stat'ed.
+ * (inside a root but of a kind the scan skips, e.g. an include target `.inc`, or one the confined scan
+ * left out) is asked of `stat` (`Workspace.confinedStamps`: null when it may not be read now).
  */
 function stampIn(
   scanned: readonly Pick<ScannedFile, "path" | "size" | "mtimeMs">[],
+  stat: (path: string) => FileStamp | null,
 ): (path: string) => FileStamp | null {
   const byKey = new Map<string, FileStamp>();
   for (const f of scanned) byKey.set(pathKey(f.path), { size: f.size, mtimeMs: f.mtimeMs });
-  return (path) => byKey.get(pathKey(path)) ?? statStamp(path);
+  return (path) => byKey.get(pathKey(path)) ?? stat(path);
 }
 
 /** Saves the workspace's snapshot; a failure is a value (the index keeps working). */
@@ -197,7 +202,7 @@ export interface SnapshotInspection {
 
 /**
  * Loads the snapshot into `ws` without re-reading anything (the index is linked from the stored records
- * as they are) and lists what on disk no longer matches it. For `ra3 status`: cheap and read-only.
+ * as they are, without those of files gone or now outside the roots) and lists what on disk no longer matches it. For `ra3 status`: cheap and read-only.
  */
 export function inspectSnapshot(
   ws: Workspace,
@@ -208,8 +213,10 @@ export function inspectSnapshot(
   const loaded = store.load({ projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey });
   if (!loaded.ok) return { path: store.path, meta: null, reason: loaded.message, changed: [], added: [], deleted: [] };
   const s = loaded.snapshot;
-  const plan = planWarmStart(s.files, stampIn(scanned));
-  ws.installRecords(s.files);
+  const plan = planWarmStart(s.files, stampIn(scanned, ws.confinedStamps()));
+  // As stored, but for the files gone or now outside the roots (see warmStart).
+  const gone = new Set(plan.vanished.map(pathKey));
+  ws.installRecords(s.files.filter((f) => !gone.has(pathKey(f.path))));
   ws.continueFrom(s.buildId);
   const known = new Set(s.files.map((f) => pathKey(f.path)));
   const added = scanned.filter((f) => !known.has(pathKey(f.path))).map((f) => f.path);

@@ -8,7 +8,8 @@
  * Layout: TMP/a/b/mods/Evil is the mod (roots: it, TMP/a/b/mods, TMP/a/b); TMP/a/secret holds
  * `present.xml` (defining GameObject Secret) and no `absent.xml`.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
@@ -21,6 +22,9 @@ import { resolveConfig } from "../../src/workspace/config.ts";
 import { readSourceText } from "../../src/workspace/source-text.ts";
 import { statStamp, Workspace } from "../../src/workspace/workspace.ts";
 import { emptyRecord } from "../../src/index/records.ts";
+import { scanProjectFiles } from "../../src/project/scan.ts";
+import { SnapshotStore } from "../../src/store/snapshot-store.ts";
+import { inspectSnapshot, saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
 import { bodyOf, connect, type Harness, type Json, resultOf } from "../mcp/harness.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
@@ -374,6 +378,102 @@ describe("a warm start from a snapshot that holds an outside file (written by an
   });
 });
 
+/**
+ * The paths that `fn` stat'ed (following links), opened or read among the outside folder, the mod's links
+ * leading out and `alsoLinks`: none may be (an `lstat` or the confinement's real-path check is fine).
+ */
+async function outsideTouches(
+  m: { data: string; secret: string },
+  fn: () => Promise<unknown>,
+  alsoLinks: readonly string[] = [],
+): Promise<string[]> {
+  const spies = [spyOn(fs, "statSync"), spyOn(fs, "readFileSync"), spyOn(fs, "openSync")];
+  const links = [...["Linked.xml", "LinkedMissing.xml", "SharedLink"].map((n) => join(m.data, n)), ...alsoLinks];
+  let calls: unknown[][];
+  try {
+    await fn();
+  } finally {
+    calls = spies.flatMap((s) => [...s.mock.calls]);
+    for (const s of spies) s.mockRestore();
+  }
+  return calls.map(([p]) => String(p)).filter((p) =>
+    [m.secret, ...links].some((o) => p === o || p.startsWith(o + "/"))
+  );
+}
+
+describe("issue 16's read paths under the confinement", () => {
+  test("a build (its scan primes the lister's listings) never stats or reads through a link leading out", async () => {
+    const m = hostile();
+    let ws: Workspace | undefined;
+    expect(await outsideTouches(m, async () => (ws = await built(m.mod)))).toEqual([]);
+    ws!.close();
+    expect(ws!.linked!.assets.map((a) => a.id)).toEqual(["Tank", "Unit"]);
+  });
+
+  test("strict with a trusted watcher (refreshKnown): a known file replaced by a link leading out is forgotten, its target not read", async () => {
+    const m = hostile();
+    const ws = await built(m.mod);
+    const units = join(m.data, "Units.xml");
+    rmSync(units);
+    symlinkSync(join(m.secret, "present.xml"), units);
+    let report: Awaited<ReturnType<Workspace["refreshKnown"]>> | undefined;
+    const touches = await outsideTouches(m, async () => (report = await ws.refreshKnown([])), [units]);
+    ws.close();
+    expect([touches, report!.changed, report!.deleted]).toEqual([[], [], [units]]);
+    expect(ws.linked!.assets.map((a) => a.id)).toEqual(["Tank"]);
+  });
+
+  test("a warm start from a saved snapshot holding outside records: not stat'ed, not served, forgotten", async () => {
+    const m = hostile();
+    const home = TMP.make("ra3-h-");
+    // An older ra3 indexed the outside file and the mod's link to it: its snapshot holds both records.
+    const old = await built(m.mod, home);
+    const outside = join(m.secret, "present.xml");
+    const linked = join(m.data, "Linked.xml");
+    const bytes = fs.readFileSync(outside);
+    old.core.applyChanges([
+      { path: outside, bytes, stamp: statStamp(outside)! },
+      { path: linked, bytes, stamp: statStamp(outside)! },
+    ]);
+    expect(saveSnapshot(old, new SnapshotStore(home, m.mod), schemaKeyOf(old.schema)).saved).toBe(true);
+    old.close();
+    // An edit, so a server serves the stored index before re-reading.
+    writeFileSync(join(m.data, "Units.xml"), UNITS_XML.replace('"Unit"', '"Unit2"'));
+
+    for (const serve of [true, false]) {
+      const ws = new Workspace(configOf(m.mod, home));
+      ws.event("build_started");
+      let atServe: string[] | null = null;
+      let warm: Awaited<ReturnType<typeof warmStart>> | undefined;
+      const touches = await outsideTouches(m, async () => {
+        warm = await warmStart(
+          ws,
+          new SnapshotStore(home, m.mod),
+          schemaKeyOf(ws.schema),
+          serve ? () => (atServe = ws.linked!.assets.map((a) => a.id)) : undefined,
+        );
+      });
+      ws.close();
+      if (!warm!.warm) throw new Error(warm!.reason);
+      expect([serve, touches, atServe]).toEqual([serve, [], serve ? ["Tank", "Unit"] : null]);
+      expect([...ws.linked!.files.keys()].some((k) => k.includes("secret") || k.toLowerCase().endsWith("/linked.xml")))
+        .toBe(false);
+      expect(ws.linked!.assets.map((a) => a.id)).toEqual(["Tank", "Unit2"]);
+    }
+
+    // `ra3 status` links the stored records read-only: the outside ones are listed as gone, not linked.
+    const ws = new Workspace(configOf(m.mod, home));
+    const scanned = scanProjectFiles(m.mod, { admitLink: (p) => ws.ports.confinement.admits(p) });
+    let inspection: ReturnType<typeof inspectSnapshot> | undefined;
+    const touches = await outsideTouches(m, async () => {
+      inspection = inspectSnapshot(ws, new SnapshotStore(home, m.mod), schemaKeyOf(ws.schema), scanned);
+    });
+    ws.close();
+    expect([touches, [...inspection!.deleted].sort()]).toEqual([[], [linked, outside].sort()]);
+    expect(ws.linked!.assets.some((a) => a.id === "Secret")).toBe(false);
+  });
+});
+
 describe("what the project layout and the build scripts name", () => {
   test("a Data/Mod.xml that links outside is an entry point nothing reads", async () => {
     const top = realpathSync(TMP.make("ra3-hostile-entry-"));
@@ -391,7 +491,7 @@ describe("what the project layout and the build scripts name", () => {
     expect(linked.file(join(mod, "Data", "Mod.xml"))?.kind).toBe("missing");
   });
 
-  test("build scripts are read from the roots only; one linked from outside is skipped", () => {
+  test("build scripts are read from the roots only; one linked from outside is skipped, its target not stat'ed", async () => {
     // top/s/Mods/X with BuildMod.bat in its grandparent top/s (a root) naming Data/Static.xml, and a
     // second script there that links outside naming Data/Other.xml.
     const top = realpathSync(TMP.make("ra3-hostile-scripts-"));
@@ -402,8 +502,14 @@ describe("what the project layout and the build scripts name", () => {
     writeFileSync(join(top, "s", "BuildMod.bat"), "BinaryAssetBuilder.exe Mods\\%1\\Data\\Static.xml\r\n");
     writeFileSync(join(top, "elsewhere", "Evil.bat"), "BinaryAssetBuilder.exe Mods\\%1\\Data\\Other.xml\r\n");
     symlinkSync(join(top, "elsewhere", "Evil.bat"), join(top, "s", "Evil.bat"));
-    expect(configOf(mod).buildScripts.map((b) => [b.path, b.entries.map((e) => e.inMod)])).toEqual([
+    let cfg: ReturnType<typeof configOf> | undefined;
+    const touches = await outsideTouches(
+      { data: join(mod, "Data"), secret: join(top, "elsewhere") },
+      async () => (cfg = configOf(mod)),
+      [join(top, "s", "Evil.bat")],
+    );
+    expect([touches, cfg!.buildScripts.map((b) => [b.path, b.entries.map((e) => e.inMod)])]).toEqual([[], [
       [join(top, "s", "BuildMod.bat"), ["Data/Static.xml"]],
-    ]);
+    ]]);
   });
 });
