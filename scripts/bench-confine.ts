@@ -1,9 +1,11 @@
 // What the confinement (issue 15 item 1) costs the include resolution: every include and xi:include
 // source of a real mod resolved with a cold resolver cache, confined (the gate of `confinement.ts`) and
 // unconfined, interleaved, over one warm directory-listing cache (so disk reads are not what is timed),
-// with the number of `realPath` calls the confined run makes.
+// with the number of `realPath` calls the confined run makes; and what it costs strict consistency's stat
+// of every indexed file (a trusted watcher: `Workspace.refreshKnown`), a plain stat per file against the
+// confined stamp (`Workspace.confinedStamps`: an lstat per file, a real path per folder), interleaved.
 // Usage: bun scripts/bench-confine.ts [--rounds 15]
-// Prints a markdown table (docs/performance.md, "Confinement").
+// Prints two markdown tables (docs/performance.md, "Confinement").
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -13,7 +15,7 @@ import { Confinement } from "../src/project/confinement.ts";
 import { type DirectoryLister, NodeDirectoryLister } from "../src/project/fs-port.ts";
 import { buildSearchPaths, IncludeResolver } from "../src/project/search-paths.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
-import { Workspace } from "../src/workspace/workspace.ts";
+import { statStamp, Workspace } from "../src/workspace/workspace.ts";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "15" } } });
 const rounds = Number(values.rounds);
@@ -46,6 +48,7 @@ const cases = [
 
 console.log("| corpus | include sources | unconfined (ms) | confined (ms) | realPath calls |");
 console.log("|---|---:|---:|---:|---:|");
+const stampRows: string[] = [];
 for (const c of cases) {
   if (!existsSync(c.project)) {
     console.log(`| ${c.name} | absent | | | |`);
@@ -91,4 +94,31 @@ for (const c of cases) {
   console.log(
     `| ${c.name} | ${pairs.length} | ${median(free).toFixed(1)} | ${median(gated).toFixed(1)} | ${realPaths} |`,
   );
+
+  const files = [...ws.core.values()].map((f) => f.path);
+  const plainStamps: number[] = [];
+  const confinedStamps: number[] = [];
+  let plainFound = 0;
+  let confinedFound = 0;
+  for (let r = 0; r < rounds; r++) {
+    let t = performance.now();
+    plainFound = files.filter((p) => statStamp(p) !== null).length;
+    plainStamps.push(performance.now() - t);
+    t = performance.now();
+    const stamp = ws.confinedStamps();
+    confinedFound = files.filter((p) => stamp(p) !== null).length;
+    confinedStamps.push(performance.now() - t);
+  }
+  if (plainFound !== confinedFound) throw new Error(`${c.name}: ${plainFound} stamps plain, ${confinedFound} confined`);
+  const folders = new Set(files.map((p) => join(p, ".."))).size;
+  stampRows.push(
+    `| ${c.name} | ${files.length} | ${folders} | ${median(plainStamps).toFixed(1)} | ${
+      median(confinedStamps).toFixed(1)
+    } |`,
+  );
 }
+
+console.log("");
+console.log("| corpus | indexed files | their folders | stat each (ms) | confined stamp each (ms) |");
+console.log("|---|---:|---:|---:|---:|");
+for (const row of stampRows) console.log(row);
