@@ -125,16 +125,18 @@ export class NodeDirectoryLister implements DirectoryLister {
   }
 
   /**
-   * Forgets `path`, every cached listing below it, and its parent (whose listing names it), so a
-   * created or deleted file or folder is seen on the next lookup.
+   * Forgets `path`, every cached listing below it, and every folder above it (a file created in a new
+   * folder is also a new entry of that folder's parent, and so on up), so a created or deleted file or
+   * folder is seen on the next lookup.
    */
   invalidate(path: string): void {
     const key = folderKey(path);
-    const parent = native.dirname(key);
-    this.cache.delete(parent);
     this.cache.delete(key);
-    this.denied.delete(parent);
     this.denied.delete(key);
+    for (let up = key, parent = native.dirname(up); parent !== up; up = parent, parent = native.dirname(up)) {
+      this.cache.delete(parent);
+      this.denied.delete(parent);
+    }
     const prefix = key.endsWith(native.sep) ? key : key + native.sep;
     for (const k of this.cache.keys()) if (k.startsWith(prefix)) this.cache.delete(k);
     for (const k of this.denied) if (k.startsWith(prefix)) this.denied.delete(k);

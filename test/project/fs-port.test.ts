@@ -78,6 +78,20 @@ describe("NodeDirectoryLister", () => {
     expect(l.stats().cached).toBe(0);
   });
 
+  test("invalidating a file created in a new folder forgets every folder above it (the new folder is a new entry there)", () => {
+    const dir = join(root, "inv-deep");
+    mkdirSync(join(dir, "Data"), { recursive: true });
+    const l = new NodeDirectoryLister();
+    expect(l.list(dir)).toEqual([{ name: "Data", isDirectory: true }]);
+    expect(l.list(join(dir, "Data"))).toEqual([]);
+    mkdirSync(join(dir, "Data", "Copies", "Deep"), { recursive: true });
+    writeFileSync(join(dir, "Data", "Copies", "Deep", "Copy.xml"), "");
+    l.invalidate(join(dir, "Data", "Copies", "Deep", "Copy.xml"));
+    // Without the grandparent forgotten, Data's listing would still lack Copies and the file stay unreachable.
+    expect(l.list(join(dir, "Data"))).toEqual([{ name: "Copies", isDirectory: true }]);
+    expect(l.list(join(dir, "Data", "Copies", "Deep"))).toEqual([{ name: "Copy.xml", isDirectory: false }]);
+  });
+
   test("a symlink to a folder is listed as a folder, a dangling one as a file; both as links", () => {
     const dir = join(root, "links");
     mkdirSync(dir);
