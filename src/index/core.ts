@@ -26,13 +26,22 @@ export interface StoredFile extends LoadedFile {
   readonly stamp: FileStamp | null;
 }
 
+/**
+ * Where a file's record goes in the link's order: lower first, then by path. The order is then a
+ * function of the set of files, not of the order they were read in, so a refreshed index equals a fresh
+ * build. Without one, records keep the order they were first stored in (in-memory fixtures).
+ */
+export type RecordRank = (path: string) => number;
+
 export class IndexCore implements RecordLookup {
   private readonly files = new Map<string, StoredFile>();
+  /** The keys in link order ({@link RecordRank}, then path); null after a file appeared or went. */
+  private ordered: string[] | null = null;
   /** Bumped only when a change can alter the include walk (files appear or go, includes change). */
   private structureVersion = 0;
   private walkCache: { version: number; inputs: LinkInputs; result: WalkResult } | null = null;
 
-  constructor(readonly schema: SchemaQueries | null) {}
+  constructor(readonly schema: SchemaQueries | null, private readonly rank?: RecordRank) {}
 
   /**
    * Parses each changed file into its record (or forgets deleted ones). Returns how many were parsed.
@@ -45,6 +54,7 @@ export class IndexCore implements RecordLookup {
       if ("deleted" in c) {
         if (this.files.delete(key)) {
           this.structureVersion++;
+          this.ordered = null;
         }
         continue;
       }
@@ -62,6 +72,7 @@ export class IndexCore implements RecordLookup {
   private store(key: string, path: string, record: FileRecord, stamp: FileStamp | null): void {
     const old = this.files.get(key);
     this.files.set(key, { path, record, stamp });
+    if (!old || old.path !== path) this.ordered = null;
     // Editing values leaves the include graph as it was: the walk can be reused.
     if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
   }
@@ -80,8 +91,24 @@ export class IndexCore implements RecordLookup {
     return this.files.get(pathKey(path));
   }
 
-  values(): IterableIterator<StoredFile> {
-    return this.files.values();
+  /** Every stored file in link order (see {@link RecordRank}). */
+  *values(): IterableIterator<StoredFile> {
+    const files = this.files;
+    if (!this.rank) {
+      yield* files.values();
+      return;
+    }
+    for (const key of this.order(this.rank)) yield files.get(key)!;
+  }
+
+  private order(rank: RecordRank): readonly string[] {
+    if (this.ordered) return this.ordered;
+    const ranked = [...this.files].map(([key, f]) => ({ key, path: f.path, rank: rank(f.path) }));
+    ranked.sort((a, b) =>
+      a.rank - b.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+    );
+    this.ordered = ranked.map((r) => r.key);
+    return this.ordered;
   }
 
   /** Files the include walk reaches that have no record yet. */

@@ -104,7 +104,12 @@ export class Workspace {
     private readonly source: FileSource = new DiskFileSource(),
   ) {
     this.schema = schema ?? loadWorkspaceSchema(config);
-    this.core = new IndexCore(this.schema.queries);
+    // The link's order is the build's: the project's files, then those outside it, art last; each by path.
+    const projectDir = config.projectDir;
+    this.core = new IndexCore(
+      this.schema.queries,
+      (p) => (extensionOf(p) === ".w3x" ? 2 : 0) + (isInside(p, projectDir) ? 0 : 1),
+    );
     this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core, {
       entries: config.entries,
       buildScripts: config.buildScripts,
