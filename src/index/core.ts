@@ -6,10 +6,11 @@
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import { type WalkResult, walkStreams } from "./include-walk.ts";
-import { link, linkSteps } from "./link.ts";
+import { type LinkState, relinkSteps } from "./link.ts";
 import type { LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { LinkedIndex } from "./linked.ts";
 import { parseFile } from "./parse-file.ts";
+import { runSteps } from "../steps.ts";
 import type { FileRecord } from "./records.ts";
 
 /** A file's size and modification time: what a warm start compares. */
@@ -40,6 +41,10 @@ export class IndexCore implements RecordLookup {
   /** Bumped only when a change can alter the include walk (files appear or go, includes change). */
   private structureVersion = 0;
   private walkCache: { version: number; inputs: LinkInputs; result: WalkResult } | null = null;
+  /** What the last link left for the next one (an explicit value: a restored snapshot could provide it). */
+  private linkState: LinkState | null = null;
+  /** null when the last link was patched from the one before; else why it was a full link. */
+  private lastFull: string | null = "no link yet";
 
   constructor(readonly schema: SchemaQueries | null, private readonly rank?: RecordRank) {}
 
@@ -71,7 +76,7 @@ export class IndexCore implements RecordLookup {
 
   private store(key: string, path: string, record: FileRecord, stamp: FileStamp | null): void {
     const old = this.files.get(key);
-    this.files.set(key, { path, record, stamp });
+    this.files.set(key, { path, record, stamp, key });
     if (!old || old.path !== path) this.ordered = null;
     // Editing values leaves the include graph as it was: the walk can be reused.
     if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
@@ -116,16 +121,24 @@ export class IndexCore implements RecordLookup {
     return [...this.walk(inputs).wanted];
   }
 
-  /** Links every record into an immutable index. */
+  /** Links every record into an immutable index (from the last link's state when it can: see `relinkSteps`). */
   link(inputs: LinkInputs): LinkedIndex {
-    return link(this, inputs, this.walk(inputs));
+    return runSteps(this.linkSteps(inputs));
   }
 
-  /** {@link link} yielding after the include walk and between the link phases (see `linkSteps`). */
+  /** {@link link} yielding after the include walk and between the link phases (see `relinkSteps`). */
   *linkSteps(inputs: LinkInputs): Generator<void, LinkedIndex, void> {
     const walk = this.walk(inputs);
     yield;
-    return yield* linkSteps(this, inputs, walk);
+    const { linked, state, fullBecause } = yield* relinkSteps(this, inputs, walk, this.linkState);
+    this.linkState = state;
+    this.lastFull = fullBecause;
+    return linked;
+  }
+
+  /** Why the last link was a full one, or null when it was patched from the one before. */
+  get lastLinkFullBecause(): string | null {
+    return this.lastFull;
   }
 
   /**

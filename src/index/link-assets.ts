@@ -9,7 +9,7 @@ import type { LinkContext, LoadedFile } from "./link-context.ts";
 import { xpointerContainer } from "./link-context.ts";
 import type { WalkResult } from "./include-walk.ts";
 import type { FileTable } from "./link-files.ts";
-import { type AssetDef, push } from "./linked.ts";
+import { type AssetDef, type FileInfo, push } from "./linked.ts";
 
 /** The offset range of a root-level container child in its fragment file, and the asset it became. */
 export interface XiChildOwner {
@@ -55,38 +55,45 @@ function xmlAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[]): Map<
   for (const { loaded, key } of ctx.all) {
     const info = files.get(key);
     if (!info || info.kind === "manifest") continue;
-    const rec = loaded.record;
     const indexes: number[] = [];
-    for (let i = 0; i < rec.assets.length; i++) {
-      const a = rec.assets[i];
+    for (let i = 0; i < loaded.record.assets.length; i++) {
       indexes.push(assets.length);
-      assets.push({
-        index: assets.length,
-        type: ctx.canonical(a.type),
-        id: a.id,
-        file: loaded.path,
-        line: a.line,
-        column: a.column,
-        startLine: a.startLine,
-        endLine: a.endLine,
-        origin: info.origin,
-        streams: info.streams,
-        state: info.state,
-        active: info.active,
-        viaInstance: info.viaInstance,
-        fileHasErrors: info.xmlError !== null,
-        inheritFrom: a.inheritFrom,
-        manifestSource: null,
-        viaXInclude: false,
-        recordIndex: i,
-        start: a.start,
-        // The art scan records where an asset starts, not where it ends.
-        end: info.kind === "art" ? -1 : a.end,
-      });
+      assets.push(recordAsset(ctx, loaded, info, i, assets.length));
     }
     recordAssets.set(key, indexes);
   }
   return recordAssets;
+}
+
+/**
+ * The `i`-th record-level asset of `loaded` (numbered `index`): what it is depends on that record and
+ * that file's info only, so a later link re-makes it for a changed file alone.
+ */
+export function recordAsset(ctx: LinkContext, loaded: LoadedFile, info: FileInfo, i: number, index: number): AssetDef {
+  const a = loaded.record.assets[i];
+  return {
+    index,
+    type: ctx.canonical(a.type),
+    id: a.id,
+    file: loaded.path,
+    line: a.line,
+    column: a.column,
+    startLine: a.startLine,
+    endLine: a.endLine,
+    origin: info.origin,
+    streams: info.streams,
+    state: info.state,
+    active: info.active,
+    viaInstance: info.viaInstance,
+    fileHasErrors: info.xmlError !== null,
+    inheritFrom: a.inheritFrom,
+    manifestSource: null,
+    viaXInclude: false,
+    recordIndex: i,
+    start: a.start,
+    // The art scan records where an asset starts, not where it ends.
+    end: info.kind === "art" ? -1 : a.end,
+  };
 }
 
 /**

@@ -55,6 +55,8 @@ export interface LinkInputs {
 export interface LoadedFile {
   readonly path: string;
   readonly record: FileRecord;
+  /** `pathKey(path)`, when the holder keeps it (the core does: not recomputed per link). */
+  readonly key?: string;
 }
 
 export interface RecordLookup {
@@ -94,7 +96,7 @@ export function linkContext(records: RecordLookup, inputs: LinkInputs): LinkCont
   const insideSdk = memo((p: string) => inputs.sdkDir !== null && isInside(p, inputs.sdkDir));
   const canonicalCache = new Map<string, string>();
   const all: KeyedFile[] = [];
-  for (const loaded of records.values()) all.push({ loaded, key: pathKey(loaded.path) });
+  for (const loaded of records.values()) all.push({ loaded, key: loaded.key ?? pathKey(loaded.path) });
   return {
     inputs,
     records,

@@ -52,8 +52,11 @@ function reachFacts(
   return { state, active: state === "compiled", streams: [...reach.streams], viaInstance: reach.context === 1 };
 }
 
-/** One record's file info, or null for a record outside both roots that no walk reached. */
-function fileInfoOf(ctx: LinkContext, { loaded }: KeyedFile, reach: FileReach | undefined): FileInfo | null {
+/**
+ * One record's file info, or null for a record outside both roots that no walk reached (it depends on
+ * that record and that file's reach only, so a later link re-makes it for a changed file alone).
+ */
+export function fileInfoOf(ctx: LinkContext, { loaded }: KeyedFile, reach: FileReach | undefined): FileInfo | null {
   const underRoots = ctx.insideProject(loaded.path) || ctx.insideSdk(loaded.path);
   if (!underRoots && !reach) return null;
   const rec = loaded.record;

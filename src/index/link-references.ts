@@ -6,11 +6,12 @@
  * dependency pairs from the manifests that no XML site of the same asset stands for (the XML sites they
  * confirm are marked `confirmedByManifest`).
  */
-import type { AssetTable } from "./link-assets.ts";
+import { pathKey } from "../project/paths.ts";
+import type { AssetTable, XiChildOwner } from "./link-assets.ts";
 import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import { type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
-import type { AssetDef, Diagnostic, FileState, ReferenceSite } from "./linked.ts";
+import type { AssetDef, Diagnostic, FileInfo, FileState, ReferenceSite } from "./linked.ts";
 import { push, rankCompare } from "./linked.ts";
 import type { RecordDiagnostic, RefRecord } from "./records.ts";
 
@@ -35,7 +36,46 @@ function normaliseRefValue(value: string): string {
 }
 
 /**
- * Resolves every reference of the linked files (`cache`: splice extractions kept across links).
+ * One stretch of the site list: what one file contributes at one stage (its own sites and splices, its
+ * root-level containers' children, or its sites as an unspliced fragment), with what it read. A later
+ * link reuses it while the records it read are unchanged and no id it looked up changed its definitions.
+ */
+export interface SiteSegment {
+  readonly id: string;
+  readonly key: string;
+  readonly sites: readonly ReferenceSite[];
+  /** Lower-cased ids looked up (every reference, also the guesses that were dropped). */
+  readonly names: readonly string[];
+  /** Fragment keys its splices read (besides its own file). */
+  readonly spliced: readonly string[];
+  /** What its splices found, or null when it splices nothing. */
+  readonly effects: SpliceEffects | null;
+}
+
+/** A segment's splice results, merged in segment order into the phase's tables (each entry once). */
+interface SpliceEffects {
+  readonly splicedModules: ReadonlyMap<number, readonly SplicedModule[]>;
+  readonly fragmentDiagnostics: ReadonlyMap<string, readonly RecordDiagnostic[]>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The reference phase's segments by id, in site order, and the splice extractions cached across links. */
+export interface SiteSegments {
+  readonly list: readonly SiteSegment[];
+  readonly cache: SpliceCache;
+}
+
+/** Which segments of an earlier link may be reused (undefined: none, a full link). */
+export interface SegmentReuse {
+  readonly previous: SiteSegments;
+  /** True when the segment's own records and every id it looked up are as they were. */
+  readonly reusable: (segment: SiteSegment) => boolean;
+}
+
+/**
+ * Resolves every reference of the linked files, segment by segment (`reuse`: the segments of an earlier
+ * link still valid, taken over instead of being resolved again; their sites renumbered when earlier
+ * segments grew or shrank).
  * @example linkReferences(ctx, files, assets, byId).sites.filter((s) => s.status !== "resolved")
  */
 export function linkReferences(
@@ -43,26 +83,123 @@ export function linkReferences(
   files: FileTable,
   table: AssetTable,
   byId: ReadonlyMap<string, readonly number[]>,
-  cache: SpliceCache = new SpliceCache(),
-): SiteTable {
-  const sink = new SiteSink(new SiteResolver(ctx, table.assets, byId));
-  const splicer = new Splicer(ctx, sink, cache);
-  for (const f of ctx.all) recordSites(f, files, table, sink, splicer);
-  for (const f of ctx.all) rootLevelSites(f, files, table, splicer);
+  reuse?: SegmentReuse,
+): SiteTable & { readonly segments: SiteSegments } {
+  const cache = reuse?.previous.cache ?? new SpliceCache();
+  const resolver = new SiteResolver(ctx, table.assets, byId);
+  const before = new Map<string, SiteSegment>();
+  if (reuse) { for (const seg of reuse.previous.list) before.set(seg.id, seg); }
+  const list: SiteSegment[] = [];
+  const sites: ReferenceSite[] = [];
+  const merged = new SpliceMerge();
+  const segment = (id: string, key: string, run: (sink: SiteSink, splicer: Splicer) => void) => {
+    const old = before.get(id);
+    const seg = old && reuse!.reusable(old) ? renumbered(old, sites.length) : fresh(id, key, run);
+    for (const site of seg.sites) sites.push(site);
+    merged.add(seg);
+    list.push(seg);
+  };
+  const fresh = (id: string, key: string, run: (sink: SiteSink, splicer: Splicer) => void): SiteSegment => {
+    const sink = new SiteSink(resolver, sites.length);
+    const splicer = new Splicer(ctx, sink, cache);
+    run(sink, splicer);
+    return {
+      id,
+      key,
+      sites: sink.sites,
+      names: sink.names,
+      spliced: [...splicer.splicedFragments],
+      effects: splicer.splicedModules.size || splicer.fragmentDiagnostics.size || splicer.diagnostics.length
+        ? effectsOf(splicer)
+        : null,
+    };
+  };
+  for (const f of ctx.all) {
+    const info = files.get(f.key);
+    if (!info || (info.kind !== "xml" && info.kind !== "art") || info.fragment) continue;
+    segment(`r${f.key}`, f.key, (sink, splicer) => recordSites(f, info, table, sink, splicer));
+  }
+  for (const f of ctx.all) {
+    const info = files.get(f.key);
+    const owners = table.xiChildOwners.get(f.key);
+    if (!info || !info.fragment || !owners) continue;
+    segment(`x${f.key}`, f.key, (_, splicer) => rootLevelSites(f, info, owners, splicer));
+  }
   const unsplicedFragments = new Set<string>();
-  for (const f of ctx.all) unsplicedSites(f, files, table, sink, splicer, unsplicedFragments);
-  manifestSites(table, byId, sink);
+  for (const f of ctx.all) {
+    const info = files.get(f.key);
+    if (!info || !info.fragment || info.foreign || table.xiChildOwners.has(f.key) || merged.spliced.has(f.key)) {
+      continue;
+    }
+    unsplicedFragments.add(f.key);
+    // Whether a fragment is spliced anywhere is part of the segment's id: a change of it is a new segment.
+    segment(`u${f.key}`, f.key, (sink) => {
+      for (const r of f.loaded.record.refs) sink.add(r, -1, f.loaded.path, info.state, null, true);
+    });
+  }
+  manifestSites(table, byId, new SiteSink(resolver, 0, sites));
   return {
-    sites: sink.sites,
+    sites,
+    splicedModules: merged.splicedModules,
+    fragmentDiagnostics: merged.fragmentDiagnostics,
+    unsplicedFragments,
+    diagnostics: merged.diagnostics,
+    segments: { list, cache },
+  };
+}
+
+/** `seg` with its sites numbered from `base` (the same segment when they already are). */
+function renumbered(seg: SiteSegment, base: number): SiteSegment {
+  if (seg.sites.length === 0 || seg.sites[0].index === base) return seg;
+  return { ...seg, sites: seg.sites.map((s, i) => ({ ...s, index: base + i })) };
+}
+
+/** The splice results of one segment's splicer, as plain tables. */
+function effectsOf(splicer: Splicer): SpliceEffects {
+  return {
     splicedModules: splicer.splicedModules,
     fragmentDiagnostics: splicer.fragmentDiagnostics,
-    unsplicedFragments,
     diagnostics: splicer.diagnostics,
   };
 }
 
+/**
+ * The phase's splice tables, merged segment by segment in site order, each entry kept once as one
+ * splicer over the whole phase would have: fragments in the order first spliced, modules per asset,
+ * fragment warnings and xi:include diagnostics deduplicated.
+ */
+class SpliceMerge {
+  readonly spliced = new Set<string>();
+  readonly splicedModules = new Map<number, SplicedModule[]>();
+  readonly fragmentDiagnostics = new Map<string, RecordDiagnostic[]>();
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly seen = new Set<string>();
+
+  add(seg: SiteSegment): void {
+    for (const k of seg.spliced) this.spliced.add(k);
+    const e = seg.effects;
+    if (!e) return;
+    for (const [owner, modules] of e.splicedModules) for (const m of modules) push(this.splicedModules, owner, m);
+    for (const [key, diags] of e.fragmentDiagnostics) {
+      let list = this.fragmentDiagnostics.get(key);
+      if (!list) this.fragmentDiagnostics.set(key, list = []);
+      for (const d of diags) {
+        if (!list.some((x) => x.line === d.line && x.column === d.column && x.message === d.message)) list.push(d);
+      }
+    }
+    for (const d of e.diagnostics) {
+      const k = `${pathKey(d.file!)}\u0000${d.line}\u0000${d.column}\u0000${d.code}`;
+      if (this.seen.has(k)) continue;
+      this.seen.add(k);
+      this.diagnostics.push(d);
+    }
+  }
+}
+
 interface Resolution {
   readonly id: string;
+  /** `id` lower-cased (the key of `byId`). */
+  readonly lower: string;
   readonly targets: readonly number[];
   readonly status: ReferenceSite["status"];
 }
@@ -94,15 +231,17 @@ class SiteResolver {
     const hit = byType.get(typeKey);
     if (hit && !hit.targets.includes(from)) return hit;
     const id = normaliseRefValue(r.value);
-    const candidates = this.byId.get(id.toLowerCase());
+    const lower = id.toLowerCase();
+    const candidates = this.byId.get(lower);
     if (!candidates) {
-      const miss = { id, targets: NO_TARGETS, status: "not_found" as const };
+      const miss = { id, lower, targets: NO_TARGETS, status: "not_found" as const };
       byType.set(typeKey, miss);
       return miss;
     }
     const { targets, selfSkipped, selfOnly } = this.matching(r, from, candidates);
     const answer = {
       id,
+      lower,
       targets: targets.length ? targets : NO_TARGETS,
       status: targets.length ? ("resolved" as const) : selfOnly ? ("not_found" as const) : ("wrong_type" as const),
     };
@@ -144,24 +283,30 @@ class SiteResolver {
 }
 
 /**
- * The site list being built: numbers each site as it is added. Sites nobody wrote are kept only when they
- * resolve: a guess (`heuristic`), an XSD default (`default`) and a runtime name (`name`) that match no
- * asset of the right type are not references (and never an unresolved-reference error).
+ * A stretch of the site list being built: numbers each site as it is added (from `base`) and notes every
+ * id it looks up. Sites nobody wrote are kept only when they resolve: a guess (`heuristic`), an XSD
+ * default (`default`) and a runtime name (`name`) that match no asset of the right type are not
+ * references (and never an unresolved-reference error).
  */
 class SiteSink implements SiteAdder {
-  readonly sites: ReferenceSite[] = [];
+  readonly names: string[] = [];
 
-  constructor(private readonly resolver: SiteResolver) {}
+  constructor(
+    private readonly resolver: SiteResolver,
+    private readonly base: number,
+    readonly sites: ReferenceSite[] = [],
+  ) {}
 
   add(r: RefRecord, from: number, file: string, state: FileState, via: string | null, unspliced = false): void {
-    const { id, targets, status } = this.resolver.resolve(r, from);
+    const { id, lower, targets, status } = this.resolver.resolve(r, from);
+    this.names.push(lower);
     if (r.kind === "heuristic" || r.kind === "default" || r.kind === "name") {
       if (status !== "resolved") return;
       // Guesses in files nothing includes (maps, drafts) are noise.
       if (r.kind === "heuristic" && state === "not-included") return;
     }
     this.sites.push({
-      index: this.sites.length,
+      index: this.base + this.sites.length,
       from,
       kind: r.kind,
       value: r.value,
@@ -185,20 +330,18 @@ class SiteSink implements SiteAdder {
   }
 
   addPrebuilt(site: Omit<ReferenceSite, "index">): void {
-    this.sites.push({ index: this.sites.length, ...site });
+    this.sites.push({ index: this.base + this.sites.length, ...site });
   }
 }
 
 /** The sites of one non-fragment XML or art file, each xi:include's selection spliced in after them. */
 function recordSites(
   { loaded, key }: KeyedFile,
-  files: FileTable,
+  info: FileInfo,
   table: AssetTable,
   sink: SiteSink,
   splicer: Splicer,
 ): void {
-  const info = files.get(key);
-  if (!info || (info.kind !== "xml" && info.kind !== "art") || info.fragment) return;
   const rec = loaded.record;
   const indexes = table.recordAssets.get(key) ?? [];
   for (const r of rec.refs) sink.add(r, r.owner >= 0 ? indexes[r.owner] : -1, loaded.path, info.state, null);
@@ -320,33 +463,15 @@ class Confirmations {
 }
 
 /** The children of a fragment's root-level containers are assets: the sites inside each are typed and owned as such. */
-function rootLevelSites({ loaded, key }: KeyedFile, files: FileTable, table: AssetTable, splicer: Splicer): void {
-  const info = files.get(key);
-  const owners = table.xiChildOwners.get(key);
-  if (!info || !info.fragment || !owners) return;
+function rootLevelSites(
+  { loaded }: KeyedFile,
+  info: FileInfo,
+  owners: readonly XiChildOwner[],
+  splicer: Splicer,
+): void {
   for (const container of new Set(owners.map((o) => o.container))) {
     const mine = owners.filter((o) => o.container === container);
     const ownerAt = (offset: number) => mine.find((o) => offset >= o.start && offset < o.end)?.asset ?? -1;
     splicer.spliceRootLevel(loaded, container, info.state, ownerAt);
   }
-}
-
-/**
- * A fragment nothing splices is read by the guess its record was extracted with (its root element's
- * name taken as a type); its sites, owned by no asset, say so (`unspliced`).
- */
-function unsplicedSites(
-  { loaded, key }: KeyedFile,
-  files: FileTable,
-  table: AssetTable,
-  sink: SiteSink,
-  splicer: Splicer,
-  unspliced: Set<string>,
-): void {
-  const info = files.get(key);
-  if (!info || !info.fragment || info.foreign || table.xiChildOwners.has(key) || splicer.splicedFragments.has(key)) {
-    return;
-  }
-  unspliced.add(key);
-  for (const r of loaded.record.refs) sink.add(r, -1, loaded.path, info.state, null, true);
 }

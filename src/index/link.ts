@@ -3,38 +3,120 @@
  * function from the read-only {@link LinkContext} and the outputs of earlier phases to a plain output;
  * the published index builds its derived indexes in `linked.ts`. Pure: every file-system question goes
  * through the {@link LinkInputs} ports.
+ *
+ * A link also returns its {@link LinkState}: the phase outputs a later link of the same records can start
+ * from. When only the contents of some files changed (same files, same include graph, each changed file
+ * with as many assets as before), the later link re-makes only those files' entries, re-ranks only their
+ * assets and re-resolves only the site segments that read them or look up an id whose definitions
+ * changed ({@link planPatch} says when it cannot, and why); the result equals a full link exactly.
  */
 import { type WalkResult, walkStreams } from "./include-walk.ts";
-import { linkAssets } from "./link-assets.ts";
-import { linkContext, type LinkInputs, type RecordLookup } from "./link-context.ts";
-import { linkDefines } from "./link-defines.ts";
+import { type AssetTable, linkAssets, recordAsset } from "./link-assets.ts";
+import { type KeyedFile, type LinkContext, linkContext, type LinkInputs, type RecordLookup } from "./link-context.ts";
+import { type DefineTable, linkDefines } from "./link-defines.ts";
 import { linkDiagnostics } from "./link-diagnostics.ts";
-import { linkFiles } from "./link-files.ts";
+import { fileInfoOf, type FileTable, linkFiles } from "./link-files.ts";
 import { linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
-import { linkReferences } from "./link-references.ts";
+import { linkReferences, type SegmentReuse, type SiteSegments } from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
 import { linkStrings } from "./link-strings.ts";
-import { LinkedIndex, rankAssets } from "./linked.ts";
+import { type AssetDef, type FileInfo, LinkedIndex, rankAssets, type RankedAssets, rerankAssets } from "./linked.ts";
+import type { FileRecord } from "./records.ts";
 import { runSteps } from "../steps.ts";
 
 /**
- * Links `records` into an index (`walked`: the include walk, when the caller has it already).
- * @example link(records, inputs).findAssets("AlliedAthenaCannon")
+ * What a link leaves for the next one: plain values (the phase outputs and the reference phase's
+ * segments), valid for the records of `all` (compared by identity), `inputs` and `walk`.
  */
-export function link(records: RecordLookup, inputs: LinkInputs, walked?: WalkResult): LinkedIndex {
-  return runSteps(linkSteps(records, inputs, walked));
+export interface LinkState {
+  readonly inputs: LinkInputs;
+  readonly walk: WalkResult;
+  readonly all: readonly KeyedFile[];
+  readonly files: FileTable;
+  readonly table: AssetTable;
+  readonly ranking: RankedAssets;
+  readonly defines: DefineTable;
+  readonly segments: SiteSegments;
+}
+
+/** A link's index, its state, and whether it started from an earlier one (else why not). */
+export interface Relinked {
+  readonly linked: LinkedIndex;
+  readonly state: LinkState;
+  /** null: patched from the earlier state; else why the link was a full one. */
+  readonly fullBecause: string | null;
 }
 
 /**
- * {@link link} as its phases: the generator yields between two phases (a long-running driver lets other
- * work run there) and returns the index. `stats.linkMs` counts the phases' time, not the pauses.
+ * Links `records` into an index (`walked`: the include walk, when the caller has it already): a full
+ * link, from no earlier state.
+ * @example link(records, inputs).findAssets("AlliedAthenaCannon")
  */
-export function* linkSteps(
+export function link(records: RecordLookup, inputs: LinkInputs, walked?: WalkResult): LinkedIndex {
+  return runSteps(relinkSteps(records, inputs, walked, null)).linked;
+}
+
+/** The changed files of a patchable link, or why it must be a full one. */
+type Plan = { readonly changed: readonly KeyedFile[]; readonly before: readonly FileRecord[] } | {
+  readonly full: string;
+};
+
+/**
+ * Whether a link of `ctx`'s records can start from `previous`: the same inputs, the same include walk
+ * (no file appeared or went, no include changed), and each changed file of a kind whose contribution is
+ * its own (not a manifest, as many assets as before, not a fragment whose container children are assets).
+ */
+function planPatch(previous: LinkState | null, ctx: LinkContext, walk: WalkResult): Plan {
+  if (!previous) return { full: "no earlier link" };
+  if (previous.inputs !== ctx.inputs) return { full: "other link inputs" };
+  if (previous.walk !== walk) return { full: "the include graph or the set of files changed" };
+  const all = ctx.all;
+  if (previous.all.length !== all.length) return { full: "files appeared or went" };
+  const changed: KeyedFile[] = [];
+  const before: FileRecord[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const was = previous.all[i];
+    if (was.key !== all[i].key) return { full: "files appeared or went" };
+    if (was.loaded.record !== all[i].loaded.record) {
+      changed.push(all[i]);
+      before.push(was.loaded.record);
+    }
+  }
+  for (let i = 0; i < changed.length; i++) {
+    const now = changed[i].loaded.record;
+    const old = before[i];
+    if (now.kind !== old.kind) return { full: "a file's kind changed" };
+    if (now.kind === "manifest") return { full: "a manifest changed" };
+    if (now.assets.length !== old.assets.length) return { full: "a file's number of assets changed" };
+    // Children of a root-level xi:include container are assets numbered after every record's.
+    if (previous.table.xiChildOwners.has(changed[i].key) || idChildren(now) !== idChildren(old)) {
+      return { full: "a fragment whose container children are assets changed" };
+    }
+  }
+  return { changed, before };
+}
+
+/**
+ * How many children with ids each container of a fragment has: while a fragment no root-level
+ * xi:include made assets of keeps these counts, no edit of it makes any.
+ */
+function idChildren(r: FileRecord): string {
+  return r.fragment ? r.ranges.map((x) => x.idChildren.length).join(",") : "";
+}
+
+/**
+ * {@link link} as its phases, from an earlier link's state (null: a full link), returning the new state
+ * too. The generator yields between two phases (a long-running driver lets other work run there);
+ * `stats.linkMs` counts the phases' time, not the pauses.
+ * @example const { linked, state } = runSteps(relinkSteps(core, inputs, walk, previous))
+ */
+export function* relinkSteps(
   records: RecordLookup,
   inputs: LinkInputs,
-  walked?: WalkResult,
-): Generator<void, LinkedIndex, void> {
+  walked: WalkResult | undefined,
+  previous: LinkState | null,
+): Generator<void, Relinked, void> {
   let spent = 0;
   let since = performance.now();
   function* phaseBoundary(): Generator<void, void, void> {
@@ -44,15 +126,29 @@ export function* linkSteps(
   }
   const ctx = linkContext(records, inputs);
   const walk = walked ?? walkStreams(records, inputs);
+  const plan = planPatch(previous, ctx, walk);
   yield* phaseBoundary();
-  const files = linkFiles(ctx, walk);
-  const table = linkAssets(ctx, files, walk);
+  const patch = "changed" in plan ? patched(previous!, ctx, walk, plan) : null;
+  const files = patch ? patch.files : linkFiles(ctx, walk);
+  const table = patch ? patch.table : linkAssets(ctx, files, walk);
   const { assets } = table;
   yield* phaseBoundary();
-  const ranking = rankAssets(assets);
-  const { defines, defineUses, defineUseSites } = linkDefines(ctx, files);
+  const ranking = (patch && rerankAssets(previous!.ranking, previous!.table.assets, assets, patch.blocks)) ??
+    rankAssets(assets);
+  const defineTable = patch && !patch.definesChanged ? previous!.defines : linkDefines(ctx, files);
+  const { defines, defineUses, defineUseSites } = defineTable;
   yield* phaseBoundary();
-  const references = linkReferences(ctx, files, table, ranking.byId);
+  const reuse: SegmentReuse | undefined = patch
+    ? { previous: previous!.segments, reusable: patch.reusable(ranking) }
+    : undefined;
+  const references = linkReferences(
+    ctx,
+    files,
+    table,
+    ranking.byId,
+    reuse ??
+      (previous && previous.inputs === inputs ? { previous: previous.segments, reusable: () => false } : undefined),
+  );
   const { sites } = references;
   yield* phaseBoundary();
   const inherit = linkInherit(ctx, assets, sites);
@@ -77,7 +173,7 @@ export function* linkSteps(
     externalReferences: external.active + external.inactive,
     linkMs: spent + performance.now() - since,
   });
-  return new LinkedIndex({
+  const linked = new LinkedIndex({
     files,
     assets,
     ranking,
@@ -98,4 +194,67 @@ export function* linkSteps(
     stringUses,
     poidSites,
   });
+  const state: LinkState = {
+    inputs,
+    walk,
+    all: ctx.all,
+    files,
+    table,
+    ranking,
+    defines: defineTable,
+    segments: references.segments,
+  };
+  return { linked, state, fullBecause: "full" in plan ? plan.full : null };
+}
+
+/** The file and asset tables of `previous` with the changed files' entries made again. */
+function patched(
+  previous: LinkState,
+  ctx: LinkContext,
+  walk: WalkResult,
+  plan: { readonly changed: readonly KeyedFile[]; readonly before: readonly FileRecord[] },
+) {
+  const files = new Map<string, FileInfo>(previous.files);
+  const assets: AssetDef[] = previous.table.assets.slice();
+  const blocks: (readonly number[])[] = [];
+  const changedKeys = new Set<string>();
+  let definesChanged = false;
+  plan.changed.forEach((f, n) => {
+    changedKeys.add(f.key);
+    const old = plan.before[n];
+    const rec = f.loaded.record;
+    if (old.defines.length || old.defineUses.length || rec.defines.length || rec.defineUses.length) {
+      definesChanged = true;
+    }
+    const info = fileInfoOf(ctx, f, walk.reached.get(f.key));
+    if (!info) return;
+    files.set(f.key, info);
+    const indexes = previous.table.recordAssets.get(f.key) ?? [];
+    for (let i = 0; i < indexes.length; i++) assets[indexes[i]] = recordAsset(ctx, f.loaded, info, i, indexes[i]);
+    blocks.push(indexes);
+  });
+  const table: AssetTable = { ...previous.table, assets };
+  const before = previous.table.assets;
+  /** Ids whose definitions changed (either spelling): the sites that look them up resolve again. */
+  const reusable = (ranking: RankedAssets) => {
+    const affected = new Set<string>();
+    for (const block of blocks) {
+      for (const i of block) {
+        const a = before[i];
+        const b = assets[i];
+        if (
+          a.id === b.id && a.type === b.type && a.line === b.line && a.file === b.file && a.origin === b.origin &&
+          a.state === b.state
+        ) continue;
+        affected.add(previous.ranking.lowerIds[i]).add(ranking.lowerIds[i]);
+      }
+    }
+    return (seg: { key: string; spliced: readonly string[]; names: readonly string[] }) => {
+      if (changedKeys.has(seg.key)) return false;
+      for (const k of seg.spliced) if (changedKeys.has(k)) return false;
+      if (affected.size) { for (const n of seg.names) if (affected.has(n)) return false; }
+      return true;
+    };
+  };
+  return { files: files as FileTable, table, blocks, definesChanged, reusable };
 }

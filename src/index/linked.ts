@@ -417,36 +417,127 @@ export interface AssetRanking {
   readonly byType: ReadonlyMap<string, readonly number[]>;
 }
 
+/** The ranking with the order it was made from, which a later link patches ({@link rerankAssets}). */
+export interface RankedAssets extends AssetRanking {
+  /** Asset indexes, best first. */
+  readonly order: Int32Array;
+  /** Asset index → its position in `order`. */
+  readonly pos: Int32Array;
+  /** Asset index → its id lower-cased. */
+  readonly lowerIds: readonly string[];
+}
+
+/** Best first ({@link rankCompare}); equal ones by index, so the order never depends on the sort. */
+function byRank(assets: readonly AssetDef[]): (x: number, y: number) => number {
+  return (x, y) => rankCompare(assets[x], assets[y]) || x - y;
+}
+
 /**
  * Ranks `assets` in the one global best-first order ({@link rankCompare}) and lists them by id and by
  * type, so every list gets its order by a number.
  * @example rankAssets(assets).byId.get("alliedathenacannon") // [index of the project copy, …]
  */
-export function rankAssets(assets: readonly AssetDef[]): AssetRanking {
+export function rankAssets(assets: readonly AssetDef[]): RankedAssets {
   const n = assets.length;
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((x, y) => rankCompare(assets[x], assets[y]));
-  const rankPos = new Int32Array(n);
-  for (let p = 0; p < n; p++) rankPos[order[p]] = p;
+  order.sort(byRank(assets));
+  const pos = new Int32Array(n);
+  for (let p = 0; p < n; p++) pos[order[p]] = p;
   const lowerIds: string[] = new Array(n);
-  const byId = new Map<string, number[]>();
-  const byType = new Map<string, number[]>();
-  for (let p = 0; p < n; p++) {
-    const a = assets[order[p]];
-    const lower = a.id.toLowerCase();
-    lowerIds[a.index] = lower;
-    push(byId, lower, a.index);
-    push(byType, a.type, a.index);
+  for (let i = 0; i < n; i++) lowerIds[i] = assets[i].id.toLowerCase();
+  return listed(assets, order, pos, lowerIds, null, null);
+}
+
+/**
+ * {@link rankAssets} of `assets` from the ranking of `before` (the same number of assets, each file's at
+ * the same indexes) where only the assets of `blocks` (one list of asset indexes per changed file)
+ * changed: each block is re-sorted in place (a file's assets are next to each other in the order, and
+ * stay so: they share origin, state and file), then the lists are made again, reusing those of types no
+ * changed asset has or had. Null when a block is not contiguous (the caller ranks afresh).
+ */
+export function rerankAssets(
+  previous: RankedAssets,
+  before: readonly AssetDef[],
+  assets: readonly AssetDef[],
+  blocks: readonly (readonly number[])[],
+): RankedAssets | null {
+  const moved = (i: number) => {
+    const a = before[i];
+    const b = assets[i];
+    return a.id !== b.id || a.type !== b.type || a.line !== b.line || a.file !== b.file || a.origin !== b.origin ||
+      a.state !== b.state;
+  };
+  if (!blocks.some((block) => block.some(moved))) return previous;
+  const order = previous.order.slice();
+  const pos = previous.pos.slice();
+  const lowerIds = previous.lowerIds.slice();
+  const types = new Set<string>();
+  const compare = byRank(assets);
+  for (const block of blocks) {
+    if (block.length === 0) continue;
+    let lo = Infinity;
+    let hi = -1;
+    for (const i of block) {
+      lo = Math.min(lo, pos[i]);
+      hi = Math.max(hi, pos[i]);
+      lowerIds[i] = assets[i].id.toLowerCase();
+      if (moved(i)) types.add(before[i].type).add(assets[i].type);
+    }
+    if (hi - lo + 1 !== block.length) return null;
+    const sorted = [...block].sort(compare);
+    for (let j = 0; j < sorted.length; j++) {
+      order[lo + j] = sorted[j];
+      pos[sorted[j]] = lo + j;
+    }
   }
-  for (const list of byType.values()) {
+  return listed(assets, order, pos, lowerIds, previous.byType, types);
+}
+
+/**
+ * The by-id and by-type lists of `order` (keys in the order of their best asset). With `keep`, the
+ * by-type lists of types not in `changedTypes` are taken from it as they are.
+ */
+function listed(
+  assets: readonly AssetDef[],
+  order: Int32Array,
+  pos: Int32Array,
+  lowerIds: readonly string[],
+  keep: ReadonlyMap<string, readonly number[]> | null,
+  changedTypes: ReadonlySet<string> | null,
+): RankedAssets {
+  const n = order.length;
+  const byId = new Map<string, number[]>();
+  const byType = new Map<string, readonly number[]>();
+  const sortable: number[][] = [];
+  const building = new Map<string, number[]>();
+  for (let p = 0; p < n; p++) {
+    const i = order[p];
+    push(byId, lowerIds[i], i);
+    const type = assets[i].type;
+    let list = building.get(type);
+    if (list === undefined) {
+      if (byType.has(type)) continue;
+      const kept = keep && !changedTypes!.has(type) ? keep.get(type) : undefined;
+      if (kept) {
+        byType.set(type, kept);
+        continue;
+      }
+      list = [];
+      sortable.push(list);
+      building.set(type, list);
+      byType.set(type, list);
+    }
+    list.push(i);
+  }
+  for (const list of sortable) {
     list.sort((x, y) => {
       const lx = lowerIds[x];
       const ly = lowerIds[y];
-      return lx < ly ? -1 : lx > ly ? 1 : rankPos[x] - rankPos[y];
+      return lx < ly ? -1 : lx > ly ? 1 : pos[x] - pos[y];
     });
   }
-  return { byId, byType };
+  return { byId, byType, order, pos, lowerIds };
 }
 
 const ORIGIN_RANK: Record<Origin, number> = { project: 0, sdk: 1, manifest: 2 };

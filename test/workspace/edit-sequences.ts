@@ -86,9 +86,13 @@ export class ModEditor {
   edit(): Edit {
     for (;;) {
       const files = xmlFiles(this.dir);
+      // Content edits (what a modder makes most) weigh more than those that change the include graph.
       const kinds = [
         this.valueEdit,
         this.valueEdit,
+        this.valueEdit,
+        this.valueEdit,
+        this.rename,
         this.rename,
         this.rename,
         this.shiftLines,

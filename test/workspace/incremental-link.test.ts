@@ -29,29 +29,48 @@ async function freshBuild(dir: string, home: string): Promise<LinkedIndex> {
   return ws.linked!;
 }
 
+/** How a sequence went: the first step that differed from a fresh build (null: none), and how each step linked. */
+interface Outcome {
+  readonly mismatch: string | null;
+  /** Steps whose link was patched from the one before. */
+  readonly patched: number;
+  /** Why the other steps' links were full ones, with how often. */
+  readonly full: Readonly<Record<string, number>>;
+}
+
 /**
  * Runs `steps` steps of 1–3 random edits on the mod in `dir`, refreshing after each step (by stamps, or
- * by the edited paths as the watcher names them), and returns the first step whose refreshed index
- * differs from a fresh build, with the edits that led there; null when every step matched.
+ * by the edited paths as the watcher names them), and reports the first step whose refreshed index
+ * differs from a fresh build, with the edits that led there.
  */
-async function firstMismatch(dir: string, home: string, seed: number, steps: number): Promise<string | null> {
+async function editSequence(dir: string, home: string, seed: number, steps: number): Promise<Outcome> {
   const random = prng(seed);
   const editor = new ModEditor(dir, random);
   const ws = new Workspace(config(dir, home));
   await ws.build();
   const log: string[] = [];
+  let patched = 0;
+  const full: Record<string, number> = {};
   try {
     for (let step = 1; step <= steps; step++) {
       const edits: Edit[] = [];
-      const n = 1 + Math.floor(random() * 3);
+      const roll = random();
+      const n = roll < 0.6 ? 1 : roll < 0.85 ? 2 : 3;
       for (let i = 0; i < n; i++) edits.push(editor.edit());
       const byPaths = random() < 0.4;
       log.push(`step ${step} (${byPaths ? "refresh(paths)" : "refresh()"}): ${edits.map((e) => e.what).join("; ")}`);
-      await (byPaths ? ws.refresh(edits.flatMap((e) => e.paths)) : ws.refresh());
+      const r = await (byPaths ? ws.refresh(edits.flatMap((e) => e.paths)) : ws.refresh());
+      if (r.changed.length || r.deleted.length) {
+        const why = ws.core.lastLinkFullBecause;
+        if (why === null) patched++;
+        else full[why] = (full[why] ?? 0) + 1;
+      }
       const diff = linkedDifference(ws.linked!, await freshBuild(dir, home));
-      if (diff) return `seed ${seed}, ${log.join("\n")}\n→ differs from a fresh build at ${diff}`;
+      if (diff) {
+        return { mismatch: `seed ${seed}, ${log.join("\n")}\n→ differs from a fresh build at ${diff}`, patched, full };
+      }
     }
-    return null;
+    return { mismatch: null, patched, full };
   } finally {
     ws.close();
   }
@@ -71,14 +90,19 @@ describe("incremental link: a refreshed index equals a fresh build after every s
   for (const seed of [1, 2, 3]) {
     test(`the sample mod, seed ${seed}`, async () => {
       const { dir, home } = copySample(TMP, "ra3-incr-link-");
-      expect(await firstMismatch(dir, home, seed, 12)).toBeNull();
-    });
+      const outcome = await editSequence(dir, home, seed, 16);
+      expect(outcome.mismatch).toBeNull();
+      // The sequence exercises the patched link, not only full ones.
+      expect(outcome.patched).toBeGreaterThanOrEqual(3);
+    }, 30_000);
   }
 
   test("a generated mod (scale 0.003), seed 4", async () => {
     const base = TMP.make("ra3-incr-link-gen-");
     const dir = join(base, "Generated Mod");
     generateCorpus({ out: dir, scale: 0.003, seed: 4, artMb: 0.02 });
-    expect(await firstMismatch(dir, join(base, "home"), 4, 12)).toBeNull();
-  });
+    const outcome = await editSequence(dir, join(base, "home"), 4, 10);
+    expect(outcome.mismatch).toBeNull();
+    expect(outcome.patched).toBeGreaterThanOrEqual(3);
+  }, 30_000);
 });

@@ -1,0 +1,84 @@
+// The patched link at the core: after each change of file contents, the core's link (patched from the
+// one before when it can) equals a full `link()` of the same records, and the core says which links were
+// patched and why the others were full. The random sequences on disk are in test/workspace/incremental-link.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { link } from "../../src/index/link.ts";
+import { loadSchema } from "../../src/schema/load.ts";
+import { Schema } from "../../src/schema/schema.ts";
+import { doc, includes, memIndex, ROOT } from "./fixture.ts";
+import { linkedDifference } from "./linked-equality.ts";
+
+const REPO = join(import.meta.dirname, "..", "..");
+const sample = new Schema(loadSchema(join(REPO, "examples", "sample-mod", "Schemas", "xsd")).model!);
+const xp = (name: string) => `xmlns(n=uri:ea.com:eala:asset) xpointer(/n:${name}/child::*)`;
+const XI = ` xmlns:xi="http://www.w3.org/2001/XInclude"`;
+
+const FILES: Record<string, string> = {
+  "Data/Mod.xml": doc(includes(["all", "Units.xml"], ["all", "Weapons.xml"])),
+  "Data/Units.xml": doc(
+    [
+      `<GameObject id="Tank" CommandSet="TankCommandSet">`,
+      `<Draws><xi:include href="Lights.xml" xpointer="${xp("Lights")}" /></Draws>`,
+      `<Behaviors><FireWeaponUpdate Weapon="Cannon" /></Behaviors>`,
+      `</GameObject>`,
+      `<GameObject id="Jeep" inheritFrom="Tank" />`,
+    ].join("\n"),
+    XI,
+  ),
+  "Data/Weapons.xml": doc(
+    [
+      `<WeaponTemplate id="Cannon"><Nuggets><FireWeaponNugget WeaponName="Splash" /></Nuggets></WeaponTemplate>`,
+      `<WeaponTemplate id="Splash" />`,
+      `<W3DContainer id="Light_SKN" />`,
+    ].join("\n"),
+  ),
+  "Data/Lights.xml": [
+    `<Lights xmlns="uri:ea.com:eala:asset">`,
+    `<ScriptedModelDraw id="ModuleTag_Light"><ModelConditionState><Model Name="Light_SKN" /></ModelConditionState></ScriptedModelDraw>`,
+    `</Lights>`,
+  ].join("\n"),
+};
+
+describe("a patched link equals a full link of the same records", () => {
+  test("value edits, renames to a new and to an existing id, a shift, a fragment edit, and the cases that link in full", () => {
+    const { core, ports, linked: first } = memIndex(FILES, sample);
+    expect(core.lastLinkFullBecause).toBe("no earlier link");
+    expect(linkedDifference(first, link(core, ports.inputs))).toBeNull();
+    const files = { ...FILES };
+    const steps: [string, string, (text: string) => string, string | null][] = [
+      ["a value", "Data/Weapons.xml", (t) => t.replace('WeaponName="Splash"', 'WeaponName="Nothing"'), null],
+      // Splash vanishes, Splish appears: the site naming Splash elsewhere is resolved again.
+      ["a rename to a new id", "Data/Weapons.xml", (t) => t.replace('id="Splash"', 'id="Splish"'), null],
+      // Two WeaponTemplates named Cannon: a duplicate appears (a diagnostic, and Tank's site has two targets).
+      ["a rename to an existing id", "Data/Weapons.xml", (t) => t.replace('id="Splish"', 'id="Cannon"'), null],
+      ["the duplicate gone again", "Data/Weapons.xml", (t) => t.replace(/id="Cannon" \/>/, 'id="Splash" />'), null],
+      [
+        "lines shifted above every asset",
+        "Data/Weapons.xml",
+        (t) => t.replace("<WeaponTemplate", "\n\n<WeaponTemplate"),
+        null,
+      ],
+      ["a spliced fragment's reference", "Data/Lights.xml", (t) => t.replace('Name="Light_SKN"', 'Name="Nope"'), null],
+      [
+        "an include added",
+        "Data/Mod.xml",
+        (t) => t.replace("</Includes>", '<Include type="all" source="Lights.xml" /></Includes>'),
+        "the include graph or the set of files changed",
+      ],
+      [
+        "an asset added",
+        "Data/Weapons.xml",
+        (t) => t.replace("<W3DContainer", '<WeaponTemplate id="Extra" /><W3DContainer'),
+        "a file's number of assets changed",
+      ],
+    ];
+    for (const [what, file, edit, full] of steps) {
+      files[file] = edit(files[file]);
+      core.applyChanges([{ path: `${ROOT}/${file}`, bytes: new TextEncoder().encode(files[file]) }]);
+      const patched = core.link(ports.inputs);
+      expect([what, core.lastLinkFullBecause]).toEqual([what, full]);
+      expect([what, linkedDifference(patched, link(core, ports.inputs))]).toEqual([what, null]);
+    }
+  });
+});
