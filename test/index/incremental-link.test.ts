@@ -31,6 +31,7 @@ const FILES: Record<string, string> = {
       `<WeaponTemplate id="Cannon"><Nuggets><FireWeaponNugget WeaponName="Splash" /></Nuggets></WeaponTemplate>`,
       `<WeaponTemplate id="Splash" />`,
       `<W3DContainer id="Light_SKN" />`,
+      `<LogicCommandSet id="TankCommandSet" />`,
     ].join("\n"),
   ),
   "Data/Lights.xml": [
@@ -48,8 +49,10 @@ describe("a patched link equals a full link of the same records", () => {
     const files = { ...FILES };
     const steps: [string, string, (text: string) => string, string | null][] = [
       ["a value", "Data/Weapons.xml", (t) => t.replace('WeaponName="Splash"', 'WeaponName="Nothing"'), null],
-      // Splash vanishes, Splish appears: the site naming Splash elsewhere is resolved again.
-      ["a rename to a new id", "Data/Weapons.xml", (t) => t.replace('id="Splash"', 'id="Splish"'), null],
+      // TankCommandSet vanishes: the site naming it in Units.xml, which did not change, is resolved again.
+      ["a rename to a new id", "Data/Weapons.xml", (t) => t.replace('id="TankCommandSet"', 'id="Other"'), null],
+      ["the rename undone", "Data/Weapons.xml", (t) => t.replace('id="Other"', 'id="TankCommandSet"'), null],
+      ["another rename to a new id", "Data/Weapons.xml", (t) => t.replace('id="Splash"', 'id="Splish"'), null],
       // Two WeaponTemplates named Cannon: a duplicate appears (a diagnostic, and Tank's site has two targets).
       ["a rename to an existing id", "Data/Weapons.xml", (t) => t.replace('id="Splish"', 'id="Cannon"'), null],
       ["the duplicate gone again", "Data/Weapons.xml", (t) => t.replace(/id="Cannon" \/>/, 'id="Splash" />'), null],
@@ -79,6 +82,9 @@ describe("a patched link equals a full link of the same records", () => {
       const patched = core.link(ports.inputs);
       expect([what, core.lastLinkFullBecause]).toEqual([what, full]);
       expect([what, linkedDifference(patched, link(core, ports.inputs))]).toEqual([what, null]);
+      if (what === "a rename to a new id") {
+        expect(patched.sites.find((s) => s.value === "TankCommandSet")?.status).toBe("not_found");
+      }
     }
   });
 });
