@@ -11,7 +11,7 @@ import type { FileTable } from "./link-files.ts";
 import type { InheritTable } from "./link-inherit.ts";
 import type { SiteTable } from "./link-references.ts";
 import { TYPED_CODES } from "./link-splice.ts";
-import type { AssetDef, DefineDef, Diagnostic, ReferenceSite } from "./linked.ts";
+import type { AssetDef, DefineDef, Diagnostic, FileState, ReferenceSite } from "./linked.ts";
 import type { FileRecord, RecordDiagnostic } from "./records.ts";
 
 /** What the diagnostics phase reads: the other phases' outputs. */
@@ -23,6 +23,38 @@ export interface DiagnosticsInputs {
   readonly references: SiteTable;
   readonly inherit: InheritTable;
   readonly byId: ReadonlyMap<string, readonly number[]>;
+  /** An earlier link's per-file and per-id findings, and what changed since (a patched link). */
+  readonly reuse?: DiagnosticsReuse;
+}
+
+/** The findings that depend on one file or one id: kept for the next link. */
+export interface DiagnosticParts {
+  /** File key → its record diagnostics and undefined-define findings, and the undeclared define names it uses. */
+  readonly perFile: ReadonlyMap<string, FileFindings>;
+  /** Lower-cased id → the cross-file duplicates among its assets. */
+  readonly perId: ReadonlyMap<string, readonly DuplicateFinding[]>;
+}
+
+/** What an earlier link found, and what may have changed it. */
+export interface DiagnosticsReuse {
+  readonly previous: DiagnosticParts;
+  /** Files whose records changed. */
+  readonly files: ReadonlySet<string>;
+  /** Lower-cased ids whose assets changed (type, id, place). */
+  readonly ids: ReadonlySet<string>;
+  /** The define table and the splice tables are the earlier link's (else every file is looked at again). */
+  readonly sameTables: boolean;
+}
+
+interface FileFindings {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly externalDefines: readonly string[];
+}
+
+interface DuplicateFinding {
+  readonly asset: number;
+  readonly k: number;
+  readonly d: Diagnostic;
 }
 
 export interface DiagnosticsOutput {
@@ -30,6 +62,7 @@ export interface DiagnosticsOutput {
   readonly diagnostics: readonly Diagnostic[];
   /** Unresolved sites of project files that cannot be judged without an SDK (in included files, in the rest). */
   readonly external: { readonly active: number; readonly inactive: number };
+  readonly parts: DiagnosticParts;
 }
 
 /**
@@ -37,19 +70,24 @@ export interface DiagnosticsOutput {
  * @example linkDiagnostics(ctx, parts).diagnostics.filter((d) => d.code === "duplicate-id")
  */
 export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): DiagnosticsOutput {
-  const own = fileDiagnostics(ctx, parts.files, parts.defines, parts.references);
+  const own = fileDiagnostics(ctx, parts.files, parts.defines, parts.references, parts.reuse);
   const refs = referenceDiagnostics(ctx, parts.references.sites, parts.assets, parts.byId);
+  const perId = duplicateIds(ctx, parts.assets, parts.byId, parts.reuse);
   const all = [
     ...own.diagnostics,
     ...parts.walk.diagnostics,
     ...ctx.inputs.environment(),
-    ...duplicateIds(ctx, parts.assets),
+    ...duplicatesInOrder(perId),
     ...refs.diagnostics,
     ...parts.references.diagnostics,
     ...parts.inherit.diagnostics,
     ...summaries(refs.external, refs.externalInactive, own.externalDefines, parts.walk.suppressedPrefixed),
   ].sort(compareDiagnostics);
-  return { diagnostics: all, external: { active: refs.external, inactive: refs.externalInactive } };
+  return {
+    diagnostics: all,
+    external: { active: refs.external, inactive: refs.externalInactive },
+    parts: { perFile: own.perFile, perId },
+  };
 }
 
 /**
@@ -74,44 +112,67 @@ function recordDiagnostics(key: string, rec: FileRecord, references: SiteTable):
   return own;
 }
 
-/** Record-level diagnostics of project files, and their `$NAME` uses no define declares. */
+/**
+ * Record-level diagnostics of project files, and their `$NAME` uses no define declares (each file's
+ * findings taken over from `reuse` when its record and the tables they read are unchanged).
+ */
 function fileDiagnostics(
   ctx: LinkContext,
   files: FileTable,
   defines: ReadonlyMap<string, readonly DefineDef[]>,
   references: SiteTable,
-): { diagnostics: Diagnostic[]; externalDefines: Map<string, number> } {
+  reuse: DiagnosticsReuse | undefined,
+): { diagnostics: Diagnostic[]; externalDefines: Map<string, number>; perFile: Map<string, FileFindings> } {
   const out: Diagnostic[] = [];
   const externalDefines = new Map<string, number>();
+  const perFile = new Map<string, FileFindings>();
+  const keep = reuse && reuse.sameTables ? reuse : null;
   for (const { loaded, key } of ctx.all) {
     const info = files.get(key);
     if (!info || info.origin !== "project") continue;
-    const rec = loaded.record;
-    for (const d of recordDiagnostics(key, rec, references)) {
-      out.push({
-        code: d.code,
-        severity: d.severity,
-        message: d.message,
-        file: loaded.path,
-        line: d.line,
-        column: d.column,
-      });
-    }
-    if (rec.fragment) continue;
+    const found = (keep && !keep.files.has(key) ? keep.previous.perFile.get(key) : undefined) ??
+      findingsOf(ctx, loaded.path, key, loaded.record, info.state, defines, references);
+    perFile.set(key, found);
+    for (const d of found.diagnostics) out.push(d);
+    for (const n of found.externalDefines) externalDefines.set(n, (externalDefines.get(n) ?? 0) + 1);
+  }
+  return { diagnostics: out, externalDefines, perFile };
+}
+
+const NO_FINDINGS: FileFindings = { diagnostics: [], externalDefines: [] };
+
+/** One project file's findings: its record's diagnostics and its uses of defines nothing declares. */
+function findingsOf(
+  ctx: LinkContext,
+  path: string,
+  key: string,
+  rec: FileRecord,
+  state: FileState,
+  defines: ReadonlyMap<string, readonly DefineDef[]>,
+  references: SiteTable,
+): FileFindings {
+  const own = recordDiagnostics(key, rec, references);
+  if (own.length === 0 && (rec.fragment || rec.defineUses.length === 0)) return NO_FINDINGS;
+  const out: Diagnostic[] = [];
+  const externalDefines: string[] = [];
+  for (const d of own) {
+    out.push({ code: d.code, severity: d.severity, message: d.message, file: path, line: d.line, column: d.column });
+  }
+  if (!rec.fragment && rec.defineUses.length > 0) {
     const localDefines = new Set(rec.defines.map((d) => d.name.toLowerCase()));
     for (const u of rec.defineUses) {
       const k = u.name.toLowerCase();
       if (localDefines.has(k) || defines.get(k)?.some((d) => d.state !== "not-included")) continue;
       if (!ctx.inputs.sdkUsable) {
         // Without the SDK the vanilla defines are unknown: count, don't accuse.
-        if (info.state !== "not-included") externalDefines.set(u.name, (externalDefines.get(u.name) ?? 0) + 1);
+        if (state !== "not-included") externalDefines.push(u.name);
         continue;
       }
       out.push({
         code: "undefined-define",
         severity: "warning",
         message: `$${u.name} is not defined by any <Define>`,
-        file: loaded.path,
+        file: path,
         line: u.line,
         column: u.column,
       });
@@ -120,32 +181,73 @@ function fileDiagnostics(
   return { diagnostics: out, externalDefines };
 }
 
-/** Cross-file duplicates: same type and id, project origin, not instance-only, same stream, different file. */
-function duplicateIds(ctx: LinkContext, assets: readonly AssetDef[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
+/**
+ * Cross-file duplicates: same type and id, project origin, not instance-only, same stream, different file.
+ * Only ids with two or more assets can have one; each such group is checked in asset order (the groups
+ * of ids no changed asset has or had taken over from `reuse`).
+ */
+function duplicateIds(
+  ctx: LinkContext,
+  assets: readonly AssetDef[],
+  byId: ReadonlyMap<string, readonly number[]>,
+  reuse: DiagnosticsReuse | undefined,
+): Map<string, readonly DuplicateFinding[]> {
+  if (reuse) {
+    const perId = new Map(reuse.previous.perId);
+    for (const id of reuse.ids) {
+      const found = duplicatesOf(ctx, assets, byId.get(id) ?? []);
+      if (found.length) perId.set(id, found);
+      else perId.delete(id);
+    }
+    return perId;
+  }
+  const perId = new Map<string, readonly DuplicateFinding[]>();
+  for (const [id, group] of byId) {
+    const found = duplicatesOf(ctx, assets, group);
+    if (found.length) perId.set(id, found);
+  }
+  return perId;
+}
+
+/** The duplicates among the assets of one id, in asset order. */
+function duplicatesOf(ctx: LinkContext, assets: readonly AssetDef[], group: readonly number[]): DuplicateFinding[] {
+  if (group.length < 2) return [];
+  const found: DuplicateFinding[] = [];
   const seen = new Map<string, AssetDef>();
-  for (const a of assets) {
+  for (const i of [...group].sort((x, y) => x - y)) {
+    const a = assets[i];
     if (a.origin !== "project" || a.viaInstance || !a.active || a.viaXInclude) continue;
-    for (const s of a.streams) {
-      const k = `${s}\u0000${a.type}\u0000${a.id.toLowerCase()}`;
-      const first = seen.get(k);
+    a.streams.forEach((s, k) => {
+      const key = `${s}\u0000${a.type}`;
+      const first = seen.get(key);
       if (!first) {
-        seen.set(k, a);
+        seen.set(key, a);
       } else if (pathKey(first.file) !== pathKey(a.file)) {
-        out.push({
-          code: "duplicate-id",
-          severity: "error",
-          message: `${a.type} "${a.id}" is also defined in ${
-            displayPath(ctx.inputs, first.file)
-          }:${first.line} (stream ${s})`,
-          file: a.file,
-          line: a.line,
-          column: a.column,
+        found.push({
+          asset: i,
+          k,
+          d: {
+            code: "duplicate-id",
+            severity: "error",
+            message: `${a.type} "${a.id}" is also defined in ${
+              displayPath(ctx.inputs, first.file)
+            }:${first.line} (stream ${s})`,
+            file: a.file,
+            line: a.line,
+            column: a.column,
+          },
         });
       }
-    }
+    });
   }
-  return out;
+  return found;
+}
+
+/** Every duplicate finding in asset order, as one pass over the assets would give them. */
+function duplicatesInOrder(perId: ReadonlyMap<string, readonly DuplicateFinding[]>): Diagnostic[] {
+  const all: DuplicateFinding[] = [];
+  for (const list of perId.values()) all.push(...list);
+  return all.sort((x, y) => x.asset - y.asset || x.k - y.k).map((f) => f.d);
 }
 
 /**

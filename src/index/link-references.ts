@@ -41,7 +41,6 @@ function normaliseRefValue(value: string): string {
  * link reuses it while the records it read are unchanged and no id it looked up changed its definitions.
  */
 export interface SiteSegment {
-  readonly id: string;
   readonly key: string;
   readonly sites: readonly ReferenceSite[];
   /** Lower-cased ids looked up (every reference, also the guesses that were dropped). */
@@ -59,9 +58,20 @@ interface SpliceEffects {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** The reference phase's segments by id, in site order, and the splice extractions cached across links. */
+/** The stages of the site list: a file's own sites and splices, its root-level containers' children, its sites as an unspliced fragment. */
+type Stage = 0 | 1 | 2;
+
+/**
+ * The reference phase's segments (per stage, by file key, in site order), the splice tables merged from
+ * the first two stages, and the splice extractions cached across links.
+ */
 export interface SiteSegments {
-  readonly list: readonly SiteSegment[];
+  readonly stages: readonly [
+    ReadonlyMap<string, SiteSegment>,
+    ReadonlyMap<string, SiteSegment>,
+    ReadonlyMap<string, SiteSegment>,
+  ];
+  readonly merged: SpliceMerge;
   readonly cache: SpliceCache;
 }
 
@@ -75,7 +85,8 @@ export interface SegmentReuse {
 /**
  * Resolves every reference of the linked files, segment by segment (`reuse`: the segments of an earlier
  * link still valid, taken over instead of being resolved again; their sites renumbered when earlier
- * segments grew or shrank).
+ * segments grew or shrank). When no segment that splices anything was made again, the splice tables are
+ * the earlier link's.
  * @example linkReferences(ctx, files, assets, byId).sites.filter((s) => s.status !== "resolved")
  */
 export function linkReferences(
@@ -87,28 +98,36 @@ export function linkReferences(
 ): SiteTable & { readonly segments: SiteSegments } {
   const cache = reuse?.previous.cache ?? new SpliceCache();
   const resolver = new SiteResolver(ctx, table.assets, byId);
-  const before = new Map<string, SiteSegment>();
-  if (reuse) { for (const seg of reuse.previous.list) before.set(seg.id, seg); }
-  const list: SiteSegment[] = [];
+  const stages: [Map<string, SiteSegment>, Map<string, SiteSegment>, Map<string, SiteSegment>] = [
+    new Map(),
+    new Map(),
+    new Map(),
+  ];
   const sites: ReferenceSite[] = [];
-  const merged = new SpliceMerge();
-  const segment = (id: string, key: string, run: (sink: SiteSink, splicer: Splicer) => void) => {
-    const old = before.get(id);
-    const seg = old && reuse!.reusable(old) ? renumbered(old, sites.length) : fresh(id, key, run);
+  // The splice tables can be the earlier ones while every segment that splices, or spliced, is reused.
+  let spliceChanged = !reuse;
+  const segment = (stage: Stage, f: KeyedFile, run: (sink: SiteSink, splicer: Splicer) => void) => {
+    const old = reuse?.previous.stages[stage].get(f.key);
+    let seg: SiteSegment;
+    if (old && reuse!.reusable(old)) seg = renumbered(old, sites.length);
+    else {
+      seg = fresh(f.key, run);
+      if (stage !== 2 && (seg.spliced.length || seg.effects || !old || old.spliced.length || old.effects)) {
+        spliceChanged = true;
+      }
+    }
     for (const site of seg.sites) sites.push(site);
-    merged.add(seg);
-    list.push(seg);
+    stages[stage].set(f.key, seg);
   };
-  const fresh = (id: string, key: string, run: (sink: SiteSink, splicer: Splicer) => void): SiteSegment => {
+  const fresh = (key: string, run: (sink: SiteSink, splicer: Splicer) => void): SiteSegment => {
     const sink = new SiteSink(resolver, sites.length);
     const splicer = new Splicer(ctx, sink, cache);
     run(sink, splicer);
     return {
-      id,
       key,
       sites: sink.sites,
       names: sink.names,
-      spliced: [...splicer.splicedFragments],
+      spliced: splicer.splicedFragments.size ? [...splicer.splicedFragments] : NO_KEYS,
       effects: splicer.splicedModules.size || splicer.fragmentDiagnostics.size || splicer.diagnostics.length
         ? effectsOf(splicer)
         : null,
@@ -117,14 +136,20 @@ export function linkReferences(
   for (const f of ctx.all) {
     const info = files.get(f.key);
     if (!info || (info.kind !== "xml" && info.kind !== "art") || info.fragment) continue;
-    segment(`r${f.key}`, f.key, (sink, splicer) => recordSites(f, info, table, sink, splicer));
+    segment(0, f, (sink, splicer) => recordSites(f, info, table, sink, splicer));
   }
   for (const f of ctx.all) {
     const info = files.get(f.key);
     const owners = table.xiChildOwners.get(f.key);
     if (!info || !info.fragment || !owners) continue;
-    segment(`x${f.key}`, f.key, (_, splicer) => rootLevelSites(f, info, owners, splicer));
+    segment(1, f, (_, splicer) => rootLevelSites(f, info, owners, splicer));
   }
+  if (reuse && (stages[0].size !== reuse.previous.stages[0].size || stages[1].size !== reuse.previous.stages[1].size)) {
+    spliceChanged = true;
+  }
+  const merged = spliceChanged
+    ? SpliceMerge.of([...stages[0].values(), ...stages[1].values()])
+    : reuse!.previous.merged;
   const unsplicedFragments = new Set<string>();
   for (const f of ctx.all) {
     const info = files.get(f.key);
@@ -132,8 +157,8 @@ export function linkReferences(
       continue;
     }
     unsplicedFragments.add(f.key);
-    // Whether a fragment is spliced anywhere is part of the segment's id: a change of it is a new segment.
-    segment(`u${f.key}`, f.key, (sink) => {
+    // A fragment spliced in one link and not in the next has no segment of this stage to reuse.
+    segment(2, f, (sink) => {
       for (const r of f.loaded.record.refs) sink.add(r, -1, f.loaded.path, info.state, null, true);
     });
   }
@@ -144,9 +169,11 @@ export function linkReferences(
     fragmentDiagnostics: merged.fragmentDiagnostics,
     unsplicedFragments,
     diagnostics: merged.diagnostics,
-    segments: { list, cache },
+    segments: { stages, merged, cache },
   };
 }
+
+const NO_KEYS: readonly string[] = [];
 
 /** `seg` with its sites numbered from `base` (the same segment when they already are). */
 function renumbered(seg: SiteSegment, base: number): SiteSegment {
@@ -175,7 +202,14 @@ class SpliceMerge {
   readonly diagnostics: Diagnostic[] = [];
   private readonly seen = new Set<string>();
 
-  add(seg: SiteSegment): void {
+  /** The tables of `segments`, merged in their order. */
+  static of(segments: readonly SiteSegment[]): SpliceMerge {
+    const m = new SpliceMerge();
+    for (const seg of segments) m.add(seg);
+    return m;
+  }
+
+  private add(seg: SiteSegment): void {
     for (const k of seg.spliced) this.spliced.add(k);
     const e = seg.effects;
     if (!e) return;

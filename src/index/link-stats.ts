@@ -20,10 +20,38 @@ export interface StatsInputs {
 }
 
 /**
- * The link's counts.
+ * The link's counts (`same`: an earlier link's, whose project files and assets are counted the same:
+ * the same files in the same states and the same assets' origins).
  * @example linkStats(ctx, parts).activeFiles // XML and .w3x project files some stream reaches
  */
-export function linkStats(ctx: LinkContext, parts: StatsInputs): LinkStats {
+export function linkStats(ctx: LinkContext, parts: StatsInputs, same?: LinkStats): LinkStats {
+  const counts = same ?? fileAndAssetCounts(ctx, parts);
+  let defineCount = 0;
+  // The declarations in effect (those of files no entry point includes are listed, never counted).
+  for (const list of parts.defines.values()) for (const d of list) if (d.state !== "not-included") defineCount++;
+  let resolved = 0;
+  for (const s of parts.sites) if (s.status === "resolved") resolved++;
+  return {
+    files: parts.files.size,
+    projectFiles: counts.projectFiles,
+    activeFiles: counts.activeFiles,
+    referencedFiles: counts.referencedFiles,
+    assets: counts.assets,
+    sdkAssets: parts.assets.length - counts.assets,
+    references: parts.sites.length,
+    resolvedReferences: resolved,
+    externalReferences: parts.externalReferences,
+    defines: defineCount,
+    diagnostics: parts.diagnostics,
+    linkMs: Math.round(parts.linkMs * 10) / 10,
+  };
+}
+
+/** The counts of project files by state and of project assets. */
+function fileAndAssetCounts(
+  ctx: LinkContext,
+  parts: StatsInputs,
+): Pick<LinkStats, "projectFiles" | "activeFiles" | "referencedFiles" | "assets"> {
   let projectFiles = 0;
   let activeFiles = 0;
   let referencedFiles = 0;
@@ -37,23 +65,5 @@ export function linkStats(ctx: LinkContext, parts: StatsInputs): LinkStats {
   }
   let projectAssets = 0;
   for (const a of parts.assets) if (a.origin === "project" && ctx.insideProject(a.file)) projectAssets++;
-  let defineCount = 0;
-  // The declarations in effect (those of files no entry point includes are listed, never counted).
-  for (const list of parts.defines.values()) for (const d of list) if (d.state !== "not-included") defineCount++;
-  let resolved = 0;
-  for (const s of parts.sites) if (s.status === "resolved") resolved++;
-  return {
-    files: parts.files.size,
-    projectFiles,
-    activeFiles,
-    referencedFiles,
-    assets: projectAssets,
-    sdkAssets: parts.assets.length - projectAssets,
-    references: parts.sites.length,
-    resolvedReferences: resolved,
-    externalReferences: parts.externalReferences,
-    defines: defineCount,
-    diagnostics: parts.diagnostics,
-    linkMs: Math.round(parts.linkMs * 10) / 10,
-  };
+  return { projectFiles, activeFiles, referencedFiles, assets: projectAssets };
 }

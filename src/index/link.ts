@@ -14,14 +14,22 @@ import { type WalkResult, walkStreams } from "./include-walk.ts";
 import { type AssetTable, linkAssets, recordAsset } from "./link-assets.ts";
 import { type KeyedFile, type LinkContext, linkContext, type LinkInputs, type RecordLookup } from "./link-context.ts";
 import { type DefineTable, linkDefines } from "./link-defines.ts";
-import { linkDiagnostics } from "./link-diagnostics.ts";
+import { type DiagnosticParts, linkDiagnostics } from "./link-diagnostics.ts";
 import { fileInfoOf, type FileTable, linkFiles } from "./link-files.ts";
 import { linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
 import { linkReferences, type SegmentReuse, type SiteSegments } from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
 import { linkStrings } from "./link-strings.ts";
-import { type AssetDef, type FileInfo, LinkedIndex, rankAssets, type RankedAssets, rerankAssets } from "./linked.ts";
+import {
+  type AssetDef,
+  type FileInfo,
+  LinkedIndex,
+  type LinkStats,
+  rankAssets,
+  type RankedAssets,
+  rerankAssets,
+} from "./linked.ts";
 import type { FileRecord } from "./records.ts";
 import { runSteps } from "../steps.ts";
 
@@ -38,6 +46,10 @@ export interface LinkState {
   readonly ranking: RankedAssets;
   readonly defines: DefineTable;
   readonly segments: SiteSegments;
+  /** The counts of the last link (a patched one counts files and assets the same). */
+  readonly stats: LinkStats;
+  /** The diagnostics phase's per-file and per-id findings. */
+  readonly diagnostics: DiagnosticParts;
 }
 
 /** A link's index, its state, and whether it started from an earlier one (else why not). */
@@ -154,7 +166,15 @@ export function* relinkSteps(
   const inherit = linkInherit(ctx, assets, sites);
   const poidSites = linkPoid(ctx, table, references.splicedModules);
   const { strings, stringUses } = linkStrings(ctx, files, table);
-  const { diagnostics, external } = linkDiagnostics(ctx, {
+  const { diagnostics, external, parts } = linkDiagnostics(ctx, {
+    reuse: patch
+      ? {
+        previous: previous!.diagnostics,
+        files: patch.changedKeys,
+        ids: patch.changedIds(ranking),
+        sameTables: defineTable === previous!.defines && references.segments.merged === previous!.segments.merged,
+      }
+      : undefined,
     walk,
     files,
     assets,
@@ -172,7 +192,7 @@ export function* relinkSteps(
     diagnostics: diagnostics.length,
     externalReferences: external.active + external.inactive,
     linkMs: spent + performance.now() - since,
-  });
+  }, patch ? previous!.stats : undefined);
   const linked = new LinkedIndex({
     files,
     assets,
@@ -203,6 +223,8 @@ export function* relinkSteps(
     ranking,
     defines: defineTable,
     segments: references.segments,
+    diagnostics: parts,
+    stats,
   };
   return { linked, state, fullBecause: "full" in plan ? plan.full : null };
 }
@@ -235,20 +257,24 @@ function patched(
   });
   const table: AssetTable = { ...previous.table, assets };
   const before = previous.table.assets;
-  /** Ids whose definitions changed (either spelling): the sites that look them up resolve again. */
-  const reusable = (ranking: RankedAssets) => {
-    const affected = new Set<string>();
+  /** Ids whose assets changed (either spelling): the sites and duplicate findings naming them are made again. */
+  const changedIds = (ranking: RankedAssets) => {
+    const ids = new Set<string>();
     for (const block of blocks) {
       for (const i of block) {
         const a = before[i];
         const b = assets[i];
         if (
-          a.id === b.id && a.type === b.type && a.line === b.line && a.file === b.file && a.origin === b.origin &&
-          a.state === b.state
+          a.id === b.id && a.type === b.type && a.line === b.line && a.column === b.column && a.file === b.file &&
+          a.origin === b.origin && a.state === b.state
         ) continue;
-        affected.add(previous.ranking.lowerIds[i]).add(ranking.lowerIds[i]);
+        ids.add(previous.ranking.lowerIds[i]).add(ranking.lowerIds[i]);
       }
     }
+    return ids;
+  };
+  const reusable = (ranking: RankedAssets) => {
+    const affected = changedIds(ranking);
     return (seg: { key: string; spliced: readonly string[]; names: readonly string[] }) => {
       if (changedKeys.has(seg.key)) return false;
       for (const k of seg.spliced) if (changedKeys.has(k)) return false;
@@ -256,5 +282,5 @@ function patched(
       return true;
     };
   };
-  return { files: files as FileTable, table, blocks, definesChanged, reusable };
+  return { files: files as FileTable, table, blocks, definesChanged, changedKeys, changedIds, reusable };
 }

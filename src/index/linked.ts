@@ -373,14 +373,9 @@ export class LinkedIndex {
     }
     this.referencedBy = referencedBy;
     this.referencesFrom = referencesFrom;
-    const includesFrom = new Map<string, number[]>();
-    const includesTo = new Map<string, number[]>();
-    parts.includes.forEach((e, i) => {
-      push(includesFrom, pathKey(e.from), i);
-      if (e.to) push(includesTo, pathKey(e.to), i);
-    });
-    this.includesFrom = includesFrom;
-    this.includesTo = includesTo;
+    const byFile = includesByFile(parts.includes);
+    this.includesFrom = byFile.from;
+    this.includesTo = byFile.to;
   }
 
   /** Definitions of `id` (case-insensitive), optionally of one type (assignable), best first. */
@@ -407,6 +402,26 @@ export class LinkedIndex {
   file(path: string): FileInfo | undefined {
     return this.files.get(pathKey(path));
   }
+}
+
+/** Include edges by file, per list of edges: a link that reuses the include walk reuses these too. */
+const includeMaps = new WeakMap<readonly IncludeEdge[], {
+  readonly from: ReadonlyMap<string, readonly number[]>;
+  readonly to: ReadonlyMap<string, readonly number[]>;
+}>();
+
+function includesByFile(includes: readonly IncludeEdge[]) {
+  let maps = includeMaps.get(includes);
+  if (maps) return maps;
+  const from = new Map<string, number[]>();
+  const to = new Map<string, number[]>();
+  includes.forEach((e, i) => {
+    push(from, pathKey(e.from), i);
+    if (e.to) push(to, pathKey(e.to), i);
+  });
+  maps = { from, to };
+  includeMaps.set(includes, maps);
+  return maps;
 }
 
 /** The assets by id and by type, each list best first (the linker resolves references through `byId`). */
