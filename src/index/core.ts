@@ -7,7 +7,7 @@ import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import { type WalkResult, walkStreams } from "./include-walk.ts";
 import { type LinkState, relinkSteps } from "./link.ts";
-import type { LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
+import type { KeyedFile, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { LinkedIndex } from "./linked.ts";
 import { parseFile } from "./parse-file.ts";
 import { runSteps } from "../steps.ts";
@@ -25,6 +25,7 @@ export type FileChange =
 
 export interface StoredFile extends LoadedFile {
   readonly stamp: FileStamp | null;
+  readonly key: string;
 }
 
 /**
@@ -38,6 +39,11 @@ export class IndexCore implements RecordLookup {
   private readonly files = new Map<string, StoredFile>();
   /** The keys in link order ({@link RecordRank}, then path); null after a file appeared or went. */
   private ordered: string[] | null = null;
+  /**
+   * The records with their keys in link order, and each key's position; null after a file appeared or
+   * went. A changed record gets a new list (copied, one entry replaced): a link's state keeps the old one.
+   */
+  private keyedList: { readonly list: KeyedFile[]; readonly at: Map<string, number> } | null = null;
   /** Bumped only when a change can alter the include walk (files appear or go, includes change). */
   private structureVersion = 0;
   private walkCache: { version: number; inputs: LinkInputs; result: WalkResult } | null = null;
@@ -60,6 +66,7 @@ export class IndexCore implements RecordLookup {
         if (this.files.delete(key)) {
           this.structureVersion++;
           this.ordered = null;
+          this.keyedList = null;
         }
         continue;
       }
@@ -76,8 +83,16 @@ export class IndexCore implements RecordLookup {
 
   private store(key: string, path: string, record: FileRecord, stamp: FileStamp | null): void {
     const old = this.files.get(key);
-    this.files.set(key, { path, record, stamp, key });
-    if (!old || old.path !== path) this.ordered = null;
+    const stored = { path, record, stamp, key };
+    this.files.set(key, stored);
+    if (!old || old.path !== path) {
+      this.ordered = null;
+      this.keyedList = null;
+    } else if (this.keyedList) {
+      const list = this.keyedList.list.slice();
+      list[this.keyedList.at.get(key)!] = { loaded: stored, key };
+      this.keyedList = { list, at: this.keyedList.at };
+    }
     // Editing values leaves the include graph as it was: the walk can be reused.
     if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
   }
@@ -104,6 +119,19 @@ export class IndexCore implements RecordLookup {
       return;
     }
     for (const key of this.order(this.rank)) yield files.get(key)!;
+  }
+
+  /** Every stored file with its key, in link order. */
+  keyed(): readonly KeyedFile[] {
+    if (this.keyedList) return this.keyedList.list;
+    const list: KeyedFile[] = [];
+    const at = new Map<string, number>();
+    for (const loaded of this.values()) {
+      at.set(loaded.key, list.length);
+      list.push({ loaded, key: loaded.key });
+    }
+    this.keyedList = { list, at };
+    return list;
   }
 
   private order(rank: RecordRank): readonly string[] {

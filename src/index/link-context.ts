@@ -62,6 +62,8 @@ export interface LoadedFile {
 export interface RecordLookup {
   get(key: string): LoadedFile | undefined;
   values(): Iterable<LoadedFile>;
+  /** Every record with its key, in `values()` order, when the holder keeps that list (the core does). */
+  keyed?(): readonly KeyedFile[];
 }
 
 /** A record with its map key (`pathKey` is not free at this scale: computed once per link). */
@@ -95,8 +97,13 @@ export function linkContext(records: RecordLookup, inputs: LinkInputs): LinkCont
   const insideProject = memo((p: string) => isInside(p, inputs.projectDir));
   const insideSdk = memo((p: string) => inputs.sdkDir !== null && isInside(p, inputs.sdkDir));
   const canonicalCache = new Map<string, string>();
-  const all: KeyedFile[] = [];
-  for (const loaded of records.values()) all.push({ loaded, key: loaded.key ?? pathKey(loaded.path) });
+  let all: readonly KeyedFile[];
+  if (records.keyed) all = records.keyed();
+  else {
+    const list: KeyedFile[] = [];
+    for (const loaded of records.values()) list.push({ loaded, key: loaded.key ?? pathKey(loaded.path) });
+    all = list;
+  }
   return {
     inputs,
     records,

@@ -15,20 +15,24 @@ export interface InheritTable {
 }
 
 /**
- * The cycles of the `inheritFrom` graph (each asset's first resolved `inheritFrom`, to its best target).
+ * The cycles of the `inheritFrom` graph (each asset's first resolved `inheritFrom`, to its best target;
+ * `inheritSites`: the indexes of the `inheritFrom` sites in order, when the caller has them).
  * @example linkInherit(ctx, assets, sites).cycles.map((c) => c.assets.length) // [2]
  */
 export function linkInherit(
   ctx: LinkContext,
   assets: readonly AssetDef[],
   sites: readonly ReferenceSite[],
+  inheritSites?: readonly number[],
 ): InheritTable {
   const parentSite = new Map<number, number>();
-  for (const s of sites) {
+  const consider = (s: ReferenceSite) => {
     if (s.kind === "inheritFrom" && s.from >= 0 && s.targets.length > 0 && !parentSite.has(s.from)) {
       parentSite.set(s.from, s.index);
     }
-  }
+  };
+  if (inheritSites) { for (const i of inheritSites) consider(sites[i]); }
+  else for (const s of sites) consider(s);
   // The graph has at most one edge out of each asset: walk each path once, colouring as it goes.
   const state = new Map<number, "open" | "done">();
   const cycles: InheritCycle[] = [];

@@ -45,6 +45,8 @@ export interface SiteSegment {
   readonly sites: readonly ReferenceSite[];
   /** Lower-cased ids looked up (every reference, also the guesses that were dropped). */
   readonly names: readonly string[];
+  /** The positions of its `inheritFrom` sites in `sites`. */
+  readonly inherits: readonly number[];
   /** Fragment keys its splices read (besides its own file). */
   readonly spliced: readonly string[];
   /** What its splices found, or null when it splices nothing. */
@@ -95,7 +97,7 @@ export function linkReferences(
   table: AssetTable,
   byId: ReadonlyMap<string, readonly number[]>,
   reuse?: SegmentReuse,
-): SiteTable & { readonly segments: SiteSegments } {
+): SiteTable & { readonly segments: SiteSegments; readonly inheritSites: readonly number[] } {
   const cache = reuse?.previous.cache ?? new SpliceCache();
   const resolver = new SiteResolver(ctx, table.assets, byId);
   const stages: [Map<string, SiteSegment>, Map<string, SiteSegment>, Map<string, SiteSegment>] = [
@@ -104,6 +106,7 @@ export function linkReferences(
     new Map(),
   ];
   const sites: ReferenceSite[] = [];
+  const inheritSites: number[] = [];
   // The splice tables can be the earlier ones while every segment that splices, or spliced, is reused.
   let spliceChanged = !reuse;
   const segment = (stage: Stage, f: KeyedFile, run: (sink: SiteSink, splicer: Splicer) => void) => {
@@ -116,6 +119,7 @@ export function linkReferences(
         spliceChanged = true;
       }
     }
+    for (const k of seg.inherits) inheritSites.push(sites.length + k);
     for (const site of seg.sites) sites.push(site);
     stages[stage].set(f.key, seg);
   };
@@ -123,9 +127,14 @@ export function linkReferences(
     const sink = new SiteSink(resolver, sites.length);
     const splicer = new Splicer(ctx, sink, cache);
     run(sink, splicer);
+    const inherits: number[] = [];
+    sink.sites.forEach((site, k) => {
+      if (site.kind === "inheritFrom") inherits.push(k);
+    });
     return {
       key,
       sites: sink.sites,
+      inherits: inherits.length ? inherits : NO_INDEXES,
       names: sink.names,
       spliced: splicer.splicedFragments.size ? [...splicer.splicedFragments] : NO_KEYS,
       effects: splicer.splicedModules.size || splicer.fragmentDiagnostics.size || splicer.diagnostics.length
@@ -169,11 +178,13 @@ export function linkReferences(
     fragmentDiagnostics: merged.fragmentDiagnostics,
     unsplicedFragments,
     diagnostics: merged.diagnostics,
+    inheritSites,
     segments: { stages, merged, cache },
   };
 }
 
 const NO_KEYS: readonly string[] = [];
+const NO_INDEXES: readonly number[] = [];
 
 /** `seg` with its sites numbered from `base` (the same segment when they already are). */
 function renumbered(seg: SiteSegment, base: number): SiteSegment {

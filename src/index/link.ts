@@ -163,7 +163,7 @@ export function* relinkSteps(
   );
   const { sites } = references;
   yield* phaseBoundary();
-  const inherit = linkInherit(ctx, assets, sites);
+  const inherit = linkInherit(ctx, assets, sites, references.inheritSites);
   const poidSites = linkPoid(ctx, table, references.splicedModules);
   const { strings, stringUses } = linkStrings(ctx, files, table);
   const { diagnostics, external, parts } = linkDiagnostics(ctx, {
@@ -172,7 +172,8 @@ export function* relinkSteps(
         previous: previous!.diagnostics,
         files: patch.changedKeys,
         ids: patch.changedIds(ranking),
-        sameTables: defineTable === previous!.defines && references.segments.merged === previous!.segments.merged,
+        sameTables: (defineTable === previous!.defines || patch.defineNamesSame) &&
+          references.segments.merged === previous!.segments.merged,
       }
       : undefined,
     walk,
@@ -241,12 +242,16 @@ function patched(
   const blocks: (readonly number[])[] = [];
   const changedKeys = new Set<string>();
   let definesChanged = false;
+  // The names a changed file declares (a file's findings depend on which names some file in effect declares).
+  let defineNamesSame = true;
   plan.changed.forEach((f, n) => {
     changedKeys.add(f.key);
     const old = plan.before[n];
     const rec = f.loaded.record;
     if (old.defines.length || old.defineUses.length || rec.defines.length || rec.defineUses.length) {
       definesChanged = true;
+      const names = (r: FileRecord) => [...new Set(r.defines.map((d) => d.name.toLowerCase()))].sort().join("\u0000");
+      if (names(old) !== names(rec)) defineNamesSame = false;
     }
     const info = fileInfoOf(ctx, f, walk.reached.get(f.key));
     if (!info) return;
@@ -282,5 +287,14 @@ function patched(
       return true;
     };
   };
-  return { files: files as FileTable, table, blocks, definesChanged, changedKeys, changedIds, reusable };
+  return {
+    files: files as FileTable,
+    table,
+    blocks,
+    definesChanged,
+    defineNamesSame,
+    changedKeys,
+    changedIds,
+    reusable,
+  };
 }
