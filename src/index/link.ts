@@ -20,7 +20,7 @@ import { linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
 import { linkReferences, type SegmentReuse, type SiteSegments } from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
-import { linkStrings } from "./link-strings.ts";
+import { linkStrings, type StringTable } from "./link-strings.ts";
 import {
   type AssetDef,
   type FileInfo,
@@ -46,6 +46,7 @@ export interface LinkState {
   readonly ranking: RankedAssets;
   readonly defines: DefineTable;
   readonly segments: SiteSegments;
+  readonly strings: StringTable;
   /** The counts of the last link (a patched one counts files and assets the same). */
   readonly stats: LinkStats;
   /** The diagnostics phase's per-file and per-id findings. */
@@ -117,6 +118,25 @@ function idChildren(r: FileRecord): string {
   return r.fragment ? r.ranges.map((x) => x.idChildren.length).join(",") : "";
 }
 
+/** Whether two records declare and use the same defines at the same places (the define table is then the same). */
+function sameDefines(a: FileRecord, b: FileRecord): boolean {
+  if (a.defines.length !== b.defines.length || a.defineUses.length !== b.defineUses.length) return false;
+  for (let i = 0; i < a.defines.length; i++) {
+    const x = a.defines[i];
+    const y = b.defines[i];
+    if (x.name !== y.name || x.value !== y.value || x.line !== y.line || x.column !== y.column) return false;
+  }
+  for (let i = 0; i < a.defineUses.length; i++) {
+    const x = a.defineUses[i];
+    const y = b.defineUses[i];
+    if (
+      x.name !== y.name || x.line !== y.line || x.column !== y.column || x.element !== y.element ||
+      x.attribute !== y.attribute
+    ) return false;
+  }
+  return true;
+}
+
 /**
  * {@link link} as its phases, from an earlier link's state (null: a full link), returning the new state
  * too. The generator yields between two phases (a long-running driver lets other work run there);
@@ -165,7 +185,8 @@ export function* relinkSteps(
   yield* phaseBoundary();
   const inherit = linkInherit(ctx, assets, sites, references.inheritSites);
   const poidSites = linkPoid(ctx, table, references.splicedModules);
-  const { strings, stringUses } = linkStrings(ctx, files, table);
+  const stringTable = patch && !patch.stringsChanged ? previous!.strings : linkStrings(ctx, files, table);
+  const { strings, stringUses } = stringTable;
   const { diagnostics, external, parts } = linkDiagnostics(ctx, {
     reuse: patch
       ? {
@@ -225,6 +246,7 @@ export function* relinkSteps(
     defines: defineTable,
     segments: references.segments,
     diagnostics: parts,
+    strings: stringTable,
     stats,
   };
   return { linked, state, fullBecause: "full" in plan ? plan.full : null };
@@ -242,13 +264,15 @@ function patched(
   const blocks: (readonly number[])[] = [];
   const changedKeys = new Set<string>();
   let definesChanged = false;
+  let stringsChanged = false;
   // The names a changed file declares (a file's findings depend on which names some file in effect declares).
   let defineNamesSame = true;
   plan.changed.forEach((f, n) => {
     changedKeys.add(f.key);
     const old = plan.before[n];
     const rec = f.loaded.record;
-    if (old.defines.length || old.defineUses.length || rec.defines.length || rec.defineUses.length) {
+    if (old.kind === "str" || old.stringKeys.length || rec.stringKeys.length) stringsChanged = true;
+    if (!sameDefines(old, rec)) {
       definesChanged = true;
       const names = (r: FileRecord) => [...new Set(r.defines.map((d) => d.name.toLowerCase()))].sort().join("\u0000");
       if (names(old) !== names(rec)) defineNamesSame = false;
@@ -293,6 +317,7 @@ function patched(
     blocks,
     definesChanged,
     defineNamesSame,
+    stringsChanged,
     changedKeys,
     changedIds,
     reusable,
