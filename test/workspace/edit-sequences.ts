@@ -29,6 +29,20 @@ function xmlFiles(dir: string): string[] {
   return out;
 }
 
+/** The `.str` string tables anywhere in the mod, sorted, relative with `/`. */
+function strFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.toLowerCase().endsWith(".str")) out.push(relative(dir, p).split("\\").join("/"));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
 /** Attributes whose value is structure, not data: a value edit leaves them alone. */
 const STRUCTURAL = /^(?:id|xmlns(?::\w+)?|source|href|xpointer|type|name)$/;
 
@@ -104,6 +118,7 @@ export class ModEditor {
         this.fixXml,
         this.fixXml,
         this.touch,
+        this.stringEdit,
       ];
       const e = this.pick(kinds).call(this, files);
       if (e) return e;
@@ -257,6 +272,27 @@ export class ModEditor {
     const text = this.broken.get(f)!;
     this.broken.delete(f);
     return { what: `fix ${f}`, paths: [this.write(f, text)] };
+  }
+
+  /** A string-table entry's text changed, or an entry added (the mod's `.str` files, when it has any). */
+  private stringEdit(): Edit | null {
+    const tables = strFiles(this.dir);
+    if (tables.length === 0) return null;
+    const f = this.pick(tables);
+    const text = this.read(f);
+    const entries = [...text.matchAll(/^"([^"\n]*)"/gm)];
+    let next: string;
+    let what: string;
+    if (entries.length && this.random() < 0.7) {
+      const m = this.pick(entries);
+      next = text.slice(0, m.index! + 1) + `Edited ${++this.made}` + text.slice(m.index! + 1 + m[1].length);
+      what = `string ${f} "${m[1]}" edited`;
+    } else {
+      const key = `Name:${this.fresh("Str")}`;
+      next = `${text}\n${key}\n"New text"\nEND\n`;
+      what = `string ${f} ${key} added`;
+    }
+    return { what, paths: [this.write(f, next)] };
   }
 
   /** A file saved unchanged (a new stamp, the same bytes). */
