@@ -95,6 +95,52 @@ const PREDEFINED: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&
 
 const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 
+// Element and attribute names repeat millions of times across a mod while a schema set declares a few
+// thousand. Every name the tokenizer reports comes from one table shared by all documents (open
+// addressing on a hash of its characters, compared in place, so a name seen before costs no allocation).
+// Consumers get the same string object for the same name, whose hash the engine keeps, so their map
+// lookups by name do not re-hash; records hold one copy of each. The table is bounded: past
+// NAME_LIMIT names, or for a name longer than NAME_MAX_LENGTH, a fresh slice is returned.
+const NAME_SLOTS_BITS = 14;
+const NAME_MASK = (1 << NAME_SLOTS_BITS) - 1;
+const NAME_LIMIT = 8192;
+const NAME_MAX_LENGTH = 64;
+const NAME_PROBES = 8;
+const nameSlots: (string | undefined)[] = new Array(1 << NAME_SLOTS_BITS).fill(undefined);
+let nameCount = 0;
+
+/** A copy of text[start, end) that shares no storage with `text` (a table entry must not pin a document). */
+function detachedName(text: string, start: number, end: number): string {
+  const codes: number[] = new Array(end - start);
+  for (let k = start; k < end; k++) codes[k - start] = text.charCodeAt(k);
+  return String.fromCharCode.apply(null, codes);
+}
+
+/**
+ * text[start, end) as the shared copy of that name (see {@link nameSlots}).
+ * @example internedName("<a b='1'/>", 1, 2) === internedName("<a/>", 1, 2) // true
+ */
+function internedName(text: string, start: number, end: number): string {
+  const n = end - start;
+  if (n > NAME_MAX_LENGTH || n <= 0) return text.slice(start, end);
+  let h = n;
+  for (let k = start; k < end; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
+  let slot = h & NAME_MASK;
+  for (let probe = 0; probe < NAME_PROBES; probe++) {
+    const known = nameSlots[slot];
+    if (known === undefined) {
+      if (nameCount >= NAME_LIMIT) return text.slice(start, end);
+      const fresh = detachedName(text, start, end);
+      nameSlots[slot] = fresh;
+      nameCount++;
+      return fresh;
+    }
+    if (known.length === n && text.startsWith(known, start)) return known;
+    slot = (slot + 1) & NAME_MASK;
+  }
+  return text.slice(start, end);
+}
+
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
@@ -824,7 +870,7 @@ class XmlTokenizer {
       );
     }
     if (!this.checkQName(nameStart, nameEnd, "an element")) return FAIL;
-    const qname = text.slice(nameStart, nameEnd);
+    const qname = internedName(text, nameStart, nameEnd);
     const elementColon = this.colon;
     let list: MutableAttribute[] | null = null;
     let seen: Set<string> | null = null;
@@ -940,12 +986,12 @@ class XmlTokenizer {
         break;
       }
       j = k + 1;
-      const aq = text.slice(an, ae);
+      const aq = internedName(text, an, ae);
       let ap = "";
       let al = aq;
       if (attrColon >= 0) {
-        ap = aq.slice(0, attrColon - an);
-        al = aq.slice(attrColon - an + 1);
+        ap = internedName(text, an, attrColon);
+        al = internedName(text, attrColon + 1, ae);
       }
       if (list !== null) {
         // Pairwise comparison is fastest for the usual handful; a set keeps huge tags linear.
@@ -988,8 +1034,8 @@ class XmlTokenizer {
     let prefix = "";
     let local = qname;
     if (elementColon >= 0) {
-      prefix = qname.slice(0, elementColon - nameStart);
-      local = qname.slice(elementColon - nameStart + 1);
+      prefix = internedName(text, nameStart, elementColon);
+      local = internedName(text, elementColon + 1, nameEnd);
     }
     let uri = "";
     if (this.ns) {

@@ -534,3 +534,55 @@ describe("parseXml: errors (message, offset, line, column)", () => {
     expect(error?.message).toBe("end tag </r> does not match start tag <b> (line 1, column 8)");
   });
 });
+
+describe("parseXml: names from the shared name table", () => {
+  /** Every start tag's qname, prefix, local and attribute names, as reported. */
+  function names(text: string): string[][] {
+    const out: string[][] = [];
+    const error = parseXml(text, {
+      startElement: (t) =>
+        out.push([t.qname, t.prefix, t.local, ...t.attributes.flatMap((a) => [a.qname, a.prefix, a.local])]),
+    });
+    expect(error).toBeNull();
+    return out;
+  }
+
+  test("more distinct names than the table holds are each reported exactly (before and after it fills)", () => {
+    // 20,000 names: the table keeps at most 8,192, the rest are plain slices; both must read the same.
+    const n = 20_000;
+    const body = Array.from({ length: n }, (_, i) => `<e${i} a${i}="v" p:b${i}="w"/>`).join("");
+    const doc = `<r xmlns:p="urn:p">${body}</r>`;
+    for (let round = 0; round < 2; round++) {
+      const got = names(doc);
+      expect(got.length).toBe(n + 1);
+      expect(got[0]).toEqual(["r", "", "r", "xmlns:p", "xmlns", "p"]);
+      for (let i = 0; i < n; i += 997) {
+        expect(got[i + 1]).toEqual([`e${i}`, "", `e${i}`, `a${i}`, "", `a${i}`, `p:b${i}`, "p", `b${i}`]);
+      }
+      expect(got[n]).toEqual([
+        `e${n - 1}`,
+        "",
+        `e${n - 1}`,
+        `a${n - 1}`,
+        "",
+        `a${n - 1}`,
+        `p:b${n - 1}`,
+        "p",
+        `b${n - 1}`,
+      ]);
+    }
+  });
+
+  test("names of the same length and hash neighbourhood, long names and non-ASCII names stay distinct", () => {
+    const long = "L".repeat(65) + "x";
+    const doc = `<r><ab ba="1"/><ba ab="2"/><${long} ${long}="3"/><Ünïcödé 名前="4"/><ab/></r>`;
+    expect(names(doc)).toEqual([
+      ["r", "", "r"],
+      ["ab", "", "ab", "ba", "", "ba"],
+      ["ba", "", "ba", "ab", "", "ab"],
+      [long, "", long, long, "", long],
+      ["Ünïcödé", "", "Ünïcödé", "名前", "", "名前"],
+      ["ab", "", "ab"],
+    ]);
+  });
+});
