@@ -26,6 +26,7 @@ import type { WorkspaceConfig } from "./config.ts";
 import { type LinkPorts, makeLinkPorts } from "./link-inputs.ts";
 import { type LoadedSchema, loadWorkspaceSchema } from "./schema.ts";
 import { DiskFileSource, type FileSource } from "./file-source.ts";
+import { collectIfLarge, LARGE_FILE_BYTES } from "./memory.ts";
 import { Slicer } from "./slices.ts";
 
 export type BuildPhase = "scan" | "xml" | "sdk" | "link" | "art";
@@ -259,6 +260,7 @@ export class Workspace {
       const xml = scanned.filter((f) => f.kind !== "w3x");
       const art = scanned.filter((f) => f.kind === "w3x");
       await this.loadScanned(xml, "xml", report, slicer, signal);
+      collectIfLarge();
       timings.parseMs = performance.now() - t;
 
       t = performance.now();
@@ -278,10 +280,12 @@ export class Workspace {
       t = performance.now();
       await this.loadScanned(art, "art", report, slicer, signal);
       const moreArt = await this.discover(true, slicer, signal);
+      collectIfLarge();
       timings.artMs = performance.now() - t;
       // The final link (the only one of a one-shot run) counts as link time, not as art.
       t = performance.now();
       await this.relinkInSlices(slicer);
+      collectIfLarge();
       timings.linkMs += performance.now() - t;
       this.event("build_done");
       timings.totalMs = performance.now() - t0;
@@ -651,6 +655,7 @@ export class Workspace {
       this.unreadable.delete(pathKey(path));
       // Parsed at once: a slice ends after any file (and a reused art buffer is overwritten by the next read).
       n += this.core.applyChanges([{ path, bytes, stamp }]);
+      if (bytes.length >= LARGE_FILE_BYTES) collectIfLarge();
       if (n % PROGRESS_EVERY === 0) progress?.(n);
       await slicer.pause();
       if (signal?.aborted) throw new BuildCancelled();
