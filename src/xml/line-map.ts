@@ -18,6 +18,8 @@ export class LineMap {
   private readonly text: string;
   /** Offset of the first character of each line; lazily built. */
   private starts: Int32Array | null = null;
+  /** Index (0-based line) of the last line {@link lineOf} answered. */
+  private cursor = 0;
   /** Offsets below this are ASCII-only, so UTF-8 byte offset = char offset; lazily computed. */
   private asciiPrefix = -1;
   /** utf8Bytes[k] = UTF-8 length of text[0, k * BYTE_CHUNK); grown on demand. */
@@ -37,16 +39,46 @@ export class LineMap {
    * @example new LineMap("a\r\nb").position(3) // { line: 2, column: 1 }
    */
   position(offset: number): LinePosition {
+    const line = this.lineOf(offset);
+    return { line, column: this.clamp(offset) - this.starts![line - 1] + 1 };
+  }
+
+  /**
+   * The 1-based line of `offset` (clamped), as {@link position} gives it, without allocating. Extraction
+   * asks in document order, so the line of the previous answer (or the next one) is tried before a binary
+   * search: sequential questions cost O(1).
+   * @example new LineMap("a\nb").lineOf(2) // 2
+   */
+  lineOf(offset: number): number {
     const starts = this.lineStarts();
-    const o = offset < 0 ? 0 : offset > this.text.length ? this.text.length : offset;
+    const o = this.clamp(offset);
+    const last = starts.length - 1;
+    const k = this.cursor;
+    if (starts[k] <= o) {
+      if (k === last || o < starts[k + 1]) return k + 1;
+      if (k + 1 === last || o < starts[k + 2]) return (this.cursor = k + 1) + 1;
+    }
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = last;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid] <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: o - starts[lo] + 1 };
+    this.cursor = lo;
+    return lo + 1;
+  }
+
+  /**
+   * The 1-based column of `offset` (clamped), as {@link position} gives it, without allocating.
+   * @example new LineMap("ab\ncd").columnOf(4) // 2
+   */
+  columnOf(offset: number): number {
+    return this.clamp(offset) - this.starts![this.lineOf(offset) - 1] + 1;
+  }
+
+  private clamp(offset: number): number {
+    return offset < 0 ? 0 : offset > this.text.length ? this.text.length : offset;
   }
 
   /**
@@ -98,21 +130,32 @@ export class LineMap {
 
   private lineStarts(): Int32Array {
     if (this.starts) return this.starts;
+    // Two passes (count, then fill) straight into the typed array: a file of millions of lines would
+    // otherwise build a plain array of them first, several times the size.
+    this.starts = new Int32Array(this.scanLines(null) + 1);
+    this.scanLines(this.starts);
+    return this.starts;
+  }
+
+  /** Counts the line breaks; with `out`, also writes each line's start from index 1 (index 0 is 0). */
+  private scanLines(out: Int32Array | null): number {
     const text = this.text;
-    const found: number[] = [0];
+    let n = 0;
     if (text.indexOf("\r") < 0) {
-      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) found.push(i + 1);
-    } else {
-      for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 0x0a) found.push(i + 1);
-        else if (c === 0x0d) {
-          if (text.charCodeAt(i + 1) === 0x0a) i++;
-          found.push(i + 1);
-        }
+      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
+        n++;
+        if (out) out[n] = i + 1;
+      }
+      return n;
+    }
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a || c === 0x0d) {
+        if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+        n++;
+        if (out) out[n] = i + 1;
       }
     }
-    this.starts = Int32Array.from(found);
-    return this.starts;
+    return n;
   }
 }

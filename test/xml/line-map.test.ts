@@ -65,3 +65,51 @@ describe("LineMap.byteOffset", () => {
     }
   });
 });
+
+describe("LineMap.lineOf / columnOf (the cursor)", () => {
+  /** Line and column by counting from the start, the definition the fast paths must match. */
+  function naive(text: string, offset: number): { line: number; column: number } {
+    const o = Math.max(0, Math.min(offset, text.length));
+    let line = 1;
+    let start = 0;
+    for (let i = 0; i < o; i++) {
+      const c = text[i];
+      if (c === "\n" || (c === "\r" && text[i + 1] !== "\n")) {
+        line++;
+        start = i + 1;
+      } else if (c === "\r") {
+        if (i + 1 < o) {
+          line++;
+          i++;
+          start = i + 1;
+        }
+      }
+    }
+    return { line, column: o - start + 1 };
+  }
+
+  test("every offset, asked in order, backwards and at random, matches counting from the start", () => {
+    const texts = [
+      "",
+      "a",
+      "\n",
+      "ab\ncd\n\nef",
+      "a\r\nb\rc\n\r\nd\r",
+      "x".repeat(50) + "\n".repeat(5) + "\r\n".repeat(5),
+    ];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const text of texts) {
+      const offsets = Array.from({ length: text.length + 3 }, (_, i) => i - 1);
+      const orders = [offsets, [...offsets].reverse(), offsets.map(() => Math.floor(random() * (text.length + 3)) - 1)];
+      for (const order of orders) {
+        const map = new LineMap(text);
+        for (const o of order) {
+          const want = naive(text, o);
+          expect([map.lineOf(o), map.columnOf(o)]).toEqual([want.line, want.column]);
+          expect(map.position(o)).toEqual(want);
+        }
+      }
+    }
+  });
+});
