@@ -96,11 +96,12 @@ const PREDEFINED: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&
 const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 
 // Element and attribute names repeat millions of times across a mod while a schema set declares a few
-// thousand. Every name the tokenizer reports comes from one table shared by all documents (open
-// addressing on a hash of its characters, compared in place, so a name seen before costs no allocation).
-// Consumers get the same string object for the same name, whose hash the engine keeps, so their map
-// lookups by name do not re-hash; records hold one copy of each. The table is bounded: past
-// NAME_LIMIT names, or for a name longer than NAME_MAX_LENGTH, a fresh slice is returned.
+// thousand, and so do the whitespace runs between tags. Every name the tokenizer reports, and every short
+// whitespace-only text run, comes from one table shared by all documents (open addressing on a hash of
+// its characters, compared in place, so one seen before costs no allocation). Consumers get the same
+// string object for the same name, whose hash the engine keeps, so their map lookups by name do not
+// re-hash; records hold one copy of each. The table is bounded: past NAME_LIMIT entries, or for one
+// longer than NAME_MAX_LENGTH, a fresh slice is returned.
 const NAME_SLOTS_BITS = 14;
 const NAME_MASK = (1 << NAME_SLOTS_BITS) - 1;
 const NAME_LIMIT = 8192;
@@ -108,6 +109,9 @@ const NAME_MAX_LENGTH = 64;
 const NAME_PROBES = 8;
 const nameSlots: (string | undefined)[] = new Array(1 << NAME_SLOTS_BITS).fill(undefined);
 let nameCount = 0;
+
+/** Whitespace runs with CR (from the name table) → their value with line breaks normalised to LF. */
+const normalisedIndentation = new Map<string, string>();
 
 /** A copy of text[start, end) that shares no storage with `text` (a table entry must not pin a document). */
 function detachedName(text: string, start: number, end: number): string {
@@ -819,9 +823,31 @@ class XmlTokenizer {
       }
     }
     if (this.wantText && j > i) {
-      this.visitor.text!(special ? this.decodeRun(i, j, false) : text.slice(i, j), i, j);
+      const indent = j - i <= NAME_MAX_LENGTH ? this.indentation(i, j, special) : null;
+      this.visitor.text!(indent ?? (special ? this.decodeRun(i, j, false) : text.slice(i, j)), i, j);
     }
     return j;
+  }
+
+  /**
+   * The value of a short text run that is only whitespace (the indentation between tags, several per
+   * element), shared through the name table instead of a new string per run; null for any other run.
+   * A run with CR is normalised (CRLF and CR become LF) once per distinct run.
+   */
+  private indentation(i: number, j: number, special: boolean): string | null {
+    const text = this.text;
+    for (let k = i; k < j; k++) {
+      const c = text.charCodeAt(k);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d) return null;
+    }
+    const raw = internedName(text, i, j);
+    if (!special) return raw;
+    let value = normalisedIndentation.get(raw);
+    if (value === undefined) {
+      value = raw.replace(/\r\n?/g, "\n");
+      if (normalisedIndentation.size < NAME_LIMIT) normalisedIndentation.set(raw, value);
+    }
+    return value;
   }
 
   /**

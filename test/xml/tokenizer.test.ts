@@ -585,4 +585,13 @@ describe("parseXml: names from the shared name table", () => {
       ["ab", "", "ab"],
     ]);
   });
+
+  test("whitespace runs (shared) read as before: CRLF and CR normalised to LF, offsets of the raw run", () => {
+    const doc = "<a>\r\n\t<b/>\r\t<c/>\n <d> x </d>\r\n\t</a>";
+    for (let round = 0; round < 2; round++) {
+      const texts: [string, number, number][] = [];
+      parseXml(doc, { startElement: () => {}, text: (v, s, e) => texts.push([v, s, e]) });
+      expect(texts).toEqual([["\n\t", 3, 6], ["\n\t", 10, 12], ["\n ", 16, 18], [" x ", 21, 24], ["\n\t", 28, 31]]);
+    }
+  });
 });
