@@ -211,8 +211,12 @@ class ModelBuilder {
     const name = el.attrs.name;
     if (!name) return;
     this.countRefType(el, "element");
-    const inlineComplex = el.children.find((c) => c.kind === "complexType");
-    const inlineSimple = el.children.find((c) => c.kind === "simpleType");
+    let inlineComplex: XsdNode | undefined;
+    let inlineSimple: XsdNode | undefined;
+    for (const c of el.children) {
+      if (c.kind === "complexType") inlineComplex ??= c;
+      else if (c.kind === "simpleType") inlineSimple ??= c;
+    }
     let type: string | null = el.attrs.type !== undefined ? typeRef(el.attrs.type, el.scope) : null;
     let inline = false;
     if (type === null && (inlineComplex || inlineSimple)) {
@@ -469,16 +473,21 @@ class ModelBuilder {
       }
     }
     const attributes = record<AttributeInfo>();
-    for (const [k, v] of Object.entries(inheritedAttrs)) if (!prohibited.has(k)) attributes[k] = v;
-    Object.assign(attributes, attrs);
-    return {
-      name,
-      base,
-      attributes,
-      children: Object.assign(record<ChildInfo>(), inheritedChildren, children),
-      content,
-      declaresInheritFrom: Object.keys(attributes).some((k) => k.toLowerCase() === "inheritfrom"),
-    };
+    let declaresInheritFrom = false;
+    // for…in over prototype-less records: no entry arrays (this runs for every type of the set).
+    for (const k in inheritedAttrs) {
+      if (prohibited.has(k)) continue;
+      attributes[k] = inheritedAttrs[k];
+      if (k.length === 11 && k.toLowerCase() === "inheritfrom") declaresInheritFrom = true;
+    }
+    for (const k in attrs) {
+      attributes[k] = attrs[k];
+      if (k.length === 11 && k.toLowerCase() === "inheritfrom") declaresInheritFrom = true;
+    }
+    const allChildren = record<ChildInfo>();
+    for (const k in inheritedChildren) allChildren[k] = inheritedChildren[k];
+    for (const k in children) allChildren[k] = children[k];
+    return { name, base, attributes, children: allChildren, content, declaresInheritFrom };
   }
 
   /**
@@ -510,10 +519,19 @@ class ModelBuilder {
     const typeName = n.attrs.type !== undefined
       ? this.resolveRef(typeRef(n.attrs.type, n.scope), file, n)
       : this.inlineKeys.get(n) ?? "xs:anySimpleType";
-    const v = this.withRef(this.valueOf(typeName), n);
+    const v = this.valueOf(typeName);
+    const refType = this.refTarget(n.xas.refType);
+    // withRef's fields written out once (one object per attribute, not a copy of a copy).
     out[name] = {
-      ...v,
       typeName,
+      refType: refType ?? v.refType,
+      isRef: v.isRef || n.xas.isRef === "true" || n.xas.isWeakRef === "true",
+      isWeakRef: v.isWeakRef || n.xas.isWeakRef === "true",
+      isPoid: v.isPoid,
+      isList: v.isList,
+      enumValues: v.enumValues,
+      allowsDefine: v.allowsDefine,
+      isBoolean: v.isBoolean,
       name,
       required: n.attrs.use === "required",
       defaultValue: n.attrs.default ?? n.attrs.fixed ?? n.editDefault ?? null,
