@@ -94,6 +94,18 @@ function intern(s: string): string {
   return s;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A copy of `s` that shares no storage with the document text. The engine makes a slice of a long
+ * string a view into it, so one id kept in a record keeps the whole file's text alive (and a view costs
+ * more than a short string of its own): every string a record keeps goes through here. Padding forces
+ * a new buffer; slicing that back is a view of the small copy only.
+ */
+function keep(s: string): string {
+  return s.length === 0 ? s : s.padEnd(s.length + 1).slice(0, -1);
+}
+
 /** True when `value` is an expression or define use, never an asset reference. */
 function isExpressionValue(value: string): boolean {
   const c = value.charCodeAt(0);
@@ -279,10 +291,10 @@ class XmlExtraction {
       if (t && STRING_KEY.test(t)) {
         this.stringKeys.push({
           owner: top.owner,
-          key: t,
+          key: keep(t),
           element: top.local,
           attribute: null,
-          line: this.pos(start).line,
+          line: this.lines.lineOf(start),
         });
         return; // a display-text key, not an asset reference
       }
@@ -348,22 +360,20 @@ class XmlExtraction {
       this.ranges[frame.rangeIndex] = { ...r, end: rangeEnd, idChildren: frame.idChildren ?? [] };
     }
     if (!this.fragment && frame.depth === 1 && frame.region === "asset" && frame.owner >= 0) {
-      const a = this.assets[frame.owner];
-      this.assets[frame.owner] = {
-        ...a,
-        end: assetEnd,
-        endLine: endLine ?? this.pos(Math.max(assetEnd - 1, 0)).line,
-      };
+      // Set in place: a copy per asset was garbage of the size of the asset list.
+      const a = this.assets[frame.owner] as Mutable<AssetDecl>;
+      a.end = assetEnd;
+      a.endLine = endLine ?? this.lines.lineOf(Math.max(assetEnd - 1, 0));
     }
   }
 
   private pos(offset: number): { line: number; column: number } {
-    return this.lines.position(offset);
+    return { line: this.lines.lineOf(offset), column: this.lines.columnOf(offset) };
   }
 
   private diag(code: string, severity: RecordDiagnostic["severity"], message: string, offset: number): void {
     const p = this.pos(offset);
-    this.diagnostics.push({ code, severity, message, line: p.line, column: p.column });
+    this.diagnostics.push({ code, severity, message: keep(message), line: p.line, column: p.column });
   }
 
   private startRoot(tag: XmlStartTag): void {
@@ -420,8 +430,8 @@ class XmlExtraction {
       const p = this.pos(tag.start);
       if (href === "") this.sameDocument = true;
       this.xincludes.push({
-        href,
-        xpointer,
+        href: keep(href),
+        xpointer: xpointer === null ? null : keep(xpointer),
         rootLevel: tag.depth === 1 && !this.fragment,
         owner,
         offset: tag.start,
@@ -535,14 +545,14 @@ class XmlExtraction {
       const inherit = findAttrCaseless(tag, "inheritFrom");
       assets.push({
         type: local,
-        id,
+        id: keep(id),
         line: p.line,
         column: p.column,
-        startLine: this.pos(tag.start).line,
-        endLine: this.pos(tag.end).line,
+        startLine: this.lines.lineOf(tag.start),
+        endLine: this.lines.lineOf(tag.end),
         start: tag.start,
         end: tag.end,
-        inheritFrom: inherit ? inherit.value.trim() || null : null,
+        inheritFrom: inherit ? keep(inherit.value.trim()) || null : null,
       });
     }
     const frame = newFrame(local, type, owner, 1, parent.local, this.contentMode(type, null), "asset");
@@ -593,7 +603,7 @@ class XmlExtraction {
     frame.idChildIndex = parent.idChildren.length;
     parent.idChildren.push({
       type: tag.local,
-      id: id.value.trim(),
+      id: keep(id.value.trim()),
       line: p.line,
       column: p.column,
       offset: id.valueStart,
@@ -609,7 +619,7 @@ class XmlExtraction {
     this.rangeByName.set(tag.local, ranges.length);
     frame.rangeIndex = ranges.length;
     frame.idChildren = [];
-    ranges.push({ local: tag.local, start: tag.end, end: tag.end, line: this.pos(tag.start).line, idChildren: [] });
+    ranges.push({ local: tag.local, start: tag.end, end: tag.end, line: this.lines.lineOf(tag.start), idChildren: [] });
   }
 
   /** Whether (and how) an element's text is read for references. */
@@ -673,7 +683,13 @@ class XmlExtraction {
       );
     }
     const p = this.pos(sourceAttr.valueStart);
-    this.includes.push({ type, rawType, source: sourceAttr.value.trim(), line: p.line, column: p.column });
+    this.includes.push({
+      type,
+      rawType: rawType === null ? null : keep(rawType),
+      source: keep(sourceAttr.value.trim()),
+      line: p.line,
+      column: p.column,
+    });
   }
 
   private addDefine(tag: XmlStartTag): void {
@@ -684,7 +700,12 @@ class XmlExtraction {
     }
     const value = findAttr(tag, "value");
     const p = this.pos(name.valueStart);
-    this.defines.push({ name: name.value.trim(), value: value ? value.value : "", line: p.line, column: p.column });
+    this.defines.push({
+      name: keep(name.value.trim()),
+      value: value ? keep(value.value) : "",
+      line: p.line,
+      column: p.column,
+    });
   }
 
   private handleAttributes(tag: XmlStartTag, frame: Frame, parentLocal: string | null): void {
@@ -700,10 +721,10 @@ class XmlExtraction {
       if (owner >= 0 && value.indexOf(":") > 0 && isTextName(name) && STRING_KEY.test(value)) {
         this.stringKeys.push({
           owner,
-          key: value,
+          key: keep(value),
           element: tag.local,
           attribute: name,
-          line: this.pos(attr.valueStart).line,
+          line: this.lines.lineOf(attr.valueStart),
         });
         if (!schema) continue; // heuristic mode: a display-text key is not an asset reference
       }
@@ -754,9 +775,9 @@ class XmlExtraction {
       this.localIds.push({
         owner: frame.owner,
         element: intern(tag.local),
-        id: trimmed,
+        id: keep(trimmed),
         offset: attr.valueStart,
-        line: this.pos(attr.valueStart).line,
+        line: this.lines.lineOf(attr.valueStart),
       });
     }
   }
@@ -785,7 +806,7 @@ class XmlExtraction {
         const p = this.pos(attr.valueStart);
         this.poidRefs.push({
           owner,
-          value: trimmed,
+          value: keep(trimmed),
           element: intern(tag.local),
           attribute: intern(name),
           offset: attr.valueStart,
@@ -863,19 +884,18 @@ class XmlExtraction {
     attribute: string | null,
     offset: number,
   ): void {
-    const p = this.pos(offset);
     this.refs.push({
       owner,
       kind,
-      value,
+      value: keep(value),
       refType,
       selfType,
       element: intern(element),
       parent: parent === null ? null : intern(parent),
       attribute: attribute === null ? null : intern(attribute),
       offset,
-      line: p.line,
-      column: p.column,
+      line: this.lines.lineOf(offset),
+      column: this.lines.columnOf(offset),
     });
   }
 
@@ -891,7 +911,7 @@ class XmlExtraction {
     for (let m = DEFINE_USE.exec(value); m; m = DEFINE_USE.exec(value)) {
       const offset = base + m.index;
       const p = this.pos(offset);
-      this.defineUses.push({ owner, name: m[1], element, attribute, offset, line: p.line, column: p.column });
+      this.defineUses.push({ owner, name: keep(m[1]), element, attribute, offset, line: p.line, column: p.column });
     }
   }
 }
@@ -924,16 +944,38 @@ function newFrame(
   };
 }
 
-/** Splits a whitespace-separated value into tokens with their offsets (relative to `base`). */
+/**
+ * Whitespace as `String.prototype.trim` and `\s` define it (XML's four, the other ASCII controls
+ * 0x0B/0x0C, and the Unicode spaces), so the character loop below splits exactly as the regular
+ * expression it replaced.
+ */
+function isSpace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * Splits a whitespace-separated value into tokens with their offsets (relative to `base`); a non-list
+ * value is one token, trimmed. A character loop: no regular expression, and no copy of a value that is
+ * one token already.
+ */
 function eachToken(raw: string, base: number, list: boolean, fn: (token: string, offset: number) => void): void {
+  const n = raw.length;
+  let i = 0;
+  while (i < n && isSpace(raw.charCodeAt(i))) i++;
   if (!list) {
-    const lead = raw.length - raw.trimStart().length;
-    const t = raw.trim();
-    if (t) fn(t, base + lead);
+    let end = n;
+    while (end > i && isSpace(raw.charCodeAt(end - 1))) end--;
+    if (end > i) fn(i === 0 && end === n ? raw : raw.slice(i, end), base + i);
     return;
   }
-  const re = /\S+/g;
-  for (let m = re.exec(raw); m; m = re.exec(raw)) fn(m[0], base + m.index);
+  while (i < n) {
+    const start = i;
+    while (i < n && !isSpace(raw.charCodeAt(i))) i++;
+    fn(start === 0 && i === n ? raw : raw.slice(start, i), base + start);
+    while (i < n && isSpace(raw.charCodeAt(i))) i++;
+  }
 }
 
 function leading(value: string): number {

@@ -634,6 +634,21 @@ describe("untyped references, untyped and Poid content, list attributes (fixture
   });
 });
 
+// Rule: a list splits at the whitespace of JavaScript's \s, as the /\S+/ split it replaced did (the Unicode
+// spaces too), and a single value is trimmed the same way. Fails if extract-xml.ts eachToken splits only at
+// XML's four whitespace characters.
+test("list attributes split at Unicode spaces too (NBSP, ideographic space), each token at its own offset", () => {
+  const { linked } = memIndex(
+    mod(`<Thing id="T1" Parts="\u00a0G1\u3000G2\u2028Ghost\ufeff" />\n<Gadget id="G1" />\n<Gadget id="G2" />`),
+    untyped,
+  );
+  expect(linked.sites.map((s) => `${s.value} ${s.line}:${s.column} ${s.status}`)).toEqual([
+    "G1 3:24 resolved",
+    "G2 3:27 resolved",
+    "Ghost 3:30 not_found",
+  ]);
+});
+
 describe("sites inside fragments spliced by xi:include belong to the splicing asset", () => {
   const xp = (name: string) => `xmlns(n=uri:ea.com:eala:asset) xpointer(/n:${name}/child::*)`;
   const files = {
