@@ -249,6 +249,11 @@ interface Resolution {
   readonly status: ReferenceSite["status"];
 }
 
+/** A resolution with the type key it answers (the memo's entry for a value met with one key so far). */
+interface KeyedResolution extends Resolution {
+  readonly typeKey: string;
+}
+
 const NO_TARGETS: readonly number[] = [];
 
 /**
@@ -257,8 +262,12 @@ const NO_TARGETS: readonly number[] = [];
  * target arrays are shared.
  */
 class SiteResolver {
-  /** value → (refType or "=" + selfType) → resolution; nested maps avoid building a key string per site. */
-  private readonly memo = new Map<string, Map<string, Resolution>>();
+  /**
+   * value → (refType or "=" + selfType) → resolution; nested maps avoid building a key string per site.
+   * Most values are met with one type key only, so the first answer is kept alone (with its key) and a map
+   * is made only for a second key: a map per distinct value cost ~150 bytes each at a million values.
+   */
+  private readonly memo = new Map<string, KeyedResolution | Map<string, Resolution>>();
 
   constructor(
     private readonly ctx: LinkContext,
@@ -267,20 +276,22 @@ class SiteResolver {
   ) {}
 
   resolve(r: RefRecord, from: number): Resolution {
-    let byType = this.memo.get(r.value);
-    if (byType === undefined) {
-      byType = new Map();
-      this.memo.set(r.value, byType);
-    }
     const typeKey = r.refType ?? (r.selfType === null ? "" : `=${r.selfType}`);
-    const hit = byType.get(typeKey);
+    const known = this.memo.get(r.value);
+    const hit = known === undefined
+      ? undefined
+      : known instanceof Map
+      ? known.get(typeKey)
+      : known.typeKey === typeKey
+      ? known
+      : undefined;
     if (hit && !hit.targets.includes(from)) return hit;
     const id = normaliseRefValue(r.value);
     const lower = id.toLowerCase();
     const candidates = this.byId.get(lower);
     if (!candidates) {
-      const miss = { id, lower, targets: NO_TARGETS, status: "not_found" as const };
-      byType.set(typeKey, miss);
+      const miss = { id, lower, targets: NO_TARGETS, status: "not_found" as const, typeKey };
+      this.remember(r.value, known, miss);
       return miss;
     }
     const { targets, selfSkipped, selfOnly } = this.matching(r, from, candidates);
@@ -289,9 +300,25 @@ class SiteResolver {
       lower,
       targets: targets.length ? targets : NO_TARGETS,
       status: targets.length ? ("resolved" as const) : selfOnly ? ("not_found" as const) : ("wrong_type" as const),
+      typeKey,
     };
-    if (!selfSkipped) byType.set(typeKey, answer);
+    if (!selfSkipped) this.remember(r.value, known, answer);
     return answer;
+  }
+
+  /** Stores `answer` for `value` beside what `known` (the memo's entry for it) already holds. */
+  private remember(
+    value: string,
+    known: KeyedResolution | Map<string, Resolution> | undefined,
+    answer: KeyedResolution,
+  ) {
+    if (known === undefined || (!(known instanceof Map) && known.typeKey === answer.typeKey)) {
+      this.memo.set(value, answer);
+    } else if (known instanceof Map) {
+      known.set(answer.typeKey, answer);
+    } else {
+      this.memo.set(value, new Map([[known.typeKey, known], [answer.typeKey, answer]]));
+    }
   }
 
   /** The candidates whose type the reference accepts, best first (a self-reference skipped). */
