@@ -373,7 +373,7 @@ class XmlExtraction {
 
   private diag(code: string, severity: RecordDiagnostic["severity"], message: string, offset: number): void {
     const p = this.pos(offset);
-    this.diagnostics.push({ code, severity, message: keep(message), line: p.line, column: p.column });
+    this.diagnostics.push({ code, severity, message, line: p.line, column: p.column });
   }
 
   private startRoot(tag: XmlStartTag): void {
