@@ -53,17 +53,18 @@ function isTextName(name: string): boolean {
   return v;
 }
 
+/** One open element (mutable so that finished frames can be reused: see {@link newFrame}). */
 interface Frame {
-  readonly local: string;
-  readonly type: string | null;
-  readonly owner: number;
-  readonly depth: number;
+  local: string;
+  type: string | null;
+  owner: number;
+  depth: number;
   /** A top-level asset (its `id` defines it, its `inheritFrom` names its parent). */
   top: boolean;
-  readonly parentLocal: string | null;
+  parentLocal: string | null;
   /** What the element's text means, when it is collected for references. */
-  readonly content: ContentMode | null;
-  readonly region: Region;
+  content: ContentMode | null;
+  region: Region;
   hasChild: boolean;
   text: string;
   textStart: number;
@@ -81,6 +82,9 @@ interface ContentMode {
   readonly refType: string | null;
   readonly isList: boolean;
 }
+
+/** Without a schema every element's text is read as heuristic candidates. */
+const HEURISTIC_CONTENT: ContentMode = Object.freeze({ kind: "heuristic", refType: null, isList: true });
 
 // Element, attribute and type names repeat hundreds of thousands of times across a mod; the parser hands
 // out a fresh substring each time. One shared copy each keeps the records (and the heap) small.
@@ -216,6 +220,8 @@ class XmlExtraction {
   /** `type\0lower-cased id` → index of its first definition in this file. */
   private readonly seenAssets = new Map<string, number>();
   private readonly stack: Frame[] = [];
+  /** {@link contentMode} by type (for elements without an element-level refType). */
+  private readonly contentModes = new Map<string, ContentMode | null>();
   private rootName: string | null = null;
   /** The root is not `AssetDeclaration`: the file is a fragment for xi:include. */
   private fragment = false;
@@ -278,6 +284,7 @@ class XmlExtraction {
     }
     if (frame.content && !frame.hasChild && frame.textStart >= 0) this.emitContent(frame);
     this.close(frame, tag.start, tag.end, null);
+    releaseFrame(frame);
   }
 
   onText(value: string, start: number, end: number): void {
@@ -625,16 +632,23 @@ class XmlExtraction {
   /** Whether (and how) an element's text is read for references. */
   private contentMode(type: string | null, elementRefType: string | null): ContentMode | null {
     const { schema } = this;
-    if (!schema) return { kind: "heuristic", refType: null, isList: true };
+    if (!schema) return HEURISTIC_CONTENT;
     if (elementRefType) {
       const info = type ? schema.content(type) : null;
       if (info?.isPoid) return null;
       return { kind: "typed", refType: elementRefType, isList: info?.isList ?? false };
     }
     if (!type) return null;
-    const info = schema.content(type);
-    if (!info || !info.refType || info.isPoid) return null;
-    return { kind: "typed", refType: info.refType, isList: info.isList };
+    // One shared (read-only) mode per type: elements of a type repeat thousands of times in a file.
+    let mode = this.contentModes.get(type);
+    if (mode === undefined) {
+      const info = schema.content(type);
+      mode = !info || !info.refType || info.isPoid
+        ? null
+        : { kind: "typed", refType: info.refType, isList: info.isList };
+      this.contentModes.set(type, mode);
+    }
+    return mode;
   }
 
   private emitContent(frame: Frame): void {
@@ -916,6 +930,17 @@ class XmlExtraction {
   }
 }
 
+/**
+ * Finished frames, reused: one frame per element was the largest share of the garbage a big file makes
+ * (a frame is dead once its end is handled; nothing keeps one). Bounded: a document nests a few levels.
+ */
+const framePool: Frame[] = [];
+const FRAME_POOL_LIMIT = 256;
+
+function releaseFrame(frame: Frame): void {
+  if (framePool.length < FRAME_POOL_LIMIT) framePool.push(frame);
+}
+
 function newFrame(
   local: string,
   type: string | null,
@@ -925,23 +950,42 @@ function newFrame(
   content: ContentMode | null,
   region: Region,
 ): Frame {
-  return {
-    local,
-    type,
-    owner,
-    depth,
-    top: false,
-    parentLocal,
-    content,
-    region,
-    hasChild: false,
-    text: "",
-    textStart: -1,
-    textEnd: -1,
-    rangeIndex: -1,
-    idChildren: null,
-    idChildIndex: -1,
-  };
+  const f = framePool.pop();
+  if (f === undefined) {
+    return {
+      local,
+      type,
+      owner,
+      depth,
+      top: false,
+      parentLocal,
+      content,
+      region,
+      hasChild: false,
+      text: "",
+      textStart: -1,
+      textEnd: -1,
+      rangeIndex: -1,
+      idChildren: null,
+      idChildIndex: -1,
+    };
+  }
+  f.local = local;
+  f.type = type;
+  f.owner = owner;
+  f.depth = depth;
+  f.top = false;
+  f.parentLocal = parentLocal;
+  f.content = content;
+  f.region = region;
+  f.hasChild = false;
+  f.text = "";
+  f.textStart = -1;
+  f.textEnd = -1;
+  f.rangeIndex = -1;
+  f.idChildren = null;
+  f.idChildIndex = -1;
+  return f;
 }
 
 /**
