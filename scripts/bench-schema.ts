@@ -7,8 +7,9 @@
 //             JIT, as in a CLI run): the first pass and the best of the later passes
 //   xsd       loading the RA3 XSD set without the model cache (read, parse, build), in a fresh process:
 //             the first load and the best of the later loads
-// Usage: bun scripts/bench-schema.ts [--runs 5] [--only process,parse,xsd] [--binary dist/ra3]
-// Build first for `process` (npm run build).
+// Usage: bun scripts/bench-schema.ts [--runs 5] [--only process,parse,xsd] [--binary dist/ra3[,other]]
+// Build first for `process` (npm run build). With several binaries (comma-separated) the process runs of
+// all of them are interleaved round by round, so a shared machine's load falls on each alike.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -82,13 +83,13 @@ interface ProcessRun {
   readonly timings: Record<string, number>;
 }
 
-/** One cold `ra3 index --json` (fresh home) under GNU time. */
-function coldIndex(schema: boolean): ProcessRun {
+/** One cold `ra3 index --json` (fresh home) of `binary` under GNU time. */
+function coldIndex(binary: string, schema: boolean): ProcessRun {
   const home = mkdtempSync(join(tmpdir(), "ra3-bench-schema-"));
   try {
     const args = ["index", "--project", UPHEAVAL, ...(schema ? ["--schema", XSD] : []), "--home", home];
     const t = performance.now();
-    const r = spawnSync("/usr/bin/time", ["-f", "%M", values.binary!, ...args, "--json", "--no-progress"], {
+    const r = spawnSync("/usr/bin/time", ["-f", "%M", binary, ...args, "--json", "--no-progress"], {
       maxBuffer: 1 << 28,
     });
     const wall = performance.now() - t;
@@ -107,32 +108,46 @@ if (values.child) {
   const want = (g: string) => !only || only.has(g);
   console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(" ")}; ${runs} runs\n`);
   if (want("process")) {
-    if (!existsSync(values.binary!)) throw new Error(`${values.binary} is missing; run npm run build first`);
-    const plain: ProcessRun[] = [];
-    const typed: ProcessRun[] = [];
+    const binaries = values.binary!.split(",");
+    for (const b of binaries) if (!existsSync(b)) throw new Error(`${b} is missing; run npm run build first`);
+    const plain = binaries.map((): ProcessRun[] => []);
+    const typed = binaries.map((): ProcessRun[] => []);
     for (let i = 0; i < runs; i++) {
-      plain.push(coldIndex(false));
-      typed.push(coldIndex(true));
+      binaries.forEach((b, k) => {
+        plain[k].push(coldIndex(b, false));
+        typed[k].push(coldIndex(b, true));
+      });
     }
     const m = (rs: ProcessRun[], f: (r: ProcessRun) => number) => median(rs.map(f));
     const rows: [string, (r: ProcessRun) => number, boolean][] = [
       ["wall (whole process)", (r) => r.wall, true],
       ["schema load (the XSDs parsed)", (r) => r.timings.schemaMs, false],
       ["XML parse", (r) => r.timings.parseMs, true],
-      ["art (with the final link)", (r) => r.timings.artMs, true],
+      ["art", (r) => r.timings.artMs, true],
+      ["link", (r) => r.timings.linkMs, true],
       ["build total", (r) => r.timings.totalMs, true],
     ];
-    console.log(`cold \`ra3 index\`, Upheaval (fresh home), ${values.binary}, medians of ${runs} interleaved runs\n`);
-    console.log("| figure | project-only | RA3 schema | schema / project-only |");
-    console.log("|---|---:|---:|---:|");
-    for (const [name, f, r] of rows) {
+    binaries.forEach((b, k) => {
+      console.log(`cold \`ra3 index\`, Upheaval (fresh home), ${b}, medians of ${runs} interleaved runs\n`);
+      console.log("| figure | project-only | RA3 schema | schema / project-only |");
+      console.log("|---|---:|---:|---:|");
+      for (const [name, f, r] of rows) {
+        const a = m(plain[k], f);
+        const t = m(typed[k], f);
+        console.log(`| ${name} | ${fmt(a)} | ${fmt(t)} | ${r ? ratio(t, a) : ""} |`);
+      }
+      const ratios = plain[k].map((p, i) => typed[k][i].wall / p.wall).sort((x, y) => x - y);
       console.log(
-        `| ${name} | ${fmt(m(plain, f))} | ${fmt(m(typed, f))} | ${r ? ratio(m(typed, f), m(plain, f)) : ""} |`,
+        `| wall ratio per round (min / median / max) | | | ${ratios[0].toFixed(2)} / ${median(ratios).toFixed(2)} / ${
+          ratios[ratios.length - 1].toFixed(2)
+        } |`,
       );
-    }
-    console.log(
-      `| peak RSS | ${Math.round(m(plain, (r) => r.rssMb))} MB | ${Math.round(m(typed, (r) => r.rssMb))} MB | |\n`,
-    );
+      console.log(
+        `| peak RSS | ${Math.round(m(plain[k], (r) => r.rssMb))} MB | ${
+          Math.round(m(typed[k], (r) => r.rssMb))
+        } MB | |\n`,
+      );
+    });
   }
   if (want("parse")) {
     const plain = runChild("plain");
