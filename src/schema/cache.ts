@@ -15,8 +15,11 @@ import { NodeDirectoryLister } from "../project/fs-port.ts";
 import { joinPath, pathKey, toAbsolute } from "../project/paths.ts";
 import { loadSchema, type LoadSchemaOptions, type SchemaLoadResult } from "./load.ts";
 
-/** Bump whenever the model's shape or the loader's output changes: older cache files are then ignored. */
-const SCHEMA_CACHE_FORMAT = 1;
+/**
+ * Bump whenever the model's shape or the loader's output changes: older cache files are then ignored, and
+ * snapshots are re-keyed (their schema key is this format with the XSD set's content key).
+ */
+export const SCHEMA_CACHE_FORMAT = 2;
 
 export interface CachedSchemaLoadResult extends SchemaLoadResult {
   /** True when the model came from the cache file. */

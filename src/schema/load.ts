@@ -4,6 +4,7 @@
  * and builds the {@link SchemaModel}. Bad input never throws: every problem is a diagnostic naming the
  * file (and line), and loading continues with whatever else can be read.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { CaseResolver } from "../project/case-resolver.ts";
 import { type DirectoryLister, NodeDirectoryLister } from "../project/fs-port.ts";
@@ -38,6 +39,12 @@ export interface SchemaLoadResult {
   /** Counts from the build, or null without a model. */
   readonly stats: SchemaBuildStats | null;
   /**
+   * A digest of what the model was built from (each file's path in the set and its bytes, in load order,
+   * and the include targets that were missing), or null without a model: equal keys, equal models. It
+   * names the schema a snapshot's records were extracted with, without hashing the model itself.
+   */
+  readonly contentKey: string | null;
+  /**
    * Include targets that did not exist, as absolute paths spelled as written; a cache must treat the
    * schema as changed when one of them appears.
    */
@@ -59,7 +66,7 @@ export function loadSchema(dir: string, options: LoadSchemaOptions = {}): Schema
   const diagnostics: SchemaDiagnostic[] = [];
   const fail = (message: string): SchemaLoadResult => {
     diagnostics.push({ file: root, line: 0, column: 0, message });
-    return { model: null, diagnostics, files: [], stats: null, missing: [] };
+    return { model: null, diagnostics, files: [], stats: null, missing: [], contentKey: null };
   };
 
   const realRoot = resolver.resolvePath(root, "directory");
@@ -72,6 +79,7 @@ export function loadSchema(dir: string, options: LoadSchemaOptions = {}): Schema
   const missing: string[] = [];
   const seen = new Set<string>();
   const display = (p: string) => relativePosix(realRoot, p) ?? p;
+  const digest = createHash("sha1");
 
   const visit = (path: string): void => {
     const key = pathKey(path);
@@ -86,6 +94,7 @@ export function loadSchema(dir: string, options: LoadSchemaOptions = {}): Schema
       diagnostics.push({ file: path, line: 0, column: 0, message: `cannot read ${shown}: ${(e as Error).message}` });
       return;
     }
+    digest.update(`${shown}\u0000${bytes.length}\u0000`).update(bytes);
     const decoded = decodeXml(bytes);
     for (const w of decoded.warnings) {
       diagnostics.push({ file: path, line: w.line, column: w.column, message: `${shown}: ${w.message}` });
@@ -140,5 +149,13 @@ export function loadSchema(dir: string, options: LoadSchemaOptions = {}): Schema
 
   const built = buildSchemaModel(inputs, realRoot);
   diagnostics.push(...built.diagnostics);
-  return { model: { ...built.model, fileCount: files.length }, diagnostics, files, stats: built.stats, missing };
+  for (const m of missing) digest.update(`missing\u0000${display(m)}\u0000`);
+  return {
+    model: { ...built.model, fileCount: files.length },
+    diagnostics,
+    files,
+    stats: built.stats,
+    missing,
+    contentKey: digest.digest("hex").slice(0, 16),
+  };
 }

@@ -3,7 +3,7 @@
  * SDK's), or none: then the index runs in heuristic mode and says so.
  */
 import { join } from "node:path";
-import { loadSchemaCached } from "../schema/cache.ts";
+import { loadSchemaCached, SCHEMA_CACHE_FORMAT } from "../schema/cache.ts";
 import type { SchemaDiagnostic, SchemaQueries } from "../schema/model.ts";
 import { Schema } from "../schema/schema.ts";
 import type { WorkspaceConfig } from "./config.ts";
@@ -15,13 +15,17 @@ export interface LoadedSchema {
   readonly diagnostics: readonly SchemaDiagnostic[];
   readonly fileCount: number;
   readonly loadMs: number;
+  /** The schema cache format and the XSD set's content key (`SchemaLoadResult.contentKey`), or null without a schema. */
+  readonly contentKey: string | null;
 }
 
 /** The schema for `config` (null queries when there is no XSD set: heuristic mode). */
 export function loadWorkspaceSchema(
   config: Pick<WorkspaceConfig, "schemaDir" | "schemaSource" | "home">,
 ): LoadedSchema {
-  if (!config.schemaDir) return { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0 };
+  if (!config.schemaDir) {
+    return { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0, contentKey: null };
+  }
   const t = performance.now();
   // The parsed model is the same for every project using this XSD folder: cache it under the home folder.
   const loaded = loadSchemaCached(config.schemaDir, join(config.home, "cache", "schema"));
@@ -33,5 +37,7 @@ export function loadWorkspaceSchema(
     diagnostics: loaded.diagnostics,
     fileCount: loaded.files.length,
     loadMs,
+    // The same bytes make another model when the loader changes, which bumps the cache format.
+    contentKey: loaded.model && loaded.contentKey ? `${SCHEMA_CACHE_FORMAT}.${loaded.contentKey}` : null,
   };
 }

@@ -42,6 +42,7 @@ describe("missing folder or entry file", () => {
       files: [],
       stats: null,
       missing: [],
+      contentKey: null,
     });
   });
 

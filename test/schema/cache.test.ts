@@ -45,6 +45,26 @@ describe("loadSchemaCached", () => {
     expect(readdirSync(cache)).toEqual([first.cacheFile.slice(cache.length + 1)]);
   });
 
+  // Rule: the content key names what the model was built from (snapshots use it as their schema key).
+  // Fails if it hashes paths or stamps instead of bytes, or ignores a missing include.
+  test("the content key: equal for equal bytes (another folder, a touched file, from the cache), else different", () => {
+    const a = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    const b = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    const key = loadSchemaCached(a.xsd, a.cache).contentKey;
+    expect(key).toMatch(/^[0-9a-f]{16}$/);
+    expect(loadSchemaCached(a.xsd, a.cache)).toMatchObject({ fromCache: true, contentKey: key });
+    expect(loadSchema(b.xsd).contentKey).toBe(key);
+    utimesSync(join(b.xsd, "Types.xsd"), new Date(2031, 0, 1), new Date(2031, 0, 1));
+    expect(loadSchema(b.xsd).contentKey).toBe(key);
+    writeFileSync(join(b.xsd, "Types.xsd"), types.replace('name="x"', 'name="y"'));
+    const edited = loadSchema(b.xsd).contentKey;
+    expect(edited).not.toBe(key);
+    // Later.xsd is missing in both; once it exists the set is another one.
+    writeFileSync(join(b.xsd, "Later.xsd"), text());
+    expect([key, edited]).not.toContain(loadSchema(b.xsd).contentKey);
+    expect(loadSchema(join(b.xsd, "nowhere")).contentKey).toBeNull();
+  });
+
   test("an edited XSD invalidates the cache", () => {
     const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
     loadSchemaCached(xsd, cache);
