@@ -51,6 +51,8 @@ export class IndexCore implements RecordLookup {
   private linkState: LinkState | null = null;
   /** null when the last link was patched from the one before; else why it was a full link. */
   private lastFull: string | null = "no link yet";
+  /** Bumped on every change of a record (a link of the records as they are now is current while it holds). */
+  private revisionCount = 0;
 
   constructor(readonly schema: SchemaQueries | null, private readonly rank?: RecordRank) {}
 
@@ -65,6 +67,7 @@ export class IndexCore implements RecordLookup {
       if ("deleted" in c) {
         if (this.files.delete(key)) {
           this.structureVersion++;
+          this.revisionCount++;
           this.ordered = null;
           this.keyedList = null;
         }
@@ -93,6 +96,7 @@ export class IndexCore implements RecordLookup {
       list[this.keyedList.at.get(key)!] = { loaded: stored, key };
       this.keyedList = { list, at: this.keyedList.at };
     }
+    this.revisionCount++;
     // Editing values leaves the include graph as it was: the walk can be reused.
     if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
   }
@@ -100,6 +104,25 @@ export class IndexCore implements RecordLookup {
   /** A number that changes whenever a change can alter the include walk (files appear or go, includes change). */
   get structure(): number {
     return this.structureVersion;
+  }
+
+  /** A number that changes whenever any record changes, appears or goes. */
+  get revision(): number {
+    return this.revisionCount;
+  }
+
+  /**
+   * Takes `walk` as the include walk of the records as they are now through `inputs` (a stored walk,
+   * whose facts the caller has checked): links reuse it until a change alters the include structure.
+   */
+  adoptWalk(inputs: LinkInputs, walk: WalkResult): void {
+    this.walkCache = { version: this.structureVersion, inputs, result: walk };
+  }
+
+  /** The include walk of the records as they are now, when one has been made (or adopted); else null. */
+  currentWalk(inputs: LinkInputs): WalkResult | null {
+    const c = this.walkCache;
+    return c && c.version === this.structureVersion && c.inputs === inputs ? c.result : null;
   }
 
   get(key: string): StoredFile | undefined {

@@ -68,6 +68,9 @@ function byLowerName(entries: readonly DirEntry[]): Map<string, DirEntry[]> {
   return index;
 }
 
+/** The question "is it a folder" in {@link CaseResolver.lookups} (not a file name: names have no NUL). */
+const IS_FOLDER = "\u0000dir";
+
 function splitRelative(relative: string): string[] {
   return relative.split(/[\\/]+/).filter((s) => s.length > 0 && s !== ".");
 }
@@ -77,12 +80,25 @@ export class CaseResolver {
   private readonly results = new Map<string, Lookup>();
   /** Folders met on the way that could not be listed (their children found by exact name only). */
   readonly unlistableSeen = new Set<string>();
+  /**
+   * Every question asked of a folder's listing since construction: folder → lower-cased names looked
+   * up, and {@link IS_FOLDER} for whether it is one. Answers
+   * can be asked again later ({@link lookupAnswers}): equal answers mean equal resolutions.
+   */
+  private readonly asked: Map<string, Set<string>>;
 
-  constructor(readonly lister: DirectoryLister, readonly gate: PathGate | null = null) {}
+  /** @param asked the questions record to share (a confined copy shares its resolver's) */
+  constructor(
+    readonly lister: DirectoryLister,
+    readonly gate: PathGate | null = null,
+    asked: Map<string, Set<string>> = new Map(),
+  ) {
+    this.asked = asked;
+  }
 
-  /** A resolver over the same lister (and its cached listings) confined by `gate`. */
+  /** A resolver over the same lister (and its cached listings) confined by `gate`; its questions count as this one's. */
   confined(gate: PathGate): CaseResolver {
-    return new CaseResolver(this.lister, gate);
+    return new CaseResolver(this.lister, gate, this.asked);
   }
 
   /**
@@ -158,6 +174,7 @@ export class CaseResolver {
    */
   childNamed(dir: string, name: string, kind: EntryKind = "any"): string | null {
     if (this.gate) return this.resolve(dir, name, kind);
+    this.ask(dir, name.toLowerCase());
     const entries = this.lister.list(dir);
     if (!entries) {
       const exact = this.exactChild(dir, name, kind);
@@ -182,9 +199,49 @@ export class CaseResolver {
     return kind === "any" || (kind === "directory") === (what === "directory") ? p : null;
   }
 
-  /** The entries of `dir` (null when it is not a folder); a pass-through to the lister's cache. */
+  /**
+   * The entries of `dir` (null when it is not a folder); a pass-through to the lister's cache. Not
+   * counted in {@link lookups}: its users (project detection, build scripts) put what they found into
+   * the workspace configuration, which a stored link compares whole.
+   */
   entries(dir: string): readonly DirEntry[] | null {
     return this.lister.list(dir);
+  }
+
+  /**
+   * The questions asked of folder listings so far (folder, then the names), each folder with its names
+   * sorted, the folders sorted: what every answer so far depended on.
+   */
+  lookups(): readonly (readonly [dir: string, names: readonly string[]])[] {
+    const out = [...this.asked].map(([dir, names]) => [dir, [...names].sort()] as const);
+    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
+  /**
+   * The answers to `lookups` now, as one comparable text (asked of the lister, so folders it has
+   * cached answer from the cache): a folder's existence, or the entries matching a name ignoring case.
+   */
+  lookupAnswers(lookups: readonly (readonly [dir: string, names: readonly string[]])[]): string {
+    const parts: string[] = [];
+    for (const [dir, names] of lookups) {
+      const entries = this.lister.list(dir);
+      parts.push(`\u0000${dir}`);
+      if (entries === null) {
+        parts.push("\u0001-");
+        continue;
+      }
+      for (const name of names) {
+        const hits = name === IS_FOLDER ? [] : (byLowerName(entries).get(name) ?? []);
+        parts.push(`\u0001${name}\u0002${hits.map((e) => `${e.name}${e.isDirectory ? "/" : ""}`).join("\u0003")}`);
+      }
+    }
+    return parts.join("");
+  }
+
+  private ask(dir: string, name: string): void {
+    let names = this.asked.get(dir);
+    if (!names) this.asked.set(dir, names = new Set());
+    names.add(name);
   }
 
   /**
@@ -199,10 +256,12 @@ export class CaseResolver {
     for (; i < segs.length && segs[i] === ".."; i++) cur = native.dirname(cur);
     if (i === segs.length) {
       // Only reached for the base itself or after a trailing `..`; both are folders when they exist.
+      this.ask(cur, IS_FOLDER);
       if (this.lister.list(cur) !== null) return kind === "file" ? null : cur;
       return kind !== "directory" && this.existsAsFile(cur) ? cur : null;
     }
     const last = i === segs.length - 1;
+    this.ask(cur, segs[i].toLowerCase());
     const entries = this.lister.list(cur);
     if (!entries) {
       const exact = this.exactChild(cur, segs[i], last ? kind : "directory");
@@ -229,6 +288,7 @@ export class CaseResolver {
     if (parent === p) return false;
     const entries = this.lister.list(parent);
     const name = native.basename(p);
+    this.ask(parent, name.toLowerCase());
     if (!entries) return typeof this.exactChild(parent, name, "file") === "string";
     return entries.some((e) => e.name === name && !e.isDirectory);
   }

@@ -93,6 +93,14 @@ export class ByteReader {
     this.pos = start;
   }
 
+  /** A reader of the next `n` bytes alone; this one moves past them. */
+  slice(n: number): ByteReader {
+    if (n > this.end - this.pos) throw new CorruptInput("unexpected end of data");
+    const sub = new ByteReader(this.buf, this.pos, this.pos + n);
+    this.pos += n;
+    return sub;
+  }
+
   uint(): number {
     const buf = this.buf;
     if (this.pos >= this.end) throw new CorruptInput("unexpected end of data");

@@ -11,8 +11,12 @@
  * 24  H  header: one msgpack map (tool version, project, SDK, schema key, build facts, stats, file
  *          count, record layout fingerprint)
  * …   B  body: varint count + UTF-16 lengths of the string table, the table as one UTF-8 blob, then the
- *          files (path, stamp, record) as varints over table indexes (see record-codec.ts)
+ *          linked section (varint 0 = none, or 1, its byte length and the section: see link-codec.ts),
+ *          then the files (path, stamp, record) as varints over table indexes (see record-codec.ts)
  * ```
+ *
+ * The linked section comes before the files so a server can publish the stored index as soon as it is
+ * read, and decode the records after. Version 2 (no linked section) is refused like any other version.
  *
  * The string table holds each distinct string once, and decoding it is one UTF-8 decode plus slicing.
  * Decoding never throws: every failure is a {@link DecodeFailure} with a reason and one sentence.
@@ -23,10 +27,11 @@ import type { FileStamp } from "../index/core.ts";
 import type { FileRecord } from "../index/records.ts";
 import { ByteReader, ByteWriter, checksum32, CorruptInput } from "./bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } from "./record-codec.ts";
+import { LINK_LAYOUT_FIELDS, type LinkState, linkStateProblem, readLinkState, writeLinkState } from "./link-codec.ts";
 import { runSteps } from "../steps.ts";
 
 /** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
-export const SNAPSHOT_SCHEMA_VERSION = 2;
+export const SNAPSHOT_SCHEMA_VERSION = 3;
 
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = new Uint8Array([0x52, 0x41, 0x33, 0x53, 0x4e, 0x41, 0x50, 0x00]); // "RA3SNAP\0"
@@ -61,6 +66,13 @@ export interface SnapshotHeader {
 
 export interface Snapshot extends SnapshotHeader {
   readonly files: readonly SnapshotFile[];
+  /**
+   * What the last link of these records produced, when it was current (see `link-codec.ts`); absent or
+   * null when the snapshot has none, or when the stored one was refused (then `linkedProblem` says why).
+   */
+  readonly linked?: LinkState | null;
+  /** Why a stored linked section was refused (the records are still good: the warm start links them). */
+  readonly linkedProblem?: string;
 }
 
 /** What the header says about the body, beyond {@link SnapshotHeader}. */
@@ -114,8 +126,9 @@ const RECORD_FIELDS = compileSpec(FILE_RECORD_SPEC);
  * without bumping {@link SNAPSHOT_SCHEMA_VERSION} (easy to forget during development) still invalidates
  * old snapshots instead of misreading them.
  */
-export const RECORD_LAYOUT: string = checksum32(new TextEncoder().encode(JSON.stringify(RECORD_FIELDS))).toString(16)
-  .padStart(8, "0");
+export const RECORD_LAYOUT: string = checksum32(
+  new TextEncoder().encode(JSON.stringify([RECORD_FIELDS, LINK_LAYOUT_FIELDS])),
+).toString(16).padStart(8, "0");
 
 // Plain maps (no msgpackr records extension), so any msgpack library can read the header.
 let headerPackr: Packr | null = null;
@@ -147,6 +160,16 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
     );
   }
   const table = new StringTable();
+  const linked = new ByteWriter(s.linked ? 1 << 20 : 16);
+  if (s.linked) {
+    writeLinkState(linked, table, s.linked);
+    yield;
+  }
+  const linkedHead = new ByteWriter(16);
+  if (s.linked) {
+    linkedHead.uint(1);
+    linkedHead.uint(linked.length);
+  } else linkedHead.uint(0);
   const data = new ByteWriter(1 << 20);
   data.uint(s.files.length);
   let written = 0;
@@ -181,7 +204,7 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
     fileCount: s.files.length,
     recordLayout: RECORD_LAYOUT,
   });
-  const bodyLength = lengths.length + blob.length + data.length;
+  const bodyLength = lengths.length + blob.length + linkedHead.length + linked.length + data.length;
   const out = new Uint8Array(PREFIX + header.length + bodyLength);
   out.set(SNAPSHOT_MAGIC, 0);
   const dv = new DataView(out.buffer);
@@ -195,6 +218,10 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
   at += lengths.length;
   out.set(blob, at);
   at += blob.length;
+  out.set(linkedHead.result(), at);
+  at += linkedHead.length;
+  out.set(linked.result(), at);
+  at += linked.length;
   out.set(data.result(), at);
   dv.setUint32(20, checksum32(out.subarray(PREFIX)), true);
   return out;
@@ -281,12 +308,14 @@ export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): 
 }
 
 /**
- * {@link decodeSnapshot} in steps: yields after every few hundred files (a long-running process lets
- * other work run there) and returns the result.
+ * {@link decodeSnapshot} in steps: yields after the linked section and every few hundred files (a
+ * long-running process lets other work run there) and returns the result. `onLinked` is called with
+ * the linked section (and the header) as soon as it is read and checked, before any record is decoded.
  */
 export function* decodeSnapshotSteps(
   bytes: Uint8Array,
   expect: SnapshotExpectation,
+  onLinked?: (linked: LinkState, header: SnapshotHeaderInfo) => void,
 ): Generator<void, DecodeResult, void> {
   const head = readSnapshotHeader(bytes, expect);
   if (!head.ok) return head;
@@ -306,6 +335,11 @@ export function* decodeSnapshotSteps(
       at += lengths[i];
     }
     if (at !== text.length) throw new CorruptInput("the string table lengths do not add up");
+    const section = readLinkedSection(r, table);
+    if (section.linked) {
+      onLinked?.(section.linked, h);
+      yield;
+    }
     const fileCount = r.count();
     if (fileCount !== h.fileCount) {
       throw new CorruptInput(`the body holds ${fileCount} files, the header says ${h.fileCount}`);
@@ -321,13 +355,40 @@ export function* decodeSnapshotSteps(
     }
     if (r.pos !== r.end) throw new CorruptInput(`${r.end - r.pos} bytes are left after the last file`);
     const { fileCount: _count, size: _size, ...meta } = h;
-    return { ok: true, snapshot: { ...meta, files } };
+    const linked = section.linked ? { linked: section.linked } : {};
+    const linkedProblem = section.problem === null ? {} : { linkedProblem: section.problem };
+    return { ok: true, snapshot: { ...meta, files, ...linked, ...linkedProblem } };
   } catch (e) {
     // The checksum matched, so this is an encoder from another build writing the same version: still corrupt.
     if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {
       return fail("corrupt", `the snapshot is corrupt: ${e.message}`);
     }
     return fail("corrupt", `the snapshot is corrupt: ${String(e)}`);
+  }
+}
+
+/**
+ * The linked section at `r` (leaving `r` after it), or null with why it was refused: a section that
+ * does not decode or does not hold together is skipped by its length, and the records after it are read.
+ */
+function readLinkedSection(
+  r: ByteReader,
+  table: readonly string[],
+): { readonly linked: LinkState | null; readonly problem: string | null } {
+  const marker = r.uint();
+  if (marker === 0) return { linked: null, problem: null };
+  if (marker !== 1) throw new CorruptInput(`the linked section marker is ${marker}, not 0 or 1`);
+  const sub = r.slice(r.uint());
+  try {
+    const linked = readLinkState(sub, table);
+    if (sub.pos !== sub.end) return { linked: null, problem: `${sub.end - sub.pos} bytes are left after it` };
+    const problem = linkStateProblem(linked);
+    return problem === null ? { linked, problem: null } : { linked: null, problem };
+  } catch (e) {
+    if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {
+      return { linked: null, problem: e.message };
+    }
+    throw e;
   }
 }
 

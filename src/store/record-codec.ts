@@ -29,6 +29,11 @@ export interface ListOf<T> {
   readonly list: Spec<T>;
 }
 
+/** An object or null, described by its own spec. */
+export interface OptionalOf<T> {
+  readonly optional: Spec<T>;
+}
+
 /** The wire kinds a field of value type `V` may use. */
 type KindFor<V> = [V] extends [string] ? "str"
   : [V] extends [string | null] ? "str?"
@@ -37,11 +42,13 @@ type KindFor<V> = [V] extends [string] ? "str"
   : [V] extends [readonly number[]] ? "int[]"
   : [V] extends [readonly string[]] ? "str[]"
   : [V] extends [readonly (infer E)[]] ? ListOf<E>
+  : [V] extends [object | null] ? OptionalOf<NonNullable<V>>
   : never;
 
 /**
  * How each field of `T` is written: `str` (table index), `str?` (index + 1, 0 for null), `int`
- * (zigzag varint), `uint` (varint), `num` (float64), `bool`, `int[]`, `str[]`, or a nested list.
+ * (zigzag varint), `uint` (varint), `num` (float64), `bool`, `int[]`, `str[]`, a nested list, or an
+ * object that may be null (a 0/1 marker, then its fields).
  */
 export type Spec<T> = { readonly [K in keyof T]-?: KindFor<T[K]> };
 
@@ -166,6 +173,7 @@ const BOOL = 5;
 const INT_LIST = 6;
 const STR_LIST = 7;
 const OBJ_LIST = 8;
+const OBJ_OPT = 9;
 const CODES: Record<string, number> = {
   str: STR,
   "str?": STR_OPT,
@@ -189,6 +197,8 @@ export function compileSpec<T>(spec: Spec<T>): readonly CompiledField[] {
   return Object.entries(spec as Record<string, unknown>).map(([name, kind]) =>
     typeof kind === "string"
       ? { name, code: CODES[kind], sub: null }
+      : "optional" in (kind as object)
+      ? { name, code: OBJ_OPT, sub: compileSpec((kind as OptionalOf<unknown>).optional) }
       : { name, code: OBJ_LIST, sub: compileSpec((kind as ListOf<unknown>).list) }
   );
 }
@@ -262,6 +272,13 @@ export function writeObject(w: ByteWriter, table: StringTable, fields: readonly 
         }
         break;
       }
+      case OBJ_OPT:
+        if (v === null) w.uint(0);
+        else {
+          w.uint(1);
+          writeObject(w, table, f.sub!, v as object);
+        }
+        break;
       default: {
         const list = v as readonly object[];
         w.uint(list.length);
@@ -320,6 +337,12 @@ export function readObject(
         const list = new Array<string>(n);
         for (let k = 0; k < n; k++) list[k] = str(table, r.uint());
         o[f.name] = list;
+        break;
+      }
+      case OBJ_OPT: {
+        const b = r.uint();
+        if (b > 1) throw new CorruptInput(`field ${f.name} holds the marker ${b}, not 0 or 1`);
+        o[f.name] = b === 1 ? readObject(r, table, f.sub!) : null;
         break;
       }
       default: {

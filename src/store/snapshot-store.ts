@@ -21,7 +21,9 @@ import {
   type Snapshot,
   type SnapshotExpectation,
   type SnapshotHeader,
+  type SnapshotHeaderInfo,
 } from "./codec.ts";
+import type { LinkState } from "./link-codec.ts";
 import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "./lock.ts";
 import { sweepTempFiles, tempFilesOf } from "./leftovers.ts";
 import { runStepsWithPauses } from "../steps.ts";
@@ -78,7 +80,8 @@ interface KnownFile {
 
 /**
  * What a snapshot stores, as a digest that ignores when and by which build it was made: the header
- * without `generatedAt`, `buildId` and timings (stats ending in `Ms`), then every file's path and stamp
+ * without `generatedAt`, `buildId` and timings (stats ending in `Ms`), whether a linked section is
+ * stored, then every file's path and stamp
  * in order (a record depends only on its file's bytes, which the stamp stands for, and on the schema and
  * tool version in the header). A file without a stamp (unreadable) counts by its diagnostics.
  * @example snapshotStateKey(a) === snapshotStateKey({ ...a, buildId: a.buildId + 1 }) // true
@@ -96,6 +99,9 @@ export function snapshotStateKey(s: Snapshot): string {
       s.complete,
       s.stale,
       stats,
+      // Whether a linked section is stored; not its facts: which questions a process asked the folder
+      // listings depends on its history. A loaded section that did not hold is rewritten (forgetLoaded).
+      s.linked ? "linked" : null,
     ]),
   );
   for (const f of s.files) {
@@ -169,11 +175,29 @@ export class SnapshotStore {
     return this.loaded(decodeSnapshot(read.bytes, expect), read.stamp);
   }
 
-  /** {@link load} with the decoding cut into steps and `pause` awaited between them (a server answers meanwhile). */
-  async loadInSteps(expect: SnapshotExpectation, pause: () => Promise<void>): Promise<LoadResult> {
+  /**
+   * {@link load} with the decoding cut into steps and `pause` awaited between them (a server answers
+   * meanwhile); `onLinked` gets the linked section as soon as it is read, before the records are decoded.
+   */
+  async loadInSteps(
+    expect: SnapshotExpectation,
+    pause: () => Promise<void>,
+    onLinked?: (linked: LinkState, header: SnapshotHeaderInfo) => void,
+  ): Promise<LoadResult> {
     const read = this.readBytes();
     if (!("bytes" in read)) return read;
-    return this.loaded(await runStepsWithPauses(decodeSnapshotSteps(read.bytes, expect), pause), read.stamp);
+    return this.loaded(
+      await runStepsWithPauses(decodeSnapshotSteps(read.bytes, expect, onLinked), pause),
+      read.stamp,
+    );
+  }
+
+  /**
+   * Forgets what the last load read, so the next save writes even the same state: for a loaded
+   * snapshot whose linked section no longer held (the save stores a current one).
+   */
+  forgetLoaded(): void {
+    this.known = null;
   }
 
   /** The snapshot file's bytes and the stamp of that same file, or why they could not be read. */
@@ -300,7 +324,7 @@ export class SnapshotStore {
 }
 
 function metaOf(s: Snapshot, size: number): SnapshotMeta {
-  const { files, ...header } = s;
+  const { files, linked: _linked, linkedProblem: _problem, ...header } = s;
   return { ...header, size, files: files.length };
 }
 

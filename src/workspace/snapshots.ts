@@ -44,11 +44,23 @@ function snapshotOf(ws: Workspace, schemaKey: string): Snapshot {
     stale: view.lifecycle.state === "stale",
     stats,
     files: snapshotFiles(ws.core),
+    linked: ws.storedLink(),
   };
 }
 
 export type WarmStartResult =
-  | { readonly warm: true; readonly reused: number; readonly update: UpdateReport; readonly loadMs: number }
+  | {
+    readonly warm: true;
+    readonly reused: number;
+    readonly update: UpdateReport;
+    readonly loadMs: number;
+    /**
+     * What came of the snapshot's linked section: `index` (published as stored: no walk, no link),
+     * `walk` (its include walk reused, the records re-linked), `stale` (its facts no longer hold: walked
+     * and linked), `refused` (it did not hold together), `none` (the snapshot had none).
+     */
+    readonly linked: "index" | "walk" | "stale" | "refused" | "none";
+  }
   | { readonly warm: false; readonly reason: string; readonly quiet: boolean };
 
 /**
@@ -57,10 +69,16 @@ export type WarmStartResult =
  * the index linked. Returns why not when there is no usable snapshot (`quiet` when that is simply the
  * first run).
  *
- * With `served` (a server, whose requests wait for the stored index, never for re-reads): when the scan
- * found files to re-read or drop, every stored record is first installed and linked as it is, published
- * marked stale, and `served` called; the refresh then replaces the changed records and drops the
- * vanished ones while queries answer from the stored index. The result equals the one-pass warm start's.
+ * The snapshot's linked section, when its facts still hold (the same configuration, scan report and
+ * folder listings) and no file appeared or went, gives the include walk; when no record changed either,
+ * it is the index, published as stored (no walk, no link).
+ *
+ * With `served` (a server, whose requests wait for the stored index, never for re-reads): a linked
+ * section is published as soon as it is decoded, marked stale until the scan has compared it with the
+ * disk, and `served` called; without one, when the scan found files to re-read or drop, every stored
+ * record is first installed and linked as it is, published marked stale, and `served` called. The
+ * refresh then replaces the changed records and drops the vanished ones while queries answer from the
+ * stored index. The result equals the one-pass warm start's.
  */
 export async function warmStart(
   ws: Workspace,
@@ -73,9 +91,20 @@ export async function warmStart(
   store.cleanLeftovers();
   // In time slices: a server keeps answering while the snapshot is decoded.
   const slicer = new Slicer();
+  let servedEarly = false;
   const loaded = await store.loadInSteps(
     { projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey },
     () => slicer.pause(),
+    served
+      ? (linked, header) => {
+        // A server answers from the stored index at once; the records are decoded after.
+        ws.continueFrom(header.buildId);
+        ws.publishStoredLink(linked, header.complete, header.generatedAt);
+        if (header.complete) ws.event("files_changed"); // not yet compared with the disk
+        servedEarly = true;
+        served();
+      }
+      : undefined,
   );
   if (!loaded.ok) {
     return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
@@ -87,23 +116,42 @@ export async function warmStart(
   const scanned = await ws.scanAll(snapshot.files);
   const plan = planWarmStart(snapshot.files, stampIn(scanned, ws.confinedStamps()));
   const stored = new Set(snapshot.files.map((f) => pathKey(f.path)));
-  const refreshWork = plan.changed.length + plan.vanished.length +
-    scanned.filter((f) => !stored.has(pathKey(f.path))).length;
-  if (served && refreshWork > 0) {
+  const added = scanned.filter((f) => !stored.has(pathKey(f.path))).length;
+  const refreshWork = plan.changed.length + plan.vanished.length + added;
+  const link = snapshot.linked ?? null;
+  // The stored walk holds while no file appeared or went and the folders list as they did.
+  const walkHolds = link !== null && plan.vanished.length === 0 && added === 0 && ws.storedLinkHolds(link);
+  const indexHolds = walkHolds && plan.changed.length === 0;
+  const vanished = new Set(plan.vanished.map(pathKey));
+  if (servedEarly) {
+    ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
+  } else if (indexHolds) {
+    ws.installRecords(snapshot.files);
+    ws.publishStoredLink(link, snapshot.complete, snapshot.generatedAt);
+  } else if (served && refreshWork > 0) {
     // Served as stored, but for the files gone or now outside the roots (a record an older ra3 read
     // there, a link retargeted): the index never holds what the confinement would not read.
-    const gone = new Set(plan.vanished.map(pathKey));
-    ws.installRecords(snapshot.files.filter((f) => !gone.has(pathKey(f.path))));
+    ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
     await ws.serveStored(snapshot.complete, snapshot.generatedAt);
     served();
   } else {
-    ws.installRecords(plan.reuse);
+    // Changed records too: re-read in place, an edit that keeps the include structure keeps the walk.
+    ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
     ws.event("build_started");
   }
+  if (walkHolds) ws.adoptStoredLink(link, indexHolds);
+  // A linked section that was not the index is stale or missing: the next save writes a current one.
+  if (!indexHolds) store.forgetLoaded();
   const loadMs = performance.now() - t;
   const update = await ws.refreshFrom(scanned);
   ws.event("build_done");
-  return { warm: true, reused: plan.reuse.length, update, loadMs: Math.round(loadMs * 10) / 10 };
+  return {
+    warm: true,
+    reused: plan.reuse.length,
+    update,
+    loadMs: Math.round(loadMs * 10) / 10,
+    linked: indexHolds ? "index" : walkHolds ? "walk" : link ? "stale" : snapshot.linkedProblem ? "refused" : "none",
+  };
 }
 
 /**

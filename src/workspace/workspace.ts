@@ -18,7 +18,10 @@ import {
 } from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
 import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
-import type { Diagnostic, LinkedIndex } from "../index/linked.ts";
+import type { WalkResult } from "../index/include-walk.ts";
+import { type Diagnostic, LinkedIndex } from "../index/linked.ts";
+import { type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
+import { linkFactsHold, linkFactsNow } from "./link-facts.ts";
 import { emptyRecord, type FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
 import type { IndexView } from "../query/envelope.ts";
@@ -90,10 +93,15 @@ export class Workspace {
   private readonly droppedByCase = new Set<string>();
   /** Folders of the project the last scan could not list (permission denied). */
   private readonly unlistedByScan = new Set<string>();
-  /** {@link scanFacts} when the published index was linked. */
+  /** {@link scanFacts} when the published index was linked ("" when unknown: the next refresh re-links). */
   private linkedScanFacts = "";
   /** Links the scans did not follow (they lead outside the allowed roots), by key. */
   private readonly refusedLinks = new Map<string, string>();
+  /** The core's revision and include walk the published index was linked from (-1, null: unknown). */
+  private publishedRevision = -1;
+  private publishedWalk: WalkResult | null = null;
+  /** The facts of a stored link published as the index (checked when adopted); null for a link made here. */
+  private publishedFacts: LinkFacts | null = null;
 
   /**
    * @param schema the loaded schema (default: loaded now from the configuration)
@@ -170,6 +178,74 @@ export class Workspace {
     return linked;
   }
 
+  /**
+   * Publishes a snapshot's stored link as the index, without walking or linking: the index the records
+   * were linked into when the snapshot was saved. Not yet checked against the disk: until
+   * {@link confirmStoredLink}, nothing counts as current (the next refresh re-links).
+   */
+  publishStoredLink(state: LinkState, complete: boolean, builtAt: string): LinkedIndex {
+    this.event("build_started");
+    const { inputs } = this.ports;
+    const linked = new LinkedIndex({
+      ...state.parts,
+      includes: state.walk.includes,
+      streams: state.walk.streams,
+      wanted: [...state.walk.wanted],
+      schema: inputs.schema,
+      projectDir: inputs.projectDir,
+      sdkDir: inputs.sdkDir,
+    });
+    this.published = linked;
+    this.builtAtIso = builtAt;
+    this.linkedScanFacts = "";
+    this.publishedRevision = -1;
+    this.publishedWalk = null;
+    this.publishedFacts = null;
+    this.event(complete ? "build_done" : "xml_done");
+    return linked;
+  }
+
+  /**
+   * Whether a stored link's facts still hold after this run's scan (same configuration, scan report and
+   * folder listings). With the stored records installed unchanged, its walk and its index are current.
+   */
+  storedLinkHolds(state: LinkState): boolean {
+    return !this.unlistable() && linkFactsHold(this.config, state.facts, this.scanFacts());
+  }
+
+  /**
+   * Takes a stored link's include walk for the records now installed (the caller checked the facts and
+   * that no file appeared or went); with `published`, the published index is the stored one and current.
+   */
+  adoptStoredLink(state: LinkState, published: boolean): void {
+    this.core.adoptWalk(this.ports.inputs, state.walk);
+    if (!published) return;
+    this.publishedWalk = state.walk;
+    this.publishedRevision = this.core.revision;
+    this.publishedFacts = state.facts;
+    this.linkedScanFacts = this.scanFacts();
+  }
+
+  /**
+   * What to store as the snapshot's linked section: the published index with its walk and the facts it
+   * depended on, when it is complete and current (no record changed since it was linked, nothing stale,
+   * no folder that could only be stepped through by exact name); else null.
+   */
+  storedLink(): LinkState | null {
+    const linked = this.published;
+    const walk = this.publishedWalk;
+    if (!linked || !walk || this.publishedRevision !== this.core.revision) return null;
+    if (this.lifecycleState.state !== "ready" || this.linkedScanFacts !== this.scanFacts()) return null;
+    // A stored link published as it was keeps its facts: this run asked the resolver fewer questions.
+    const facts = this.publishedFacts ?? linkFactsNow(this.config, this.linkedScanFacts, this.unlistable());
+    return facts && linkStateOf(linked, walk, facts);
+  }
+
+  /** A folder was met that cannot be listed (its files are found by exact name only). */
+  private unlistable(): boolean {
+    return this.unlistedByScan.size > 0 || this.config.resolver.unlistableSeen.size > 0;
+  }
+
   /** Continues the build numbering of a restored snapshot (build ids only grow). */
   continueFrom(buildId: number): void {
     if (buildId > this.buildCounter) this.buildCounter = buildId;
@@ -200,17 +276,27 @@ export class Workspace {
 
   private relink(): LinkedIndex {
     this.linkedScanFacts = this.scanFacts();
+    const revision = this.core.revision;
     const linked = this.core.link(this.ports.inputs);
-    this.publish(linked);
+    this.publishLinked(linked, revision);
     return linked;
   }
 
   /** {@link relink} in slices: other work (a server's requests) runs between the link's phases. */
   private async relinkInSlices(slicer: Slicer): Promise<LinkedIndex> {
     this.linkedScanFacts = this.scanFacts();
+    const revision = this.core.revision;
     const linked = await slicer.drive(this.core.linkSteps(this.ports.inputs));
-    this.publish(linked);
+    this.publishLinked(linked, revision);
     return linked;
+  }
+
+  /** Publishes a link of the records at `revision`, with the walk it was made from. */
+  private publishLinked(linked: LinkedIndex, revision: number): void {
+    this.publish(linked);
+    this.publishedRevision = revision;
+    this.publishedWalk = this.core.currentWalk(this.ports.inputs);
+    this.publishedFacts = null;
   }
 
   /**

@@ -119,8 +119,7 @@ describe("a warm start equals a fresh build, in order", () => {
           "Data/Includes/Art.xml",
           "Data/Includes/CommandSets.xml",
         ],
-        // Served first, every stored record is installed, so the refresh drops the vanished one.
-        served ? ["Data/Standalone.xml"] : [],
+        [],
       ]);
 
       const base = await fresh(dir, home);

@@ -1,0 +1,386 @@
+/**
+ * The snapshot's linked section: what the last link produced (the include walk and the published index's
+ * parts) and the facts it depended on, so a warm start where nothing changed publishes it instead of
+ * walking and linking again, and one where only values changed reuses the walk. Written with the same
+ * spec engine and string table as the file records (`record-codec.ts`); a spec is tied to its type, so a
+ * field added to the index and forgotten here is a compile error.
+ *
+ * Maps and sets travel as lists in their iteration order, which the published index keeps (a map's order
+ * is part of what equals a fresh build). Read back, the section is checked for indexes outside their
+ * lists (an encoder of another build writing the same version): such a section is refused, and the
+ * warm start links the records instead.
+ */
+import type { FileReach, WalkContext, WalkResult } from "../index/include-walk.ts";
+import type {
+  AssetDef,
+  DefineDef,
+  Diagnostic,
+  FileInfo,
+  IncludeEdge,
+  LinkedIndex,
+  LinkedParts,
+  LinkStats,
+  PoidSite,
+  ReferenceSite,
+  StreamInfo,
+  StringDef,
+  StringUse,
+} from "../index/linked.ts";
+import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { compileSpec, readObject, type Spec, type StringTable, writeObject } from "./record-codec.ts";
+
+/** What a stored link depended on beyond the records, each as a comparable value. */
+export interface LinkFacts {
+  /** The link's configuration: layout, SDK, entry options, build scripts. */
+  readonly config: string;
+  /** What the project scan reported (paths differing only in case, folders it could not list). */
+  readonly scan: string;
+  /** The questions asked of folder listings, one JSON array per folder: the folder, then the names. */
+  readonly folders: readonly string[];
+  /** A digest of their answers (see `CaseResolver.lookupAnswers`). */
+  readonly listing: string;
+}
+
+/** The parts of a published index the link computed (the rest comes from the workspace's inputs). */
+export type StoredParts = Omit<LinkedParts, "schema" | "projectDir" | "sdkDir" | "includes" | "streams" | "wanted">;
+
+/** A stored link: valid while the records, the facts and the configuration are those it was made from. */
+export interface LinkState {
+  readonly facts: LinkFacts;
+  readonly walk: WalkResult;
+  readonly parts: StoredParts;
+}
+
+/**
+ * The link state of a published index and the walk it was linked from.
+ * @example linkStateOf(ws.linked!, walk, facts)
+ */
+export function linkStateOf(linked: LinkedIndex, walk: WalkResult, facts: LinkFacts): LinkState {
+  return {
+    facts,
+    walk,
+    parts: {
+      files: linked.files,
+      assets: linked.assets,
+      sites: linked.sites,
+      defines: linked.defines,
+      diagnostics: linked.diagnostics,
+      stats: linked.stats,
+      defineUses: linked.defineUses,
+      strings: linked.strings,
+      stringUses: linked.stringUses,
+      poidSites: linked.poidSites,
+      ranking: { byId: linked.byId, byType: linked.byType },
+    },
+  };
+}
+
+// ---- wire shapes: the maps and sets of the walk and the index as lists ----
+
+interface WireFacts {
+  readonly config: string;
+  readonly scan: string;
+  readonly folders: readonly string[];
+  readonly listing: string;
+}
+interface WireReach {
+  readonly key: string;
+  readonly path: string;
+  readonly streams: readonly string[];
+  readonly context: number;
+}
+interface WireNamed {
+  readonly key: string;
+  readonly value: string;
+}
+interface WireCount {
+  readonly key: string;
+  readonly count: number;
+}
+interface WireNumbers {
+  readonly key: string;
+  readonly list: readonly number[];
+}
+interface WireFile extends FileInfo {
+  readonly key: string;
+}
+interface WireDefines {
+  readonly key: string;
+  readonly defs: readonly DefineDef[];
+}
+interface WireStringUses {
+  readonly key: string;
+  readonly uses: readonly StringUse[];
+}
+interface WireLink {
+  readonly facts: WireFacts;
+  readonly reached: readonly WireReach[];
+  readonly includes: readonly IncludeEdge[];
+  readonly walkDiagnostics: readonly Diagnostic[];
+  readonly wanted: readonly string[];
+  readonly streams: readonly StreamInfo[];
+  readonly manifestsUsed: readonly WireNamed[];
+  readonly suppressedPrefixed: readonly WireCount[];
+  readonly files: readonly WireFile[];
+  readonly assets: readonly AssetDef[];
+  readonly sites: readonly ReferenceSite[];
+  readonly defines: readonly WireDefines[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly stats: LinkStats;
+  readonly defineUses: readonly WireCount[];
+  readonly strings: readonly StringDef[];
+  readonly stringUses: readonly WireStringUses[];
+  readonly poidSites: readonly PoidSite[];
+  readonly byId: readonly WireNumbers[];
+  readonly byType: readonly WireNumbers[];
+}
+
+const DIAGNOSTIC: Spec<Diagnostic> = {
+  code: "str",
+  severity: "str",
+  message: "str",
+  file: "str?",
+  line: "int",
+  column: "int",
+};
+const EDGE: Spec<IncludeEdge> = {
+  from: "str",
+  to: "str?",
+  source: "str",
+  type: "str?",
+  resolution: "str",
+  line: "int",
+  column: "int",
+  caseFixed: "bool",
+};
+const STREAM: Spec<StreamInfo> = {
+  name: "str",
+  entry: "str",
+  layer: "str",
+  context: "str",
+  origin: "str",
+  reason: "str",
+  referencedFrom: { optional: { file: "str", line: "int", column: "int", source: "str" } },
+  files: "uint",
+  manifests: "str[]",
+};
+const FILE: Spec<WireFile> = {
+  key: "str",
+  path: "str",
+  kind: "str",
+  origin: "str",
+  state: "str",
+  active: "bool",
+  streams: "str[]",
+  viaInstance: "bool",
+  fragment: "bool",
+  foreign: "bool",
+  rootName: "str?",
+  assetCount: "uint",
+  xmlError: { optional: { line: "int", column: "int", message: "str" } },
+};
+const ASSET: Spec<AssetDef> = {
+  index: "uint",
+  type: "str",
+  id: "str",
+  file: "str",
+  line: "int",
+  column: "int",
+  startLine: "int",
+  endLine: "int",
+  origin: "str",
+  streams: "str[]",
+  state: "str",
+  active: "bool",
+  viaInstance: "bool",
+  fileHasErrors: "bool",
+  inheritFrom: "str?",
+  manifestSource: "str?",
+  viaXInclude: "bool",
+  recordIndex: "int",
+};
+const SITE: Spec<ReferenceSite> = {
+  index: "uint",
+  from: "int",
+  kind: "str",
+  value: "str",
+  id: "str",
+  refType: "str?",
+  selfType: "str?",
+  element: "str",
+  parent: "str?",
+  attribute: "str?",
+  file: "str",
+  line: "int",
+  column: "int",
+  targets: "int[]",
+  status: "str",
+  state: "str",
+  active: "bool",
+  via: "str?",
+};
+const DEFINE: Spec<DefineDef> = {
+  name: "str",
+  value: "str",
+  file: "str",
+  line: "int",
+  column: "int",
+  origin: "str",
+  active: "bool",
+};
+const STATS: Spec<LinkStats> = {
+  files: "uint",
+  projectFiles: "uint",
+  activeFiles: "uint",
+  referencedFiles: "uint",
+  assets: "uint",
+  sdkAssets: "uint",
+  references: "uint",
+  resolvedReferences: "uint",
+  externalReferences: "uint",
+  defines: "uint",
+  diagnostics: "uint",
+  linkMs: "num",
+};
+const STRING_DEF: Spec<StringDef> = { key: "str", text: "str", file: "str", line: "int" };
+const STRING_USE: Spec<StringUse> = { asset: "int", element: "str", attribute: "str?", line: "int" };
+const POID_SITE: Spec<PoidSite> = {
+  from: "int",
+  value: "str",
+  element: "str",
+  attribute: "str",
+  file: "str",
+  line: "int",
+  column: "int",
+  target: { optional: { element: "str", file: "str", line: "int" } },
+};
+const NUMBERS: Spec<WireNumbers> = { key: "str", list: "int[]" };
+const COUNT: Spec<WireCount> = { key: "str", count: "uint" };
+
+const LINK_SPEC: Spec<WireLink> = {
+  facts: { optional: { config: "str", scan: "str", folders: "str[]", listing: "str" } },
+  reached: { list: { key: "str", path: "str", streams: "str[]", context: "uint" } },
+  includes: { list: EDGE },
+  walkDiagnostics: { list: DIAGNOSTIC },
+  wanted: "str[]",
+  streams: { list: STREAM },
+  manifestsUsed: { list: { key: "str", value: "str" } },
+  suppressedPrefixed: { list: COUNT },
+  files: { list: FILE },
+  assets: { list: ASSET },
+  sites: { list: SITE },
+  defines: { list: { key: "str", defs: { list: DEFINE } } },
+  diagnostics: { list: DIAGNOSTIC },
+  stats: { optional: STATS },
+  defineUses: { list: COUNT },
+  strings: { list: STRING_DEF },
+  stringUses: { list: { key: "str", uses: { list: STRING_USE } } },
+  poidSites: { list: POID_SITE },
+  byId: { list: NUMBERS },
+  byType: { list: NUMBERS },
+};
+
+const LINK_FIELDS = compileSpec(LINK_SPEC);
+
+/** The wire layout of the linked section, for the snapshot's layout fingerprint. */
+export const LINK_LAYOUT_FIELDS: readonly unknown[] = LINK_FIELDS;
+
+/** Writes `state` to `w`, its strings into `table`. */
+export function writeLinkState(w: ByteWriter, table: StringTable, state: LinkState): void {
+  const { walk, parts } = state;
+  const wire: WireLink = {
+    facts: state.facts,
+    reached: [...walk.reached].map(([key, r]) => ({ key, path: r.path, streams: [...r.streams], context: r.context })),
+    includes: walk.includes,
+    walkDiagnostics: walk.diagnostics,
+    wanted: [...walk.wanted],
+    streams: walk.streams,
+    manifestsUsed: [...walk.manifestsUsed].map(([key, value]) => ({ key, value })),
+    suppressedPrefixed: [...walk.suppressedPrefixed].map(([key, count]) => ({ key, count })),
+    files: [...parts.files].map(([key, f]) => ({ key, ...f })),
+    assets: parts.assets,
+    sites: parts.sites,
+    defines: [...parts.defines].map(([key, defs]) => ({ key, defs })),
+    diagnostics: parts.diagnostics,
+    stats: parts.stats,
+    defineUses: [...parts.defineUses].map(([key, count]) => ({ key, count })),
+    strings: parts.strings,
+    stringUses: [...parts.stringUses].map(([key, uses]) => ({ key, uses })),
+    poidSites: parts.poidSites,
+    byId: [...parts.ranking.byId].map(([key, list]) => ({ key, list })),
+    byType: [...parts.ranking.byType].map(([key, list]) => ({ key, list })),
+  };
+  writeObject(w, table, LINK_FIELDS, wire);
+}
+
+/**
+ * Reads a linked section; throws `CorruptInput` on damaged data. The result is not checked yet: see
+ * {@link linkStateProblem}.
+ */
+export function readLinkState(r: ByteReader, table: readonly string[]): LinkState {
+  const o = readObject(r, table, LINK_FIELDS) as unknown as WireLink;
+  const reached = new Map<string, FileReach>();
+  for (const x of o.reached) {
+    reached.set(x.key, { path: x.path, streams: new Set(x.streams), context: x.context as WalkContext });
+  }
+  const walk: WalkResult = {
+    reached,
+    includes: o.includes,
+    diagnostics: o.walkDiagnostics,
+    wanted: new Set(o.wanted),
+    streams: o.streams,
+    manifestsUsed: new Map(o.manifestsUsed.map((x) => [x.key, x.value])),
+    suppressedPrefixed: new Map(o.suppressedPrefixed.map((x) => [x.key, x.count])),
+  };
+  const files = new Map<string, FileInfo>();
+  for (const { key, ...info } of o.files) files.set(key, info);
+  return {
+    facts: o.facts,
+    walk,
+    parts: {
+      files,
+      assets: o.assets,
+      sites: o.sites,
+      defines: new Map(o.defines.map((x) => [x.key, x.defs])),
+      diagnostics: o.diagnostics,
+      stats: o.stats,
+      defineUses: new Map(o.defineUses.map((x) => [x.key, x.count])),
+      strings: o.strings,
+      stringUses: new Map(o.stringUses.map((x) => [x.key, x.uses])),
+      poidSites: o.poidSites,
+      ranking: {
+        byId: new Map(o.byId.map((x) => [x.key, x.list])),
+        byType: new Map(o.byType.map((x) => [x.key, x.list])),
+      },
+    },
+  };
+}
+
+/**
+ * The first inconsistency of a read link state (an index outside its list, a numbering gap), or null.
+ * The checksum already matched, so this only catches an encoder of another build writing this version.
+ */
+export function linkStateProblem(s: LinkState): string | null {
+  const { assets, sites, stringUses, poidSites, ranking } = s.parts;
+  const n = assets.length;
+  const asset = (i: number) => Number.isInteger(i) && i >= 0 && i < n;
+  for (let i = 0; i < n; i++) if (assets[i].index !== i) return `asset ${i} is numbered ${assets[i].index}`;
+  for (let i = 0; i < sites.length; i++) {
+    const site = sites[i];
+    if (site.index !== i) return `reference site ${i} is numbered ${site.index}`;
+    if (site.from !== -1 && !asset(site.from)) return `reference site ${i} belongs to asset ${site.from} of ${n}`;
+    for (const t of site.targets) if (!asset(t)) return `reference site ${i} points at asset ${t} of ${n}`;
+  }
+  for (const p of poidSites) {
+    if (p.from !== -1 && !asset(p.from)) return `a Poid site belongs to asset ${p.from} of ${n}`;
+  }
+  for (const uses of stringUses.values()) {
+    for (const u of uses) if (!asset(u.asset)) return `a string use names asset ${u.asset} of ${n}`;
+  }
+  for (const lists of [ranking.byId, ranking.byType]) {
+    for (const list of lists.values()) for (const i of list) if (!asset(i)) return `an asset list names ${i} of ${n}`;
+  }
+  if (s.parts.stats === null) return "the link statistics are missing";
+  if (s.facts === null) return "the facts the link depended on are missing";
+  return null;
+}

@@ -1,0 +1,280 @@
+/**
+ * Issue 16 item 1: a warm start does not re-walk or re-link. The snapshot stores the last link (the
+ * include walk, the index's parts) and the folder-listing answers it depended on; a warm start with
+ * nothing changed publishes it as stored, one with only values changed reuses the walk, and anything
+ * that can change the walk (a file appearing where an include looks, outside the scanned roots too)
+ * walks again. Every case ends equal to a fresh build, in order. Snapshots of the previous format and
+ * linked sections that do not hold together are refused, never served.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { LinkedIndex } from "../../src/index/linked.ts";
+import { checksum32 } from "../../src/store/bytes.ts";
+import { decodeSnapshot, encodeSnapshot } from "../../src/store/codec.ts";
+import { exportSnapshot } from "../../src/store/export.ts";
+import { SnapshotStore } from "../../src/store/snapshot-store.ts";
+import { resolveConfig } from "../../src/workspace/config.ts";
+import { saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
+import { TOOL_VERSION } from "../../src/version.ts";
+import { copySample } from "./sample-copy.ts";
+import { tempDirs } from "../temp-dirs.ts";
+
+const TMP = tempDirs();
+
+function config(dir: string, home: string) {
+  const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
+  if ("envError" in cfg) throw new Error(cfg.envError);
+  return cfg;
+}
+
+/** The index in its own order, paths relative, the link's timing left out. */
+function ordered(l: LinkedIndex, dir: string): unknown {
+  const rel = (p: string | null) => (p === null ? null : p.startsWith(dir) ? p.slice(dir.length + 1) : `<out>${p}`);
+  const { linkMs: _ms, ...stats } = l.stats;
+  return {
+    files: [...l.files].map(([k, f]) => [k, { ...f, path: rel(f.path) }]),
+    assets: l.assets.map((a) => ({ ...a, file: rel(a.file) })),
+    sites: l.sites.map((s) => ({ ...s, file: rel(s.file) })),
+    diagnostics: l.diagnostics.map((d) => ({ ...d, file: rel(d.file) })),
+    includes: l.includes.map((e) => ({ ...e, from: rel(e.from), to: rel(e.to) })),
+    defines: [...l.defines],
+    defineUses: [...l.defineUses],
+    byId: [...l.byId],
+    byType: [...l.byType],
+    includesFrom: [...l.includesFrom],
+    includesTo: [...l.includesTo],
+    referencedBy: l.assets.map((a) => l.referencedBy.get(a.index) ?? []),
+    referencesFrom: l.assets.map((a) => l.referencesFrom.get(a.index) ?? []),
+    strings: l.strings,
+    stringUses: [...l.stringUses],
+    poidSites: l.poidSites,
+    streams: l.streams,
+    wanted: l.wanted,
+    stats,
+    roots: [l.projectDir, l.sdkDir, l.schema !== null],
+  };
+}
+
+/** The export's bytes with the build facts that differ between two runs fixed. */
+function exported(ws: Workspace): string {
+  const meta = {
+    toolVersion: "test",
+    generatedAt: "2026-01-01T00:00:00.000Z",
+    buildId: 1,
+    phase: "art" as const,
+    complete: true,
+    stale: false,
+    stats: { linkMs: 0 },
+  };
+  return new TextDecoder().decode(exportSnapshot(ws.linked!, ws.core, meta, "json"));
+}
+
+async function fresh(dir: string, home: string): Promise<Workspace> {
+  const ws = new Workspace(config(dir, home));
+  await ws.build();
+  ws.close();
+  return ws;
+}
+
+/** A workspace counting include walks (each reads the entry points) and links (each asks for the environment). */
+function counted(dir: string, home: string): { ws: Workspace; walks: () => number; links: () => number } {
+  const ws = new Workspace(config(dir, home));
+  const inputs = ws.ports.inputs;
+  let walks = 0;
+  let links = 0;
+  const entries = Object.getOwnPropertyDescriptor(inputs, "entries")!.get!;
+  Object.defineProperty(inputs, "entries", {
+    get() {
+      walks++;
+      return entries.call(inputs);
+    },
+  });
+  const environment = inputs.environment.bind(inputs);
+  (inputs as { environment: typeof inputs.environment }).environment = () => {
+    links++;
+    return environment();
+  };
+  return { ws, walks: () => walks, links: () => links };
+}
+
+/** A fresh build of the sample saved as a snapshot. */
+async function saved(): Promise<{ dir: string; home: string }> {
+  const { dir, home } = copySample(TMP, "ra3-linked-");
+  const first = await fresh(dir, home);
+  expect(saveSnapshot(first, new SnapshotStore(home, dir), schemaKeyOf(first.schema)).saved).toBe(true);
+  return { dir, home };
+}
+
+describe("a warm start from the stored link", () => {
+  test("nothing changed: the stored index is published as it is (no walk, no link), equal to a fresh build", async () => {
+    const { dir, home } = await saved();
+    const loaded = new SnapshotStore(home, dir).load({ projectDir: dir, toolVersion: TOOL_VERSION });
+    if (!loaded.ok) throw new Error(loaded.message);
+    expect(loaded.snapshot.linked?.parts.assets.length).toBe(28);
+
+    const { ws, walks, links } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, walks(), links(), warm.update.changed, ws.lifecycle.state]).toEqual([
+      "index",
+      0,
+      0,
+      [],
+      "ready",
+    ]);
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(ws)).toBe(exported(base));
+    // Its records are installed: an edit after it re-links from them.
+    expect([...ws.core.values()].length).toBe([...base.core.values()].length);
+  });
+
+  test("a value edit: the stored walk is reused, the records re-linked, equal to a fresh build", async () => {
+    const { dir, home } = await saved();
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashWarm"'));
+    const { ws, walks, links } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, walks(), links()]).toEqual(["walk", 0, 1]);
+    expect(ws.linked!.findAssets("AthenaSplashWarm").length).toBe(1);
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(ws)).toBe(exported(base));
+  });
+
+  test("an edit of an include: walked again, equal to a fresh build", async () => {
+    const { dir, home } = await saved();
+    const art = join(dir, "Data", "Includes", "Art.xml");
+    writeFileSync(
+      art,
+      readFileSync(art, "utf8").replace("</Includes>", '\t<Include type="all" source="Nowhere.xml" />\n\t</Includes>'),
+    );
+    const { ws, walks } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect(walks()).toBeGreaterThan(0);
+    expect(ws.linked!.diagnostics.some((d) => d.message === 'include "Nowhere.xml" was not found')).toBe(true);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered((await fresh(dir, home)).linked!, dir));
+  });
+
+  test("a file appears outside the project where an include looks (the mod's parent): walked again", async () => {
+    const { dir, home } = await saved();
+    // DATA:global.xml (a reference include of Data/Mod.xml) is searched in the mod's parent folder too.
+    writeFileSync(
+      join(dir, "..", "global.xml"),
+      '<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n\t<WeaponTemplate id="FromParent" />\n</AssetDeclaration>\n',
+    );
+    const { ws, walks } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, warm.update.changed, walks() > 0]).toEqual(["stale", [], true]);
+    const base = await fresh(dir, home);
+    const edge = (l: LinkedIndex) => l.includes.find((e) => e.source === "DATA:global.xml");
+    expect(edge(base.linked!)?.to).toBe(join(dir, "..", "global.xml"));
+    expect(edge(ws.linked!)?.to).toBe(join(dir, "..", "global.xml"));
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    // The stale section is replaced by the next save.
+    expect(saveSnapshot(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema)).saved).toBe(true);
+  });
+
+  test("a file appears in the mod's parent where nothing looks: the stored index still holds", async () => {
+    const { dir, home } = await saved();
+    writeFileSync(join(dir, "..", "notes.txt"), "not a mod file\n");
+    const { ws, walks } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, walks()]).toEqual(["index", 0]);
+  });
+});
+
+describe("snapshots the warm start must not serve", () => {
+  test("a snapshot of the previous format (version 2) is refused with its reason, and the index rebuilt", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    const bytes = readFileSync(store.path);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 2, true);
+    writeFileSync(store.path, bytes);
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    expect(warm).toEqual({
+      warm: false,
+      reason: "the snapshot has format version 2; this ra3 reads version 3; rebuilding the index",
+      quiet: false,
+    });
+    expect(ws.linked).toBeNull();
+  });
+
+  test("a linked section pointing outside its lists is refused: the records are linked instead", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    const loaded = store.load({ projectDir: dir, toolVersion: TOOL_VERSION });
+    if (!loaded.ok || !loaded.snapshot.linked) throw new Error("no linked snapshot");
+    const s = loaded.snapshot;
+    const link = s.linked!;
+    const sites = link.parts.sites.map((site, i) => (i === 0 ? { ...site, targets: [99999] } : site));
+    writeFileSync(store.path, encodeSnapshot({ ...s, linked: { ...link, parts: { ...link.parts, sites } } }));
+    const decoded = decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION });
+    expect(decoded.ok && [decoded.snapshot.linked, decoded.snapshot.linkedProblem]).toEqual([
+      undefined,
+      "reference site 0 points at asset 99999 of 28",
+    ]);
+
+    const { ws, walks } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, walks() > 0]).toEqual(["refused", true]);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered((await fresh(dir, home)).linked!, dir));
+  });
+
+  test("a linked section of garbage bytes (checksum made to match) is refused: the records are linked instead", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    const bytes = new Uint8Array(readFileSync(store.path));
+    const { start, length } = linkedSection(bytes);
+    expect(length).toBeGreaterThan(1000);
+    bytes.fill(0xff, start + 10, start + length - 10);
+    new DataView(bytes.buffer).setUint32(20, checksum32(bytes.subarray(24)), true);
+    writeFileSync(store.path, bytes);
+    const decoded = decodeSnapshot(bytes, { projectDir: dir, toolVersion: TOOL_VERSION });
+    expect(decoded.ok && decoded.snapshot.files.length).toBe(16);
+    expect(decoded.ok && typeof decoded.snapshot.linkedProblem).toBe("string");
+
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect(warm.linked).toBe("refused");
+    expect(ordered(ws.linked!, dir)).toEqual(ordered((await fresh(dir, home)).linked!, dir));
+  });
+});
+
+/** Where the linked section of a snapshot is (after the prefix, the header and the string table). */
+function linkedSection(bytes: Uint8Array): { start: number; length: number } {
+  let at = 24 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
+  const varint = () => {
+    let n = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[at++];
+      n += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return n;
+      shift += 7;
+    }
+  };
+  const count = varint();
+  for (let i = 0; i < count; i++) varint();
+  const blob = varint(); // (not `at += varint()`: that reads `at` before the call moves it)
+  at += blob;
+  if (varint() !== 1) throw new Error("no linked section");
+  const length = varint();
+  return { start: at, length };
+}
