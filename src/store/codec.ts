@@ -27,7 +27,13 @@ import type { FileStamp } from "../index/core.ts";
 import type { FileRecord } from "../index/records.ts";
 import { ByteReader, ByteWriter, checksum32, CorruptInput } from "./bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } from "./record-codec.ts";
-import { LINK_LAYOUT_FIELDS, type LinkState, linkStateProblem, readLinkState, writeLinkState } from "./link-codec.ts";
+import {
+  LINK_LAYOUT_FIELDS,
+  type LinkState,
+  linkStateProblem,
+  readLinkStateSteps,
+  writeLinkStateSteps,
+} from "./link-codec.ts";
 import { runSteps } from "../steps.ts";
 
 /** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
@@ -162,7 +168,7 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
   const table = new StringTable();
   const linked = new ByteWriter(s.linked ? 1 << 20 : 16);
   if (s.linked) {
-    writeLinkState(linked, table, s.linked);
+    yield* writeLinkStateSteps(linked, table, s.linked);
     yield;
   }
   const linkedHead = new ByteWriter(16);
@@ -335,7 +341,7 @@ export function* decodeSnapshotSteps(
       at += lengths[i];
     }
     if (at !== text.length) throw new CorruptInput("the string table lengths do not add up");
-    const section = readLinkedSection(r, table);
+    const section = yield* readLinkedSection(r, table);
     if (section.linked) {
       onLinked?.(section.linked, h);
       yield;
@@ -371,16 +377,16 @@ export function* decodeSnapshotSteps(
  * The linked section at `r` (leaving `r` after it), or null with why it was refused: a section that
  * does not decode or does not hold together is skipped by its length, and the records after it are read.
  */
-function readLinkedSection(
+function* readLinkedSection(
   r: ByteReader,
   table: readonly string[],
-): { readonly linked: LinkState | null; readonly problem: string | null } {
+): Generator<void, { readonly linked: LinkState | null; readonly problem: string | null }, void> {
   const marker = r.uint();
   if (marker === 0) return { linked: null, problem: null };
   if (marker !== 1) throw new CorruptInput(`the linked section marker is ${marker}, not 0 or 1`);
   const sub = r.slice(r.uint());
   try {
-    const linked = readLinkState(sub, table);
+    const linked = yield* readLinkStateSteps(sub, table);
     if (sub.pos !== sub.end) return { linked: null, problem: `${sub.end - sub.pos} bytes are left after it` };
     const problem = linkStateProblem(linked);
     return problem === null ? { linked, problem: null } : { linked: null, problem };

@@ -27,7 +27,7 @@ import type {
   StringUse,
 } from "../index/linked.ts";
 import type { ByteReader, ByteWriter } from "./bytes.ts";
-import { compileSpec, readObject, type Spec, type StringTable, writeObject } from "./record-codec.ts";
+import { compileSpec, readObjectSteps, type Spec, type StringTable, writeObjectSteps } from "./record-codec.ts";
 
 /** What a stored link depended on beyond the records, each as a comparable value. */
 export interface LinkFacts {
@@ -285,8 +285,11 @@ const LINK_FIELDS = compileSpec(LINK_SPEC);
 /** The wire layout of the linked section, for the snapshot's layout fingerprint. */
 export const LINK_LAYOUT_FIELDS: readonly unknown[] = LINK_FIELDS;
 
-/** Writes `state` to `w`, its strings into `table`. */
-export function writeLinkState(w: ByteWriter, table: StringTable, state: LinkState): void {
+/** Objects of one list read or written between two yields. */
+const ITEMS_PER_STEP = 4096;
+
+/** Writes `state` to `w`, its strings into `table`, yielding after every few thousand list items. */
+export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: LinkState): Generator<void, void, void> {
   const { walk, parts } = state;
   const wire: WireLink = {
     facts: state.facts,
@@ -310,15 +313,15 @@ export function writeLinkState(w: ByteWriter, table: StringTable, state: LinkSta
     byId: [...parts.ranking.byId].map(([key, list]) => ({ key, list })),
     byType: [...parts.ranking.byType].map(([key, list]) => ({ key, list })),
   };
-  writeObject(w, table, LINK_FIELDS, wire);
+  yield* writeObjectSteps(w, table, LINK_FIELDS, wire, ITEMS_PER_STEP);
 }
 
 /**
- * Reads a linked section; throws `CorruptInput` on damaged data. The result is not checked yet: see
- * {@link linkStateProblem}.
+ * Reads a linked section, yielding after every few thousand sites, assets, files…; throws
+ * `CorruptInput` on damaged data. The result is not checked yet: see {@link linkStateProblem}.
  */
-export function readLinkState(r: ByteReader, table: readonly string[]): LinkState {
-  const o = readObject(r, table, LINK_FIELDS) as unknown as WireLink;
+export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Generator<void, LinkState, void> {
+  const o = (yield* readObjectSteps(r, table, LINK_FIELDS, ITEMS_PER_STEP)) as unknown as WireLink;
   const reached = new Map<string, FileReach>();
   for (const x of o.reached) {
     reached.set(x.key, { path: x.path, streams: new Set(x.streams), context: x.context as WalkContext });

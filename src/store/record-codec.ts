@@ -298,63 +298,134 @@ export function readObject(
   table: readonly string[],
   fields: readonly CompiledField[],
 ): Record<string, unknown> {
-  const o: Record<string, unknown> = {};
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i];
-    switch (f.code) {
-      case STR:
-        o[f.name] = str(table, r.uint());
-        break;
-      case STR_OPT: {
-        const n = r.uint();
-        o[f.name] = n === 0 ? null : str(table, n - 1);
-        break;
-      }
-      case INT:
-        o[f.name] = r.int();
-        break;
-      case UINT:
-        o[f.name] = r.uint();
-        break;
-      case NUM:
-        o[f.name] = r.float();
-        break;
-      case BOOL: {
-        const b = r.uint();
-        if (b > 1) throw new CorruptInput(`field ${f.name} holds ${b}, not a boolean`);
-        o[f.name] = b === 1;
-        break;
-      }
-      case INT_LIST: {
-        const n = r.count();
-        const list = new Array<number>(n);
-        for (let k = 0; k < n; k++) list[k] = r.int();
-        o[f.name] = list;
-        break;
-      }
-      case STR_LIST: {
-        const n = r.count();
-        const list = new Array<string>(n);
-        for (let k = 0; k < n; k++) list[k] = str(table, r.uint());
-        o[f.name] = list;
-        break;
-      }
-      case OBJ_OPT: {
-        const b = r.uint();
-        if (b > 1) throw new CorruptInput(`field ${f.name} holds the marker ${b}, not 0 or 1`);
-        o[f.name] = b === 1 ? readObject(r, table, f.sub!) : null;
-        break;
-      }
-      default: {
-        const n = r.count();
-        const list = new Array<Record<string, unknown>>(n);
-        for (let k = 0; k < n; k++) list[k] = readObject(r, table, f.sub!);
-        o[f.name] = list;
-      }
+  return readerFor(fields)(r, table);
+}
+
+/**
+ * {@link writeObject} in steps, for one big object: its lists of objects yield after every `every`
+ * items (see {@link readObjectSteps}).
+ */
+export function* writeObjectSteps(
+  w: ByteWriter,
+  table: StringTable,
+  fields: readonly CompiledField[],
+  value: object,
+  every: number,
+): Generator<void, void, void> {
+  const o = value as Record<string, unknown>;
+  for (const f of fields) {
+    if (f.code !== OBJ_LIST) {
+      writeObject(w, table, [f], o);
+      continue;
     }
+    const list = o[f.name] as readonly object[];
+    w.uint(list.length);
+    for (let k = 0; k < list.length; k++) {
+      writeObject(w, table, f.sub!, list[k]);
+      if ((k + 1) % every === 0) yield;
+    }
+  }
+}
+
+/**
+ * {@link readObject} in steps, for one big object: its fields are read in order, and its lists of
+ * objects yield after every `every` items (a long-running process answers requests between steps).
+ */
+export function* readObjectSteps(
+  r: ByteReader,
+  table: readonly string[],
+  fields: readonly CompiledField[],
+  every: number,
+): Generator<void, Record<string, unknown>, void> {
+  const o: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (f.code !== OBJ_LIST) {
+      o[f.name] = readerFor([f])(r, table)[f.name];
+      continue;
+    }
+    const sub = readerFor(f.sub!);
+    const n = r.count();
+    const list = new Array<Record<string, unknown>>(n);
+    for (let k = 0; k < n; k++) {
+      list[k] = sub(r, table);
+      if ((k + 1) % every === 0) yield;
+    }
+    o[f.name] = list;
   }
   return o;
 }
+
+/** Reads one object of a compiled spec. */
+type ObjectReader = (r: ByteReader, table: readonly string[]) => Record<string, unknown>;
+
+const readers = new WeakMap<readonly CompiledField[], ObjectReader>();
+
+/**
+ * The reader of objects shaped like `fields`: a function built once per spec that returns one object
+ * literal with every field in spec order, so all objects of a spec share one shape (a generic loop
+ * adding fields one by one made decoding the snapshot's 100k reference sites several times slower).
+ * The field names come from the specs in this repository, never from input.
+ */
+function readerFor(fields: readonly CompiledField[]): ObjectReader {
+  let reader = readers.get(fields);
+  if (reader) return reader;
+  const subs = fields.map((f) => (f.sub ? readerFor(f.sub) : null));
+  const parts = fields.map((f, i) =>
+    `${JSON.stringify(f.name)}: ${READ_EXPRESSION[f.code].replaceAll("$i", String(i))}`
+  );
+  const make = new Function("h", "subs", `return function read(r, t) { return { ${parts.join(", ")} }; };`);
+  reader = make(READ_HELPERS, subs) as ObjectReader;
+  readers.set(fields, reader);
+  return reader;
+}
+
+/** How each kind of field is read, as an expression over `r`, `t`, the helpers `h` and `subs[$i]`. */
+const READ_EXPRESSION: Record<number, string> = {
+  [STR]: "h.str(t, r.uint())",
+  [STR_OPT]: "h.strOpt(t, r.uint())",
+  [INT]: "r.int()",
+  [UINT]: "r.uint()",
+  [NUM]: "r.float()",
+  [BOOL]: "h.bool(r.uint())",
+  [INT_LIST]: "h.ints(r)",
+  [STR_LIST]: "h.strs(r, t)",
+  [OBJ_LIST]: "h.list(r, t, subs[$i])",
+  [OBJ_OPT]: "h.opt(r, t, subs[$i])",
+};
+
+const READ_HELPERS = {
+  str,
+  strOpt(table: readonly string[], n: number): string | null {
+    return n === 0 ? null : str(table, n - 1);
+  },
+  bool(b: number): boolean {
+    if (b > 1) throw new CorruptInput(`a boolean field holds ${b}`);
+    return b === 1;
+  },
+  ints(r: ByteReader): number[] {
+    const n = r.count();
+    const list = new Array<number>(n);
+    for (let k = 0; k < n; k++) list[k] = r.int();
+    return list;
+  },
+  strs(r: ByteReader, table: readonly string[]): string[] {
+    const n = r.count();
+    const list = new Array<string>(n);
+    for (let k = 0; k < n; k++) list[k] = str(table, r.uint());
+    return list;
+  },
+  list(r: ByteReader, table: readonly string[], sub: ObjectReader): Record<string, unknown>[] {
+    const n = r.count();
+    const list = new Array<Record<string, unknown>>(n);
+    for (let k = 0; k < n; k++) list[k] = sub(r, table);
+    return list;
+  },
+  opt(r: ByteReader, table: readonly string[], sub: ObjectReader): Record<string, unknown> | null {
+    const b = r.uint();
+    if (b > 1) throw new CorruptInput(`an optional object's marker is ${b}, not 0 or 1`);
+    return b === 1 ? sub(r, table) : null;
+  },
+};
 
 function str(table: readonly string[], i: number): string {
   const s = table[i];
