@@ -5,7 +5,7 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import { type WalkResult, walkStreams } from "./include-walk.ts";
+import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
 import { type LinkState, relinkSteps } from "./link.ts";
 import type { KeyedFile, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { LinkedIndex } from "./linked.ts";
@@ -169,7 +169,12 @@ export class IndexCore implements RecordLookup {
 
   /** Files the include walk reaches that have no record yet. */
   wanted(inputs: LinkInputs): string[] {
-    return [...this.walk(inputs).wanted];
+    return runSteps(this.wantedSteps(inputs));
+  }
+
+  /** {@link wanted}, yielding within the include walk when it has to be made. */
+  *wantedSteps(inputs: LinkInputs): Generator<void, string[], void> {
+    return [...(yield* this.walkSteps(inputs)).wanted];
   }
 
   /** Links every record into an immutable index (from the last link's state when it can: see `relinkSteps`). */
@@ -177,9 +182,9 @@ export class IndexCore implements RecordLookup {
     return runSteps(this.linkSteps(inputs));
   }
 
-  /** {@link link} yielding after the include walk and between the link phases (see `relinkSteps`). */
+  /** {@link link} yielding within the include walk and between the link phases (see `relinkSteps`). */
   *linkSteps(inputs: LinkInputs): Generator<void, LinkedIndex, void> {
-    const walk = this.walk(inputs);
+    const walk = yield* this.walkSteps(inputs);
     yield;
     const { linked, state, fullBecause } = yield* relinkSteps(this, inputs, walk, this.linkState);
     this.linkState = state;
@@ -197,12 +202,15 @@ export class IndexCore implements RecordLookup {
    * the walk is the same). Resolution caches are the ports' business: they are invalidated on
    * file creation and deletion, which also changes the records.
    */
-  private walk(inputs: LinkInputs): WalkResult {
+  private *walkSteps(inputs: LinkInputs): Generator<void, WalkResult, void> {
     if (this.walkCache && this.walkCache.version === this.structureVersion && this.walkCache.inputs === inputs) {
       return this.walkCache.result;
     }
-    const result = walkStreams(this, inputs);
-    this.walkCache = { version: this.structureVersion, inputs, result };
+    // The records cannot change while a driver's job runs in slices (one job at a time): the version
+    // taken here is the one the walk describes.
+    const version = this.structureVersion;
+    const result = yield* walkStreamsSteps(this, inputs);
+    this.walkCache = { version, inputs, result };
     return result;
   }
 }

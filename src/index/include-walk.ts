@@ -17,6 +17,7 @@
 import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { EntryPoint, IncludeResolution, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { Diagnostic, IncludeEdge, StreamInfo } from "./linked.ts";
+import { runSteps } from "../steps.ts";
 
 /** The context a walk reached a file in: 0 `all`, 1 only `instance`, 2 only `reference` includes. */
 export type WalkContext = 0 | 1 | 2;
@@ -82,9 +83,20 @@ interface StreamWalk {
  * @example walkStreams(core, inputs).streams[0].files // files reached from Data/Mod.xml
  */
 export function walkStreams(records: RecordLookup, inputs: LinkInputs): WalkResult {
+  return runSteps(walkStreamsSteps(records, inputs));
+}
+
+/** Files visited between two yields of {@link walkStreamsSteps}. */
+const FILES_PER_STEP = 32;
+
+/**
+ * {@link walkStreams} in steps: yields after every few files visited (a long-running driver lets other
+ * work run there; at mod scale the walk is hundreds of milliseconds) and returns the same result.
+ */
+export function* walkStreamsSteps(records: RecordLookup, inputs: LinkInputs): Generator<void, WalkResult, void> {
   const w = new IncludeWalker(records, inputs);
-  for (let e = 0; e < w.entries.length; e++) w.walkEntry(w.entries[e]);
-  w.walkUnreached();
+  for (let e = 0; e < w.entries.length; e++) yield* w.walkEntry(w.entries[e]);
+  yield* w.walkUnreached();
   return {
     reached: w.reached,
     includes: w.includes,
@@ -117,10 +129,13 @@ class IncludeWalker {
     this.entries = [...inputs.entries];
   }
 
-  walkEntry(entry: EntryPoint): void {
+  /** Visits since the last yield (see {@link FILES_PER_STEP}). */
+  private sinceYield = 0;
+
+  *walkEntry(entry: EntryPoint): Generator<void, void, void> {
     const s: StreamWalk = { entry, visited: new Map(), onStack: [], stackKeys: new Set(), manifests: [], fileCount: 0 };
     const context = ENTRY_CONTEXT[entry.context ?? "compiled"];
-    this.visit(s, entry.file, context, 0);
+    yield* this.visit(s, entry.file, context, 0);
     this.streams.push({
       name: entry.stream,
       entry: entry.file,
@@ -135,10 +150,14 @@ class IncludeWalker {
   }
 
   /** Inactive project files: no stream walks them, but their own includes still resolve (and can be missing). */
-  walkUnreached(): void {
+  *walkUnreached(): Generator<void, void, void> {
     const { inputs } = this;
     for (const loaded of this.records.values()) {
       if (this.reached.has(pathKey(loaded.path)) || !isInside(loaded.path, inputs.projectDir)) continue;
+      if (++this.sinceYield >= FILES_PER_STEP) {
+        this.sinceYield = 0;
+        yield;
+      }
       for (const inc of loaded.record.includes) {
         const res = inputs.resolve(inc.source, loaded.path, "project");
         const how = inc.type === null
@@ -175,10 +194,14 @@ class IncludeWalker {
     }
   }
 
-  private visit(s: StreamWalk, file: string, context: WalkContext, depth: number): void {
+  private *visit(s: StreamWalk, file: string, context: WalkContext, depth: number): Generator<void, void, void> {
     const key = pathKey(file);
     const prev = s.visited.get(key);
     if (prev !== undefined && prev <= context) return;
+    if (++this.sinceYield >= FILES_PER_STEP) {
+      this.sinceYield = 0;
+      yield;
+    }
     s.visited.set(key, context);
     if (prev === undefined) s.fileCount++;
     this.reach(file, s, context);
@@ -200,12 +223,17 @@ class IncludeWalker {
     }
     s.onStack.push(loaded.path);
     s.stackKeys.add(key);
-    this.visitIncludes(s, loaded, context, depth);
+    yield* this.visitIncludes(s, loaded, context, depth);
     s.onStack.pop();
     s.stackKeys.delete(key);
   }
 
-  private visitIncludes(s: StreamWalk, loaded: LoadedFile, context: WalkContext, depth: number): void {
+  private *visitIncludes(
+    s: StreamWalk,
+    loaded: LoadedFile,
+    context: WalkContext,
+    depth: number,
+  ): Generator<void, void, void> {
     const { inputs } = this;
     const rec = loaded.record;
     for (const inc of rec.includes) {
@@ -228,12 +256,12 @@ class IncludeWalker {
         this.addEdge(loaded.path, res, inc.source, "reference", target.resolution, inc.line, inc.column);
         this.reference(s, target, { file: loaded.path, line: inc.line, column: inc.column, source: inc.source });
         // BAB falls back to the referenced XML when no prebuilt manifest (or SDK stream) stands for it.
-        if (target.resolution === "file") this.follow(s, loaded.path, res.path, 2, depth, 0, 0, inc.source);
+        if (target.resolution === "file") yield* this.follow(s, loaded.path, res.path, 2, depth, 0, 0, inc.source);
         continue;
       }
       this.addEdge(loaded.path, res, inc.source, inc.type, "file", inc.line, inc.column);
       const next = inc.type === "instance" && context === 0 ? 1 : context;
-      this.follow(s, loaded.path, res.path, next, depth, inc.line, inc.column, inc.source);
+      yield* this.follow(s, loaded.path, res.path, next, depth, inc.line, inc.column, inc.source);
     }
     for (const xi of rec.xincludes) {
       if (xi.href === "") continue; // only an xpointer: its own document, no file to include
@@ -243,12 +271,12 @@ class IncludeWalker {
         this.notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
         continue;
       }
-      this.follow(s, loaded.path, res.path, context, depth, xi.line, xi.column, xi.href);
+      yield* this.follow(s, loaded.path, res.path, context, depth, xi.line, xi.column, xi.href);
     }
   }
 
   /** Walks into `to` unless it is on the include stack (a cycle: reported once per edge, then skipped). */
-  private follow(
+  private *follow(
     s: StreamWalk,
     from: string,
     to: string,
@@ -257,10 +285,10 @@ class IncludeWalker {
     line: number,
     column: number,
     source: string,
-  ): void {
+  ): Generator<void, void, void> {
     const toKey = pathKey(to);
     if (!s.stackKeys.has(toKey)) {
-      this.visit(s, to, context, depth + 1);
+      yield* this.visit(s, to, context, depth + 1);
       return;
     }
     const edgeKey = `${pathKey(from)}\u0000${toKey}`;

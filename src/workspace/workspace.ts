@@ -680,8 +680,7 @@ export class Workspace {
       // What the walk wants came through confined lookups; an entry point the project layout named (a
       // Data/Mod.xml that is a link leading out) did not, so every wanted file is checked before its read.
       const confinement = this.ports.confinement;
-      const wanted = this.core
-        .wanted(this.ports.inputs)
+      const wanted = (await slicer.drive(this.core.wantedSteps(this.ports.inputs)))
         .filter((p) =>
           !this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x") && confinement.admitsNow(p)
         );
