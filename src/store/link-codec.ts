@@ -14,9 +14,11 @@ import type { FileReach, WalkContext, WalkResult } from "../index/include-walk.t
 import type {
   AssetDef,
   DefineDef,
+  DefineUseSite,
   Diagnostic,
   FileInfo,
   IncludeEdge,
+  InheritCycle,
   LinkedIndex,
   LinkedParts,
   LinkStats,
@@ -67,6 +69,8 @@ export function linkStateOf(linked: LinkedIndex, walk: WalkResult, facts: LinkFa
       diagnostics: linked.diagnostics,
       stats: linked.stats,
       defineUses: linked.defineUses,
+      defineUseSites: linked.defineUseSites,
+      inheritCycles: linked.inheritCycles,
       strings: linked.strings,
       stringUses: linked.stringUses,
       poidSites: linked.poidSites,
@@ -108,6 +112,10 @@ interface WireDefines {
   readonly key: string;
   readonly defs: readonly DefineDef[];
 }
+interface WireDefineUseSites {
+  readonly key: string;
+  readonly uses: readonly DefineUseSite[];
+}
 interface WireStringUses {
   readonly key: string;
   readonly uses: readonly StringUse[];
@@ -128,6 +136,8 @@ interface WireLink {
   readonly diagnostics: readonly Diagnostic[];
   readonly stats: LinkStats;
   readonly defineUses: readonly WireCount[];
+  readonly defineUseSites: readonly WireDefineUseSites[];
+  readonly inheritCycles: readonly InheritCycle[];
   readonly strings: readonly StringDef[];
   readonly stringUses: readonly WireStringUses[];
   readonly poidSites: readonly PoidSite[];
@@ -198,6 +208,8 @@ const ASSET: Spec<AssetDef> = {
   manifestSource: "str?",
   viaXInclude: "bool",
   recordIndex: "int",
+  start: "int",
+  end: "int",
 };
 const SITE: Spec<ReferenceSite> = {
   index: "uint",
@@ -218,6 +230,8 @@ const SITE: Spec<ReferenceSite> = {
   state: "str",
   active: "bool",
   via: "str?",
+  unspliced: "bool",
+  confirmedByManifest: "bool",
 };
 const DEFINE: Spec<DefineDef> = {
   name: "str",
@@ -226,7 +240,16 @@ const DEFINE: Spec<DefineDef> = {
   line: "int",
   column: "int",
   origin: "str",
+  state: "str",
   active: "bool",
+};
+const DEFINE_USE_SITE: Spec<DefineUseSite> = {
+  file: "str",
+  line: "int",
+  column: "int",
+  element: "str",
+  attribute: "str?",
+  state: "str",
 };
 const STATS: Spec<LinkStats> = {
   files: "uint",
@@ -273,6 +296,8 @@ const LINK_SPEC: Spec<WireLink> = {
   diagnostics: { list: DIAGNOSTIC },
   stats: { optional: STATS },
   defineUses: { list: COUNT },
+  defineUseSites: { list: { key: "str", uses: { list: DEFINE_USE_SITE } } },
+  inheritCycles: { list: { assets: "int[]", sites: "int[]" } },
   strings: { list: STRING_DEF },
   stringUses: { list: { key: "str", uses: { list: STRING_USE } } },
   poidSites: { list: POID_SITE },
@@ -307,6 +332,8 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
     diagnostics: parts.diagnostics,
     stats: parts.stats,
     defineUses: [...parts.defineUses].map(([key, count]) => ({ key, count })),
+    defineUseSites: [...parts.defineUseSites].map(([key, uses]) => ({ key, uses })),
+    inheritCycles: parts.inheritCycles,
     strings: parts.strings,
     stringUses: [...parts.stringUses].map(([key, uses]) => ({ key, uses })),
     poidSites: parts.poidSites,
@@ -348,6 +375,8 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
       diagnostics: o.diagnostics,
       stats: o.stats,
       defineUses: new Map(o.defineUses.map((x) => [x.key, x.count])),
+      defineUseSites: new Map(o.defineUseSites.map((x) => [x.key, x.uses])),
+      inheritCycles: o.inheritCycles,
       strings: o.strings,
       stringUses: new Map(o.stringUses.map((x) => [x.key, x.uses])),
       poidSites: o.poidSites,
@@ -376,6 +405,12 @@ export function linkStateProblem(s: LinkState): string | null {
   }
   for (const p of poidSites) {
     if (p.from !== -1 && !asset(p.from)) return `a Poid site belongs to asset ${p.from} of ${n}`;
+  }
+  for (const c of s.parts.inheritCycles) {
+    if (c.assets.some((a) => !asset(a))) return `an inheritFrom cycle names an asset outside the ${n}`;
+    if (c.sites.some((i) => !Number.isInteger(i) || i < 0 || i >= sites.length)) {
+      return `an inheritFrom cycle names a site outside the ${sites.length}`;
+    }
   }
   for (const uses of stringUses.values()) {
     for (const u of uses) if (!asset(u.asset)) return `a string use names asset ${u.asset} of ${n}`;
