@@ -10,7 +10,7 @@
  * assets and re-resolves only the site segments that read them or look up an id whose definitions
  * changed ({@link planPatch} says when it cannot, and why); the result equals a full link exactly.
  */
-import { type WalkResult, walkStreams } from "./include-walk.ts";
+import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
 import { type AssetTable, linkAssets, recordAsset } from "./link-assets.ts";
 import { type KeyedFile, type LinkContext, linkContext, type LinkInputs, type RecordLookup } from "./link-context.ts";
 import { type DefineTable, linkDefines } from "./link-defines.ts";
@@ -157,16 +157,18 @@ export function* relinkSteps(
     since = performance.now();
   }
   const ctx = linkContext(records, inputs);
-  const walk = walked ?? walkStreams(records, inputs);
+  const walk = walked ?? (yield* walkStreamsSteps(records, inputs));
   const plan = planPatch(previous, ctx, walk);
   yield* phaseBoundary();
   const patch = "changed" in plan ? patched(previous!, ctx, walk, plan) : null;
   const files = patch ? patch.files : linkFiles(ctx, walk);
+  yield* phaseBoundary();
   const table = patch ? patch.table : linkAssets(ctx, files, walk);
   const { assets } = table;
   yield* phaseBoundary();
   const ranking = (patch && rerankAssets(previous!.ranking, previous!.table.assets, assets, patch.blocks)) ??
     rankAssets(assets);
+  yield* phaseBoundary();
   const defineTable = patch && !patch.definesChanged ? previous!.defines : linkDefines(ctx, files);
   const { defines, defineUses, defineUseSites } = defineTable;
   yield* phaseBoundary();
@@ -184,9 +186,11 @@ export function* relinkSteps(
   const { sites } = references;
   yield* phaseBoundary();
   const inherit = linkInherit(ctx, assets, sites, references.inheritSites);
+  yield* phaseBoundary();
   const poidSites = linkPoid(ctx, table, references.splicedModules);
   const stringTable = patch && !patch.stringsChanged ? previous!.strings : linkStrings(ctx, files, table);
   const { strings, stringUses } = stringTable;
+  yield* phaseBoundary();
   const { diagnostics, external, parts } = linkDiagnostics(ctx, {
     reuse: patch
       ? {
