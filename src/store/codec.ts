@@ -30,7 +30,7 @@ import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } f
 import {
   LINK_LAYOUT_FIELDS,
   type LinkState,
-  linkStateProblem,
+  linkStateProblemSteps,
   readLinkStateSteps,
   writeLinkStateSteps,
 } from "./link-codec.ts";
@@ -388,7 +388,7 @@ function* readLinkedSection(
   try {
     const linked = yield* readLinkStateSteps(sub, table);
     if (sub.pos !== sub.end) return { linked: null, problem: `${sub.end - sub.pos} bytes are left after it` };
-    const problem = linkStateProblem(linked);
+    const problem = yield* linkStateProblemSteps(linked);
     return problem === null ? { linked, problem: null } : { linked: null, problem };
   } catch (e) {
     if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {

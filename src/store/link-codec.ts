@@ -345,10 +345,11 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
 
 /**
  * Reads a linked section, yielding after every few thousand sites, assets, files…; throws
- * `CorruptInput` on damaged data. The result is not checked yet: see {@link linkStateProblem}.
+ * `CorruptInput` on damaged data. The result is not checked yet: see {@link linkStateProblemSteps}.
  */
 export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Generator<void, LinkState, void> {
   const o = (yield* readObjectSteps(r, table, LINK_FIELDS, ITEMS_PER_STEP)) as unknown as WireLink;
+  yield;
   const reached = new Map<string, FileReach>();
   for (const x of o.reached) {
     reached.set(x.key, { path: x.path, streams: new Set(x.streams), context: x.context as WalkContext });
@@ -364,6 +365,7 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
   };
   const files = new Map<string, FileInfo>();
   for (const { key, ...info } of o.files) files.set(key, info);
+  yield;
   return {
     facts: o.facts,
     walk,
@@ -389,10 +391,11 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
 }
 
 /**
- * The first inconsistency of a read link state (an index outside its list, a numbering gap), or null.
+ * The first inconsistency of a read link state (an index outside its list, a numbering gap), or null;
+ * yields after every few thousand sites.
  * The checksum already matched, so this only catches an encoder of another build writing this version.
  */
-export function linkStateProblem(s: LinkState): string | null {
+export function* linkStateProblemSteps(s: LinkState): Generator<void, string | null, void> {
   const { assets, sites, stringUses, poidSites, ranking } = s.parts;
   const n = assets.length;
   const asset = (i: number) => Number.isInteger(i) && i >= 0 && i < n;
@@ -402,6 +405,7 @@ export function linkStateProblem(s: LinkState): string | null {
     if (site.index !== i) return `reference site ${i} is numbered ${site.index}`;
     if (site.from !== -1 && !asset(site.from)) return `reference site ${i} belongs to asset ${site.from} of ${n}`;
     for (const t of site.targets) if (!asset(t)) return `reference site ${i} points at asset ${t} of ${n}`;
+    if ((i + 1) % (4 * ITEMS_PER_STEP) === 0) yield;
   }
   for (const p of poidSites) {
     if (p.from !== -1 && !asset(p.from)) return `a Poid site belongs to asset ${p.from} of ${n}`;
