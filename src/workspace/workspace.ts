@@ -301,10 +301,10 @@ export class Workspace {
 
   /**
    * What the last project scan found that the link reports without any record changing (paths that
-   * differ only in case, folders it could not list), as a comparable key.
+   * differ only in case, folders it could not list, links it did not follow), as a comparable key.
    */
   private scanFacts(): string {
-    return JSON.stringify([this.collisions, [...this.unlistedByScan].sort()]);
+    return JSON.stringify([this.collisions, [...this.unlistedByScan].sort(), [...this.refusedLinks.values()].sort()]);
   }
 
   /** Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`). */

@@ -7,7 +7,7 @@
  * linked sections that do not hold together are refused, never served.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LinkedIndex } from "../../src/index/linked.ts";
 import { checksum32 } from "../../src/store/bytes.ts";
@@ -182,6 +182,18 @@ describe("a warm start from the stored link", () => {
     expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
     // The stale section is replaced by the next save.
     expect(saveSnapshot(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema)).saved).toBe(true);
+  });
+
+  test("a link the scan does not follow appears (only the scan's report changes): linked again, the warning shown", async () => {
+    const { dir, home } = await saved();
+    symlinkSync(join(dir, "..", "nowhere.xml"), join(dir, "Data", "Dangling.xml"));
+    const { ws, links } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, warm.update.changed, links()]).toEqual(["stale", [], 1]);
+    expect(ws.linked!.diagnostics.filter((d) => d.code === "link-outside-roots").length).toBe(1);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered((await fresh(dir, home)).linked!, dir));
   });
 
   test("a file appears in the mod's parent where nothing looks: the stored index still holds", async () => {
