@@ -249,8 +249,10 @@ export interface SnapshotInspection {
 }
 
 /**
- * Loads the snapshot into `ws` without re-reading anything (the index is linked from the stored records
- * as they are, without those of files gone or now outside the roots) and lists what on disk no longer matches it. For `ra3 status`: cheap and read-only.
+ * Loads the snapshot into `ws` without re-reading anything (the index is the stored link when nothing
+ * changed and it still holds, else linked from the stored records as they are, without those of files
+ * gone or now outside the roots) and lists what on disk no longer matches it. For `ra3 status`: cheap
+ * and read-only.
  */
 export function inspectSnapshot(
   ws: Workspace,
@@ -268,7 +270,12 @@ export function inspectSnapshot(
   ws.continueFrom(s.buildId);
   const known = new Set(s.files.map((f) => pathKey(f.path)));
   const added = scanned.filter((f) => !known.has(pathKey(f.path))).map((f) => f.path);
-  ws.restoreLinked(s.complete, plan.changed.length + plan.vanished.length + added.length > 0, s.generatedAt);
+  const moved = plan.changed.length + plan.vanished.length + added.length > 0;
+  if (!moved && s.linked && ws.storedLinkHolds(s.linked)) {
+    // Nothing changed and the stored link still holds: its index, not a link of the records.
+    ws.publishStoredLink(s.linked, s.complete, s.generatedAt);
+    ws.adoptStoredLink(s.linked, true);
+  } else ws.restoreLinked(s.complete, moved, s.generatedAt);
   const meta = store.meta();
   return {
     path: store.path,

@@ -15,7 +15,8 @@ import { decodeSnapshot, encodeSnapshot } from "../../src/store/codec.ts";
 import { exportSnapshot } from "../../src/store/export.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
-import { saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
+import { inspectSnapshot, saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
+import { scanProjectFiles } from "../../src/project/scan.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
 import { copySample } from "./sample-copy.ts";
@@ -204,6 +205,31 @@ describe("a warm start from the stored link", () => {
     if (!warm.warm) throw new Error(warm.reason);
     ws.close();
     expect([warm.linked, walks()]).toEqual(["index", 0]);
+  });
+});
+
+describe("ra3 status", () => {
+  test("reads the stored link when nothing changed (no walk, no link), links the records when a file did", async () => {
+    const { dir, home } = await saved();
+    const inspect = () => {
+      const { ws, walks, links } = counted(dir, home);
+      const scanned = scanProjectFiles(dir, { admitLink: (p) => ws.ports.confinement.admits(p) });
+      const r = inspectSnapshot(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema), scanned);
+      return { ws, r, walks: walks(), links: links() };
+    };
+    const same = inspect();
+    expect([same.r.changed, same.walks, same.links]).toEqual([[], 0, 0]);
+    const base = await fresh(dir, home);
+    expect(ordered(same.ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashWarm"'));
+    const edited = inspect();
+    expect([edited.r.changed.length, edited.walks, edited.links, edited.ws.lifecycle.state]).toEqual([
+      1,
+      1,
+      1,
+      "stale",
+    ]);
   });
 });
 
