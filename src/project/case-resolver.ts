@@ -252,6 +252,16 @@ export class CaseResolver {
     if (path !== undefined) this.lister.invalidate?.(path);
   }
 
+  /**
+   * Starts a new record of {@link lookups} (and forgets cached answers, so every later answer asks
+   * again and is recorded; the listings stay cached). A workspace calls it when it starts: what the
+   * configuration looked up before is in the configuration itself.
+   */
+  restartLookups(): void {
+    this.results.clear();
+    this.asked.clear();
+  }
+
   private walk(cur: string, segs: readonly string[], i: number, kind: EntryKind): Lookup {
     for (; i < segs.length && segs[i] === ".."; i++) cur = native.dirname(cur);
     if (i === segs.length) {

@@ -167,10 +167,7 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
   }
   const table = new StringTable();
   const linked = new ByteWriter(s.linked ? 1 << 20 : 16);
-  if (s.linked) {
-    yield* writeLinkStateSteps(linked, table, s.linked);
-    yield;
-  }
+  if (s.linked) yield* writeLinkStateSteps(linked, table, s.linked);
   const linkedHead = new ByteWriter(16);
   if (s.linked) {
     linkedHead.uint(1);

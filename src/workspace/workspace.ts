@@ -119,6 +119,8 @@ export class Workspace {
       this.schema.queries,
       (p) => (extensionOf(p) === ".w3x" ? 2 : 0) + (isInside(p, projectDir) ? 0 : 1),
     );
+    // A stored link's facts are the questions the index asks from here on (see link-facts.ts).
+    config.resolver.restartLookups();
     this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core, {
       entries: config.entries,
       buildScripts: config.buildScripts,
