@@ -49,13 +49,14 @@ export interface Acquired {
 
 /** How long `consistency: "strict"` waits for a running build before giving up. */
 export const DEFAULT_STRICT_TIMEOUT_MS = 30_000;
-/** How long a call waits for a saved snapshot to become a servable index (0.5–1.3 s at Corona scale here, by the load). */
+/** How long a call waits for a saved snapshot to become a servable index (0.4–1.3 s at Corona scale here, by the load). */
 const SNAPSHOT_WAIT_MS = 5_000;
 
 /**
  * When the project has no index yet but is starting from a saved snapshot (the first call a
  * multi-project server gets for a project opens it), waits — bounded — while the snapshot becomes a
- * servable index (decoded, compared with the disk by one scan, linked), not for the re-reading of
+ * servable index (its stored link decoded; a snapshot without one: decoded, compared with the disk by
+ * one scan, linked), not for the re-reading of
  * changed files after it: the answer then comes from the stored index, marked stale until they are
  * applied. Without a usable snapshot it returns at once (the caller says "building"). Every tool call,
  * get_status included, goes through this one rule.

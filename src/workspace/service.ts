@@ -97,9 +97,9 @@ export interface ServiceOptions {
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
   /**
-   * When a warm start finds files to re-read, publish the snapshot's index first — decoded, compared
-   * with the disk by one scan, linked as stored — and re-read after (a server: queries answer from it,
-   * marked stale, while the refresh runs). Off: the warm start publishes once, after the re-reads
+   * Publish the snapshot's index first — its stored link as soon as it is decoded, or (a snapshot
+   * without one, with files to re-read) decoded, compared with the disk by one scan, linked as stored —
+   * and re-read after (a server: queries answer from it, marked stale, while the refresh runs). Off: the warm start publishes once, after the re-reads
    * (`ra3 index --watch`, which has no one asking).
    */
   readonly serveStoredIndex?: boolean;
@@ -184,8 +184,9 @@ export class IndexService {
   }
 
   /**
-   * Waits (at most `timeoutMs`) while the start is restoring a snapshot into a servable index — decoded,
-   * compared with the disk by one scan, linked — and returns the published index then (null when there
+   * Waits (at most `timeoutMs`) while the start is restoring a snapshot into a servable index — its
+   * stored link decoded, or decoded, compared with the disk by one scan and linked — and returns the
+   * published index then (null when there
    * is none: no usable snapshot, a build runs, or the time passed). Never waits for a build or for the
    * re-reading of changed files.
    */
