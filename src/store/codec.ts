@@ -152,6 +152,12 @@ export function encodeSnapshot(s: Snapshot): Uint8Array {
   return runSteps(encodeSnapshotSteps(s));
 }
 
+/**
+ * From this size on, reading a snapshot, its checksum and its string table are a step each (a small
+ * snapshot decodes in one step).
+ */
+export const LARGE_SNAPSHOT_BYTES = 1 << 20;
+
 /** Files encoded or decoded between two yields of {@link encodeSnapshotSteps} and {@link decodeSnapshotSteps}. */
 const FILES_PER_STEP = 256;
 
@@ -323,6 +329,9 @@ export function* decodeSnapshotSteps(
   const head = readSnapshotHeader(bytes, expect);
   if (!head.ok) return head;
   const h = head.header;
+  // A big snapshot's checksum and string table are a step each (a small one decodes in one step).
+  const big = bytes.length >= LARGE_SNAPSHOT_BYTES;
+  if (big) yield;
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
   try {
     const r = new ByteReader(bytes, PREFIX + headerLength);
@@ -338,6 +347,7 @@ export function* decodeSnapshotSteps(
       at += lengths[i];
     }
     if (at !== text.length) throw new CorruptInput("the string table lengths do not add up");
+    if (big) yield;
     const section = yield* readLinkedSection(r, table);
     if (section.linked) {
       onLinked?.(section.linked, h);

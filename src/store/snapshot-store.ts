@@ -18,6 +18,7 @@ import {
   decodeSnapshotSteps,
   encodeSnapshot,
   encodeSnapshotSteps,
+  LARGE_SNAPSHOT_BYTES,
   type Snapshot,
   type SnapshotExpectation,
   type SnapshotHeader,
@@ -186,6 +187,8 @@ export class SnapshotStore {
   ): Promise<LoadResult> {
     const read = this.readBytes();
     if (!("bytes" in read)) return read;
+    // The read is one step (15 MB at Corona scale), the checksum the next.
+    if (read.bytes.length >= LARGE_SNAPSHOT_BYTES) await pause();
     return this.loaded(
       await runStepsWithPauses(decodeSnapshotSteps(read.bytes, expect, onLinked), pause),
       read.stamp,

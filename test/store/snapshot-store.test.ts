@@ -61,6 +61,20 @@ describe("SnapshotStore", () => {
     expect([again.saved, again.saved ? null : again.reason, pauses]).toEqual([false, "unchanged", 2]);
   });
 
+  test("a big snapshot (≥ 1 MB) is loaded with a pause after the read, after its checksum and after its string table", async () => {
+    const many = Array.from({ length: 8000 }, (_, i) => ({ ...files[i % files.length], path: `${SAMPLE}/f${i}.xml` }));
+    const store = new SnapshotStore(freshHome(), SAMPLE);
+    const saved = store.save(snapshotOf(SAMPLE, many));
+    if (!saved.saved) throw new Error(saved.message);
+    expect(saved.size).toBeGreaterThan(1 << 20);
+    let pauses = 0;
+    const loaded = await store.loadInSteps(EXPECT, async () => {
+      pauses++;
+    });
+    // 3, then one after every 256 of the 8,000 files.
+    expect([loaded.ok && loaded.snapshot.files.length, pauses]).toEqual([8000, 3 + Math.floor(8000 / 256)]);
+  });
+
   test("nothing saved yet: load says missing, meta is null", () => {
     const store = new SnapshotStore(freshHome(), SAMPLE);
     expect(store.load(EXPECT)).toEqual({ ok: false, reason: "missing", message: `no snapshot yet at ${store.path}` });
