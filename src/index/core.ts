@@ -134,6 +134,11 @@ export class IndexCore implements RecordLookup {
     return this.files.get(pathKey(path));
   }
 
+  /** How many files have a record. */
+  get size(): number {
+    return this.files.size;
+  }
+
   /** Every stored file in link order (see {@link RecordRank}). */
   *values(): IterableIterator<StoredFile> {
     const files = this.files;

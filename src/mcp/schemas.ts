@@ -18,7 +18,15 @@ const STATES = ["no_index", "building", "ready_xml", "ready", "stale", "error"] 
 
 const shortFields = {
   state: z.enum(STATES),
-  complete: z.boolean().describe("False until the .w3x art scan has finished."),
+  complete: z.boolean().describe(
+    "False until every file is indexed: while only the files the include graph reaches are (reachedOnly), and until the .w3x art scan has finished.",
+  ),
+  reachedOnly: z
+    .literal(true)
+    .optional()
+    .describe(
+      "Only while the index holds just the files the entry points' include graph reaches (the files nothing includes are still being read): tools that need every file wait for them.",
+    ),
   stale: z.boolean().describe("Files changed since the index was built."),
   buildId: int,
   builtAt: nstr,

@@ -27,6 +27,11 @@ export interface IndexEnvelope {
   readonly buildId: number;
   readonly builtAt: string | null;
   readonly complete: boolean;
+  /**
+   * Present (true) only while the index holds just the files the entry points' include graph reaches:
+   * the project's other files are still being parsed (a server's cold build publishes what is reachable first).
+   */
+  readonly reachedOnly?: true;
   readonly stale: boolean;
   readonly counts: IndexCounts;
 }
@@ -35,6 +40,8 @@ export interface IndexEnvelope {
 export interface ShortEnvelope {
   readonly state: IndexState;
   readonly complete: boolean;
+  /** See {@link IndexEnvelope.reachedOnly}. */
+  readonly reachedOnly?: true;
   readonly stale: boolean;
   readonly buildId: number;
   readonly builtAt: string | null;
@@ -46,6 +53,7 @@ export function shortEnvelope(full: IndexEnvelope): ShortEnvelope {
   return {
     state: full.state,
     complete: full.complete,
+    ...(full.reachedOnly ? { reachedOnly: true as const } : {}),
     stale: full.stale,
     buildId: full.buildId,
     builtAt: full.builtAt,
@@ -94,6 +102,8 @@ export interface IndexView {
   readonly game: GameId | null;
   readonly lifecycle: Lifecycle;
   readonly linked: LinkedIndex | null;
+  /** The published index holds only the files the include graph reaches (the rest is being parsed). */
+  readonly reachedOnly?: boolean;
   readonly buildId: number;
   readonly builtAt: string | null;
 }
@@ -111,6 +121,7 @@ export function envelopeOf(view: IndexView): IndexEnvelope {
     buildId: view.buildId,
     builtAt: view.builtAt,
     complete: view.lifecycle.complete && view.lifecycle.state !== "building",
+    ...(view.reachedOnly && view.linked ? { reachedOnly: true as const } : {}),
     stale: isStale(view.lifecycle),
     counts: s
       ? {

@@ -17,7 +17,7 @@ import {
   withoutCaseCollisions,
 } from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
-import { type FileChange, type FileStamp, IndexCore } from "../index/core.ts";
+import { type FileChange, type FileStamp, IndexCore, type StoredFile } from "../index/core.ts";
 import type { WalkResult } from "../index/include-walk.ts";
 import { type Diagnostic, LinkedIndex } from "../index/linked.ts";
 import { type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
@@ -32,7 +32,12 @@ import { DiskFileSource, type FileSource } from "./file-source.ts";
 import { collectIfLarge, LARGE_FILE_BYTES } from "./memory.ts";
 import { Slicer } from "./slices.ts";
 
-export type BuildPhase = "scan" | "xml" | "sdk" | "link" | "art";
+/**
+ * The phases of a build, in order: `reach` parses the files the entry points' include graph reaches
+ * (a server's cold build publishes them first), `xml` the project's other files (all of them when the
+ * build is not reachable-first), `sdk` the SDK's vanilla XML, then the link and the `.w3x` art.
+ */
+export type BuildPhase = "scan" | "reach" | "xml" | "sdk" | "link" | "art";
 
 export interface BuildProgress {
   (phase: BuildPhase, done: number, total: number): void;
@@ -40,6 +45,8 @@ export interface BuildProgress {
 
 export interface BuildTimings {
   scanMs: number;
+  /** Parsing and linking the reachable files before the first publish (0 when not reachable-first). */
+  reachMs: number;
   schemaMs: number;
   parseMs: number;
   sdkMs: number;
@@ -53,6 +60,8 @@ export interface BuildReport {
   readonly parsedFiles: number;
   readonly artFiles: number;
   readonly sdkFiles: number;
+  /** Files the first, reachable-only index was published with (null: none was published before the whole XML). */
+  readonly reachedFiles: number | null;
   readonly unreadable: readonly { path: string; error: string }[];
 }
 
@@ -102,6 +111,13 @@ export class Workspace {
   private publishedWalk: WalkResult | null = null;
   /** The facts of a stored link published as the index (checked when adopted); null for a link made here. */
   private publishedFacts: LinkFacts | null = null;
+  /**
+   * True while the published index holds only the files the include graph reaches (a reachable-first
+   * build: the project's other files are still being parsed).
+   */
+  private reachedOnlyNow = false;
+  /** Called when the rest of a reachable-first build is indexed (the index holds every XML file). */
+  private readonly restWaiters: (() => void)[] = [];
 
   /**
    * @param schema the loaded schema (default: loaded now from the configuration)
@@ -145,6 +161,41 @@ export class Workspace {
 
   get buildId(): number {
     return this.buildCounter;
+  }
+
+  /**
+   * True while the published index is a reachable-first build's first one: it holds the files the
+   * entry points' include graph reaches (with the SDK files and manifests they name), not the project's
+   * other files, which are being parsed.
+   */
+  get reachedOnly(): boolean {
+    return this.reachedOnlyNow;
+  }
+
+  /**
+   * Resolves once the published index holds every XML file (at once when it is not
+   * {@link reachedOnly}); true then, false when `timeoutMs` passed first.
+   */
+  waitForRest(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (!this.reachedOnlyNow) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const done = (v: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", aborted);
+        resolve(v);
+      };
+      const aborted = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      signal?.addEventListener("abort", aborted, { once: true });
+      this.restWaiters.push(() => done(true));
+    });
+  }
+
+  /** Ends the reachable-only phase: the published index (or the failed build) no longer waits for files. */
+  private restIndexed(): void {
+    if (!this.reachedOnlyNow) return;
+    this.reachedOnlyNow = false;
+    for (const w of this.restWaiters.splice(0)) w();
   }
 
   /** The running build's phase and progress, or null. */
@@ -261,6 +312,7 @@ export class Workspace {
       game: this.game,
       lifecycle: this.lifecycleState,
       linked: this.published,
+      reachedOnly: this.reachedOnlyNow,
       buildId: this.buildCounter,
       builtAt: this.builtAtIso,
     };
@@ -309,19 +361,28 @@ export class Workspace {
     return JSON.stringify([this.collisions, [...this.unlistedByScan].sort(), [...this.refusedLinks.values()].sort()]);
   }
 
-  /** Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`). */
+  /**
+   * Full build from disk: scan, parse, walk, link (publish `ready_xml`), then art (publish `ready`).
+   * Reachable-first (the default for a two-phase build into an empty index: a server's cold start), the
+   * files the include graph reaches are parsed and published first (`ready_xml`, {@link reachedOnly});
+   * then the rest is parsed and the XML index published again, equal to the one a build that parses
+   * everything first publishes (the same records: see {@link setAsideOutside}).
+   */
   async build(
     progress: BuildProgress = () => {},
     signal?: AbortSignal,
-    options: { publishXmlPhase?: boolean } = {},
+    options: { publishXmlPhase?: boolean; reachableFirst?: boolean } = {},
   ): Promise<BuildReport> {
     // A one-shot CLI run has no one to show the XML-only index to: it skips that link.
     const twoPhase = options.publishXmlPhase ?? true;
+    // Only into an empty core: a rebuild keeps serving the previous index, whose records it replaces.
+    const reachableFirst = twoPhase && (options.reachableFirst ?? true) && this.core.size === 0;
     const t0 = performance.now();
     this.event("build_started");
     this.buildCounter++;
     const timings: BuildTimings = {
       scanMs: 0,
+      reachMs: 0,
       schemaMs: this.schema.loadMs,
       parseMs: 0,
       sdkMs: 0,
@@ -334,6 +395,7 @@ export class Workspace {
       progress(phase, done, total);
     };
     const slicer = new Slicer();
+    let reachedFiles: number | null = null;
     try {
       let t = performance.now();
       const scanned = await this.scanProject(slicer);
@@ -344,23 +406,45 @@ export class Workspace {
       timings.scanMs = performance.now() - t;
       report("scan", scanned.length, scanned.length);
 
-      t = performance.now();
       const xml = scanned.filter((f) => f.kind !== "w3x");
       const art = scanned.filter((f) => f.kind === "w3x");
-      await this.loadScanned(xml, "xml", report, slicer, signal);
+      t = performance.now();
+      let aside: SetAside | null = null;
+      if (reachableFirst) {
+        reachedFiles = await this.loadReachable(xml, vanilla, report, slicer, signal);
+        // Publishing costs one more link: worth it only when the rest takes longer to parse than
+        // what was parsed (a mod whose include graph reaches most of its files publishes once).
+        const rest = sizeOf(this.unloaded([...xml, ...vanilla]));
+        if (rest > sizeOf([...this.core.values()].map((f) => ({ size: f.stamp?.size ?? 0 })))) {
+          report("link", 0, 1);
+          await this.relinkInSlices(slicer);
+          this.reachedOnlyNow = true;
+          this.event("xml_done");
+        } else reachedFiles = null;
+        timings.reachMs = performance.now() - t;
+        t = performance.now();
+      }
+      // A reachable-first build parses what it did not yet; any other build re-reads every file.
+      const toParse = (files: readonly ScannedFile[]) => (reachableFirst ? this.unloaded(files) : files);
+      await this.loadScanned(toParse(xml), "xml", report, slicer, signal);
       collectIfLarge();
       timings.parseMs = performance.now() - t;
 
       t = performance.now();
       // SDK mode: the vanilla XML folder is the SDK layer, indexed whole (reachable or not), like the project.
-      let sdkFiles = await this.loadScanned(vanilla, "sdk", report, slicer, signal);
-      sdkFiles += await this.discover(false, slicer, signal);
+      let sdkFiles = await this.loadScanned(toParse(vanilla), "sdk", report, slicer, signal);
+      if (reachableFirst) {
+        sdkFiles = vanilla.filter((f) => this.core.file(f.path) !== undefined).length;
+        aside = this.setAsideOutside([...xml, ...vanilla]);
+      }
+      sdkFiles += await this.discover(false, slicer, signal, aside);
       timings.sdkMs = performance.now() - t;
 
       t = performance.now();
       if (twoPhase) {
         report("link", 0, 1);
         await this.relinkInSlices(slicer);
+        this.restIndexed();
         this.event("xml_done");
       }
       timings.linkMs = performance.now() - t;
@@ -382,14 +466,77 @@ export class Workspace {
         parsedFiles: xml.length,
         artFiles: art.length + moreArt,
         sdkFiles,
+        reachedFiles,
         unreadable: [...this.unreadable.values()],
       };
     } catch (e) {
       this.event("build_failed");
       throw e;
     } finally {
+      this.restIndexed();
       this.current = null;
     }
+  }
+
+  /**
+   * Parses what the include graph reaches, round by round: the `.babproj` files first (they name
+   * streams and the manifests standing for reference includes, so the entry plan reads them), then
+   * the files the walk of what is parsed so far asks for (`wanted`: entry points, their includes,
+   * SDK files and manifests), until it asks for nothing new. Returns how many files are indexed then.
+   */
+  private async loadReachable(
+    xml: readonly ScannedFile[],
+    vanilla: readonly ScannedFile[],
+    report: BuildProgress,
+    slicer: Slicer,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const stamps = new Map<string, FileStamp>();
+    for (const f of [...xml, ...vanilla]) stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
+    let n = 0;
+    const progress = (k: number) => report("reach", n + k, n + k);
+    const seeds = xml.filter((f) => extensionOf(f.path) === ".babproj").map((f) => f.path);
+    n += await this.loadPaths(seeds, slicer, signal, progress, stamps);
+    // As in {@link discover}: every wanted file is checked against the confinement before its read.
+    const confinement = this.ports.confinement;
+    for (;;) {
+      const wanted = this.core
+        .wanted(this.ports.inputs)
+        .filter((p) => !this.unreadable.has(pathKey(p)) && extensionOf(p) !== ".w3x" && confinement.admitsNow(p));
+      if (wanted.length === 0) break;
+      n += await this.loadPaths(wanted, slicer, signal, progress, stamps);
+      await slicer.pause();
+    }
+    return this.core.size;
+  }
+
+  /** The files of `files` that have no record yet. */
+  private unloaded(files: readonly ScannedFile[]): ScannedFile[] {
+    return files.filter((f) => this.core.file(f.path) === undefined);
+  }
+
+  /**
+   * Makes the record set the one a build that parses everything first has before its discovery (the
+   * core orders records by rank and path, so only the set matters): the files the reachable phase
+   * loaded from outside the scan (SDK files, manifests, files of other folders that includes name) are
+   * set aside and returned, for {@link discover} to put back when the full include walk asks for them —
+   * and to leave out those it does not ask for (a partial record set can walk differently, e.g. before
+   * the mod's own-name alias is known). The unreadable files among them are forgotten with them.
+   */
+  private setAsideOutside(scanned: readonly ScannedFile[]): SetAside {
+    const inScan = new Set(scanned.map((f) => pathKey(f.path)));
+    const aside: SetAside = { records: new Map(), unreadable: new Map() };
+    for (const s of this.core.values()) {
+      const key = pathKey(s.path);
+      if (!inScan.has(key)) aside.records.set(key, s);
+    }
+    this.core.applyChanges([...aside.records.values()].map((s) => ({ path: s.path, deleted: true as const })));
+    for (const [key, failed] of [...this.unreadable]) {
+      if (inScan.has(key)) continue;
+      aside.unreadable.set(key, failed);
+      this.unreadable.delete(key);
+    }
+    return aside;
   }
 
   /**
@@ -675,8 +822,17 @@ export class Workspace {
     this.core.applyChanges(gone);
   }
 
-  /** Loads the files the include walk wants until nothing new is wanted. Returns how many were loaded. */
-  private async discover(includeArt: boolean, slicer: Slicer, signal?: AbortSignal): Promise<number> {
+  /**
+   * Loads the files the include walk wants until nothing new is wanted. Returns how many were loaded.
+   * A wanted file that `aside` holds (a reachable-first build parsed it already) is put back instead of
+   * read again, at the place a first read would have put it.
+   */
+  private async discover(
+    includeArt: boolean,
+    slicer: Slicer,
+    signal?: AbortSignal,
+    aside: SetAside | null = null,
+  ): Promise<number> {
     let loaded = 0;
     for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
       // What the walk wants came through confined lookups; an entry point the project layout named (a
@@ -687,7 +843,22 @@ export class Workspace {
           !this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x") && confinement.admitsNow(p)
         );
       if (wanted.length === 0) break;
-      loaded += await this.loadPaths(wanted, slicer, signal);
+      if (!aside) {
+        loaded += await this.loadPaths(wanted, slicer, signal);
+        continue;
+      }
+      for (const p of wanted) {
+        const key = pathKey(p);
+        const kept = aside.records.get(key);
+        if (!kept) {
+          loaded += await this.loadPaths([p], slicer, signal);
+          continue;
+        }
+        this.core.setRecord(kept.path, kept.record, kept.stamp);
+        const failed = aside.unreadable.get(key);
+        if (failed) this.unreadable.set(key, failed);
+        loaded++;
+      }
     }
     return loaded;
   }
@@ -752,6 +923,20 @@ export class Workspace {
   }
 }
 
+/** The bytes of `files` by their stamps. */
+function sizeOf(files: readonly { readonly size: number }[]): number {
+  let n = 0;
+  for (const f of files) n += f.size;
+  return n;
+}
+
+/** Files a reachable-first build loaded from outside the scan, held while the build order is restored. */
+interface SetAside {
+  readonly records: Map<string, StoredFile>;
+  /** Those of them that could not be read, with the error. */
+  readonly unreadable: Map<string, { path: string; error: string }>;
+}
+
 /** The record of a file that exists but could not be read. */
 function unreadableRecord(code: string): FileRecord {
   const why = code === "EACCES" || code === "EPERM"
@@ -795,6 +980,7 @@ function round(x: number): number {
 function roundTimings(t: BuildTimings): BuildTimings {
   return {
     scanMs: round(t.scanMs),
+    reachMs: round(t.reachMs),
     schemaMs: round(t.schemaMs),
     parseMs: round(t.parseMs),
     sdkMs: round(t.sdkMs),
