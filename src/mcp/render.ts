@@ -83,6 +83,9 @@ export function indexNote(index: IndexEnvelope | null): string {
   if (index.stale) {
     return t`(index stale: files may have changed since it was built; pass consistency "strict" for an answer that reflects them)`;
   }
+  if (index.reachedOnly) {
+    return "(index: only the files the entry points include are read so far; definitions, references and includes in files nothing includes may be missing until the rest is read)";
+  }
   if (!index.complete) return "(index still scanning .w3x art: art assets and their references may be missing for now)";
   return "";
 }

@@ -73,6 +73,7 @@ export function progressText(service: IndexService): string {
   if (!p) return "(starting)";
   if (p.phase === "scan") return "(listing the project's files)";
   if (p.phase === "link") return "(linking)";
+  if (p.phase === "reach") return `(reading the files the entry points include: ${p.done} so far)`;
   return `(${p.done} files of ${p.total})`;
 }
 

@@ -111,6 +111,12 @@ interface QuerySpec<I, Rz> {
   answer(r: Rz): unknown;
   /** Arguments for a smaller answer when this one is too large (null: cannot get smaller). */
   refit?(args: I, r: Rz, factor: number): I | null;
+  /**
+   * While the index holds only the files the include graph reaches (`reachedOnly`): `"hit"` answers
+   * at once when the query finds what it looks up there (a miss waits for the rest, then runs again);
+   * absent, the tool waits for the rest first (its answer depends on every file).
+   */
+  readonly reachedOnly?: "hit";
 }
 
 /** A tool answered by a query over the project's index. */
@@ -129,8 +135,20 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
       const args = raw as unknown as I;
       const got = await acquireIndex(env.registry, args, env.strictTimeoutMs, extra.signal);
       if (!("linked" in got)) return errorResult(got);
+      const ws = got.handle.service.ws;
+      let linked = got.linked;
+      // Waits (bounded; after the timeout it answers from what is published, marked reachedOnly).
+      const rest = async () => {
+        await ws.waitForRest(env.strictTimeoutMs, extra.signal);
+        linked = ws.linked ?? linked;
+      };
+      if (ws.reachedOnly && spec.reachedOnly !== "hit") await rest();
+      let first = spec.run(linked, args, got.handle);
+      if (isQueryError(first) && spec.reachedOnly === "hit" && ws.reachedOnly) {
+        await rest();
+        first = spec.run(linked, args, got.handle);
+      }
       const index = envelopeOf(got.handle.service.view());
-      const first = spec.run(got.linked, args, got.handle);
       if (isQueryError(first)) return errorResult(failure(index, first));
       let current = args;
       const refit = spec.refit;
@@ -142,7 +160,7 @@ function queryTool<I extends { project?: string; consistency?: "eventual" | "str
             const next = refit(current, r, factor);
             if (next === null) return null;
             current = next;
-            const again = spec.run(got.linked, next, got.handle);
+            const again = spec.run(linked, next, got.handle);
             return isQueryError(again) ? null : again;
           }
           : undefined,
@@ -346,6 +364,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         shape:
           '{id, type?, definitions: [{type, at: "path:line", endLine, streams, origin?, state?, active?, viaInstance?, fileHasErrors?, inheritFrom?, manifestSource?}], types?, notes?}',
         run: (linked, a) => findAsset(linked, a.id, a.type),
+        reachedOnly: "hit",
         render: R.renderFindAsset,
         answer: A.findAssetAnswer,
       },
@@ -372,6 +391,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
             maxChars: a.maxChars ?? DEFINITION_CHARS,
           });
         },
+        reachedOnly: "hit",
         render: R.renderDefinition,
         answer: A.definitionAnswer,
         refit: (a, r, f) => {
@@ -498,6 +518,7 @@ export function toolDeclarations(env: ToolEnv): ToolDeclaration[] {
         shape:
           "{file, exists?, kind, origin?, state?, active?, streams, viaInstance?, fragment?, foreign?, assets, diagnostics, xmlError?: {at, message}, chain?: {entry, stream, reason, hops: [{at, source, type?}]}, includedBy: [{at, source, type?, resolution?}], includedByTotal, includes: [{line, source, type?, resolution?, target?, missing?}], includesTotal, truncated?, nextCursor?}",
         run: (linked, a) => fileQuery(linked, a.path, { limit: clampLimit(a.limit), cursor: a.cursor }),
+        reachedOnly: "hit",
         render: R.renderFile,
         answer: A.fileAnswer,
         refit: (a, r, f) => {
@@ -850,7 +871,7 @@ function reindexTool(env: ToolEnv): ToolDeclaration {
   };
 }
 
-const PHASES: readonly BuildPhase[] = ["scan", "xml", "sdk", "link", "art"];
+const PHASES: readonly BuildPhase[] = ["scan", "reach", "xml", "sdk", "link", "art"];
 const PHASE_UNITS = 1000;
 
 /**

@@ -521,21 +521,25 @@ export class Workspace {
    * loaded from outside the scan (SDK files, manifests, files of other folders that includes name) are
    * set aside and returned, for {@link discover} to put back when the full include walk asks for them —
    * and to leave out those it does not ask for (a partial record set can walk differently, e.g. before
-   * the mod's own-name alias is known). The unreadable files among them are forgotten with them.
+   * the mod's own-name alias is known). The unreadable files among them are forgotten with them, the
+   * others listed in scan order (as a full build's report lists them).
    */
   private setAsideOutside(scanned: readonly ScannedFile[]): SetAside {
-    const inScan = new Set(scanned.map((f) => pathKey(f.path)));
+    const order = scanned.map((f) => pathKey(f.path));
+    const inScan = new Set(order);
     const aside: SetAside = { records: new Map(), unreadable: new Map() };
     for (const s of this.core.values()) {
       const key = pathKey(s.path);
       if (!inScan.has(key)) aside.records.set(key, s);
     }
     this.core.applyChanges([...aside.records.values()].map((s) => ({ path: s.path, deleted: true as const })));
-    for (const [key, failed] of [...this.unreadable]) {
-      if (inScan.has(key)) continue;
-      aside.unreadable.set(key, failed);
-      this.unreadable.delete(key);
+    const failed = new Map(this.unreadable);
+    this.unreadable.clear();
+    for (const key of order) {
+      const f = failed.get(key);
+      if (f) this.unreadable.set(key, f);
     }
+    for (const [key, f] of failed) if (!inScan.has(key)) aside.unreadable.set(key, f);
     return aside;
   }
 
