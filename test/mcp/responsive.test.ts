@@ -8,12 +8,13 @@
  * files, seen from a timer, which runs only if the build yields).
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scanProjectFiles } from "../../src/project/scan.ts";
 import type { FileSource } from "../../src/workspace/file-source.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-import { connect, type Json, SAMPLE } from "./harness.ts";
+import { connect, type Json, SAMPLE, textOf } from "./harness.ts";
+import type { ProjectHandle } from "../../src/mcp/projects.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
 const TMP = tempDirs();
@@ -135,4 +136,69 @@ describe("answers during long work", () => {
     expect(readsAtFind).toBeLessThan(files.reads);
     await h.close();
   }, 30_000);
+
+  /** The sample mod in a temp folder with 16 drafts nothing includes (they outweigh what Mod.xml reaches). */
+  function withDrafts(): { dir: string; xmlFiles: number } {
+    const dir = join(TMP.make("ra3-responsive-reach-"), "Sample Mod");
+    cpSync(SAMPLE, dir, { recursive: true });
+    mkdirSync(join(dir, "Data", "Drafts"));
+    for (let i = 0; i < 16; i++) {
+      const weapons = Array.from({ length: 12 }, (_, k) => `  <WeaponTemplate id="Draft${i}Weapon${k}"/>\n`).join("");
+      writeFileSync(
+        join(dir, "Data", "Drafts", `Draft${i}.xml`),
+        `<?xml version="1.0" encoding="utf-8"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n${weapons}</AssetDeclaration>\n`,
+      );
+    }
+    return { dir, xmlFiles: scanProjectFiles(dir).filter((f) => f.kind !== "w3x").length };
+  }
+
+  test(
+    "reachable first: lookups that find what they ask answer from the reachable index; the rest waits for every file",
+    async () => {
+      const { dir, xmlFiles } = withDrafts();
+      const files = slowSource();
+      const h = await connect(dir, { files });
+      const ws = (h.registry.pick(undefined) as ProjectHandle).service.ws;
+      await whenFree(() => ws.reachedOnly);
+
+      const status = await h.call("get_status");
+      const index = (status.structuredContent as Json).index;
+      expect([index.state, index.complete, index.reachedOnly]).toEqual(["ready_xml", false, true]);
+      // A definition in a reached file: at once, marked reachedOnly, with the note saying what may be missing.
+      const hit = await h.call("find_asset", { id: "AlliedAthenaCannon" });
+      const readsAtHit = files.reads;
+      expect([hit.isError ?? false, (hit.structuredContent as Json).index.reachedOnly]).toEqual([false, true]);
+      expect(textOf(hit)).toContain("only the files the entry points include are read so far");
+      const active = await h.call("is_file_active", { path: "Data/Includes/Weapons.xml" });
+      expect((active.structuredContent as Json).result.chain.hops.length).toBe(1);
+      expect(readsAtHit).toBeLessThan(xmlFiles);
+
+      // Asked while the rest is pending: a lookup that misses, a file nothing includes and a listing
+      // wait for the rest, then answer from every file.
+      expect(ws.reachedOnly).toBe(true);
+      const readsAt: number[] = [];
+      const noted = <T>(p: Promise<T>) => p.then((r) => (readsAt.push(files.reads), r));
+      const [miss, draft, list] = await Promise.all([
+        noted(h.call("find_asset", { id: "Draft5Weapon3" })),
+        noted(h.call("is_file_active", { path: "Data/Drafts/Draft9.xml" })),
+        noted(h.call("list_files", { state: "not-included", prefix: "Data/Drafts" })),
+      ]);
+      for (const n of readsAt) expect(n).toBeGreaterThanOrEqual(xmlFiles);
+      const found = miss.structuredContent as Json;
+      expect([found.index.reachedOnly, found.result.definitions.map((d: Json) => d.state)]).toEqual([
+        undefined,
+        ["not-included"],
+      ]);
+      expect((draft.structuredContent as Json).result.state).toBe("not-included");
+      expect((list.structuredContent as Json).result.total).toBe(16);
+
+      const done = await h.call("get_status", { consistency: "strict" });
+      expect([(done.structuredContent as Json).index.state, files.reads]).toEqual([
+        "ready",
+        scanProjectFiles(dir).length,
+      ]);
+      await h.close();
+    },
+    30_000,
+  );
 });
