@@ -280,6 +280,31 @@ describe("reachable first, then the rest: the same index as a full build", () =>
   }, 60_000);
 });
 
+describe("a rebuild", () => {
+  test("of a workspace that has an index re-reads every file, every XML file first", async () => {
+    const dir = writeMod("Rebuilt", {
+      "Data/Mod.xml": decl("", inc("all", "Includes/Weapons.xml")),
+      "Data/Includes/Weapons.xml": decl(weapon("ReachedWeapon")),
+      ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`Data/Drafts/Draft${i}.xml`, draft(i)])),
+    });
+    const reads: string[] = [];
+    const counting: FileSource = {
+      read(path) {
+        reads.push(path);
+        return readFileSync(path);
+      },
+    };
+    const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home: TMP.make("ra3-reach-home-"), env: {} });
+    if ("envError" in cfg) throw new Error(cfg.envError);
+    const ws = new Workspace(cfg, undefined, counting);
+    const first = await ws.build();
+    expect([first.reachedFiles, reads.length]).toEqual([2, 8]);
+    reads.length = 0;
+    const again = await ws.build();
+    expect([again.reachedFiles, reads.length, ws.reachedOnly]).toEqual([null, 8, false]);
+  });
+});
+
 describe("while the rest is pending", () => {
   test("waitForRest resolves when the rest is indexed; a copy of the sample mod with drafts", async () => {
     const dir = join(TMP.make("ra3-reach-wait-"), "Sample Mod");
