@@ -411,16 +411,15 @@ export class Workspace {
       t = performance.now();
       let aside: SetAside | null = null;
       if (reachableFirst) {
-        reachedFiles = await this.loadReachable(xml, vanilla, report, slicer, signal);
         // Publishing costs one more link: worth it only when the rest takes longer to parse than
         // what was parsed (a mod whose include graph reaches most of its files publishes once).
-        const rest = sizeOf(this.unloaded([...xml, ...vanilla]));
-        if (rest > sizeOf([...this.core.values()].map((f) => ({ size: f.stamp?.size ?? 0 })))) {
+        if (await this.loadReachable([...xml, ...vanilla], report, slicer, signal)) {
+          reachedFiles = this.core.size;
           report("link", 0, 1);
           await this.relinkInSlices(slicer);
           this.reachedOnlyNow = true;
           this.event("xml_done");
-        } else reachedFiles = null;
+        }
         timings.reachMs = performance.now() - t;
         t = performance.now();
       }
@@ -482,20 +481,23 @@ export class Workspace {
    * Parses what the include graph reaches, round by round: the `.babproj` files first (they name
    * streams and the manifests standing for reference includes, so the entry plan reads them), then
    * the files the walk of what is parsed so far asks for (`wanted`: entry points, their includes,
-   * SDK files and manifests), until it asks for nothing new. Returns how many files are indexed then.
+   * SDK files and manifests), until it asks for nothing new. Returns true when that is done and the
+   * rest is the larger part (in bytes), worth one more link to publish before it is parsed; false as
+   * soon as what is parsed outweighs the rest (then a walk per round is all the early start would buy).
    */
   private async loadReachable(
-    xml: readonly ScannedFile[],
-    vanilla: readonly ScannedFile[],
+    scanned: readonly ScannedFile[],
     report: BuildProgress,
     slicer: Slicer,
     signal?: AbortSignal,
-  ): Promise<number> {
+  ): Promise<boolean> {
     const stamps = new Map<string, FileStamp>();
-    for (const f of [...xml, ...vanilla]) stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
+    for (const f of scanned) stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
     let n = 0;
     const progress = (k: number) => report("reach", n + k, n + k);
-    const seeds = xml.filter((f) => extensionOf(f.path) === ".babproj").map((f) => f.path);
+    const restIsLarger = () =>
+      sizeOf(this.unloaded(scanned)) > sizeOf([...this.core.values()].map((f) => ({ size: f.stamp?.size ?? 0 })));
+    const seeds = scanned.filter((f) => extensionOf(f.path) === ".babproj").map((f) => f.path);
     n += await this.loadPaths(seeds, slicer, signal, progress, stamps);
     // As in {@link discover}: every wanted file is checked against the confinement before its read.
     const confinement = this.ports.confinement;
@@ -503,11 +505,11 @@ export class Workspace {
       const wanted = this.core
         .wanted(this.ports.inputs)
         .filter((p) => !this.unreadable.has(pathKey(p)) && extensionOf(p) !== ".w3x" && confinement.admitsNow(p));
-      if (wanted.length === 0) break;
+      if (wanted.length === 0) return restIsLarger();
       n += await this.loadPaths(wanted, slicer, signal, progress, stamps);
+      if (!restIsLarger()) return false;
       await slicer.pause();
     }
-    return this.core.size;
   }
 
   /** The files of `files` that have no record yet. */
