@@ -433,7 +433,8 @@ export class Workspace {
       // SDK mode: the vanilla XML folder is the SDK layer, indexed whole (reachable or not), like the project.
       let sdkFiles = await this.loadScanned(toParse(vanilla), "sdk", report, slicer, signal);
       if (reachableFirst) {
-        sdkFiles = vanilla.filter((f) => this.core.file(f.path) !== undefined).length;
+        // Counted as a full build counts them: the vanilla files parsed (not those that could not be read).
+        sdkFiles = vanilla.filter((f) => this.core.file(f.path) && !this.unreadable.has(pathKey(f.path))).length;
         aside = this.setAsideOutside([...xml, ...vanilla]);
       }
       sdkFiles += await this.discover(false, slicer, signal, aside);
