@@ -113,11 +113,13 @@ export class Workspace {
   private publishedFacts: LinkFacts | null = null;
   /**
    * True while the published index holds only the files the include graph reaches (a reachable-first
-   * build: the project's other files are still being parsed).
+   * build published it; it stays so if that build fails before the rest is linked).
    */
   private reachedOnlyNow = false;
-  /** Called when the rest of a reachable-first build is indexed (the index holds every XML file). */
-  private readonly restWaiters: (() => void)[] = [];
+  /** A reachable-first build is parsing the rest (so waiting for it makes sense). */
+  private restRunning = false;
+  /** Called with true when the index holds every XML file, false when the build ended without it. */
+  private readonly restWaiters: ((indexed: boolean) => void)[] = [];
 
   /**
    * @param schema the loaded schema (default: loaded now from the configuration)
@@ -174,10 +176,12 @@ export class Workspace {
 
   /**
    * Resolves once the published index holds every XML file (at once when it is not
-   * {@link reachedOnly}); true then, false when `timeoutMs` passed first.
+   * {@link reachedOnly}): true then; false when `timeoutMs` passed first or the build ended without it
+   * (it failed; at once when no build is parsing the rest).
    */
   waitForRest(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (!this.reachedOnlyNow) return Promise.resolve(true);
+    if (!this.restRunning) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       const done = (v: boolean) => {
         clearTimeout(timer);
@@ -187,15 +191,14 @@ export class Workspace {
       const aborted = () => done(false);
       const timer = setTimeout(() => done(false), timeoutMs);
       signal?.addEventListener("abort", aborted, { once: true });
-      this.restWaiters.push(() => done(true));
+      this.restWaiters.push(done);
     });
   }
 
-  /** Ends the reachable-only phase: the published index (or the failed build) no longer waits for files. */
-  private restIndexed(): void {
-    if (!this.reachedOnlyNow) return;
-    this.reachedOnlyNow = false;
-    for (const w of this.restWaiters.splice(0)) w();
+  /** Ends the wait for the rest: the index holds every XML file now, or the build ended without it. */
+  private restEnded(): void {
+    this.restRunning = false;
+    for (const w of this.restWaiters.splice(0)) w(!this.reachedOnlyNow);
   }
 
   /** The running build's phase and progress, or null. */
@@ -249,6 +252,7 @@ export class Workspace {
       sdkDir: inputs.sdkDir,
     });
     this.published = linked;
+    this.reachedOnlyNow = false;
     this.builtAtIso = builtAt;
     this.linkedScanFacts = "";
     this.publishedRevision = -1;
@@ -323,8 +327,9 @@ export class Workspace {
     this.lifecycleState = nextState(this.lifecycleState, e);
   }
 
-  private publish(linked: LinkedIndex): void {
+  private publish(linked: LinkedIndex, reachedOnly = false): void {
     this.published = linked;
+    this.reachedOnlyNow = reachedOnly;
     this.builtAtIso = new Date().toISOString();
   }
 
@@ -336,18 +341,24 @@ export class Workspace {
     return linked;
   }
 
-  /** {@link relink} in slices: other work (a server's requests) runs between the link's phases. */
-  private async relinkInSlices(slicer: Slicer): Promise<LinkedIndex> {
+  /**
+   * {@link relink} in slices: other work (a server's requests) runs between the link's phases.
+   * `reachedOnly`: the records are a reachable-first build's reached files.
+   */
+  private async relinkInSlices(slicer: Slicer, reachedOnly = false): Promise<LinkedIndex> {
     this.linkedScanFacts = this.scanFacts();
     const revision = this.core.revision;
     const linked = await slicer.drive(this.core.linkSteps(this.ports.inputs));
-    this.publishLinked(linked, revision);
+    this.publishLinked(linked, revision, reachedOnly);
     return linked;
   }
 
-  /** Publishes a link of the records at `revision`, with the walk it was made from. */
-  private publishLinked(linked: LinkedIndex, revision: number): void {
-    this.publish(linked);
+  /**
+   * Publishes a link of the records at `revision`, with the walk it was made from (`reachedOnly`: the
+   * records are a reachable-first build's reached files).
+   */
+  private publishLinked(linked: LinkedIndex, revision: number, reachedOnly = false): void {
+    this.publish(linked, reachedOnly);
     this.publishedRevision = revision;
     this.publishedWalk = this.core.currentWalk(this.ports.inputs);
     this.publishedFacts = null;
@@ -416,8 +427,8 @@ export class Workspace {
         if (await this.loadReachable([...xml, ...vanilla], report, slicer, signal)) {
           reachedFiles = this.core.size;
           report("link", 0, 1);
-          await this.relinkInSlices(slicer);
-          this.reachedOnlyNow = true;
+          await this.relinkInSlices(slicer, true);
+          this.restRunning = true;
           this.event("xml_done");
         }
         timings.reachMs = performance.now() - t;
@@ -444,7 +455,7 @@ export class Workspace {
       if (twoPhase) {
         report("link", 0, 1);
         await this.relinkInSlices(slicer);
-        this.restIndexed();
+        this.restEnded();
         this.event("xml_done");
       }
       timings.linkMs = performance.now() - t;
@@ -473,7 +484,7 @@ export class Workspace {
       this.event("build_failed");
       throw e;
     } finally {
-      this.restIndexed();
+      this.restEnded();
       this.current = null;
     }
   }

@@ -280,6 +280,40 @@ describe("reachable first, then the rest: the same index as a full build", () =>
   }, 60_000);
 });
 
+describe("a build that fails after publishing the reachable part", () => {
+  test("keeps saying reachedOnly, and nothing waits for a rest that will not come", async () => {
+    const dir = writeMod("Cancelled", {
+      "Data/Mod.xml": decl("", inc("all", "Includes/Weapons.xml")),
+      "Data/Includes/Weapons.xml": decl(weapon("ReachedWeapon")),
+      ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`Data/Drafts/Draft${i}.xml`, draft(i)])),
+    });
+    const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home: TMP.make("ra3-reach-home-"), env: {} });
+    if ("envError" in cfg) throw new Error(cfg.envError);
+    const ac = new AbortController();
+    let pending: Promise<boolean> | null = null;
+    // Cancelled while the first draft is read, after the reachable index was published.
+    const source: FileSource = {
+      read(path) {
+        if (ws.reachedOnly && !ac.signal.aborted) {
+          pending = ws.waitForRest(60_000);
+          ac.abort();
+        }
+        return readFileSync(path);
+      },
+    };
+    const ws: Workspace = new Workspace(cfg, undefined, source);
+    const build = ws.build(undefined, ac.signal);
+    await expect(build).rejects.toThrow("the index build was cancelled");
+    expect(await pending!).toBe(false);
+    expect([ws.reachedOnly, ws.lifecycle.state, ws.linked!.findAssets("Draft1Weapon1").length]).toEqual([
+      true,
+      "error",
+      0,
+    ]);
+    expect(await ws.waitForRest(60_000)).toBe(false); // at once: no build is parsing the rest
+  });
+});
+
 describe("a rebuild", () => {
   test("of a workspace that has an index re-reads every file, every XML file first", async () => {
     const dir = writeMod("Rebuilt", {
