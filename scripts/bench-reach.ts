@@ -6,14 +6,20 @@
 // final one with the art. The two modes are interleaved run by run; the table gives medians (ms from the
 // start of the build; the schema load before it is its own column) and the load average before and after.
 //
+// With --binary (and --before-binary, e.g. main's build), the same through `ra3 mcp` as an agent sees it:
+// from the spawn, when the first find_asset of a compiled asset answers (not "building"), when a
+// list_files of the not-included files answers, and when get_status says ready.
+//
 // Usage: bun scripts/bench-reach.ts [--runs 3] [--only upheaval,upheaval-schema,tw-sdk,corona]
 //                                   [--corona /tmp/ra3-perf-corona]
+//                                   [--binary dist/ra3 --before-binary OTHER --id AssetId]
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CORPORA } from "./corpora.ts";
+import { rawMcp } from "./raw-mcp.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
 
@@ -25,6 +31,9 @@ const { values } = parseArgs({
     corona: { type: "string", default: join(tmpdir(), "ra3-perf-corona") },
     child: { type: "string" },
     mode: { type: "string" },
+    binary: { type: "string" },
+    "before-binary": { type: "string" },
+    id: { type: "string", default: "SovietDesolatorInfantry" },
   },
 });
 
@@ -110,6 +119,75 @@ if (values.child) {
 
 const runs = Number(values.runs);
 const only = values.only ? new Set(values.only.split(",")) : null;
+
+/** Through `ra3 mcp`: ms from the spawn to a find_asset hit, to a list_files answer, to get_status ready. */
+async function mcpRun(binary: string, t: Target): Promise<{ hitMs: number; listMs: number; readyMs: number }> {
+  const home = mkdtempSync(join(tmpdir(), "ra3-bench-reach-mcp-"));
+  const args = ["mcp", "--project", t.project, "--home", home, ...(t.sdk ? ["--sdk", t.sdk] : [])];
+  const mcp = rawMcp(binary, [...args, ...(t.schema ? ["--schema", t.schema] : [])]);
+  const t0 = performance.now();
+  try {
+    await mcp.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "b", version: "1" },
+    });
+    mcp.notify("notifications/initialized");
+    const call = async (name: string, args: unknown) =>
+      JSON.parse(await mcp.request("tools/call", { name, arguments: args })).result as {
+        isError?: boolean;
+        structuredContent?: { index?: { state: string }; error?: { code: string } };
+      };
+    const until = async (name: string, a: unknown, ok: (r: Awaited<ReturnType<typeof call>>) => boolean) => {
+      for (;;) {
+        const r = await call(name, a);
+        if (ok(r)) return performance.now() - t0;
+        if (performance.now() - t0 > 120_000) throw new Error(`${name} never answered`);
+        await new Promise((res) => setTimeout(res, 2));
+      }
+    };
+    const hitMs = await until("find_asset", { id: values.id }, (r) => !r.isError);
+    const listMs = await until("list_files", { state: "not-included", limit: 1 }, (r) => !r.isError);
+    const readyMs = await until("get_status", {}, (r) => r.structuredContent?.index?.state === "ready");
+    return { hitMs, listMs, readyMs };
+  } finally {
+    await mcp.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+if (values.binary) {
+  const bins: [string, string][] = [["before", values["before-binary"] ?? ""], ["after", values.binary]];
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const lines: string[] = [];
+  for (const name of Object.keys(TARGETS).filter((n) => !only || only.has(n))) {
+    const got: Record<string, { hitMs: number; listMs: number; readyMs: number }[]> = { before: [], after: [] };
+    for (let i = 0; i < runs; i++) {
+      for (const [label, bin] of i % 2 === 0 ? bins : [...bins].reverse()) {
+        if (bin) got[label].push(await mcpRun(bin, TARGETS[name]));
+      }
+    }
+    for (const [label] of bins) {
+      const rs = got[label];
+      if (rs.length === 0) continue;
+      const med = (f: (r: (typeof rs)[number]) => number) => {
+        const xs = rs.map(f).sort((a, b) => a - b);
+        return Math.round(xs[Math.floor(xs.length / 2)]);
+      };
+      lines.push(
+        `| ${TARGETS[name].name} | ${label} | ${med((r) => r.hitMs)} ms | ${med((r) => r.listMs)} ms | ${
+          med((r) => r.readyMs)
+        } ms |`,
+      );
+    }
+  }
+  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`\n${runs} runs per binary, interleaved; medians, ms from the spawn of ra3 mcp (fresh home)\n`);
+  console.log("| mod | binary | find_asset hit answers | list_files answers | get_status ready |");
+  console.log("|---|---|---:|---:|---:|");
+  for (const l of lines) console.log(l);
+  process.exit(0);
+}
 const names = Object.keys(TARGETS).filter((n) => !only || only.has(n));
 const corona = TARGETS.corona.project;
 if (names.includes("corona") && !existsSync(join(corona, "Data", "Mod.xml"))) {
