@@ -40,6 +40,8 @@ export interface RegistryOptions {
   readonly resolve?: (req: ConfigRequest) => ReturnType<typeof resolveConfig>;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
+  /** Reads an XSD file of a schema (default: the disk; tests inject a slow one). */
+  readonly readSchemaFile?: (path: string) => Uint8Array;
 }
 
 export class ProjectRegistry {
@@ -199,6 +201,7 @@ export class ProjectRegistry {
       watch: this.options.watch ?? true,
       debounceMs: this.options.debounceMs,
       files: this.options.files,
+      readSchemaFile: this.options.readSchemaFile,
       // Queries answer from a saved snapshot's index while its changed files are re-read.
       serveStoredIndex: true,
       log: (line) => this.log(`${entry.name}: ${line}`),
@@ -208,12 +211,15 @@ export class ProjectRegistry {
           new StoreSnapshotPort(config.home, config.projectDir, schemaKeyOf(ws.schema), (line) =>
             this.log(`${entry.name}: ${line}`)),
     });
-    const schema = service.ws.schema;
-    if (config.schemaDir && !schema.queries) {
-      const why = schema.diagnostics[0]?.message ?? "unknown error";
-      this.log(
-        `${entry.name}: could not load the schema in ${config.schemaDir} (${why}); references are matched heuristically`,
-      );
+    const schemaDir = config.schemaDir;
+    if (schemaDir) {
+      void service.schemaLoaded().then((schema) => {
+        if (schema.queries) return;
+        const why = schema.diagnostics[0]?.message ?? "unknown error";
+        this.log(
+          `${entry.name}: could not load the schema in ${schemaDir} (${why}); references are matched heuristically`,
+        );
+      }, () => {});
     }
     this.services.set(key, service);
     void service.start().catch(() => {});

@@ -97,6 +97,8 @@ export interface StatusSource {
     readonly source: string | null;
     readonly fileCount: number;
     readonly queries: SchemaQueries | null;
+    /** The schema is still loading (not heuristic mode). */
+    readonly pending?: boolean;
   };
   readonly linked: LinkedIndex | null;
   view(): IndexView;
@@ -125,7 +127,7 @@ export function statusOf(ws: StatusSource): StatusResult {
       dir: ws.schema.dir,
       source: ws.schema.source,
       files: ws.schema.fileCount,
-      heuristic: ws.schema.queries === null,
+      heuristic: ws.schema.queries === null && !ws.schema.pending,
     },
     state: env.state,
     buildId: env.buildId,

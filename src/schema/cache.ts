@@ -13,7 +13,8 @@ import { nodeFileSystem } from "../disk/port.ts";
 import { CaseResolver } from "../project/case-resolver.ts";
 import { NodeDirectoryLister } from "../project/fs-port.ts";
 import { joinPath, pathKey, toAbsolute } from "../project/paths.ts";
-import { loadSchema, type LoadSchemaOptions, type SchemaLoadResult } from "./load.ts";
+import { runSteps } from "../steps.ts";
+import { type LoadSchemaOptions, loadSchemaSteps, type SchemaLoadResult } from "./load.ts";
 
 /**
  * Bump whenever the model's shape or the loader's output changes: older cache files are then ignored, and
@@ -61,7 +62,10 @@ function stampOf(path: string): Stamp | null {
   }
 }
 
-function readCache(file: string, dir: string): SchemaLoadResult | null {
+/** Stamps checked between two steps of a cache read. */
+const STAMPS_PER_STEP = 128;
+
+function* readCache(file: string, dir: string): Generator<void, SchemaLoadResult | null, void> {
   let entry: CacheFile;
   try {
     entry = packr.unpack(readFileSync(file)) as CacheFile;
@@ -71,9 +75,12 @@ function readCache(file: string, dir: string): SchemaLoadResult | null {
   if (!entry || entry.format !== SCHEMA_CACHE_FORMAT || entry.dir !== pathKey(dir) || !Array.isArray(entry.stamps)) {
     return null;
   }
-  for (const [path, size, mtime] of entry.stamps) {
+  yield;
+  for (let i = 0; i < entry.stamps.length; i++) {
+    const [path, size, mtime] = entry.stamps[i];
     const now = stampOf(path);
     if (now === null || now[1] !== size || now[2] !== mtime) return null;
+    if (i % STAMPS_PER_STEP === STAMPS_PER_STEP - 1) yield;
   }
   if (entry.result.missing.length > 0) {
     const resolver = new CaseResolver(new NodeDirectoryLister());
@@ -101,8 +108,20 @@ export function loadSchemaCached(
   cacheDir: string,
   options: LoadSchemaOptions = {},
 ): CachedSchemaLoadResult {
+  return runSteps(loadSchemaCachedSteps(dir, cacheDir, options));
+}
+
+/**
+ * {@link loadSchemaCached} in steps: the cache file's decode is one, its stamp checks and a load from the
+ * XSDs (see {@link loadSchemaSteps}) are several.
+ */
+export function* loadSchemaCachedSteps(
+  dir: string,
+  cacheDir: string,
+  options: LoadSchemaOptions = {},
+): Generator<void, CachedSchemaLoadResult, void> {
   const cacheFile = schemaCacheFile(dir, cacheDir);
-  const cached = readCache(cacheFile, toAbsolute(dir));
+  const cached = yield* readCache(cacheFile, toAbsolute(dir));
   if (cached) return { ...cached, fromCache: true, cacheFile, cacheWarning: null };
 
   // Stamp each file just before reading it: an edit made during the load then fails the next check.
@@ -115,7 +134,7 @@ export function loadSchemaCached(
     else stamps.push(s);
     return read(p);
   };
-  const result = loadSchema(dir, { ...options, readFile });
+  const result = yield* loadSchemaSteps(dir, { ...options, readFile });
   if (result.model === null || unstamped) return { ...result, fromCache: false, cacheFile, cacheWarning: null };
   const cacheWarning = writeCache(cacheFile, {
     format: SCHEMA_CACHE_FORMAT,

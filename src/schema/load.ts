@@ -14,6 +14,7 @@ import { LineMap } from "../xml/line-map.ts";
 import { buildSchemaModel, type SchemaBuildStats, type XsdInput } from "./build.ts";
 import type { SchemaDiagnostic, SchemaModel } from "./model.ts";
 import { parseXsdTree } from "./xsd-tree.ts";
+import { runSteps } from "../steps.ts";
 
 /** The entry file of every SAGE schema set. */
 const SCHEMA_ENTRY_FILE = "CnC3Types.xsd";
@@ -58,6 +59,17 @@ const INCLUDE_KINDS = new Set(["include", "import", "redefine"]);
  * @example loadSchema("C:/Apps/RA3-MODSDK-X/Schemas/xsd").model?.assetElements.length // 292
  */
 export function loadSchema(dir: string, options: LoadSchemaOptions = {}): SchemaLoadResult {
+  return runSteps(loadSchemaSteps(dir, options));
+}
+
+/**
+ * {@link loadSchema} in steps: one after each XSD file is read and parsed, one before the model is built
+ * (a server loads the RA3 set, 821 files, between its answers).
+ */
+export function* loadSchemaSteps(
+  dir: string,
+  options: LoadSchemaOptions = {},
+): Generator<void, SchemaLoadResult, void> {
   const root = toAbsolute(dir);
   const lister = options.lister ?? new NodeDirectoryLister();
   const resolver = new CaseResolver(lister);
@@ -81,7 +93,7 @@ export function loadSchema(dir: string, options: LoadSchemaOptions = {}): Schema
   const display = (p: string) => relativePosix(realRoot, p) ?? p;
   const digest = createHash("sha1");
 
-  const visit = (path: string): void => {
+  function* visit(path: string): Generator<void, void, void> {
     const key = pathKey(path);
     if (seen.has(key)) return; // also what makes include cycles harmless
     seen.add(key);
@@ -139,13 +151,14 @@ export function loadSchema(dir: string, options: LoadSchemaOptions = {}): Schema
         });
         continue;
       }
-      visit(target);
+      yield* visit(target);
     }
     // XSD puts includes before declarations, so "includes expanded in place" order is this post-order;
     // it decides which declaration is first seen (duplicate types, the element fallback map).
     inputs.push({ path, display: shown, root: tree.root, lines });
-  };
-  visit(entry);
+    yield;
+  }
+  yield* visit(entry);
 
   const built = buildSchemaModel(inputs, realRoot);
   diagnostics.push(...built.diagnostics);

@@ -3,9 +3,10 @@
  * SDK's), or none: then the index runs in heuristic mode and says so.
  */
 import { join } from "node:path";
-import { loadSchemaCached, SCHEMA_CACHE_FORMAT } from "../schema/cache.ts";
+import { loadSchemaCachedSteps, SCHEMA_CACHE_FORMAT } from "../schema/cache.ts";
 import type { SchemaDiagnostic, SchemaQueries } from "../schema/model.ts";
 import { Schema } from "../schema/schema.ts";
+import { runSteps } from "../steps.ts";
 import type { WorkspaceConfig } from "./config.ts";
 
 export interface LoadedSchema {
@@ -17,18 +18,49 @@ export interface LoadedSchema {
   readonly loadMs: number;
   /** The schema cache format and the XSD set's content key (`SchemaLoadResult.contentKey`), or null without a schema. */
   readonly contentKey: string | null;
+  /** True while the set is still to be loaded (a server loads it after answering): not heuristic mode. */
+  readonly pending?: boolean;
 }
 
+/**
+ * What a workspace reports before its schema is loaded (a server loading it in steps): the folder it will
+ * come from, no files and no queries yet.
+ */
+export function unloadedSchema(config: SchemaConfig): LoadedSchema {
+  return {
+    queries: null,
+    dir: config.schemaDir,
+    source: config.schemaDir ? config.schemaSource : null,
+    diagnostics: [],
+    fileCount: 0,
+    loadMs: 0,
+    contentKey: null,
+    pending: config.schemaDir !== null,
+  };
+}
+
+type SchemaConfig = Pick<WorkspaceConfig, "schemaDir" | "schemaSource" | "home">;
+
 /** The schema for `config` (null queries when there is no XSD set: heuristic mode). */
-export function loadWorkspaceSchema(
-  config: Pick<WorkspaceConfig, "schemaDir" | "schemaSource" | "home">,
-): LoadedSchema {
+export function loadWorkspaceSchema(config: SchemaConfig): LoadedSchema {
+  return runSteps(loadWorkspaceSchemaSteps(config));
+}
+
+/**
+ * {@link loadWorkspaceSchema} in steps (a server answers between them), the XSDs read by `readFile`
+ * (default: the disk). `loadMs` is the time from the
+ * first step to the last, pauses included.
+ */
+export function* loadWorkspaceSchemaSteps(
+  config: SchemaConfig,
+  readFile?: (path: string) => Uint8Array,
+): Generator<void, LoadedSchema, void> {
   if (!config.schemaDir) {
     return { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0, contentKey: null };
   }
   const t = performance.now();
   // The parsed model is the same for every project using this XSD folder: cache it under the home folder.
-  const loaded = loadSchemaCached(config.schemaDir, join(config.home, "cache", "schema"));
+  const loaded = yield* loadSchemaCachedSteps(config.schemaDir, join(config.home, "cache", "schema"), { readFile });
   const loadMs = Math.round((performance.now() - t) * 10) / 10;
   return {
     queries: loaded.model ? new Schema(loaded.model) : null,

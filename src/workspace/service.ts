@@ -20,7 +20,9 @@ import type { LinkedIndex } from "../index/linked.ts";
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import type { FileSource } from "./file-source.ts";
-import { type BuildProgress, type BuildReport, type UpdateReport, Workspace } from "./workspace.ts";
+import type { LoadedSchema } from "./schema.ts";
+import { Slicer } from "./slices.ts";
+import { type BuildProgress, type BuildReport, SCHEMA_LATER, type UpdateReport, Workspace } from "./workspace.ts";
 
 /** Where snapshots come from and go to (the snapshot store, or nothing). */
 export interface SnapshotPort {
@@ -83,7 +85,7 @@ export interface StrictReport extends UpdateReport {
 const FULL_SCAN_EVERY_MS = 5000;
 
 export interface ServiceOptions {
-  /** A snapshot port, or a factory given the workspace (the port needs its schema key). */
+  /** A snapshot port, or a factory given the workspace once its schema is loaded (the port needs its key). */
   readonly snapshots?: SnapshotPort | ((ws: Workspace) => SnapshotPort | null) | null;
   readonly watch?: boolean;
   /** Debounce for watcher events (ms). */
@@ -96,6 +98,8 @@ export interface ServiceOptions {
   readonly fullScanEveryMs?: number;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
+  /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
+  readonly readSchemaFile?: (path: string) => Uint8Array;
   /**
    * Publish the snapshot's index first — its stored link as soon as it is decoded, or (a snapshot
    * without one, with files to re-read) decoded, compared with the disk by one scan, linked as stored —
@@ -112,7 +116,9 @@ export class IndexService {
   readonly ws: Workspace;
   private readonly log: (line: string) => void;
   private readonly debounceMs: number;
-  private readonly snapshots: SnapshotPort | null;
+  private snapshots: SnapshotPort | null = null;
+  /** Settles when the schema is loaded and the snapshot port made; every job waits for it. */
+  private readonly ready: Promise<void>;
   private watchers: FolderWatch[] = [];
   /**
    * Whether the watcher's events cover every change: false when watching is off, could not start for a
@@ -138,13 +144,30 @@ export class IndexService {
   private restorePhase: Promise<void> | null = null;
 
   constructor(config: WorkspaceConfig, options: ServiceOptions = {}) {
-    this.ws = new Workspace(config, undefined, options.files);
+    // The XSD set loads in steps after the constructor, not in it (every job waits for it): a server
+    // answers (building) meanwhile.
+    this.ws = new Workspace(config, SCHEMA_LATER, options.files);
     this.log = options.log ?? (() => {});
     this.debounceMs = options.debounceMs ?? 50;
-    this.snapshots = typeof options.snapshots === "function" ? options.snapshots(this.ws) : (options.snapshots ?? null);
+    const snapshots = options.snapshots;
+    // After a yield: the caller (a tool call opening the project) answers before the first step runs.
+    this.ready = new Promise((r) => setImmediate(r)).then(() =>
+      this.ws.loadSchema((steps) => new Slicer().drive(steps), options.readSchemaFile)
+    ).then(() => {
+      if (this.disposed) return;
+      this.snapshots = typeof snapshots === "function" ? snapshots(this.ws) : (snapshots ?? null);
+    });
+    // A failed load is a job's failure (recorded by `exclusive`), not an unhandled rejection here.
+    this.ready.catch(() => {});
     this.fullScanEveryMs = options.fullScanEveryMs ?? FULL_SCAN_EVERY_MS;
     this.serveStoredIndex = options.serveStoredIndex ?? false;
     if (options.watch) this.startWatching(options.watchFolder ?? nodeWatchFolder);
+  }
+
+  /** The schema once it is loaded (in steps, after the constructor). */
+  async schemaLoaded(): Promise<LoadedSchema> {
+    await this.ready;
+    return this.ws.schema;
   }
 
   /** Starts the warm start or the first build in the background (idempotent). */
@@ -327,7 +350,7 @@ export class IndexService {
 
   /** Runs `fn` after the running work; records failures (the last good index stays published). */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const tracked = (this.running ?? Promise.resolve()).then(fn).then(
+    const tracked = (this.running ?? Promise.resolve()).then(() => this.ready).then(fn).then(
       (v) => {
         this.lastError = null;
         return v;

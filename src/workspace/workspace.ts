@@ -27,7 +27,7 @@ import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } fro
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import { type LinkPorts, makeLinkPorts } from "./link-inputs.ts";
-import { type LoadedSchema, loadWorkspaceSchema } from "./schema.ts";
+import { type LoadedSchema, loadWorkspaceSchema, loadWorkspaceSchemaSteps, unloadedSchema } from "./schema.ts";
 import { DiskFileSource, type FileSource } from "./file-source.ts";
 import { collectIfLarge, LARGE_FILE_BYTES } from "./memory.ts";
 import { Slicer } from "./slices.ts";
@@ -85,10 +85,21 @@ const MAX_DISCOVERY_ROUNDS = 64;
 /** Files parsed between two progress reports. */
 const PROGRESS_EVERY = 64;
 
-export class Workspace {
+/** What the workspace builds with: the schema, and the core and link ports made for it. */
+interface SchemaBound {
+  readonly schema: LoadedSchema;
   readonly core: IndexCore;
   readonly ports: LinkPorts;
-  readonly schema: LoadedSchema;
+}
+
+/** The constructor's `schema` argument for a workspace whose schema {@link Workspace.loadSchema} loads later. */
+export const SCHEMA_LATER = "later";
+
+export class Workspace {
+  private bound: SchemaBound;
+  /** The load of a schema left for later: null before it starts, settled once it is installed. */
+  private schemaLoad: Promise<void> | null = null;
+  private schemaPending: boolean;
   private lifecycleState: Lifecycle = INITIAL_LIFECYCLE;
   private published: LinkedIndex | null = null;
   private buildCounter = 0;
@@ -122,31 +133,76 @@ export class Workspace {
   private readonly restWaiters: ((indexed: boolean) => void)[] = [];
 
   /**
-   * @param schema the loaded schema (default: loaded now from the configuration)
+   * @param schema the loaded schema; default: loaded now from the configuration; {@link SCHEMA_LATER}:
+   *   loaded by {@link loadSchema} (a server answers meanwhile: the XSD load takes 0.1–0.6 s). Until then
+   *   the workspace has no schema (heuristic queries, `fileCount` 0) and must not be built or restored.
    * @param source where file bytes are read (default: the disk)
    */
   constructor(
     readonly config: WorkspaceConfig,
-    schema?: LoadedSchema,
+    schema?: LoadedSchema | typeof SCHEMA_LATER,
     private readonly source: FileSource = new DiskFileSource(),
   ) {
-    this.schema = schema ?? loadWorkspaceSchema(config);
+    this.schemaPending = schema === SCHEMA_LATER;
+    this.bound = this.bind(
+      schema === SCHEMA_LATER ? unloadedSchema(config) : (schema ?? loadWorkspaceSchema(config)),
+    );
+    this.roots = [config.projectDir, ...(config.sdk?.vanillaDir ? [config.sdk.vanillaDir] : [])];
+  }
+
+  /** The core and link ports for `schema`. */
+  private bind(schema: LoadedSchema): SchemaBound {
+    const config = this.config;
     // The link's order is the build's: the project's files, then those outside it, art last; each by path.
     const projectDir = config.projectDir;
-    this.core = new IndexCore(
-      this.schema.queries,
+    const core = new IndexCore(
+      schema.queries,
       (p) => (extensionOf(p) === ".w3x" ? 2 : 0) + (isInside(p, projectDir) ? 0 : 1),
     );
     // A stored link's facts are the questions the index asks from here on (see link-facts.ts).
     config.resolver.restartLookups();
-    this.ports = makeLinkPorts(config.layout, config.sdk, this.schema.queries, config.resolver, this.core, {
+    const ports = makeLinkPorts(config.layout, config.sdk, schema.queries, config.resolver, core, {
       entries: config.entries,
       buildScripts: config.buildScripts,
       driverNotes: () => [...this.caseNotes(), ...this.linkNotes()],
       unlistedFolders: () => this.unlistedByScan,
       confinement: config.confinement,
     });
-    this.roots = [config.projectDir, ...(config.sdk?.vanillaDir ? [config.sdk.vanillaDir] : [])];
+    return { schema, core, ports };
+  }
+
+  /**
+   * Loads the schema left for later (see the constructor), its steps driven by `drive` (the server
+   * pauses between them) and its XSDs read by `readFile` (default: the disk), and installs it with a fresh core; resolves at once when it is loaded. Callers
+   * await it before anything reads files into the core (the empty core made without it is replaced).
+   */
+  loadSchema(
+    drive: (steps: Generator<void, LoadedSchema, void>) => Promise<LoadedSchema>,
+    readFile?: (path: string) => Uint8Array,
+  ): Promise<void> {
+    if (!this.schemaPending) return Promise.resolve();
+    this.schemaLoad ??= drive(loadWorkspaceSchemaSteps(this.config, readFile)).then((schema) => {
+      this.bound = this.bind(schema);
+      this.schemaPending = false;
+    });
+    return this.schemaLoad;
+  }
+
+  /** Whether the schema is still to be loaded ({@link loadSchema}). */
+  get schemaLoading(): boolean {
+    return this.schemaPending;
+  }
+
+  get schema(): LoadedSchema {
+    return this.bound.schema;
+  }
+
+  get core(): IndexCore {
+    return this.bound.core;
+  }
+
+  get ports(): LinkPorts {
+    return this.bound.ports;
   }
 
   get game(): GameId | null {

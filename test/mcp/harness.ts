@@ -38,6 +38,8 @@ export interface HarnessOptions extends ServerOptions {
   readonly home?: string;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
+  /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
+  readonly readSchemaFile?: (path: string) => Uint8Array;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function connect(project: string = SAMPLE, options: HarnessOptions 
     watch: options.watch ?? false,
     debounceMs: options.debounceMs,
     files: options.files,
+    readSchemaFile: options.readSchemaFile,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const served = serveStdio(() => createMcpServer(registry, { log, ...options }), {

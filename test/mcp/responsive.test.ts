@@ -122,6 +122,46 @@ describe("answers during long work", () => {
     30_000,
   );
 
+  test(
+    "the schema loads in steps: get_status says building before the XSD set is read, find_asset says building",
+    async () => {
+      // A fresh home (no schema cache): the sample mod's own Schemas/xsd is read through this reader.
+      const xsds = { reads: 0 };
+      const readSchemaFile = (path: string): Uint8Array => {
+        const until = performance.now() + 15;
+        while (performance.now() < until) { /* busy: the thread is not free meanwhile */ }
+        xsds.reads++;
+        return readFileSync(path);
+      };
+      const h = await connect(SAMPLE, { readSchemaFile });
+      await whenFree(() => xsds.reads >= 2);
+      const status = await h.call("get_status");
+      const readsAtAnswer = xsds.reads;
+      const early = status.structuredContent as Json;
+      // Before the load is done the workspace has no schema yet: no files, no index.
+      expect([early.index.state, early.index.counts.assets, early.result.schema]).toEqual([
+        "building",
+        0,
+        { dir: join(SAMPLE, "Schemas", "xsd"), source: "project", files: 0 },
+      ]);
+      const find = await h.call("find_asset", { id: "AlliedAthenaCannon" });
+      expect([find.isError, (find.structuredContent as Json).error.code]).toEqual([true, "building"]);
+
+      const done = await h.call("get_status", { consistency: "strict" });
+      const ready = done.structuredContent as Json;
+      const xsdCount = (readdirSync(join(SAMPLE, "Schemas", "xsd"), { recursive: true }) as string[])
+        .filter((f) => f.endsWith(".xsd")).length;
+      expect([ready.index.state, ready.result.schema]).toEqual([
+        "ready",
+        { dir: join(SAMPLE, "Schemas", "xsd"), source: "project", files: xsdCount },
+      ]);
+      expect(xsds.reads).toBe(xsdCount); // every XSD, once
+      expect(readsAtAnswer).toBeLessThan(xsds.reads);
+      await h.close();
+    },
+    30_000,
+  );
+
   test("a saved snapshot that cannot be used: building at once, not after the cold build", async () => {
     const { dir, home } = await savedThenTouched();
     const store = new SnapshotStore(home, dir);
