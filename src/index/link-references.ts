@@ -84,20 +84,32 @@ export interface SegmentReuse {
   readonly reusable: (segment: SiteSegment) => boolean;
 }
 
+/** The reference phase yields after this many segments, or once this many sites were added since its last yield. */
+const SEGMENTS_PER_STEP = 32;
+const SITES_PER_STEP = 4096;
+
+/** What the reference phase returns: the sites, the phase's segments, the indexes of its inheritFrom sites. */
+export type LinkedReferences = SiteTable & {
+  readonly segments: SiteSegments;
+  readonly inheritSites: readonly number[];
+};
+
 /**
  * Resolves every reference of the linked files, segment by segment (`reuse`: the segments of an earlier
  * link still valid, taken over instead of being resolved again; their sites renumbered when earlier
  * segments grew or shrank). When no segment that splices anything was made again, the splice tables are
- * the earlier link's.
- * @example linkReferences(ctx, files, assets, byId).sites.filter((s) => s.status !== "resolved")
+ * the earlier link's. In steps: a yield after every {@link SEGMENTS_PER_STEP} segments, or sooner once
+ * {@link SITES_PER_STEP} sites were added (at Corona scale the phase is ≈ 80 ms of 100k sites). Nothing it
+ * reads changes between the steps (a driver only pauses), so the result is the one-block phase's.
+ * @example runSteps(linkReferencesSteps(ctx, files, assets, byId)).sites.filter((s) => s.status !== "resolved")
  */
-export function linkReferences(
+export function* linkReferencesSteps(
   ctx: LinkContext,
   files: FileTable,
   table: AssetTable,
   byId: ReadonlyMap<string, readonly number[]>,
   reuse?: SegmentReuse,
-): SiteTable & { readonly segments: SiteSegments; readonly inheritSites: readonly number[] } {
+): Generator<void, LinkedReferences, void> {
   const cache = reuse?.previous.cache ?? new SpliceCache();
   const resolver = new SiteResolver(ctx, table.assets, byId);
   const stages: [Map<string, SiteSegment>, Map<string, SiteSegment>, Map<string, SiteSegment>] = [
@@ -122,7 +134,18 @@ export function linkReferences(
     for (const k of seg.inherits) inheritSites.push(sites.length + k);
     for (const site of seg.sites) sites.push(site);
     stages[stage].set(f.key, seg);
+    segmentsSince++;
+    sitesSince += seg.sites.length;
   };
+  let segmentsSince = 0;
+  let sitesSince = 0;
+  /** A step ends when enough segments or sites were made since the last one. */
+  function* boundary(): Generator<void, void, void> {
+    if (segmentsSince < SEGMENTS_PER_STEP && sitesSince < SITES_PER_STEP) return;
+    segmentsSince = 0;
+    sitesSince = 0;
+    yield;
+  }
   const fresh = (key: string, run: (sink: SiteSink, splicer: Splicer) => void): SiteSegment => {
     const sink = new SiteSink(resolver, sites.length);
     const splicer = new Splicer(ctx, sink, cache);
@@ -146,12 +169,14 @@ export function linkReferences(
     const info = files.get(f.key);
     if (!info || (info.kind !== "xml" && info.kind !== "art") || info.fragment) continue;
     segment(0, f, (sink, splicer) => recordSites(f, info, table, sink, splicer));
+    yield* boundary();
   }
   for (const f of ctx.all) {
     const info = files.get(f.key);
     const owners = table.xiChildOwners.get(f.key);
     if (!info || !info.fragment || !owners) continue;
     segment(1, f, (_, splicer) => rootLevelSites(f, info, owners, splicer));
+    yield* boundary();
   }
   if (reuse && (stages[0].size !== reuse.previous.stages[0].size || stages[1].size !== reuse.previous.stages[1].size)) {
     spliceChanged = true;
@@ -170,6 +195,7 @@ export function linkReferences(
     segment(2, f, (sink) => {
       for (const r of f.loaded.record.refs) sink.add(r, -1, f.loaded.path, info.state, null, true);
     });
+    yield* boundary();
   }
   manifestSites(table, byId, new SiteSink(resolver, 0, sites));
   return {

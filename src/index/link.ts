@@ -18,7 +18,7 @@ import { type DiagnosticParts, linkDiagnostics } from "./link-diagnostics.ts";
 import { fileInfoOf, type FileTable, linkFiles } from "./link-files.ts";
 import { linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
-import { linkReferences, type SegmentReuse, type SiteSegments } from "./link-references.ts";
+import { linkReferencesSteps, type SegmentReuse, type SiteSegments } from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
 import { linkStrings, type StringTable } from "./link-strings.ts";
 import {
@@ -175,7 +175,8 @@ export function* relinkSteps(
   const reuse: SegmentReuse | undefined = patch
     ? { previous: previous!.segments, reusable: patch.reusable(ranking) }
     : undefined;
-  const references = linkReferences(
+  // The phase yields between its segments too (through phaseBoundary's bookkeeping: pauses are not link time).
+  const referenceSteps = linkReferencesSteps(
     ctx,
     files,
     table,
@@ -183,6 +184,9 @@ export function* relinkSteps(
     reuse ??
       (previous && previous.inputs === inputs ? { previous: previous.segments, reusable: () => false } : undefined),
   );
+  let referenceStep = referenceSteps.next();
+  for (; !referenceStep.done; referenceStep = referenceSteps.next()) yield* phaseBoundary();
+  const references = referenceStep.value;
   const { sites } = references;
   yield* phaseBoundary();
   const inherit = linkInherit(ctx, assets, sites, references.inheritSites);

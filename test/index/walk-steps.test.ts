@@ -32,8 +32,8 @@ describe("the include walk and the link in steps", () => {
     let yields = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) yields++;
-    // 9 in the walk, 9 between the link's phases.
-    expect(yields).toBe(18);
+    // 9 in the walk, 9 between the link's phases, 9 in the reference phase (301 segments, a yield per 32).
+    expect(yields).toBe(27);
     const linked = step.value.linked;
     const { linkMs: _a, ...stepped } = linked.stats;
     const { linkMs: _b, ...once } = plain.stats;
@@ -44,6 +44,46 @@ describe("the include walk and the link in steps", () => {
       once,
     ]);
     expect(plain.sites.length).toBe(300); // W299 inherits from a W300 nobody defines
+  });
+
+  test("the reference phase yields every 32 segments, or after a segment that brought 4,096 sites, and equals the plain link", () => {
+    /** Yields of the link from a given walk (none in the walk) and its index, with the plain link's. */
+    const stepped = (files: Record<string, string>) => {
+      const { core, ports } = memIndex(files);
+      const walk = walkStreams(core, ports.inputs);
+      const plain = link(core, ports.inputs, walk);
+      const steps = relinkSteps(core, ports.inputs, walk, null);
+      let yields = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) yields++;
+      return { yields, linked: step.value.linked, plain };
+    };
+    // The chain: 301 small segments, a yield after every 32nd (9), beside the 9 between the phases.
+    const small = stepped(chain());
+    expect(small.yields).toBe(18);
+    // Three files of 5,000 inheritFrom sites each: each segment ends a step (3), one more yield per file
+    // than the segment count alone would give.
+    const big: Record<string, string> = {
+      "Data/Mod.xml": doc(includes(["all", "A.xml"], ["all", "B.xml"], ["all", "C.xml"])),
+    };
+    for (const name of ["A", "B", "C"]) {
+      const lines: string[] = [];
+      for (let i = 0; i < 5000; i++) lines.push(`\t<WeaponTemplate id="${name}${i}" inheritFrom="${name}${i + 1}" />`);
+      big[`Data/${name}.xml`] = doc(lines.join("\n"));
+    }
+    const large = stepped(big);
+    expect(large.yields).toBe(9 + 3);
+    for (const { linked, plain } of [small, large]) {
+      const { linkMs: _a, ...a } = linked.stats;
+      const { linkMs: _b, ...b } = plain.stats;
+      expect([linked.sites, linked.assets, linked.diagnostics, a]).toEqual([
+        plain.sites,
+        plain.assets,
+        plain.diagnostics,
+        b,
+      ]);
+    }
+    expect(large.plain.sites.length).toBe(15_000);
   });
 
   test("yields every few files and returns exactly the plain walk (a chain, a cycle, a missing file, an unreached one)", () => {
