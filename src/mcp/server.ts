@@ -127,8 +127,8 @@ export async function startStdioSession(options: StdioSessionOptions): Promise<S
     log,
   });
   const transport = new LineTransport(options.input, options.output, { log });
-  // Opening a project loads its schema synchronously (up to a few hundred ms): do it once the first
-  // answer (initialize, or server/discover) has been written.
+  // Open the project (its schema loads in steps, then the build or warm start) once the first answer
+  // (initialize, or server/discover) has been written: that answer never waits for a step.
   let started = false;
   const startIndex = () => {
     if (started) return;

@@ -136,6 +136,7 @@ export function* loadSchemaCachedSteps(
   };
   const result = yield* loadSchemaSteps(dir, { ...options, readFile });
   if (result.model === null || unstamped) return { ...result, fromCache: false, cacheFile, cacheWarning: null };
+  yield;
   const cacheWarning = writeCache(cacheFile, {
     format: SCHEMA_CACHE_FORMAT,
     dir: pathKey(toAbsolute(dir)),

@@ -11,7 +11,7 @@ import { type DirectoryLister, NodeDirectoryLister } from "../project/fs-port.ts
 import { native, pathKey, relativePosix, toAbsolute } from "../project/paths.ts";
 import { decodeXml } from "../xml/decode.ts";
 import { LineMap } from "../xml/line-map.ts";
-import { buildSchemaModel, type SchemaBuildStats, type XsdInput } from "./build.ts";
+import { buildSchemaModelSteps, type SchemaBuildStats, type XsdInput } from "./build.ts";
 import type { SchemaDiagnostic, SchemaModel } from "./model.ts";
 import { parseXsdTree } from "./xsd-tree.ts";
 import { runSteps } from "../steps.ts";
@@ -160,7 +160,7 @@ export function* loadSchemaSteps(
   }
   yield* visit(entry);
 
-  const built = buildSchemaModel(inputs, realRoot);
+  const built = yield* buildSchemaModelSteps(inputs, realRoot);
   diagnostics.push(...built.diagnostics);
   for (const m of missing) digest.update(`missing\u0000${display(m)}\u0000`);
   return {

@@ -61,6 +61,7 @@ export function* loadWorkspaceSchemaSteps(
   const t = performance.now();
   // The parsed model is the same for every project using this XSD folder: cache it under the home folder.
   const loaded = yield* loadSchemaCachedSteps(config.schemaDir, join(config.home, "cache", "schema"), { readFile });
+  yield;
   const loadMs = Math.round((performance.now() - t) * 10) / 10;
   return {
     queries: loaded.model ? new Schema(loaded.model) : null,
