@@ -10,13 +10,18 @@
  * 20  4  u32 checksum32 of bytes [24, 24+H+B)
  * 24  H  header: one msgpack map (tool version, project, SDK, schema key, build facts, stats, file
  *          count, record layout fingerprint)
- * …   B  body: varint count + UTF-16 lengths of the string table, the table as one UTF-8 blob, then the
- *          linked section (varint 0 = none, or 1, its byte length and the section: see link-codec.ts),
- *          then the files (path, stamp, record) as varints over table indexes (see record-codec.ts)
+ * …   B  body: u32 offset T of the string table from the body's start; the linked section (varint 0 =
+ *          none, or 1, its byte length as a u32 and the section: see link-codec.ts); the files (path,
+ *          stamp, record) as varints over table indexes (see record-codec.ts); at T the string table:
+ *          varint count + UTF-16 lengths, the u32 byte length of the blob, the table as one UTF-8 blob
  * ```
  *
  * The linked section comes before the files so a server can publish the stored index as soon as it is
- * read, and decode the records after. Version 2 (no linked section) is refused like any other version.
+ * read, and decode the records after. The string table comes last, where the reader finds it by its
+ * offset, so the encoder writes everything into one buffer in one pass (the table is complete only after
+ * the last string was interned) and patches the offsets and lengths in place: a second copy of a 10 MB
+ * body raised the peak of a cold `ra3 index` at Corona scale by about 50 MB (docs/performance.md).
+ * Versions 2 (no linked section) and 3 (table first, derivable fields stored) are refused like any other.
  *
  * The string table holds each distinct string once, and decoding it is one UTF-8 decode plus slicing.
  * Decoding never throws: every failure is a {@link DecodeFailure} with a reason and one sentence.
@@ -37,7 +42,7 @@ import {
 import { runSteps } from "../steps.ts";
 
 /** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
-export const SNAPSHOT_SCHEMA_VERSION = 3;
+export const SNAPSHOT_SCHEMA_VERSION = 4;
 
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = new Uint8Array([0x52, 0x41, 0x33, 0x53, 0x4e, 0x41, 0x50, 0x00]); // "RA3SNAP\0"
@@ -172,33 +177,6 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
     );
   }
   const table = new StringTable();
-  const linked = new ByteWriter(s.linked ? 1 << 20 : 16);
-  if (s.linked) yield* writeLinkStateSteps(linked, table, s.linked);
-  const linkedHead = new ByteWriter(16);
-  if (s.linked) {
-    linkedHead.uint(1);
-    linkedHead.uint(linked.length);
-  } else linkedHead.uint(0);
-  const data = new ByteWriter(1 << 20);
-  data.uint(s.files.length);
-  let written = 0;
-  for (const f of s.files) {
-    data.uint(table.intern(f.path));
-    if (f.stamp === null) data.uint(0);
-    else {
-      data.uint(1);
-      data.float(f.stamp.size);
-      data.float(f.stamp.mtimeMs);
-    }
-    writeObject(data, table, RECORD_FIELDS, f.record);
-    if (++written % FILES_PER_STEP === 0) yield;
-  }
-  const blob = new TextEncoder().encode(table.strings.join(""));
-  const lengths = new ByteWriter(table.strings.length * 2 + 16);
-  lengths.uint(table.strings.length);
-  for (const str of table.strings) lengths.uint(str.length);
-  lengths.uint(blob.length);
-
   const header = packr().pack({
     toolVersion: s.toolVersion,
     projectDir: s.projectDir,
@@ -213,25 +191,46 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
     fileCount: s.files.length,
     recordLayout: RECORD_LAYOUT,
   });
-  const bodyLength = lengths.length + blob.length + linkedHead.length + linked.length + data.length;
-  const out = new Uint8Array(PREFIX + header.length + bodyLength);
+  // One buffer for all of it: the prefix is filled in at the end, offsets and lengths are patched.
+  const w = new ByteWriter(s.linked ? 1 << 22 : 1 << 16);
+  w.bytes(new Uint8Array(PREFIX));
+  w.bytes(header);
+  const body = w.length;
+  w.u32(0);
+  if (s.linked) {
+    w.uint(1);
+    const lengthAt = w.length;
+    w.u32(0);
+    yield* writeLinkStateSteps(w, table, s.linked);
+    w.setU32(lengthAt, w.length - lengthAt - 4);
+  } else w.uint(0);
+  w.uint(s.files.length);
+  let written = 0;
+  for (const f of s.files) {
+    w.uint(table.intern(f.path));
+    if (f.stamp === null) w.uint(0);
+    else {
+      w.uint(1);
+      w.float(f.stamp.size);
+      w.float(f.stamp.mtimeMs);
+    }
+    writeObject(w, table, RECORD_FIELDS, f.record);
+    if (++written % FILES_PER_STEP === 0) yield;
+  }
+  w.setU32(body, w.length - body);
+  w.uint(table.strings.length);
+  for (const str of table.strings) w.uint(str.length);
+  const blobAt = w.length;
+  w.u32(0);
+  for (const str of table.strings) w.utf8(str);
+  w.setU32(blobAt, w.length - blobAt - 4);
+
+  const out = w.finish();
   out.set(SNAPSHOT_MAGIC, 0);
-  const dv = new DataView(out.buffer);
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
   dv.setUint32(8, SNAPSHOT_SCHEMA_VERSION, true);
   dv.setUint32(12, header.length, true);
-  dv.setUint32(16, bodyLength, true);
-  let at = PREFIX;
-  out.set(header, at);
-  at += header.length;
-  out.set(lengths.result(), at);
-  at += lengths.length;
-  out.set(blob, at);
-  at += blob.length;
-  out.set(linkedHead.result(), at);
-  at += linkedHead.length;
-  out.set(linked.result(), at);
-  at += linked.length;
-  out.set(data.result(), at);
+  dv.setUint32(16, out.length - body, true);
   dv.setUint32(20, checksum32(out.subarray(PREFIX)), true);
   return out;
 }
@@ -334,12 +333,18 @@ export function* decodeSnapshotSteps(
   if (big) yield;
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true);
   try {
-    const r = new ByteReader(bytes, PREFIX + headerLength);
-    const count = r.count();
+    const body = PREFIX + headerLength;
+    const tableOffset = new ByteReader(bytes, body).u32();
+    if (tableOffset < 4 || tableOffset > bytes.length - body) {
+      throw new CorruptInput(`the string table's offset ${tableOffset} is outside the body`);
+    }
+    const t = new ByteReader(bytes, body + tableOffset);
+    const count = t.count();
     const lengths = new Array<number>(count);
-    for (let i = 0; i < count; i++) lengths[i] = r.uint();
-    const blobLength = r.uint();
-    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(r.bytes(blobLength));
+    for (let i = 0; i < count; i++) lengths[i] = t.uint();
+    const blobLength = t.u32();
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(t.bytes(blobLength));
+    if (t.pos !== t.end) throw new CorruptInput(`${t.end - t.pos} bytes are left after the string table`);
     const table = new Array<string>(count);
     let at = 0;
     for (let i = 0; i < count; i++) {
@@ -348,6 +353,7 @@ export function* decodeSnapshotSteps(
     }
     if (at !== text.length) throw new CorruptInput("the string table lengths do not add up");
     if (big) yield;
+    const r = new ByteReader(bytes, body + 4, body + tableOffset);
     const section = yield* readLinkedSection(r, table);
     if (section.linked) {
       onLinked?.(section.linked, h);
@@ -391,7 +397,7 @@ function* readLinkedSection(
   const marker = r.uint();
   if (marker === 0) return { linked: null, problem: null };
   if (marker !== 1) throw new CorruptInput(`the linked section marker is ${marker}, not 0 or 1`);
-  const sub = r.slice(r.uint());
+  const sub = r.slice(r.u32());
   try {
     const linked = yield* readLinkStateSteps(sub, table);
     if (sub.pos !== sub.end) return { linked: null, problem: `${sub.end - sub.pos} bytes are left after it` };

@@ -6,7 +6,10 @@
  * field added to the index and forgotten here is a compile error.
  *
  * Maps and sets travel as lists in their iteration order, which the published index keeps (a map's order
- * is part of what equals a fresh build). Read back, the section is checked for indexes outside their
+ * is part of what equals a fresh build). What is derivable is not stored: an asset's or a site's index
+ * (its position), `active` (its state is `compiled`), the key of a file or a reached file (`pathKey` of
+ * its path), and the by-id and by-type lists (`rankAssets` of the assets, as the link makes them); the
+ * writer throws when a value is not what the reader derives (a bug: the link changed its rule). Read back, the section is checked for indexes outside their
  * lists (an encoder of another build writing the same version): such a section is refused, and the
  * warm start links the records instead.
  */
@@ -28,6 +31,8 @@ import type {
   StringDef,
   StringUse,
 } from "../index/linked.ts";
+import { rankAssets } from "../index/linked.ts";
+import { pathKey } from "../project/paths.ts";
 import type { ByteReader, ByteWriter } from "./bytes.ts";
 import { compileSpec, readObjectSteps, type Spec, type StringTable, writeObjectSteps } from "./record-codec.ts";
 
@@ -88,7 +93,6 @@ interface WireFacts {
   readonly listing: string;
 }
 interface WireReach {
-  readonly key: string;
   readonly path: string;
   readonly streams: readonly string[];
   readonly context: number;
@@ -100,13 +104,6 @@ interface WireNamed {
 interface WireCount {
   readonly key: string;
   readonly count: number;
-}
-interface WireNumbers {
-  readonly key: string;
-  readonly list: readonly number[];
-}
-interface WireFile extends FileInfo {
-  readonly key: string;
 }
 interface WireDefines {
   readonly key: string;
@@ -129,7 +126,7 @@ interface WireLink {
   readonly streams: readonly StreamInfo[];
   readonly manifestsUsed: readonly WireNamed[];
   readonly suppressedPrefixed: readonly WireCount[];
-  readonly files: readonly WireFile[];
+  readonly files: readonly FileInfo[];
   readonly assets: readonly AssetDef[];
   readonly sites: readonly ReferenceSite[];
   readonly defines: readonly WireDefines[];
@@ -141,8 +138,6 @@ interface WireLink {
   readonly strings: readonly StringDef[];
   readonly stringUses: readonly WireStringUses[];
   readonly poidSites: readonly PoidSite[];
-  readonly byId: readonly WireNumbers[];
-  readonly byType: readonly WireNumbers[];
 }
 
 const DIAGNOSTIC: Spec<Diagnostic> = {
@@ -174,13 +169,13 @@ const STREAM: Spec<StreamInfo> = {
   files: "uint",
   manifests: "str[]",
 };
-const FILE: Spec<WireFile> = {
-  key: "str",
+const COMPILED = { is: { field: "state", value: "compiled" } } as const;
+const FILE: Spec<FileInfo> = {
   path: "str",
   kind: "str",
   origin: "str",
   state: "str",
-  active: "bool",
+  active: COMPILED,
   streams: "str[]",
   viaInstance: "bool",
   fragment: "bool",
@@ -190,7 +185,7 @@ const FILE: Spec<WireFile> = {
   xmlError: { optional: { line: "int", column: "int", message: "str" } },
 };
 const ASSET: Spec<AssetDef> = {
-  index: "uint",
+  index: "position",
   type: "str",
   id: "str",
   file: "str",
@@ -201,7 +196,7 @@ const ASSET: Spec<AssetDef> = {
   origin: "str",
   streams: "str[]",
   state: "str",
-  active: "bool",
+  active: COMPILED,
   viaInstance: "bool",
   fileHasErrors: "bool",
   inheritFrom: "str?",
@@ -212,11 +207,11 @@ const ASSET: Spec<AssetDef> = {
   end: "int",
 };
 const SITE: Spec<ReferenceSite> = {
-  index: "uint",
+  index: "position",
   from: "int",
   kind: "str",
   value: "str",
-  id: "str",
+  id: { same: "value" },
   refType: "str?",
   selfType: "str?",
   element: "str",
@@ -228,7 +223,7 @@ const SITE: Spec<ReferenceSite> = {
   targets: "int[]",
   status: "str",
   state: "str",
-  active: "bool",
+  active: COMPILED,
   via: "str?",
   unspliced: "bool",
   confirmedByManifest: "bool",
@@ -277,12 +272,11 @@ const POID_SITE: Spec<PoidSite> = {
   column: "int",
   target: { optional: { element: "str", file: "str", line: "int" } },
 };
-const NUMBERS: Spec<WireNumbers> = { key: "str", list: "int[]" };
 const COUNT: Spec<WireCount> = { key: "str", count: "uint" };
 
 const LINK_SPEC: Spec<WireLink> = {
   facts: { optional: { config: "str", scan: "str", folders: "str[]", listing: "str" } },
-  reached: { list: { key: "str", path: "str", streams: "str[]", context: "uint" } },
+  reached: { list: { path: "str", streams: "str[]", context: "uint" } },
   includes: { list: EDGE },
   walkDiagnostics: { list: DIAGNOSTIC },
   wanted: "str[]",
@@ -301,8 +295,6 @@ const LINK_SPEC: Spec<WireLink> = {
   strings: { list: STRING_DEF },
   stringUses: { list: { key: "str", uses: { list: STRING_USE } } },
   poidSites: { list: POID_SITE },
-  byId: { list: NUMBERS },
-  byType: { list: NUMBERS },
 };
 
 const LINK_FIELDS = compileSpec(LINK_SPEC);
@@ -313,19 +305,53 @@ export const LINK_LAYOUT_FIELDS: readonly unknown[] = LINK_FIELDS;
 /** Objects of one list read or written between two yields. */
 const ITEMS_PER_STEP = 4096;
 
+/**
+ * The fields of few distinct values (types, states, element and attribute names…) of the long lists,
+ * interned before anything else: the table numbers strings in order of first sight, and a number below
+ * 128 (16,384) takes one byte (two), so these fields cost one or two bytes instead of three at Corona scale.
+ */
+const SITE_VOCABULARY = [
+  "kind",
+  "status",
+  "state",
+  "element",
+  "parent",
+  "attribute",
+  "refType",
+  "selfType",
+  "via",
+] as const satisfies readonly (keyof ReferenceSite)[];
+const ASSET_VOCABULARY = ["type", "origin", "state"] as const satisfies readonly (keyof AssetDef)[];
+
+function internVocabulary<T>(table: StringTable, list: readonly T[], fields: readonly (keyof T)[]): void {
+  for (const item of list) {
+    for (const f of fields) {
+      const v = item[f];
+      if (typeof v === "string") table.intern(v);
+    }
+  }
+}
+
 /** Writes `state` to `w`, its strings into `table`, yielding after every few thousand list items. */
 export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: LinkState): Generator<void, void, void> {
   const { walk, parts } = state;
+  internVocabulary(table, parts.assets, ASSET_VOCABULARY);
+  internVocabulary(table, parts.sites, SITE_VOCABULARY);
+  yield;
   const wire: WireLink = {
     facts: state.facts,
-    reached: [...walk.reached].map(([key, r]) => ({ key, path: r.path, streams: [...r.streams], context: r.context })),
+    reached: [...walk.reached].map(([key, r]) => ({
+      path: keyed(key, r.path),
+      streams: [...r.streams],
+      context: r.context,
+    })),
     includes: walk.includes,
     walkDiagnostics: walk.diagnostics,
     wanted: [...walk.wanted],
     streams: walk.streams,
     manifestsUsed: [...walk.manifestsUsed].map(([key, value]) => ({ key, value })),
     suppressedPrefixed: [...walk.suppressedPrefixed].map(([key, count]) => ({ key, count })),
-    files: [...parts.files].map(([key, f]) => ({ key, ...f })),
+    files: [...parts.files].map(([key, f]) => (keyed(key, f.path), f)),
     assets: parts.assets,
     sites: parts.sites,
     defines: [...parts.defines].map(([key, defs]) => ({ key, defs })),
@@ -337,10 +363,14 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
     strings: parts.strings,
     stringUses: [...parts.stringUses].map(([key, uses]) => ({ key, uses })),
     poidSites: parts.poidSites,
-    byId: [...parts.ranking.byId].map(([key, list]) => ({ key, list })),
-    byType: [...parts.ranking.byType].map(([key, list]) => ({ key, list })),
   };
   yield* writeObjectSteps(w, table, LINK_FIELDS, wire, ITEMS_PER_STEP);
+}
+
+/** `path`, after checking that `key` is what the reader derives from it. */
+function keyed(key: string, path: string): string {
+  if (pathKey(path) !== key) throw new Error(`linked section encoder: ${path} is keyed ${key}, not by its pathKey`);
+  return path;
 }
 
 /**
@@ -352,7 +382,7 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
   yield;
   const reached = new Map<string, FileReach>();
   for (const x of o.reached) {
-    reached.set(x.key, { path: x.path, streams: new Set(x.streams), context: x.context as WalkContext });
+    reached.set(pathKey(x.path), { path: x.path, streams: new Set(x.streams), context: x.context as WalkContext });
   }
   const walk: WalkResult = {
     reached,
@@ -364,7 +394,9 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
     suppressedPrefixed: new Map(o.suppressedPrefixed.map((x) => [x.key, x.count])),
   };
   const files = new Map<string, FileInfo>();
-  for (const { key, ...info } of o.files) files.set(key, info);
+  for (const info of o.files) files.set(pathKey(info.path), info);
+  yield;
+  const { byId, byType } = rankAssets(o.assets);
   yield;
   return {
     facts: o.facts,
@@ -382,10 +414,7 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
       strings: o.strings,
       stringUses: new Map(o.stringUses.map((x) => [x.key, x.uses])),
       poidSites: o.poidSites,
-      ranking: {
-        byId: new Map(o.byId.map((x) => [x.key, x.list])),
-        byType: new Map(o.byType.map((x) => [x.key, x.list])),
-      },
+      ranking: { byId, byType },
     },
   };
 }

@@ -34,11 +34,27 @@ export interface OptionalOf<T> {
   readonly optional: Spec<T>;
 }
 
+/**
+ * A boolean not on the wire: true when the string field `field` of the same object holds `value` (the
+ * writer checks that it does).
+ */
+export interface DerivedFlag {
+  readonly is: { readonly field: string; readonly value: string };
+}
+
+/**
+ * A string most often equal to the string field `field` written before it in the same object: 0 when it
+ * is, else its table index + 1.
+ */
+export interface OftenSame {
+  readonly same: string;
+}
+
 /** The wire kinds a field of value type `V` may use. */
-type KindFor<V> = [V] extends [string] ? "str"
+type KindFor<V> = [V] extends [string] ? "str" | OftenSame
   : [V] extends [string | null] ? "str?"
-  : [V] extends [number] ? "int" | "uint" | "num"
-  : [V] extends [boolean] ? "bool"
+  : [V] extends [number] ? "int" | "uint" | "num" | "position"
+  : [V] extends [boolean] ? "bool" | DerivedFlag
   : [V] extends [readonly number[]] ? "int[]"
   : [V] extends [readonly string[]] ? "str[]"
   : [V] extends [readonly (infer E)[]] ? ListOf<E>
@@ -48,7 +64,9 @@ type KindFor<V> = [V] extends [string] ? "str"
 /**
  * How each field of `T` is written: `str` (table index), `str?` (index + 1, 0 for null), `int`
  * (zigzag varint), `uint` (varint), `num` (float64), `bool`, `int[]`, `str[]`, a nested list, or an
- * object that may be null (a 0/1 marker, then its fields).
+ * object that may be null (a 0/1 marker, then its fields), or a string {@link OftenSame} as another. Two kinds are not written at all, since
+ * they are derivable: `position` (the object's index in its list) and a {@link DerivedFlag}; the
+ * writer throws when the value is not what the reader will derive (a bug, like any unrepresentable value).
  */
 export type Spec<T> = { readonly [K in keyof T]-?: KindFor<T[K]> };
 
@@ -174,6 +192,9 @@ const INT_LIST = 6;
 const STR_LIST = 7;
 const OBJ_LIST = 8;
 const OBJ_OPT = 9;
+const POSITION = 10;
+const FLAG = 11;
+const SAME = 12;
 const CODES: Record<string, number> = {
   str: STR,
   "str?": STR_OPT,
@@ -183,6 +204,7 @@ const CODES: Record<string, number> = {
   bool: BOOL,
   "int[]": INT_LIST,
   "str[]": STR_LIST,
+  position: POSITION,
 };
 
 /** A spec flattened for the engine: field names with numeric kind codes. */
@@ -190,17 +212,37 @@ export interface CompiledField {
   readonly name: string;
   readonly code: number;
   readonly sub: readonly CompiledField[] | null;
+  /** A derived flag: the string field it tests and the value that makes it true. */
+  readonly is?: { readonly field: string; readonly value: string };
+  /** A string often the same as this earlier string field. */
+  readonly same?: string;
 }
 
 /** Flattens a spec (its key order is the wire order). */
 export function compileSpec<T>(spec: Spec<T>): readonly CompiledField[] {
-  return Object.entries(spec as Record<string, unknown>).map(([name, kind]) =>
-    typeof kind === "string"
-      ? { name, code: CODES[kind], sub: null }
-      : "optional" in (kind as object)
-      ? { name, code: OBJ_OPT, sub: compileSpec((kind as OptionalOf<unknown>).optional) }
-      : { name, code: OBJ_LIST, sub: compileSpec((kind as ListOf<unknown>).list) }
-  );
+  const entries = Object.entries(spec as Record<string, unknown>);
+  return entries.map(([name, kind]): CompiledField => {
+    if (typeof kind === "string") return { name, code: CODES[kind], sub: null };
+    if ("optional" in (kind as object)) {
+      return { name, code: OBJ_OPT, sub: compileSpec((kind as OptionalOf<unknown>).optional) };
+    }
+    if ("is" in (kind as object)) {
+      const is = (kind as DerivedFlag).is;
+      if (!entries.some(([n, k]) => n === is.field && k === "str")) {
+        throw new Error(`snapshot spec: flag ${name} tests ${is.field}, not a string field of the same object`);
+      }
+      return { name, code: FLAG, sub: null, is: { field: is.field, value: is.value } };
+    }
+    if ("same" in (kind as object)) {
+      const same = (kind as OftenSame).same;
+      const at = entries.findIndex(([n]) => n === name);
+      if (!entries.slice(0, at).some(([n, k]) => n === same && k === "str")) {
+        throw new Error(`snapshot spec: ${name} is compared with ${same}, not an earlier string field`);
+      }
+      return { name, code: SAME, sub: null, same };
+    }
+    return { name, code: OBJ_LIST, sub: compileSpec((kind as ListOf<unknown>).list) };
+  });
 }
 
 interface WellFormed {
@@ -228,15 +270,36 @@ export class StringTable {
   }
 }
 
-/** Writes `value` (an object shaped like `fields`) to `w`. Throws on values the spec cannot hold (bugs). */
-export function writeObject(w: ByteWriter, table: StringTable, fields: readonly CompiledField[], value: object): void {
+/**
+ * Writes `value` (an object shaped like `fields`, at `position` in its list) to `w`. Throws on values the
+ * spec cannot hold (bugs).
+ */
+export function writeObject(
+  w: ByteWriter,
+  table: StringTable,
+  fields: readonly CompiledField[],
+  value: object,
+  position = 0,
+): void {
   const o = value as Record<string, unknown>;
   for (const f of fields) {
     const v = o[f.name];
     switch (f.code) {
+      case POSITION:
+        if (v !== position) throw fieldError(f, v, `its position is ${position}`);
+        break;
+      case FLAG:
+        if (v !== (o[f.is!.field] === f.is!.value)) {
+          throw fieldError(f, v, `${f.is!.field} is ${String(o[f.is!.field])}`);
+        }
+        break;
       case STR:
         if (typeof v !== "string") throw fieldError(f, v);
         w.uint(table.intern(v));
+        break;
+      case SAME:
+        if (typeof v !== "string") throw fieldError(f, v);
+        w.uint(v === o[f.same!] ? 0 : table.intern(v) + 1);
         break;
       case STR_OPT:
         if (v === null) w.uint(0);
@@ -282,14 +345,14 @@ export function writeObject(w: ByteWriter, table: StringTable, fields: readonly 
       default: {
         const list = v as readonly object[];
         w.uint(list.length);
-        for (const item of list) writeObject(w, table, f.sub!, item);
+        for (let k = 0; k < list.length; k++) writeObject(w, table, f.sub!, list[k], k);
       }
     }
   }
 }
 
-function fieldError(f: CompiledField, v: unknown): Error {
-  return new Error(`snapshot encoder: field ${f.name} cannot hold ${JSON.stringify(v)}`);
+function fieldError(f: CompiledField, v: unknown, why = ""): Error {
+  return new Error(`snapshot encoder: field ${f.name} cannot hold ${JSON.stringify(v)}${why && ` (${why})`}`);
 }
 
 /** Reads one object shaped like `fields`. Throws {@link CorruptInput} on damaged data. */
@@ -298,7 +361,7 @@ export function readObject(
   table: readonly string[],
   fields: readonly CompiledField[],
 ): Record<string, unknown> {
-  return readerFor(fields)(r, table);
+  return readerFor(fields)(r, table, 0);
 }
 
 /**
@@ -321,7 +384,7 @@ export function* writeObjectSteps(
     const list = o[f.name] as readonly object[];
     w.uint(list.length);
     for (let k = 0; k < list.length; k++) {
-      writeObject(w, table, f.sub!, list[k]);
+      writeObject(w, table, f.sub!, list[k], k);
       if ((k + 1) % every === 0) yield;
     }
   }
@@ -340,14 +403,14 @@ export function* readObjectSteps(
   const o: Record<string, unknown> = {};
   for (const f of fields) {
     if (f.code !== OBJ_LIST) {
-      o[f.name] = readerFor([f])(r, table)[f.name];
+      o[f.name] = readerFor([f])(r, table, 0)[f.name];
       continue;
     }
     const sub = readerFor(f.sub!);
     const n = r.count();
     const list = new Array<Record<string, unknown>>(n);
     for (let k = 0; k < n; k++) {
-      list[k] = sub(r, table);
+      list[k] = sub(r, table, k);
       if ((k + 1) % every === 0) yield;
     }
     o[f.name] = list;
@@ -355,25 +418,35 @@ export function* readObjectSteps(
   return o;
 }
 
-/** Reads one object of a compiled spec. */
-type ObjectReader = (r: ByteReader, table: readonly string[]) => Record<string, unknown>;
+/** Reads one object of a compiled spec, the `k`th of its list. */
+type ObjectReader = (r: ByteReader, table: readonly string[], k: number) => Record<string, unknown>;
 
 const readers = new WeakMap<readonly CompiledField[], ObjectReader>();
 
 /**
- * The reader of objects shaped like `fields`: a function built once per spec that returns one object
- * literal with every field in spec order, so all objects of a spec share one shape (a generic loop
- * adding fields one by one made decoding the snapshot's 100k reference sites several times slower).
- * The field names come from the specs in this repository, never from input.
+ * The reader of objects shaped like `fields`: a function built once per spec that reads the wire fields
+ * in order into locals and returns one object literal with every field in spec order, so all objects of
+ * a spec share one shape and the key order of the objects the link made (a generic loop adding fields
+ * one by one made decoding the snapshot's 100k reference sites several times slower).
+ * The field names and flag values come from the specs in this repository, never from input.
  */
 function readerFor(fields: readonly CompiledField[]): ObjectReader {
   let reader = readers.get(fields);
   if (reader) return reader;
   const subs = fields.map((f) => (f.sub ? readerFor(f.sub) : null));
-  const parts = fields.map((f, i) =>
-    `${JSON.stringify(f.name)}: ${READ_EXPRESSION[f.code].replaceAll("$i", String(i))}`
+  const local = (name: string) => `v${fields.findIndex((f) => f.name === name)}`;
+  const expression = (f: CompiledField, i: number) =>
+    f.code === SAME ? `h.same(t, r.uint(), ${local(f.same!)})` : READ_EXPRESSION[f.code].replaceAll("$i", String(i));
+  const reads = fields.flatMap((f, i) =>
+    f.code === POSITION || f.code === FLAG ? [] : [`const v${i} = ${expression(f, i)};`]
   );
-  const make = new Function("h", "subs", `return function read(r, t) { return { ${parts.join(", ")} }; };`);
+  const parts = fields.map((f, i) =>
+    `${JSON.stringify(f.name)}: ${
+      f.code === POSITION ? "k" : f.code === FLAG ? `${local(f.is!.field)} === ${JSON.stringify(f.is!.value)}` : `v${i}`
+    }`
+  );
+  const body = `${reads.join(" ")} return { ${parts.join(", ")} };`;
+  const make = new Function("h", "subs", `return function read(r, t, k) { ${body} };`);
   reader = make(READ_HELPERS, subs) as ObjectReader;
   readers.set(fields, reader);
   return reader;
@@ -395,6 +468,9 @@ const READ_EXPRESSION: Record<number, string> = {
 
 const READ_HELPERS = {
   str,
+  same(table: readonly string[], n: number, other: string): string {
+    return n === 0 ? other : str(table, n - 1);
+  },
   strOpt(table: readonly string[], n: number): string | null {
     return n === 0 ? null : str(table, n - 1);
   },
@@ -417,13 +493,13 @@ const READ_HELPERS = {
   list(r: ByteReader, table: readonly string[], sub: ObjectReader): Record<string, unknown>[] {
     const n = r.count();
     const list = new Array<Record<string, unknown>>(n);
-    for (let k = 0; k < n; k++) list[k] = sub(r, table);
+    for (let k = 0; k < n; k++) list[k] = sub(r, table, k);
     return list;
   },
   opt(r: ByteReader, table: readonly string[], sub: ObjectReader): Record<string, unknown> | null {
     const b = r.uint();
     if (b > 1) throw new CorruptInput(`an optional object's marker is ${b}, not 0 or 1`);
-    return b === 1 ? sub(r, table) : null;
+    return b === 1 ? sub(r, table, 0) : null;
   },
 };
 

@@ -234,17 +234,17 @@ describe("ra3 status", () => {
 });
 
 describe("snapshots the warm start must not serve", () => {
-  test("a snapshot of the previous format (version 2) is refused with its reason, and the index rebuilt", async () => {
+  test("a snapshot of the previous format (version 3) is refused with its reason, and the index rebuilt", async () => {
     const { dir, home } = await saved();
     const store = new SnapshotStore(home, dir);
     const bytes = readFileSync(store.path);
-    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 2, true);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 3, true);
     writeFileSync(store.path, bytes);
     const ws = new Workspace(config(dir, home));
     const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
     expect(warm).toEqual({
       warm: false,
-      reason: "the snapshot has format version 2; this ra3 reads version 3; rebuilding the index",
+      reason: "the snapshot has format version 3; this ra3 reads version 4; rebuilding the index",
       quiet: false,
     });
     expect(ws.linked).toBeNull();
@@ -295,24 +295,10 @@ describe("snapshots the warm start must not serve", () => {
   });
 });
 
-/** Where the linked section of a snapshot is (after the prefix, the header and the string table). */
+/** Where the linked section of a snapshot is (after the prefix, the header, the table's offset and its marker). */
 function linkedSection(bytes: Uint8Array): { start: number; length: number } {
-  let at = 24 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true);
-  const varint = () => {
-    let n = 0;
-    let shift = 0;
-    for (;;) {
-      const b = bytes[at++];
-      n += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return n;
-      shift += 7;
-    }
-  };
-  const count = varint();
-  for (let i = 0; i < count; i++) varint();
-  const blob = varint(); // (not `at += varint()`: that reads `at` before the call moves it)
-  at += blob;
-  if (varint() !== 1) throw new Error("no linked section");
-  const length = varint();
-  return { start: at, length };
+  const dv = new DataView(bytes.buffer, bytes.byteOffset);
+  const at = 24 + dv.getUint32(12, true) + 4;
+  if (bytes[at] !== 1) throw new Error("no linked section");
+  return { start: at + 5, length: dv.getUint32(at + 1, true) };
 }
