@@ -8,8 +8,8 @@
  * Maps and sets travel as lists in their iteration order, which the published index keeps (a map's order
  * is part of what equals a fresh build). What is derivable is not stored: an asset's or a site's index
  * (its position), `active` (its state is `compiled`), the key of a file or a reached file (`pathKey` of
- * its path), and the by-id and by-type lists (`rankAssets` of the assets, as the link makes them); the
- * writer throws when a value is not what the reader derives (a bug: the link changed its rule). Read back, the section is checked for indexes outside their
+ * its path), and the keys of the by-id and by-type lists (the lower-cased id and the type of a list's first
+ * asset; the lists themselves are stored: ranking the assets again cost a warm start 20–80 ms); the writer throws when a value is not what the reader derives (a bug: the link changed its rule). Read back, the section is checked for indexes outside their
  * lists (an encoder of another build writing the same version): such a section is refused, and the
  * warm start links the records instead.
  */
@@ -31,9 +31,8 @@ import type {
   StringDef,
   StringUse,
 } from "../index/linked.ts";
-import { rankAssets } from "../index/linked.ts";
 import { pathKey } from "../project/paths.ts";
-import type { ByteReader, ByteWriter } from "./bytes.ts";
+import { type ByteReader, type ByteWriter, CorruptInput } from "./bytes.ts";
 import { compileSpec, readObjectSteps, type Spec, type StringTable, writeObjectSteps } from "./record-codec.ts";
 
 /** What a stored link depended on beyond the records, each as a comparable value. */
@@ -105,6 +104,9 @@ interface WireCount {
   readonly key: string;
   readonly count: number;
 }
+interface WireNumbers {
+  readonly list: readonly number[];
+}
 interface WireDefines {
   readonly key: string;
   readonly defs: readonly DefineDef[];
@@ -138,6 +140,8 @@ interface WireLink {
   readonly strings: readonly StringDef[];
   readonly stringUses: readonly WireStringUses[];
   readonly poidSites: readonly PoidSite[];
+  readonly byId: readonly WireNumbers[];
+  readonly byType: readonly WireNumbers[];
 }
 
 const DIAGNOSTIC: Spec<Diagnostic> = {
@@ -295,6 +299,8 @@ const LINK_SPEC: Spec<WireLink> = {
   strings: { list: STRING_DEF },
   stringUses: { list: { key: "str", uses: { list: STRING_USE } } },
   poidSites: { list: POID_SITE },
+  byId: { list: { list: "int[]" } },
+  byType: { list: { list: "int[]" } },
 };
 
 const LINK_FIELDS = compileSpec(LINK_SPEC);
@@ -363,8 +369,40 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
     strings: parts.strings,
     stringUses: [...parts.stringUses].map(([key, uses]) => ({ key, uses })),
     poidSites: parts.poidSites,
+    byId: listsKeyedBy(parts.ranking.byId, (a) => a.id.toLowerCase(), parts.assets),
+    byType: listsKeyedBy(parts.ranking.byType, (a) => a.type, parts.assets),
   };
   yield* writeObjectSteps(w, table, LINK_FIELDS, wire, ITEMS_PER_STEP);
+}
+
+/** The lists of `map`, after checking that each is keyed by `keyOf` its first asset (what the reader derives). */
+function listsKeyedBy(
+  map: ReadonlyMap<string, readonly number[]>,
+  keyOf: (a: AssetDef) => string,
+  assets: readonly AssetDef[],
+): WireNumbers[] {
+  return [...map].map(([key, list]) => {
+    const first = assets[list[0]];
+    if (first === undefined || keyOf(first) !== key) {
+      throw new Error(`linked section encoder: the asset list keyed ${key} does not start with such an asset`);
+    }
+    return { list };
+  });
+}
+
+/** The map of `lists`, each keyed by `keyOf` its first asset; throws `CorruptInput` on an empty list or an index outside the assets. */
+function keyedLists(
+  lists: readonly WireNumbers[],
+  keyOf: (a: AssetDef) => string,
+  assets: readonly AssetDef[],
+): Map<string, readonly number[]> {
+  const map = new Map<string, readonly number[]>();
+  for (const { list } of lists) {
+    const first = assets[list[0]];
+    if (first === undefined) throw new CorruptInput(`an asset list starts with ${list[0]} of ${assets.length}`);
+    map.set(keyOf(first), list);
+  }
+  return map;
 }
 
 /** `path`, after checking that `key` is what the reader derives from it. */
@@ -396,7 +434,8 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
   const files = new Map<string, FileInfo>();
   for (const info of o.files) files.set(pathKey(info.path), info);
   yield;
-  const { byId, byType } = rankAssets(o.assets);
+  const byId = keyedLists(o.byId, (a) => a.id.toLowerCase(), o.assets);
+  const byType = keyedLists(o.byType, (a) => a.type, o.assets);
   yield;
   return {
     facts: o.facts,
