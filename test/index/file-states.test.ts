@@ -13,14 +13,21 @@ import { findAsset } from "../../src/query/assets.ts";
 import { checkFiles } from "../../src/query/check.ts";
 import { listFiles } from "../../src/query/file-list.ts";
 import { fileQuery } from "../../src/query/files.ts";
-import { resolveIncludeQuery } from "../../src/query/includes.ts";
 import { findReferences } from "../../src/query/references.ts";
 import { statusOf } from "../../src/query/status.ts";
 import { unreferenced } from "../../src/query/unreferenced.ts";
 import type { LinkedIndex } from "../../src/index/linked.ts";
-import { writeManifest } from "../formats/manifest-writer.ts";
 import { ok, SAMPLE } from "../query/sample.ts";
-import { assetsOf, diagnosticsOf, doc, includes, type MemFixture, memIndex, rel } from "./fixture.ts";
+import {
+  assetsOf,
+  diagnosticsOf,
+  doc,
+  includes,
+  memIndex,
+  referenceIncludeMod,
+  rel,
+  resolveSharedInclude,
+} from "./fixture.ts";
 
 const sample = new Schema(loadSchema(join(SAMPLE, "Schemas", "xsd")).model!);
 
@@ -125,38 +132,8 @@ describe("three states: compiled, referenced, not included", () => {
 });
 
 describe("a reference include and the prebuilt manifest a .babproj maps it to", () => {
-  const BABPROJ = `<?xml version="1.0"?>
-<BinaryAssetBuilderProject xmlns="urn:xmlns:ea.com:babproject">
-  <Stream Source="G:\\RA3 MOD SDK\\Mods\\Test Mod\\data\\mod.xml">
-    <Configuration Name="" Default="true">
-      <StreamReference ReferenceName="Shared.xml" ReferenceManifest="G:\\RA3 MOD SDK\\BuiltMods\\Mods\\Shared.manifest" ReferenceConfiguration="" />
-    </Configuration>
-  </Stream>
-</BinaryAssetBuilderProject>`;
-  const files = (withManifest: boolean): Record<string, string | Uint8Array> => ({
-    "mod.babproj": BABPROJ,
-    "Data/Mod.xml": doc(includes(["reference", "Shared.xml"]) + `\n<GameObject id="Tank" />`),
-    "Data/Shared.xml": doc(`<WeaponTemplate id="SharedGun" />`),
-    "sdk:Schemas/xsd/CnC3Types.xsd": "",
-    ...(withManifest
-      ? {
-        "sdk:BuiltMods/Mods/Shared.manifest":
-          writeManifest({ version: 5, assets: [{ name: "WeaponTemplate:SharedGun", source: "DATA:Shared.xml" }] })
-            .bytes,
-      }
-      : {}),
-  });
-  const resolve = (f: MemFixture) =>
-    ok(
-      resolveIncludeQuery(
-        f.linked,
-        f.ports.projectResolver,
-        { modXml: null },
-        "Shared.xml",
-        "Data/Mod.xml",
-        f.ports.references,
-      ),
-    );
+  const files = referenceIncludeMod;
+  const resolve = resolveSharedInclude;
 
   test("with the manifest: its assets answer the include (referenced), the XML is not read", () => {
     const f = memIndex(files(true), sample);

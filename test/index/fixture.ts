@@ -10,6 +10,9 @@ import type { SchemaQueries } from "../../src/schema/model.ts";
 import { IndexCore } from "../../src/index/core.ts";
 import type { LinkedIndex } from "../../src/index/linked.ts";
 import { type LinkOptions, type LinkPorts, makeLinkPorts } from "../../src/workspace/link-inputs.ts";
+import { resolveIncludeQuery, type ResolveIncludeResult } from "../../src/query/includes.ts";
+import { isQueryError } from "../../src/query/envelope.ts";
+import { writeManifest } from "../formats/manifest-writer.ts";
 
 export const ROOT = "/mods/Test Mod";
 export const SDK = "/sdk";
@@ -83,4 +86,46 @@ export function diagnosticsOf(linked: LinkedIndex): string[] {
   return linked.diagnostics.map((d) =>
     `${d.file ? rel(d.file) : "-"}:${d.line}:${d.column} ${d.severity} ${d.code}: ${d.message}`
   );
+}
+
+/**
+ * A mod whose Data/Mod.xml reference-includes Shared.xml, which its .babproj maps to a prebuilt
+ * `BuiltMods/Mods/Shared.manifest` in the SDK (written when `withManifest`, holding WeaponTemplate:SharedGun).
+ */
+export function referenceIncludeMod(withManifest: boolean): Record<string, string | Uint8Array> {
+  const babproj = `<?xml version="1.0"?>
+<BinaryAssetBuilderProject xmlns="urn:xmlns:ea.com:babproject">
+  <Stream Source="G:\\RA3 MOD SDK\\Mods\\Test Mod\\data\\mod.xml">
+    <Configuration Name="" Default="true">
+      <StreamReference ReferenceName="Shared.xml" ReferenceManifest="G:\\RA3 MOD SDK\\BuiltMods\\Mods\\Shared.manifest" ReferenceConfiguration="" />
+    </Configuration>
+  </Stream>
+</BinaryAssetBuilderProject>`;
+  return {
+    "mod.babproj": babproj,
+    "Data/Mod.xml": doc(includes(["reference", "Shared.xml"]) + `\n<GameObject id="Tank" />`),
+    "Data/Shared.xml": doc(`<WeaponTemplate id="SharedGun" />`),
+    "sdk:Schemas/xsd/CnC3Types.xsd": "",
+    ...(withManifest
+      ? {
+        "sdk:BuiltMods/Mods/Shared.manifest":
+          writeManifest({ version: 5, assets: [{ name: "WeaponTemplate:SharedGun", source: "DATA:Shared.xml" }] })
+            .bytes,
+      }
+      : {}),
+  };
+}
+
+/** resolve_include of `Shared.xml` from Data/Mod.xml in a {@link referenceIncludeMod}; throws on a query error. */
+export function resolveSharedInclude(f: MemFixture): ResolveIncludeResult {
+  const r = resolveIncludeQuery(
+    f.linked,
+    f.ports.projectResolver,
+    { modXml: null },
+    "Shared.xml",
+    "Data/Mod.xml",
+    f.ports.references,
+  );
+  if (isQueryError(r)) throw new Error(r.error.message);
+  return r;
 }

@@ -24,11 +24,16 @@ import type { StatusResult } from "../../src/query/status.ts";
 import { findAsset, listAssets } from "../../src/query/assets.ts";
 import { listFiles } from "../../src/query/file-list.ts";
 import { fileQuery } from "../../src/query/files.ts";
-import { resolveIncludeQuery } from "../../src/query/includes.ts";
 import { findReferences } from "../../src/query/references.ts";
-import { writeManifest } from "../formats/manifest-writer.ts";
 import { ok, SAMPLE } from "./sample.ts";
-import { doc, includes, type MemFixture, memIndex } from "../index/fixture.ts";
+import {
+  doc,
+  includes,
+  type MemFixture,
+  memIndex,
+  referenceIncludeMod,
+  resolveSharedInclude,
+} from "../index/fixture.ts";
 
 const sample = new Schema(loadSchema(join(SAMPLE, "Schemas", "xsd")).model!);
 
@@ -121,40 +126,8 @@ describe("states: left out when compiled, written with active: false otherwise",
 });
 
 describe("a reference include: asReference only when a manifest answers it", () => {
-  const BABPROJ = `<?xml version="1.0"?>
-<BinaryAssetBuilderProject xmlns="urn:xmlns:ea.com:babproject">
-  <Stream Source="G:\\RA3 MOD SDK\\Mods\\Test Mod\\data\\mod.xml">
-    <Configuration Name="" Default="true">
-      <StreamReference ReferenceName="Shared.xml" ReferenceManifest="G:\\RA3 MOD SDK\\BuiltMods\\Mods\\Shared.manifest" ReferenceConfiguration="" />
-    </Configuration>
-  </Stream>
-</BinaryAssetBuilderProject>`;
-  const files = (withManifest: boolean): Record<string, string | Uint8Array> => ({
-    "mod.babproj": BABPROJ,
-    "Data/Mod.xml": doc(includes(["reference", "Shared.xml"]) + `\n<GameObject id="Tank" />`),
-    "Data/Shared.xml": doc(`<WeaponTemplate id="SharedGun" />`),
-    "sdk:Schemas/xsd/CnC3Types.xsd": "",
-    ...(withManifest
-      ? {
-        "sdk:BuiltMods/Mods/Shared.manifest":
-          writeManifest({ version: 5, assets: [{ name: "WeaponTemplate:SharedGun", source: "DATA:Shared.xml" }] })
-            .bytes,
-      }
-      : {}),
-  });
-  const resolve = (f: MemFixture) =>
-    resolveIncludeAnswer(
-      ok(
-        resolveIncludeQuery(
-          f.linked,
-          f.ports.projectResolver,
-          { modXml: null },
-          "Shared.xml",
-          "Data/Mod.xml",
-          f.ports.references,
-        ),
-      ),
-    );
+  const files = referenceIncludeMod;
+  const resolve = (f: MemFixture) => resolveIncludeAnswer(resolveSharedInclude(f));
 
   test("with the manifest: answeredBy, the manifest and where it was named; the edge's resolution", () => {
     const f = memIndex(files(true), sample);
