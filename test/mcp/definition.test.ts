@@ -188,11 +188,14 @@ describe("readSourceText", () => {
 
 describe("instructions", () => {
   test("single project: lead, facts, the skill's rules; under the budget", () => {
-    const text = buildInstructions({ mode: "single", root: SAMPLE, config: cfg });
+    // A fixed short root: with the checkout's own path the text would depend on where it was cloned
+    // (a longer one leaves the usage-guide pointer out, as the budget rule says).
+    const root = "/mods/sample-mod";
+    const text = buildInstructions({ mode: "single", root, config: { ...cfg, projectDir: root } });
     expect(text.length).toBeLessThanOrEqual(MAX_INSTRUCTIONS);
     expect(text.split("\n\n").slice(0, 2)).toEqual([
       "ra3 indexes a Red Alert 3 / SAGE mod's XML asset graph (assets, references, includes, inheritFrom, $DEFINEs, string tables) and answers from memory: ask these tools instead of grepping XML.",
-      `Project: ${SAMPLE}.\nNo SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla, once find_asset names no project file with an XML error.\nIndex: building since startup (no snapshot saved yet). Call get_status first; if index.state is no_index or index.projectDir is not the folder you work in, do not use these tools for it.`,
+      `Project: ${root}.\nNo SDK: project-only mode. Vanilla assets and defines are not indexed; an id the project uses but does not define is probably vanilla, once find_asset names no project file with an XML error.\nIndex: building since startup (no snapshot saved yet). Call get_status first; if index.state is no_index or index.projectDir is not the folder you work in, do not use these tools for it.`,
     ]);
     expect(text).toContain("## Rules\n\n1. **Prefer the index over full-text search.**");
     expect(text.endsWith("More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).")).toBe(

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { logicalCwd } from "../../src/project/cwd.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
@@ -129,8 +129,24 @@ describe("a folder that cannot be listed but whose files can be read (mode 711)"
   // root ignores permissions: run as the unprivileged `nobody` (uid 65534) through setpriv.
   const asRoot = process.getuid?.() === 0;
   const setpriv = spawnSync("setpriv", ["--version"]).status === 0;
-  const unprivileged = (cmd: string[]) =>
-    asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...cmd] : cmd;
+  // The checkout may be unreadable for `nobody` (a clone in a `mktemp -d` folder is mode 700), so the
+  // unprivileged runs use a copy of the compiled binary in a folder anyone can read, when there is one.
+  const binary = join(import.meta.dirname, "..", "..", "dist", "ra3");
+  let readableBinary: string | null = null;
+  const asNobody = (cmd: string[]) => {
+    if (existsSync(binary)) {
+      if (!readableBinary) {
+        const dir = TMP.make("ra3-711-bin-");
+        chmodSync(dir, 0o755);
+        readableBinary = join(dir, "ra3");
+        copyFileSync(binary, readableBinary);
+        chmodSync(readableBinary, 0o755);
+      }
+      cmd = [readableBinary, ...cmd.slice(2)];
+    }
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ...cmd];
+  };
+  const unprivileged = (cmd: string[]) => (asRoot ? asNobody(cmd) : cmd);
 
   test.skipIf(asRoot && !setpriv)("the include resolves by a direct stat; one warning names the folder", () => {
     const mod = lockedMod();
