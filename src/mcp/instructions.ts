@@ -55,27 +55,27 @@ function servingFacts(f: ServingFacts): string {
   return lines.join("\n");
 }
 
+const GUIDE_POINTER = "More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).";
+
 /**
- * The initialize `instructions`: lead, serving facts, then the skill's rules and its usage-guide
- * pointer, dropping the least important parts when over {@link MAX_INSTRUCTIONS}.
+ * The initialize `instructions`: lead, serving facts, the skill's rules, then the usage-guide pointer.
+ * Room for the pointer is kept first (it is one line and leads to everything else); the rules are cut
+ * at a whole item when the rest would pass {@link MAX_INSTRUCTIONS}.
  * @example buildInstructions({ mode: "none", root: "/tmp", note: "no mod" }).startsWith("ra3 indexes") // true
  */
 export function buildInstructions(f: ServingFacts): string {
-  const required = [LEAD, servingFacts(f)];
-  const optional = [
-    skillSection("Rules"),
-    "More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).",
-  ].filter((s): s is string => s !== null);
-  const parts = [...required];
-  for (const part of optional) {
-    const candidate = [...parts, part].join("\n\n");
-    if (candidate.length <= MAX_INSTRUCTIONS) parts.push(part);
-    else {
-      const cut = cutAtItem(part, MAX_INSTRUCTIONS - parts.join("\n\n").length - 2);
-      if (cut) parts.push(cut);
-    }
+  const parts = [LEAD, servingFacts(f)];
+  const join = (xs: readonly string[]) => xs.join("\n\n");
+  const pointer = join([...parts, GUIDE_POINTER]).length <= MAX_INSTRUCTIONS ? GUIDE_POINTER : null;
+  const rules = skillSection("Rules");
+  if (rules !== null) {
+    const fixed = join(pointer ? [...parts, pointer] : parts).length;
+    const room = MAX_INSTRUCTIONS - fixed - 2;
+    const fitted = rules.length <= room ? rules : cutAtItem(rules, room);
+    if (fitted) parts.push(fitted);
   }
-  return parts.join("\n\n");
+  if (pointer) parts.push(pointer);
+  return join(parts);
 }
 
 /** The longest prefix of a Markdown list section ending at a whole list item that fits `room`, or null. */

@@ -189,7 +189,7 @@ describe("readSourceText", () => {
 describe("instructions", () => {
   test("single project: lead, facts, the skill's rules; under the budget", () => {
     // A fixed short root: with the checkout's own path the text would depend on where it was cloned
-    // (a longer one leaves the usage-guide pointer out, as the budget rule says).
+    // (a longer one cuts the rules at a whole item).
     const root = "/mods/sample-mod";
     const text = buildInstructions({ mode: "single", root, config: { ...cfg, projectDir: root } });
     expect(text.length).toBeLessThanOrEqual(MAX_INSTRUCTIONS);
@@ -203,6 +203,16 @@ describe("instructions", () => {
     );
   });
 
+  test("a typical Windows mod path keeps the usage-guide pointer: the rules give way, at a whole item", () => {
+    const root = "C:\\Users\\Some Modder\\Documents\\Red Alert 3\\Mods\\Upheaval Reborn";
+    const text = buildInstructions({ mode: "single", root, config: { ...cfg, projectDir: root } });
+    expect(text.length).toBeLessThanOrEqual(MAX_INSTRUCTIONS);
+    const parts = text.split("\n\n");
+    expect(parts.at(-1)).toBe("More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).");
+    expect(parts[3].split("\n").filter((l) => /^\d\. /.test(l)).length).toBe(6);
+    expect(parts[3].endsWith("then run `check_files`.")).toBe(true);
+  });
+
   test("a very long project path still fits: rules are cut at a whole item", () => {
     const root = "/" + "deep/".repeat(200) + "Mod";
     const text = buildInstructions({ mode: "single", root, config: { ...cfg, projectDir: root } });
@@ -211,5 +221,8 @@ describe("instructions", () => {
     const rules = text.split("\n\n")[3];
     expect(rules.split("\n").filter((l) => /^\d\. /.test(l)).length).toBe(3);
     expect(rules.endsWith("around a reported line.")).toBe(true);
+    expect(text.endsWith("More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).")).toBe(
+      true,
+    );
   });
 });
