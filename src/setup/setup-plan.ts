@@ -41,6 +41,8 @@ export interface SetupRequest {
   readonly scope?: Scope;
   readonly project: string | null;
   readonly sdk: string | null;
+  /** `--entry FILE` (repeatable, relative to the mod): written into every entry so the server uses them. */
+  readonly entries?: readonly string[];
   readonly yes: boolean;
   readonly dryRun: boolean;
   /** Print the generic JSON entry for clients ra3 does not know. */
@@ -54,6 +56,8 @@ export interface ProjectInfo {
   readonly sdkDir: string | null;
   /** One phrase for the report, e.g. "ra3 mod, SDK /opt/sdk" or "no SDK (project-only mode)". */
   readonly description: string;
+  /** The `--entry` files, absolute (empty or absent: the server detects the entry points). */
+  readonly entries?: readonly string[];
 }
 
 export type ProjectDetection = { readonly ok: true; readonly project: ProjectInfo } | {
@@ -178,8 +182,8 @@ export interface SetupPlan {
   readonly project: ProjectDetection;
   /** The plain entry for this mod (what `--print` shows, and what is verified when no client is set up). */
   readonly entry: ServerEntry | null;
-  /** Why clients cannot be configured at all, or null. */
-  readonly clientsBlocked: string | null;
+  /** Why clients cannot be configured at all (and whose fault: a failed earlier step, a bad `--entry`, running from source), or null. */
+  readonly clientsBlocked: { readonly reason: string; readonly cause: "project" | "entry" | "source" } | null;
   readonly writers: readonly ClientConfigWriter[];
   readonly detected: boolean;
   readonly clients: readonly ClientPlan[];
@@ -290,8 +294,22 @@ function planClient(
     );
     return { writer, entry: null, served, config, trust: null };
   }
+  if ((served?.kind === "container" || served?.kind === "inside") && (project.entries?.length ?? 0) > 0) {
+    const config = errorPlan(
+      writer,
+      scope,
+      name,
+      `its "${name}" entry serves ${served.dir}, a folder of several mods, and --entry names one mod's entry points; ra3 left the entry as it is. For this mod, run ra3 setup --project "${project.projectDir}" --entry … --name ${name}-2 (a second entry) or --scope project (a file in the mod folder).`,
+      null,
+    );
+    return { writer, entry: null, served, config, trust: null };
+  }
   const dir = served?.dir ?? project.projectDir;
-  const entry = serverEntryFor(platform, home, binaryPath, { projectDir: dir, sdkDir: project.sdkDir }, {
+  const entry = serverEntryFor(platform, home, binaryPath, {
+    projectDir: dir,
+    sdkDir: project.sdkDir,
+    entries: project.entries,
+  }, {
     name,
     expansion: writer.expansion,
   });
@@ -361,15 +379,27 @@ export async function planSetup(deps: SetupDeps, request: SetupRequest, receipt:
     binary = { kind: "unchanged" };
   } else binary = { kind: fs.exists(binaryPath) ? "update" : "install" };
 
-  const project = await deps.detectProject(request.project, request.sdk);
+  const found = await deps.detectProject(request.project, request.sdk);
+  const entries = found.ok ? entryFiles(fs, found.project.projectDir, request.entries ?? []) : null;
+  const project: ProjectDetection = found.ok && entries?.files.length
+    ? { ok: true, project: { ...found.project, entries: entries.files } }
+    : found;
   const entry = project.ok
     ? serverEntryFor(platform, home, binaryPath, project.project, { name: request.name ?? SERVER_NAME })
     : null;
-  let clientsBlocked: string | null = null;
-  if (!project.ok) clientsBlocked = "no project was found (step 2), and every entry passes the project to the server";
+  let clientsBlocked: SetupPlan["clientsBlocked"] = null;
+  if (!project.ok) {
+    clientsBlocked = {
+      cause: "project",
+      reason: "no project was found (step 2), and every entry passes the project to the server",
+    };
+  } else if (entries?.error) clientsBlocked = { cause: "entry", reason: entries.error };
   else if (binary.kind === "source" && !binary.exists) {
-    clientsBlocked =
-      `ra3 is running from source (${deps.execPath}), not as a compiled binary, and there is no installed binary at ${binaryPath} for the configs to point at`;
+    clientsBlocked = {
+      cause: "source",
+      reason:
+        `ra3 is running from source (${deps.execPath}), not as a compiled binary, and there is no installed binary at ${binaryPath} for the configs to point at`,
+    };
   }
   const { writers, detected } = selectWriters(deps, request);
   const clients: ClientPlan[] = [];
@@ -388,6 +418,26 @@ export async function planSetup(deps: SetupDeps, request: SetupRequest, receipt:
     clients,
     configPlans: clients.map((c) => c.config),
     skills,
+  };
+}
+
+/**
+ * The `--entry` files as absolute paths (relative ones are relative to the mod, as for every command),
+ * or the first one that is not a file: a config must not start a server on an entry point that is not
+ * there.
+ */
+function entryFiles(
+  fs: SetupDeps["fs"],
+  projectDir: string,
+  given: readonly string[],
+): { readonly files: readonly string[]; readonly error: string | null } {
+  const files = given.map((e) => fs.path.isAbsolute(e) ? fs.path.normalize(e) : fs.path.join(projectDir, e));
+  const missing = files.findIndex((f) => fs.stat(f)?.kind !== "file");
+  return missing < 0 ? { files, error: null } : {
+    files,
+    error: `--entry ${given[missing]} is not a file in the mod (${
+      files[missing]
+    }); every entry would start the server on it`,
   };
 }
 

@@ -228,12 +228,13 @@ export function clientsStep(
     ? ["entry for other clients (add it under their servers key):", printEntry(plan.entry).trimEnd()]
     : [];
   if (plan.clientsBlocked !== null) {
-    const source = plan.binary.kind === "source";
-    return stepReport("clients", source ? "failed" : "skipped", plan.clientsBlocked, {
-      todo: source
-        ? "build ra3 with npm run build and run dist/ra3 setup (the compiled binary installs itself first)"
-        : null,
-    });
+    const { cause, reason } = plan.clientsBlocked;
+    const todo = {
+      project: null,
+      entry: "give --entry the mod's entry files (relative to the mod), or leave it out to let ra3 detect them",
+      source: "build ra3 with npm run build and run dist/ra3 setup (the compiled binary installs itself first)",
+    }[cause];
+    return stepReport("clients", cause === "project" ? "skipped" : "failed", reason, { todo });
   }
   if (plan.writers.length === 0) {
     if (request.print) {

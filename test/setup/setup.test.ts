@@ -550,6 +550,45 @@ describe("entries", () => {
     ]);
   });
 
+  test("--entry files are written into every entry as absolute paths, and the live check starts exactly that", async () => {
+    const w = world("linux", { "/home/ann/mods/corona/Data/Static.xml": "<AssetDeclaration/>" });
+    const r = await runSetup(setupDeps(w), request(w, { clients: ["codex", "cursor"], entries: ["Data/Static.xml"] }));
+    const args = ["mcp", "--project", "/home/ann/mods/corona", "--entry", "/home/ann/mods/corona/Data/Static.xml"];
+    expect(r.ok).toBe(true);
+    expect(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!).mcpServers.ra3.args).toEqual(args);
+    expect(w.fs.text("/home/ann/.codex/config.toml")).toBe(
+      `[mcp_servers.ra3]\ncommand = "/home/ann/.ra3modxml/bin/ra3"\nargs = ${
+        JSON.stringify(args).replaceAll(",", ", ")
+      }\n`,
+    );
+    expect(w.calls.live.map((c) => c.args)).toEqual([args]);
+  });
+
+  test("--entry on Windows: a backslash path relative to the mod, kept with its spaces", async () => {
+    const w = world("windows", { "D:\\Mods\\Corona Mod\\Data\\Static.xml": "<AssetDeclaration/>" });
+    const r = await runSetup(setupDeps(w), request(w, { clients: ["cursor"], entries: ["Data\\Static.xml"] }));
+    expect(r.entry?.args).toEqual([
+      "mcp",
+      "--project",
+      "D:\\Mods\\Corona Mod",
+      "--entry",
+      "D:\\Mods\\Corona Mod\\Data\\Static.xml",
+    ]);
+  });
+
+  test("an --entry that is not a file: no config is written, the clients step says which and why", async () => {
+    const w = world("linux");
+    const r = await runSetup(
+      setupDeps(w),
+      request(w, { clients: ["cursor"], entries: ["Data/Mod.xml", "Data/Nope.xml"] }),
+    );
+    expect(r.steps.find((s) => s.id === "clients")?.status).toBe("failed");
+    expect(output(w)).toContain(
+      "--entry Data/Nope.xml is not a file in the mod (/home/ann/mods/corona/Data/Nope.xml); every entry would start the server on it",
+    );
+    expect(w.fs.text("/home/ann/.cursor/mcp.json")).toBe(null);
+  });
+
   test("the live check of a setup with another home passes it to the server", async () => {
     const w = world("linux");
     const r = await runSetup(setupDeps(w, { home: "/data/ra3home" }), request(w, { clients: ["cursor"] }));

@@ -430,6 +430,18 @@ describe("a second mod", () => {
     expect(Object.keys(JSON.parse(w.fs.text("/home/ann/.cursor/mcp.json")!).mcpServers)).toEqual(["ra3", "ra3-2"]);
   });
 
+  test("--entry for a sibling mod does not move the entry to the mods' folder (entry points belong to one mod)", async () => {
+    const w = twoMods();
+    await runSetup(setupDeps(w), request(w, { clients: ["cursor"] }));
+    const before = w.fs.text("/home/ann/.cursor/mcp.json");
+    pick(w, "/home/ann/mods/upheaval");
+    const r = await runSetup(setupDeps(w), request(w, { clients: ["cursor"], entries: ["Data/Mod.xml"] }));
+    expect(outcome(r, "cursor")?.error).toBe(
+      'its "ra3" entry serves /home/ann/mods, a folder of several mods, and --entry names one mod\'s entry points; ra3 left the entry as it is. For this mod, run ra3 setup --project "/home/ann/mods/upheaval" --entry … --name ra3-2 (a second entry) or --scope project (a file in the mod folder).',
+    );
+    expect(w.fs.text("/home/ann/.cursor/mcp.json")).toBe(before);
+  });
+
   test("--scope project writes the mod's own file and leaves the user entry alone", async () => {
     const w = twoMods();
     await runSetup(setupDeps(w), request(w, { clients: ["cursor"] }));

@@ -1,4 +1,4 @@
-/** `ra3 setup [--client NAME]... [--name NAME] [--scope user|project] [--yes] [--dry-run] [--print]`: zero-install agent setup. */
+/** `ra3 setup [--client NAME]... [--name NAME] [--scope user|project] [--entry FILE]... [--yes] [--dry-run] [--print]`: zero-install agent setup. */
 import type { CliConfig } from "../args.ts";
 import { openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE } from "../io.ts";
@@ -97,6 +97,7 @@ export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number
       scope: cfg.scope,
       project: cfg.project,
       sdk: cfg.sdk,
+      entries: cfg.entries,
       yes: cfg.yes,
       dryRun: cfg.dryRun,
       print: cfg.print,

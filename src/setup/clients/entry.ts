@@ -21,15 +21,17 @@ export interface EntryInputs {
   readonly projectDir: string;
   /** Absolute path of the SDK, when one is configured. */
   readonly sdkDir?: string | null;
+  /** Absolute paths of the build's entry points given with `--entry`, when any. */
+  readonly entries?: readonly string[];
 }
 
 /**
- * The entry `{ name: "ra3", command: <binary>, args: ["mcp", "--project", <dir>, ("--sdk", <dir>)] }`.
+ * The entry `{ name: "ra3", command: <binary>, args: ["mcp", "--project", <dir>, ("--sdk", <dir>), ("--entry", <file>)…] }`.
  * Throws when a path is relative: callers resolve paths first, so that is a bug.
  * @example ra3ServerEntry({ binaryPath: "/home/a/.ra3modxml/bin/ra3", projectDir: "/mods/x" }).args // ["mcp", "--project", "/mods/x"]
  */
 export function ra3ServerEntry(inputs: EntryInputs): ServerEntry {
-  for (const p of [inputs.binaryPath, inputs.projectDir, inputs.sdkDir ?? "/"]) {
+  for (const p of [inputs.binaryPath, inputs.projectDir, inputs.sdkDir ?? "/", ...(inputs.entries ?? [])]) {
     if (!isAbsoluteAnyOs(p)) throw new Error(`server entry paths must be absolute, got ${JSON.stringify(p)}`);
   }
   const base = nodePath.win32.basename(inputs.binaryPath).toLowerCase();
@@ -38,6 +40,7 @@ export function ra3ServerEntry(inputs: EntryInputs): ServerEntry {
   }
   const args = ["mcp", "--project", inputs.projectDir];
   if (inputs.sdkDir) args.push("--sdk", inputs.sdkDir);
+  for (const e of inputs.entries ?? []) args.push("--entry", e);
   return { name: SERVER_NAME, command: inputs.binaryPath, args };
 }
 
@@ -58,7 +61,7 @@ export function homeArgs(platform: Platform, home: string): string[] {
 }
 
 /**
- * The entry setup writes: the stable binary, `mcp --project <dir> [--sdk <dir>] [--home <dir>]`, named
+ * The entry setup writes: the stable binary, `mcp --project <dir> [--sdk <dir>] [--entry <file>]… [--home <dir>]`, named
  * `name` (default `ra3`). A path the client would rewrite (`expansion`: `$VAR`, `${VAR}`, `{env:X}`) is
  * written as a `file:` URI, which every path flag accepts, so the server receives it unchanged.
  * @example serverEntryFor(platform, "/home/u/.ra3modxml", "/home/u/.ra3modxml/bin/ra3", { projectDir: "/mods/x", sdkDir: null }).args
@@ -68,10 +71,10 @@ export function serverEntryFor(
   platform: Platform,
   home: string,
   binaryPath: string,
-  project: { readonly projectDir: string; readonly sdkDir: string | null },
+  project: { readonly projectDir: string; readonly sdkDir: string | null; readonly entries?: readonly string[] },
   options: { readonly name?: string; readonly expansion?: ArgExpansion | null } = {},
 ): ServerEntry {
-  const base = ra3ServerEntry({ binaryPath, projectDir: project.projectDir, sdkDir: project.sdkDir });
+  const base = ra3ServerEntry({ binaryPath, ...project });
   const safe = (arg: string) => (options.expansion?.rewrites(arg) ? toFileUri(arg) : arg);
   const args = [...base.args, ...homeArgs(platform, home)].map((a, i, all) =>
     i > 0 && all[i - 1].startsWith("--") ? safe(a) : a
