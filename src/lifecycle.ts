@@ -47,8 +47,10 @@ export function nextState(s: Lifecycle, event: LifecycleEvent): Lifecycle {
       if (s.state === "building") return s;
       return { ...s, state: "building", dirty: false };
     case "xml_done":
+      // A rebuild's XML index still holds the previous build's art records (they are replaced only
+      // when the art phase re-reads them), so it stays complete; a first build's XML index is not.
       if (s.state !== "building") return s;
-      return { state: "ready_xml", hasIndex: true, complete: false, dirty: s.dirty };
+      return { state: "ready_xml", hasIndex: true, complete: s.hasIndex && s.complete, dirty: s.dirty };
     case "build_done":
       if (!running) return s;
       return { state: s.dirty ? "stale" : "ready", hasIndex: true, complete: true, dirty: false };

@@ -107,6 +107,17 @@ describe("nextState", () => {
     expect(rebuilt).toEqual(L("error", true, true));
     expect(isStale(rebuilt)).toBe(true);
   });
+  test("a rebuild's XML phase keeps the index complete (the previous art records are in it); a cancel then recovers to ready", () => {
+    let s = nextState(states.ready, "build_started");
+    s = nextState(s, "xml_done");
+    expect(s).toEqual(L("ready_xml", true, true));
+    s = nextState(s, "build_failed");
+    expect(s).toEqual(L("error", true, true));
+    expect(nextState(s, "update_applied")).toEqual(L("ready", true, true));
+    // A first build's XML phase is not complete, and a failure there recovers to ready_xml.
+    const first = nextState(nextState(nextState(INITIAL_LIFECYCLE, "build_started"), "xml_done"), "build_failed");
+    expect(nextState(first, "update_applied")).toEqual(L("ready_xml", true, false));
+  });
   test("update_applied on an error state without an index changes nothing", () => {
     expect(nextState(L("error", false, false), "update_applied")).toEqual(L("error", false, false));
   });
