@@ -318,5 +318,6 @@ describe("parseManifest fuzz (TW manifests)", () => {
       for (let i = 0; i < 30; i++) check(mutate(w, rnd, false), `${name} mutation ${i}`, failures);
     }
     expect(failures).toEqual([]);
-  });
+    // Every TW manifest, parsed a few hundred times: seconds on a busy machine, not the default 5.
+  }, 60_000);
 });

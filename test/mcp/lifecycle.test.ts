@@ -144,7 +144,8 @@ describe.skipIf(!existsSync(join(CORPORA, "upheaval")))("reindex on a real mod",
     expect(during.isError ?? false).toBe(false);
     const after = (await h.call("get_status", { consistency: "strict" })).structuredContent as Json;
     expect([after.index.state, after.index.counts.assets]).toEqual(["ready", before.index.counts.assets]);
-  });
+    // Three builds of a real mod over stdio: well over 5 s on a loaded machine.
+  }, 60_000);
 });
 
 describe("a server started on a folder holding several mods", () => {
