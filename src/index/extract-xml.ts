@@ -9,7 +9,7 @@
 import { LineMap } from "../xml/line-map.ts";
 import { parseXml } from "../xml/tokenizer.ts";
 import type { XmlAttribute, XmlEndTag, XmlStartTag } from "../xml/types.ts";
-import type { SchemaQueries } from "../schema/model.ts";
+import type { AttributeFacts, ChildFacts, SchemaQueries, TextReference, TypeTable } from "../schema/model.ts";
 import {
   type AssetDecl,
   type DefineDecl,
@@ -57,6 +57,8 @@ function isTextName(name: string): boolean {
 interface Frame {
   local: string;
   type: string | null;
+  /** The schema's table of `type` (null exactly when `type` is). */
+  table: TypeTable | null;
   owner: number;
   depth: number;
   /** A top-level asset (its `id` defines it, its `inheritFrom` names its parent). */
@@ -77,14 +79,14 @@ interface Frame {
   idChildIndex: number;
 }
 
-interface ContentMode {
-  readonly kind: "typed" | "heuristic";
-  readonly refType: string | null;
-  readonly isList: boolean;
-}
+/**
+ * What an element's text is read as: references to the schema's refType (the schema's own shared
+ * object), or, without a schema, {@link HEURISTIC_CONTENT}.
+ */
+type ContentMode = TextReference;
 
-/** Without a schema every element's text is read as heuristic candidates. */
-const HEURISTIC_CONTENT: ContentMode = Object.freeze({ kind: "heuristic", refType: null, isList: true });
+/** Without a schema every element's text is read as heuristic candidates (told apart by identity). */
+const HEURISTIC_CONTENT: ContentMode = Object.freeze({ refType: "", isList: true });
 
 // Element, attribute and type names repeat hundreds of thousands of times across a mod; the parser hands
 // out a fresh substring each time. One shared copy each keeps the records (and the heap) small.
@@ -220,8 +222,6 @@ class XmlExtraction {
   /** `type\0lower-cased id` → index of its first definition in this file. */
   private readonly seenAssets = new Map<string, number>();
   private readonly stack: Frame[] = [];
-  /** {@link contentMode} by type (for elements without an element-level refType). */
-  private readonly contentModes = new Map<string, ContentMode | null>();
   private rootName: string | null = null;
   /** The root is not `AssetDeclaration`: the file is a fragment for xi:include. */
   private fragment = false;
@@ -254,13 +254,13 @@ class XmlExtraction {
     if (isXInclude(tag)) return this.startXInclude(tag, parent!.owner, parent!.type, parent!.local);
     const region = parent?.region ?? "other";
     if (region === "xi") {
-      stack.push(newFrame(local, null, parent!.owner, depth, parent!.local, null, "xi"));
+      stack.push(newFrame(local, null, null, parent!.owner, depth, parent!.local, null, "xi"));
       return;
     }
     if (!this.fragment && depth === 1) {
       if (STRUCTURAL.has(local)) {
         const r = local === "Includes" ? "includes" : local === "Defines" ? "defines" : "tags";
-        stack.push(newFrame(local, null, -1, depth, this.rootName, null, r));
+        stack.push(newFrame(local, null, null, -1, depth, this.rootName, null, r));
         return;
       }
       return this.startAsset(tag, parent!);
@@ -268,7 +268,7 @@ class XmlExtraction {
     if (region === "includes" || region === "defines" || region === "tags") {
       if (region === "includes" && depth === 2 && local === "Include") this.addInclude(tag);
       if (region === "defines" && depth === 2 && local === "Define") this.addDefine(tag);
-      stack.push(newFrame(local, null, -1, depth, parent!.local, null, region));
+      stack.push(newFrame(local, null, null, -1, depth, parent!.local, null, region));
       return;
     }
     this.startInAsset(tag, parent!);
@@ -291,7 +291,7 @@ class XmlExtraction {
     const top = this.stack[this.stack.length - 1];
     if (!top) return;
     if (
-      top.region === "asset" && top.owner >= 0 && (!top.content || top.content.kind === "heuristic") &&
+      top.region === "asset" && top.owner >= 0 && (!top.content || top.content === HEURISTIC_CONTENT) &&
       isTextName(top.local)
     ) {
       const t = value.trim();
@@ -387,7 +387,7 @@ class XmlExtraction {
     const local = tag.local;
     if (this.rootName !== null) {
       // A second root (recovery goes on after the error): read like the first one's children.
-      const again = newFrame(local, null, -1, 0, null, null, "root");
+      const again = newFrame(local, null, null, -1, 0, null, null, "root");
       if (this.fragment) this.pushRange(again, tag);
       this.stack.push(again);
       return;
@@ -406,7 +406,7 @@ class XmlExtraction {
       );
     }
     const type = this.fragment && !this.foreign && this.schema ? this.schema.rootElementType(local) : null;
-    const frame = newFrame(local, type, -1, 0, null, null, "root");
+    const frame = newFrame(local, type, this.tableOf(type), -1, 0, null, null, "root");
     this.pushRange(frame, tag);
     this.stack.push(frame);
     if (this.fragment && !this.foreign) {
@@ -420,7 +420,7 @@ class XmlExtraction {
    * for an xi:include that names it anyway); no schema typing, warnings or references.
    */
   private startForeign(tag: XmlStartTag, parent: Frame): void {
-    const frame = newFrame(tag.local, null, -1, tag.depth, parent.local, null, "other");
+    const frame = newFrame(tag.local, null, null, -1, tag.depth, parent.local, null, "other");
     this.pushRange(frame, tag);
     this.addIdChild(tag, frame, parent);
     this.stack.push(frame);
@@ -455,7 +455,7 @@ class XmlExtraction {
         tag.start,
       );
     }
-    this.stack.push(newFrame(tag.local, null, owner, tag.depth, parentLocal, null, "xi"));
+    this.stack.push(newFrame(tag.local, null, null, owner, tag.depth, parentLocal, null, "xi"));
   }
 
   /** The root in splice extraction: spliced itself (no xpointer), the container, or skipped. */
@@ -469,7 +469,7 @@ class XmlExtraction {
     const foreign = local !== "AssetDeclaration" && tag.uri !== ASSET_NS;
     if (!first || foreign) {
       this.containerSeen = true;
-      this.stack.push(newFrame(local, null, -1, 0, null, null, "skip"));
+      this.stack.push(newFrame(local, null, null, -1, 0, null, null, "skip"));
       return;
     }
     if (ctx.container === null) return this.startSpliced(tag);
@@ -484,7 +484,7 @@ class XmlExtraction {
       this.containerSeen = true;
       this.found = true;
     }
-    this.stack.push(newFrame(tag.local, null, -1, tag.depth, null, null, isContainer ? "select" : "skip"));
+    this.stack.push(newFrame(tag.local, null, null, -1, tag.depth, null, null, isContainer ? "select" : "skip"));
   }
 
   /** A spliced element: typed as a child of the splice context's element (or as a top-level asset). */
@@ -494,9 +494,12 @@ class XmlExtraction {
     this.found = true;
     if (isXInclude(tag)) return this.startXInclude(tag, 0, ctx.parentType, ctx.parent);
     let type: string | null = null;
-    let elementRefType: string | null = null;
+    let table: TypeTable | null = null;
+    let content: ContentMode | null = schema ? null : HEURISTIC_CONTENT;
     if (schema && ctx.rootLevel) {
       type = schema.rootElementType(tag.local);
+      table = this.tableOf(type);
+      content = table === null ? null : table.text;
       if (!type) {
         this.diag(
           "unknown-element",
@@ -506,15 +509,18 @@ class XmlExtraction {
         );
       }
     } else if (schema) {
-      const child = schema.childElementType(ctx.parentType, tag.local);
+      const child = ctx.parentType === null
+        ? schema.untypedChild(tag.local)
+        : schema.typeTable(ctx.parentType).child(tag.local);
       if (child) {
-        type = child.type;
-        elementRefType = child.refType;
+        type = child.info.type;
+        table = child.table;
+        content = child.text;
       } else if (!schema.isKnownElement(tag.local)) {
         this.diag("unknown-element", "warning", `element <${tag.local}> is not declared in the schema`, tag.start);
       }
     }
-    const frame = newFrame(tag.local, type, 0, tag.depth, ctx.parent, this.contentMode(type, elementRefType), "asset");
+    const frame = newFrame(tag.local, type, table, 0, tag.depth, ctx.parent, content, "asset");
     frame.top = ctx.rootLevel;
     this.stack.push(frame);
     this.handleAttributes(tag, frame, ctx.parent);
@@ -562,7 +568,9 @@ class XmlExtraction {
         inheritFrom: inherit ? keep(inherit.value.trim()) || null : null,
       });
     }
-    const frame = newFrame(local, type, owner, 1, parent.local, this.contentMode(type, null), "asset");
+    const table = this.tableOf(type);
+    const content = schema ? (table === null ? null : table.text) : HEURISTIC_CONTENT;
+    const frame = newFrame(local, type, table, owner, 1, parent.local, content, "asset");
     frame.top = true;
     this.pushRange(frame, tag);
     this.stack.push(frame);
@@ -574,26 +582,16 @@ class XmlExtraction {
   private startInAsset(tag: XmlStartTag, parent: Frame): void {
     const { schema } = this;
     const local = tag.local;
-    let type: string | null = null;
-    let elementRefType: string | null = null;
+    let child: ChildFacts | null = null;
     if (schema) {
-      const child = schema.childElementType(parent.type, local);
-      if (child) {
-        type = child.type;
-        elementRefType = child.refType;
-      } else if (!schema.isKnownElement(local)) {
+      child = parent.table === null ? schema.untypedChild(local) : parent.table.child(local);
+      if (child === null && !schema.isKnownElement(local)) {
         this.diag("unknown-element", "warning", `element <${local}> is not declared in the schema`, tag.start);
       }
     }
-    const frame = newFrame(
-      local,
-      type,
-      parent.owner,
-      tag.depth,
-      parent.local,
-      this.contentMode(type, elementRefType),
-      "asset",
-    );
+    const frame = child === null
+      ? newFrame(local, null, null, parent.owner, tag.depth, parent.local, schema ? null : HEURISTIC_CONTENT, "asset")
+      : newFrame(local, child.info.type, child.table, parent.owner, tag.depth, parent.local, child.text, "asset");
     if (this.fragment && !this.context) this.pushRange(frame, tag);
     this.addIdChild(tag, frame, parent);
     this.stack.push(frame);
@@ -629,26 +627,9 @@ class XmlExtraction {
     ranges.push({ local: tag.local, start: tag.end, end: tag.end, line: this.lines.lineOf(tag.start), idChildren: [] });
   }
 
-  /** Whether (and how) an element's text is read for references. */
-  private contentMode(type: string | null, elementRefType: string | null): ContentMode | null {
-    const { schema } = this;
-    if (!schema) return HEURISTIC_CONTENT;
-    if (elementRefType) {
-      const info = type ? schema.content(type) : null;
-      if (info?.isPoid) return null;
-      return { kind: "typed", refType: elementRefType, isList: info?.isList ?? false };
-    }
-    if (!type) return null;
-    // One shared (read-only) mode per type: elements of a type repeat thousands of times in a file.
-    let mode = this.contentModes.get(type);
-    if (mode === undefined) {
-      const info = schema.content(type);
-      mode = !info || !info.refType || info.isPoid
-        ? null
-        : { kind: "typed", refType: info.refType, isList: info.isList };
-      this.contentModes.set(type, mode);
-    }
-    return mode;
+  /** The schema's table of `type` (null without a type or a schema). */
+  private tableOf(type: string | null): TypeTable | null {
+    return type === null || this.schema === null ? null : this.schema.typeTable(type);
   }
 
   private emitContent(frame: Frame): void {
@@ -662,7 +643,7 @@ class XmlExtraction {
     eachToken(exact ? raw : value, frame.textStart, mode.isList, (token, offset) => {
       if (isExpressionValue(token)) return;
       const at = exact ? offset : frame.textStart;
-      if (mode.kind === "heuristic") {
+      if (mode === HEURISTIC_CONTENT) {
         if (looksLikeAssetId(token)) {
           this.addRef(frame.owner, "heuristic", token, null, null, frame.local, frame.parentLocal, null, at);
         }
@@ -670,7 +651,7 @@ class XmlExtraction {
       }
       this.addRef(frame.owner, "content", token, mode.refType, null, frame.local, frame.parentLocal, null, at);
     });
-    if (mode.kind === "typed" || value.indexOf("$") >= 0) {
+    if (mode !== HEURISTIC_CONTENT || value.indexOf("$") >= 0) {
       this.recordDefineUses(value, frame.owner, frame.local, null, frame.textStart);
     }
   }
@@ -747,7 +728,7 @@ class XmlExtraction {
         continue;
       }
       if (name.length === 11 && name.toLowerCase() === "inheritfrom") {
-        const isAsset = topLevel || (schema !== null && type !== null && schema.isAssetType(type));
+        const isAsset = topLevel || (frame.table !== null && frame.table.isAsset);
         const trimmed = value.trim();
         if (isAsset && trimmed && !isExpressionValue(trimmed)) {
           const at = attr.valueStart + leading(value);
@@ -772,18 +753,17 @@ class XmlExtraction {
    * else a pipeline-local id (a module's own id, or a Poid-typed id naming another kind of object).
    */
   private idAttribute(tag: XmlStartTag, frame: Frame, attr: XmlAttribute, parentLocal: string | null): void {
-    const { schema } = this;
-    const type = frame.type;
     const value = attr.value;
-    const info = schema && type ? schema.attribute(type, "id") : null;
+    const facts = frame.table === null ? undefined : frame.table.attributes.get("id");
+    const info = facts === undefined ? null : facts.info;
     const trimmed = value.trim();
-    if (info && info.refType && type && !info.isPoid && !schema!.isAssignable(type, info.refType)) {
+    if (info && info.refType && !info.isPoid && !facts!.ownTypeIsTarget) {
       if (trimmed && !isExpressionValue(trimmed)) {
         const at = attr.valueStart + leading(value);
         this.addRef(frame.owner, "attribute", trimmed, info.refType, null, tag.local, parentLocal, "id", at);
       }
     } else if (
-      trimmed || (info && info.refType && type && info.isPoid && !schema!.isAssignable(type, info.refType))
+      trimmed || (info && info.refType && info.isPoid && !facts!.ownTypeIsTarget)
     ) {
       // A Poid-typed id naming another kind of object is pipeline-local too (kept even when empty).
       this.localIds.push({
@@ -798,13 +778,12 @@ class XmlExtraction {
 
   /** An attribute read through the schema: unknown (a warning), not a reference, a Poid, or references. */
   private typedAttribute(tag: XmlStartTag, frame: Frame, attr: XmlAttribute, parentLocal: string | null): void {
-    const schema = this.schema!;
     const type = frame.type!;
     const owner = frame.owner;
     const name = attr.local;
     const value = attr.value;
-    const info = schema.attribute(type, name);
-    if (!info) {
+    const facts = frame.table!.attributes.get(name);
+    if (facts === undefined) {
       this.diag(
         "unknown-attribute",
         "warning",
@@ -813,8 +792,10 @@ class XmlExtraction {
       );
       return;
     }
-    if (!info.refType && !info.isRef) return this.runtimeName(tag, frame, attr, parentLocal);
-    if (info.isPoid) {
+    const info = facts.info;
+    if (facts.reading === "plain") return;
+    if (facts.reading === "runtime-name") return this.runtimeName(tag, frame, attr, facts, parentLocal);
+    if (facts.reading === "poid") {
       const trimmed = value.trim();
       if (trimmed && !isExpressionValue(trimmed)) {
         const p = this.pos(attr.valueStart);
@@ -845,12 +826,17 @@ class XmlExtraction {
    * A plain-string attribute the engine looks up by id at run time (the schema's runtime-name table):
    * each token is a reference of kind `name` to the table's target type.
    */
-  private runtimeName(tag: XmlStartTag, frame: Frame, attr: XmlAttribute, parentLocal: string | null): void {
-    const target = this.schema!.runtimeName(frame.type!, attr.local);
-    if (target === null) return;
+  private runtimeName(
+    tag: XmlStartTag,
+    frame: Frame,
+    attr: XmlAttribute,
+    facts: AttributeFacts,
+    parentLocal: string | null,
+  ): void {
+    const target = facts.runtimeTarget!;
     const raw = this.text.slice(attr.valueStart, attr.valueEnd);
     const exact = raw.indexOf("&") < 0;
-    const list = this.schema!.attribute(frame.type!, attr.local)?.isList ?? false;
+    const list = facts.info.isList;
     eachToken(exact ? raw : attr.value, attr.valueStart, list, (token, offset) => {
       if (isExpressionValue(token)) return;
       this.addRef(
@@ -873,9 +859,8 @@ class XmlExtraction {
    * `inheritFrom` is left out: what it omits comes from its parent (whose own default, if any, counts there).
    */
   private addDefaults(tag: XmlStartTag, frame: Frame, parentLocal: string | null): void {
-    const { schema } = this;
-    if (!schema || frame.type === null) return;
-    const defaults = schema.defaultReferences(frame.type);
+    if (frame.table === null) return;
+    const defaults = frame.table.defaults;
     if (defaults.length === 0) return;
     if (frame.top && findAttrCaseless(tag, "inheritFrom")) return;
     for (const a of defaults) {
@@ -944,6 +929,7 @@ function releaseFrame(frame: Frame): void {
 function newFrame(
   local: string,
   type: string | null,
+  table: TypeTable | null,
   owner: number,
   depth: number,
   parentLocal: string | null,
@@ -955,6 +941,7 @@ function newFrame(
     return {
       local,
       type,
+      table,
       owner,
       depth,
       top: false,
@@ -972,6 +959,7 @@ function newFrame(
   }
   f.local = local;
   f.type = type;
+  f.table = table;
   f.owner = owner;
   f.depth = depth;
   f.top = false;

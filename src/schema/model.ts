@@ -100,6 +100,65 @@ export interface SchemaDiagnostic {
   readonly message: string;
 }
 
+/**
+ * What the text of an element (or a value of a type) names when it is read for references: the asset
+ * type it refers to, and whether it is a whitespace-separated list.
+ */
+export interface TextReference {
+  readonly refType: string;
+  readonly isList: boolean;
+}
+
+/**
+ * How extraction reads one declared attribute: a `reference` (a refType or `isRef`, not a Poid), a `poid`
+ * (a reference resolved within its own object), a `runtime-name` (a plain string the engine looks up by
+ * id at run time, see `runtime-names.ts`) or `plain` (not read for references).
+ */
+export type AttributeReading = "reference" | "poid" | "runtime-name" | "plain";
+
+/** One declared attribute of a type with everything extraction asks about it, answered once. */
+export interface AttributeFacts {
+  readonly info: AttributeInfo;
+  readonly reading: AttributeReading;
+  /** The runtime-name target ({@link SchemaQueries.runtimeName}) when `reading` is `runtime-name`, else null. */
+  readonly runtimeTarget: string | null;
+  /**
+   * The owning type is assignable to `info.refType` ({@link SchemaQueries.isAssignable}; true without a
+   * refType): an `id` so typed names its own element, not another asset.
+   */
+  readonly ownTypeIsTarget: boolean;
+}
+
+/** A child element as it is typed in one parent: its declaration, its type's table, what its text names. */
+export interface ChildFacts {
+  readonly info: ChildInfo;
+  /** {@link SchemaQueries.typeTable} of `info.type`, or null when the child has no type. */
+  readonly table: TypeTable | null;
+  /** What the child's text refers to (its element-level refType over its type's), or null when nothing. */
+  readonly text: TextReference | null;
+}
+
+/**
+ * The per-element questions of extraction for one type, precomputed: an element's attributes and
+ * children are each one lookup by name (the tokenizer's shared name strings keep their hash), instead of
+ * a type lookup, an attribute lookup and a composed-key lookup per attribute. Answers equal the
+ * {@link SchemaQueries} methods named on each member.
+ */
+export interface TypeTable {
+  /** The type name as asked (canonical when it came from the schema). */
+  readonly type: string;
+  /** Declared attributes by name ({@link SchemaQueries.attribute} and {@link SchemaQueries.runtimeName}). */
+  readonly attributes: ReadonlyMap<string, AttributeFacts>;
+  /** {@link SchemaQueries.defaultReferences}. */
+  readonly defaults: readonly AttributeInfo[];
+  /** {@link SchemaQueries.isAssetType}. */
+  readonly isAsset: boolean;
+  /** What the text of an element of this type (without an element-level refType) refers to, or null. */
+  readonly text: TextReference | null;
+  /** Child `local` in an element of this type ({@link SchemaQueries.childElementType}), or null. */
+  child(local: string): ChildFacts | null;
+}
+
 /** Queries over a loaded model (implemented by `Schema` in `src/schema/schema.ts`). */
 export interface SchemaQueries {
   readonly model: SchemaModel;
@@ -134,4 +193,8 @@ export interface SchemaQueries {
   isKnownElement(local: string): boolean;
   /** Domain-spec §9.1 designed-to-be-referenced type. */
   isDesignedTarget(type: string): boolean;
+  /** The precomputed {@link TypeTable} of `type` (any name: an unknown or simple type declares nothing). */
+  typeTable(type: string): TypeTable;
+  /** Child `local` of an element without a type ({@link childElementType} with a null parent), or null. */
+  untypedChild(local: string): ChildFacts | null;
 }

@@ -4,12 +4,17 @@
  * per element or attribute is a map lookup; chains are computed once per type and cached.
  */
 import type {
+  AttributeFacts,
   AttributeInfo,
+  AttributeReading,
+  ChildFacts,
   ChildInfo,
   ComplexTypeInfo,
   SchemaModel,
   SchemaQueries,
   SimpleTypeInfo,
+  TextReference,
+  TypeTable,
   ValueInfo,
 } from "./model.ts";
 import { RUNTIME_NAMES } from "./runtime-names.ts";
@@ -52,11 +57,46 @@ interface IndexedType {
 }
 
 const NO_ATTRIBUTES: readonly AttributeInfo[] = Object.freeze([]);
+const NO_DECLARED: Readonly<Record<string, AttributeInfo>> = Object.freeze({});
 
 function toMap<T>(rec: Readonly<Record<string, T>>): Map<string, T> {
   const m = new Map<string, T>();
   for (const k of Object.keys(rec)) m.set(k, rec[k]);
   return m;
+}
+
+/**
+ * Children looked up per table at most (misses included): a document can name any number of unknown
+ * elements, and a table lives as long as its schema. Past this, answers are computed, not kept.
+ */
+const CHILDREN_PER_TABLE = 4096;
+
+/** A {@link TypeTable}: attributes built when the table is, children on first lookup. */
+class SchemaTypeTable implements TypeTable {
+  readonly attributes: ReadonlyMap<string, AttributeFacts>;
+  readonly defaults: readonly AttributeInfo[];
+  readonly isAsset: boolean;
+  readonly text: TextReference | null;
+  private readonly children = new Map<string, ChildFacts | null>();
+
+  constructor(private readonly schema: Schema, readonly type: string) {
+    const attributes = new Map<string, AttributeFacts>();
+    const declared = schema.declaredAttributes(type);
+    for (const name of Object.keys(declared)) attributes.set(name, schema.attributeFacts(type, declared[name]));
+    this.attributes = attributes;
+    this.defaults = schema.defaultReferences(type);
+    this.isAsset = schema.isAssetType(type);
+    this.text = schema.textReference(type, null);
+  }
+
+  child(local: string): ChildFacts | null {
+    let hit = this.children.get(local);
+    if (hit === undefined) {
+      hit = this.schema.childFacts(this.schema.childElementType(this.type, local));
+      if (this.children.size < CHILDREN_PER_TABLE) this.children.set(local, hit);
+    }
+    return hit;
+  }
 }
 
 /** The {@link SchemaQueries} implementation. */
@@ -80,6 +120,10 @@ export class Schema implements SchemaQueries {
   private readonly runtimeNames = new Map<string, string>();
   /** The same, answered for any type (a type deriving from a table type inherits its entries). */
   private readonly runtimeNameCache = new Map<string, string | null>();
+  /** {@link typeTable} by the type name asked (bounded like the children of a table). */
+  private readonly tables = new Map<string, TypeTable>();
+  /** {@link untypedChild} by local name (bounded). */
+  private readonly untypedChildren = new Map<string, ChildFacts | null>();
 
   constructor(readonly model: SchemaModel) {
     for (const n of Object.keys(model.complexTypes)) {
@@ -281,5 +325,67 @@ export class Schema implements SchemaQueries {
 
   isDesignedTarget(type: string): boolean {
     return this.targets.has(type.toLowerCase());
+  }
+
+  typeTable(type: string): TypeTable {
+    let table = this.tables.get(type);
+    if (table === undefined) {
+      table = new SchemaTypeTable(this, type);
+      if (this.tables.size < CHILDREN_PER_TABLE) this.tables.set(type, table);
+    }
+    return table;
+  }
+
+  untypedChild(local: string): ChildFacts | null {
+    let hit = this.untypedChildren.get(local);
+    if (hit === undefined) {
+      hit = this.childFacts(this.childElementType(null, local));
+      if (this.untypedChildren.size < CHILDREN_PER_TABLE) this.untypedChildren.set(local, hit);
+    }
+    return hit;
+  }
+
+  /** The expanded attributes of `type` by name (none for a simple or unknown type). For {@link SchemaTypeTable}. */
+  declaredAttributes(type: string): Readonly<Record<string, AttributeInfo>> {
+    return this.indexed(type)?.info.attributes ?? NO_DECLARED;
+  }
+
+  /** How an attribute `info` of `type` is read. For {@link SchemaTypeTable}. */
+  attributeFacts(type: string, info: AttributeInfo): AttributeFacts {
+    const isReference = info.refType !== null || info.isRef;
+    const runtimeTarget = isReference ? null : this.runtimeName(type, info.name);
+    const reading: AttributeReading = isReference
+      ? (info.isPoid ? "poid" : "reference")
+      : runtimeTarget !== null
+      ? "runtime-name"
+      : "plain";
+    const ownTypeIsTarget = info.refType === null || this.isAssignable(type, info.refType);
+    return { info, reading, runtimeTarget, ownTypeIsTarget };
+  }
+
+  /** The facts of a child declaration (null stays null). For {@link SchemaTypeTable}. */
+  childFacts(info: ChildInfo | null): ChildFacts | null {
+    if (info === null) return null;
+    return {
+      info,
+      table: info.type === null ? null : this.typeTable(info.type),
+      text: this.textReference(info.type, info.refType),
+    };
+  }
+
+  /**
+   * What the text of an element of `type` with the element-level refType `elementRefType` refers to:
+   * the element's refType (unless its type is a Poid) over its type's content, null when neither names
+   * an asset type.
+   */
+  textReference(type: string | null, elementRefType: string | null): TextReference | null {
+    if (elementRefType) {
+      const info = type ? this.content(type) : null;
+      if (info?.isPoid) return null;
+      return { refType: elementRefType, isList: info?.isList ?? false };
+    }
+    if (!type) return null;
+    const info = this.content(type);
+    return !info || !info.refType || info.isPoid ? null : { refType: info.refType, isList: info.isList };
   }
 }
