@@ -141,7 +141,9 @@ export class LineMap {
   private scanLines(out: Int32Array | null): number {
     const text = this.text;
     let n = 0;
-    if (text.indexOf("\r") < 0) {
+    // Without a lone CR (no CR at all, or only CRLF: Windows files) every line ends at an LF, found by
+    // the engine's character search instead of a loop over every character.
+    if (!hasLoneCr(text)) {
       for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
         n++;
         if (out) out[n] = i + 1;
@@ -158,4 +160,12 @@ export class LineMap {
     }
     return n;
   }
+}
+
+/** True when `text` has a CR not followed by an LF (a line break of its own). */
+function hasLoneCr(text: string): boolean {
+  for (let i = text.indexOf("\r"); i >= 0; i = text.indexOf("\r", i + 1)) {
+    if (text.charCodeAt(i + 1) !== 0x0a) return true;
+  }
+  return false;
 }

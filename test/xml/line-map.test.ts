@@ -96,6 +96,11 @@ describe("LineMap.lineOf / columnOf (the cursor)", () => {
       "ab\ncd\n\nef",
       "a\r\nb\rc\n\r\nd\r",
       "x".repeat(50) + "\n".repeat(5) + "\r\n".repeat(5),
+      // Only CRLF (the LF search), and a lone CR at the very end or before another CR (the character loop).
+      "a\r\nb\r\nc",
+      "\r\n",
+      "ab\r",
+      "\r\r\n\n",
     ];
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
