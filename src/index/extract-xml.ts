@@ -7,6 +7,8 @@
  * ({@link extractSplice}). Depends only on the text, the schema and that context: no other file is consulted.
  */
 import { LineMap } from "../xml/line-map.ts";
+import { SharedStrings } from "../xml/shared-strings.ts";
+import { hasAmpOrLt, hasChar, isBlank, looksLikeAssetId, skipSpace, skipToken, trimmedEnd } from "./values.ts";
 import { parseXml } from "../xml/tokenizer.ts";
 import type { XmlAttribute, XmlEndTag, XmlStartTag } from "../xml/types.ts";
 import type { AttributeFacts, ChildFacts, SchemaQueries, TextReference, TypeTable } from "../schema/model.ts";
@@ -33,10 +35,6 @@ const XINCLUDE_NS = "http://www.w3.org/2001/XInclude";
 const ASSET_NS = "uri:ea.com:eala:asset";
 const STRUCTURAL = new Set(["Tags", "Includes", "Defines"]);
 const DEFINE_USE = /\$([A-Za-z_][A-Za-z0-9_]*)/g;
-/** Values that could name an asset when no schema says which attributes are references. */
-const HEURISTIC_VALUE = /^(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*$/;
-const ENUM_LIKE = /^[A-Z0-9_]+$/;
-const NOT_IDS = new Set(["true", "false", "yes", "no", "none", "null"]);
 /** A string-table key such as `Name:MyTank` or `Desc:MyTank`. */
 const STRING_KEY = /^[A-Za-z][A-Za-z0-9_]*:[A-Za-z0-9_.\-]+$/;
 /** Elements and attributes whose values are display texts (string-table keys). */
@@ -103,27 +101,26 @@ function intern(s: string): string {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * A copy of `s` that shares no storage with the document text. The engine makes a slice of a long
- * string a view into it, so one id kept in a record keeps the whole file's text alive (and a view costs
- * more than a short string of its own): every string a record keeps goes through here. Padding forces
- * a new buffer; slicing that back is a view of the small copy only.
+ * The strings records keep (ids, reference values, keys, sources): a mod names the same few thousand
+ * assets over and over, so each value is one shared copy, and one seen before costs neither a slice nor a
+ * copy. Every copy shares no storage with the document text (a slice would keep the whole file alive).
  */
+const kept = new SharedStrings(17, 1 << 16, 128);
+
+/** The kept copy of `s` (see {@link kept}): every string a record keeps goes through here or {@link keepRange}. */
 function keep(s: string): string {
-  return s.length === 0 ? s : s.padEnd(s.length + 1).slice(0, -1);
+  return kept.get(s, 0, s.length);
+}
+
+/** The kept copy of `src[start, end)`, read in place. */
+function keepRange(src: string, start: number, end: number): string {
+  return kept.get(src, start, end);
 }
 
 /** True when `value` is an expression or define use, never an asset reference. */
 function isExpressionValue(value: string): boolean {
   const c = value.charCodeAt(0);
   return c === 36 /* $ */ || c === 61 /* = */;
-}
-
-/** True when `value` could be an asset id in heuristic (schema-less) mode. */
-function looksLikeAssetId(value: string): boolean {
-  if (value.length < 2 || !HEURISTIC_VALUE.test(value)) return false;
-  if (NOT_IDS.has(value.toLowerCase())) return false;
-  const last = value.slice(value.lastIndexOf(":") + 1);
-  return !ENUM_LIKE.test(last);
 }
 
 /**
@@ -634,24 +631,28 @@ class XmlExtraction {
 
   private emitContent(frame: Frame): void {
     const value = frame.text;
-    if (!value.trim() || value.indexOf("<") >= 0) return;
-    const raw = this.text.slice(frame.textStart, frame.textEnd);
+    if (isBlank(value, 0, value.length) || value.indexOf("<") >= 0) return;
+    const { textStart, textEnd } = frame;
     // Without entity references or CDATA the raw text differs from the value only by line-break
     // normalisation, so tokens taken from the raw text have exact offsets.
-    const exact = raw.indexOf("&") < 0 && raw.indexOf("<") < 0;
+    const exact = !hasAmpOrLt(this.text, textStart, textEnd);
     const mode = frame.content!;
-    eachToken(exact ? raw : value, frame.textStart, mode.isList, (token, offset) => {
-      if (isExpressionValue(token)) return;
-      const at = exact ? offset : frame.textStart;
-      if (mode === HEURISTIC_CONTENT) {
-        if (looksLikeAssetId(token)) {
-          this.addRef(frame.owner, "heuristic", token, null, null, frame.local, frame.parentLocal, null, at);
-        }
-        return;
-      }
-      this.addRef(frame.owner, "content", token, mode.refType, null, frame.local, frame.parentLocal, null, at);
-    });
-    if (mode !== HEURISTIC_CONTENT || value.indexOf("$") >= 0) {
+    const heuristic = mode === HEURISTIC_CONTENT;
+    this.addTokens(
+      exact ? this.text : value,
+      exact ? textStart : 0,
+      exact ? textEnd : value.length,
+      mode.isList,
+      textStart,
+      exact,
+      frame.owner,
+      heuristic ? "heuristic" : "content",
+      heuristic ? null : mode.refType,
+      frame.local,
+      frame.parentLocal,
+      null,
+    );
+    if (!heuristic || value.indexOf("$") >= 0) {
       this.recordDefineUses(value, frame.owner, frame.local, null, frame.textStart);
     }
   }
@@ -732,16 +733,36 @@ class XmlExtraction {
         const trimmed = value.trim();
         if (isAsset && trimmed && !isExpressionValue(trimmed)) {
           const at = attr.valueStart + leading(value);
-          this.addRef(owner, "inheritFrom", trimmed, null, type ?? tag.local, tag.local, parentLocal, attr.qname, at);
+          this.addRef(
+            owner,
+            "inheritFrom",
+            keep(trimmed),
+            null,
+            type ?? tag.local,
+            tag.local,
+            parentLocal,
+            attr.qname,
+            at,
+          );
         }
         if (isAsset || !schema) continue;
       }
       if (!schema) {
-        eachToken(value, attr.valueStart, true, (token, offset) => {
-          if (!isExpressionValue(token) && looksLikeAssetId(token)) {
-            this.addRef(owner, "heuristic", token, null, null, tag.local, parentLocal, name, offset);
-          }
-        });
+        // The decoded value's positions (after attribute-value normalisation), as always in this mode.
+        this.addTokens(
+          value,
+          0,
+          value.length,
+          true,
+          attr.valueStart,
+          true,
+          owner,
+          "heuristic",
+          null,
+          tag.local,
+          parentLocal,
+          name,
+        );
         continue;
       }
       if (type) this.typedAttribute(tag, frame, attr, parentLocal);
@@ -760,7 +781,7 @@ class XmlExtraction {
     if (info && info.refType && !info.isPoid && !facts!.ownTypeIsTarget) {
       if (trimmed && !isExpressionValue(trimmed)) {
         const at = attr.valueStart + leading(value);
-        this.addRef(frame.owner, "attribute", trimmed, info.refType, null, tag.local, parentLocal, "id", at);
+        this.addRef(frame.owner, "attribute", keep(trimmed), info.refType, null, tag.local, parentLocal, "id", at);
       }
     } else if (
       trimmed || (info && info.refType && info.isPoid && !facts!.ownTypeIsTarget)
@@ -811,15 +832,24 @@ class XmlExtraction {
       }
       return;
     }
-    const raw = this.text.slice(attr.valueStart, attr.valueEnd);
+    const { valueStart, valueEnd } = attr;
     // Attribute-value normalisation turns tabs and line breaks into spaces: tokens of the raw value
     // (when it has no entity references) are the same, at their exact offsets.
-    const exact = raw.indexOf("&") < 0;
-    eachToken(exact ? raw : value, attr.valueStart, info.isList, (token, offset) => {
-      if (isExpressionValue(token)) return;
-      const at = exact ? offset : attr.valueStart;
-      this.addRef(owner, "attribute", token, info.refType, null, tag.local, parentLocal, name, at);
-    });
+    const exact = !hasChar(this.text, 38, /* & */ valueStart, valueEnd);
+    this.addTokens(
+      exact ? this.text : value,
+      exact ? valueStart : 0,
+      exact ? valueEnd : value.length,
+      info.isList,
+      valueStart,
+      exact,
+      owner,
+      "attribute",
+      info.refType,
+      tag.local,
+      parentLocal,
+      name,
+    );
   }
 
   /**
@@ -833,24 +863,22 @@ class XmlExtraction {
     facts: AttributeFacts,
     parentLocal: string | null,
   ): void {
-    const target = facts.runtimeTarget!;
-    const raw = this.text.slice(attr.valueStart, attr.valueEnd);
-    const exact = raw.indexOf("&") < 0;
-    const list = facts.info.isList;
-    eachToken(exact ? raw : attr.value, attr.valueStart, list, (token, offset) => {
-      if (isExpressionValue(token)) return;
-      this.addRef(
-        frame.owner,
-        "name",
-        token,
-        target,
-        null,
-        tag.local,
-        parentLocal,
-        attr.local,
-        exact ? offset : attr.valueStart,
-      );
-    });
+    const { valueStart, valueEnd, value } = attr;
+    const exact = !hasChar(this.text, 38, /* & */ valueStart, valueEnd);
+    this.addTokens(
+      exact ? this.text : value,
+      exact ? valueStart : 0,
+      exact ? valueEnd : value.length,
+      facts.info.isList,
+      valueStart,
+      exact,
+      frame.owner,
+      "name",
+      facts.runtimeTarget,
+      tag.local,
+      parentLocal,
+      attr.local,
+    );
   }
 
   /**
@@ -865,13 +893,60 @@ class XmlExtraction {
     if (frame.top && findAttrCaseless(tag, "inheritFrom")) return;
     for (const a of defaults) {
       if (findAttr(tag, a.name)) continue;
-      eachToken(a.defaultValue!, tag.start, a.isList, (token) => {
-        if (isExpressionValue(token)) return;
-        this.addRef(frame.owner, "default", token, a.refType, null, tag.local, parentLocal, a.name, tag.start);
-      });
+      const value = a.defaultValue!;
+      // Every token is placed at the element's start tag.
+      this.addTokens(
+        value,
+        0,
+        value.length,
+        a.isList,
+        tag.start,
+        false,
+        frame.owner,
+        "default",
+        a.refType,
+        tag.local,
+        parentLocal,
+        a.name,
+      );
     }
   }
 
+  /**
+   * The reference sites of the tokens of `src[from, to)` (whitespace-separated when `list`, else the
+   * trimmed whole), read in place: a token that is an expression (or, for `heuristic`, does not look like
+   * an id) is never copied. Each is placed at `base` plus its distance from `from` when `exactOffsets`,
+   * else at `base`.
+   */
+  private addTokens(
+    src: string,
+    from: number,
+    to: number,
+    list: boolean,
+    base: number,
+    exactOffsets: boolean,
+    owner: number,
+    kind: RefRecord["kind"],
+    refType: string | null,
+    element: string,
+    parent: string | null,
+    attribute: string | null,
+  ): void {
+    let i = skipSpace(src, from, to);
+    const end = list ? to : trimmedEnd(src, i, to);
+    const heuristic = kind === "heuristic";
+    while (i < end) {
+      const tokenEnd = list ? skipToken(src, i, end) : end;
+      const c = src.charCodeAt(i);
+      if (c !== 36 /* $ */ && c !== 61 /* = */ && (!heuristic || looksLikeAssetId(src, i, tokenEnd))) {
+        const at = exactOffsets ? base + (i - from) : base;
+        this.addRef(owner, kind, keepRange(src, i, tokenEnd), refType, null, element, parent, attribute, at);
+      }
+      i = list ? skipSpace(src, tokenEnd, end) : end;
+    }
+  }
+
+  /** One reference site; `value` is a kept string (see {@link keep}). */
   private addRef(
     owner: number,
     kind: RefRecord["kind"],
@@ -886,7 +961,7 @@ class XmlExtraction {
     this.refs.push({
       owner,
       kind,
-      value: keep(value),
+      value,
       refType,
       selfType,
       element: intern(element),
@@ -974,40 +1049,6 @@ function newFrame(
   f.idChildren = null;
   f.idChildIndex = -1;
   return f;
-}
-
-/**
- * Whitespace as `String.prototype.trim` and `\s` define it (XML's four, the other ASCII controls
- * 0x0B/0x0C, and the Unicode spaces), so the character loop below splits exactly as the regular
- * expression it replaced.
- */
-function isSpace(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-/**
- * Splits a whitespace-separated value into tokens with their offsets (relative to `base`); a non-list
- * value is one token, trimmed. A character loop: no regular expression, and no copy of a value that is
- * one token already.
- */
-function eachToken(raw: string, base: number, list: boolean, fn: (token: string, offset: number) => void): void {
-  const n = raw.length;
-  let i = 0;
-  while (i < n && isSpace(raw.charCodeAt(i))) i++;
-  if (!list) {
-    let end = n;
-    while (end > i && isSpace(raw.charCodeAt(end - 1))) end--;
-    if (end > i) fn(i === 0 && end === n ? raw : raw.slice(i, end), base + i);
-    return;
-  }
-  while (i < n) {
-    const start = i;
-    while (i < n && !isSpace(raw.charCodeAt(i))) i++;
-    fn(start === 0 && i === n ? raw : raw.slice(start, i), base + start);
-    while (i < n && isSpace(raw.charCodeAt(i))) i++;
-  }
 }
 
 function leading(value: string): number {

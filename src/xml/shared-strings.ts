@@ -1,0 +1,78 @@
+/**
+ * A bounded table of shared strings read out of documents: the same characters give back the same string
+ * object, without a slice or a copy when the string was seen before (open addressing on a hash of the
+ * characters, compared in place). Every string it hands out is a copy that shares no storage with the
+ * document it came from: the engine makes a slice a view into its base string, so one id kept from a
+ * file would keep the whole file's text alive.
+ */
+
+/** A copy of `src[start, end)` that shares no storage with `src`. */
+export function detachedSlice(src: string, start: number, end: number): string {
+  const s = src.slice(start, end);
+  // Padding forces a new buffer (a concatenation does not: the engine slices a rope's part in place);
+  // slicing the padding off again is a view of the small copy only.
+  return s.length === 0 ? s : s.padEnd(s.length + 1).slice(0, -1);
+}
+
+/** A table of shared strings (see the file comment); past its bounds it returns fresh detached copies. */
+export class SharedStrings {
+  private readonly slots: (string | undefined)[];
+  private readonly mask: number;
+  private count = 0;
+
+  /**
+   * @param slotBits log2 of the number of slots
+   * @param limit entries at most (keep it at half the slots or less, so probes stay short)
+   * @param maxLength longer strings are copied, not kept
+   * @param probes slots looked at before giving up on one string
+   */
+  constructor(
+    slotBits: number,
+    private readonly limit: number,
+    private readonly maxLength: number,
+    private readonly probes = 8,
+  ) {
+    this.slots = new Array(1 << slotBits).fill(undefined);
+    this.mask = (1 << slotBits) - 1;
+  }
+
+  /**
+   * `src[start, end)` as the table's shared copy.
+   * @example strings.get("a GameObject b", 2, 12) === strings.get("GameObject", 0, 10) // true
+   */
+  get(src: string, start: number, end: number): string {
+    const n = end - start;
+    if (n <= 0) return "";
+    if (n > this.maxLength) return detachedSlice(src, start, end);
+    let h = n;
+    for (let k = start; k < end; k++) h = (Math.imul(h, 31) + src.charCodeAt(k)) | 0;
+    h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+    let slot = (h ^ (h >>> 16)) & this.mask;
+    const slots = this.slots;
+    for (let probe = 0; probe < this.probes; probe++) {
+      const known = slots[slot];
+      if (known === undefined) {
+        const fresh = detachedSlice(src, start, end);
+        if (this.count < this.limit) {
+          slots[slot] = fresh;
+          this.count++;
+        }
+        return fresh;
+      }
+      if (known.length === n && sameChars(known, src, start)) return known;
+      slot = (slot + 1) & this.mask;
+    }
+    return detachedSlice(src, start, end);
+  }
+
+  /** Entries kept so far. */
+  get size(): number {
+    return this.count;
+  }
+}
+
+/** `known` equals `src[start, start + known.length)` (a loop: cheaper than a native call for short strings). */
+function sameChars(known: string, src: string, start: number): boolean {
+  for (let k = 0; k < known.length; k++) if (known.charCodeAt(k) !== src.charCodeAt(start + k)) return false;
+  return true;
+}
