@@ -82,7 +82,10 @@ function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
   const scan = scanShallow(bytes);
   let refs: RefRecord[] = [];
   if (schema && scan.assets.length) {
-    const source = isAscii(bytes) ? asciiSource(bytes) : stringSource(decodeXml(bytes).text);
+    // Art files nearly all start with a UTF-8 BOM before pure ASCII: the decoded text (BOM removed) is
+    // then the bytes after it, read in place instead of decoding megabytes of vertex data.
+    const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
+    const source = isAscii(body) ? asciiSource(body) : stringSource(decodeXml(bytes).text);
     refs = artReferences(source, scan, schema);
   }
   const diagnostics: RecordDiagnostic[] = [];
@@ -133,6 +136,10 @@ function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
     refs,
     diagnostics,
   };
+}
+
+function hasUtf8Bom(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 function parseStrFile(bytes: Uint8Array): FileRecord {
