@@ -14,6 +14,7 @@
  * subset (the DOCTYPE is skipped, so such entities are reported as undefined) and XML 1.1 rules.
  */
 import { LineMap } from "./line-map.ts";
+import { SharedStrings } from "./shared-strings.ts";
 import type { XmlAttribute, XmlEndTag, XmlError, XmlStartTag, XmlVisitor } from "./types.ts";
 
 /** Options of {@link parseXml}. */
@@ -97,52 +98,23 @@ const EMPTY_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 
 // Element and attribute names repeat millions of times across a mod while a schema set declares a few
 // thousand, and so do the whitespace runs between tags. Every name the tokenizer reports, and every short
-// whitespace-only text run, comes from one table shared by all documents (open addressing on a hash of
-// its characters, compared in place, so one seen before costs no allocation). Consumers get the same
-// string object for the same name, whose hash the engine keeps, so their map lookups by name do not
-// re-hash; records hold one copy of each. The table is bounded: past NAME_LIMIT entries, or for one
-// longer than NAME_MAX_LENGTH, a fresh slice is returned.
-const NAME_SLOTS_BITS = 14;
-const NAME_MASK = (1 << NAME_SLOTS_BITS) - 1;
+// whitespace-only text run, comes from one table shared by all documents (see `shared-strings.ts`: one
+// seen before costs no allocation). Consumers get the same string object for the same name, whose hash
+// the engine keeps, so their map lookups by name do not re-hash; records hold one copy of each. The table
+// is bounded: past NAME_LIMIT entries, or for one longer than NAME_MAX_LENGTH, a fresh copy is returned.
 const NAME_LIMIT = 8192;
 const NAME_MAX_LENGTH = 64;
-const NAME_PROBES = 8;
-const nameSlots: (string | undefined)[] = new Array(1 << NAME_SLOTS_BITS).fill(undefined);
-let nameCount = 0;
+const names = new SharedStrings(14, NAME_LIMIT, NAME_MAX_LENGTH);
 
 /** Whitespace runs with CR (from the name table) → their value with line breaks normalised to LF. */
 const normalisedIndentation = new Map<string, string>();
 
-/** A copy of text[start, end) that shares no storage with `text` (a table entry must not pin a document). */
-function detachedName(text: string, start: number, end: number): string {
-  const codes: number[] = new Array(end - start);
-  for (let k = start; k < end; k++) codes[k - start] = text.charCodeAt(k);
-  return String.fromCharCode.apply(null, codes);
-}
-
 /**
- * text[start, end) as the shared copy of that name (see {@link nameSlots}).
+ * text[start, end) as the shared copy of that name (see {@link names}).
  * @example internedName("<a b='1'/>", 1, 2) === internedName("<a/>", 1, 2) // true
  */
 function internedName(text: string, start: number, end: number): string {
-  const n = end - start;
-  if (n > NAME_MAX_LENGTH || n <= 0) return text.slice(start, end);
-  let h = n;
-  for (let k = start; k < end; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
-  let slot = h & NAME_MASK;
-  for (let probe = 0; probe < NAME_PROBES; probe++) {
-    const known = nameSlots[slot];
-    if (known === undefined) {
-      if (nameCount >= NAME_LIMIT) return text.slice(start, end);
-      const fresh = detachedName(text, start, end);
-      nameSlots[slot] = fresh;
-      nameCount++;
-      return fresh;
-    }
-    if (known.length === n && text.startsWith(known, start)) return known;
-    slot = (slot + 1) & NAME_MASK;
-  }
-  return text.slice(start, end);
+  return names.get(text, start, end);
 }
 
 function isWs(c: number): boolean {
