@@ -65,8 +65,19 @@ function byPath(a: ScannedFile, b: ScannedFile): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-function stampOf(path: string, st: Stats): ScannedFile {
-  return { path, size: st.size, mtimeMs: st.mtimeMs, kind: fileKindOf(path) };
+function stampOf(path: string, st: Stats, kind: ScannedKind): ScannedFile {
+  return { path, size: st.size, mtimeMs: st.mtimeMs, kind };
+}
+
+/** The kind of a listed file by its name (no separators in it: no path parsing), or null when not indexed. */
+function kindOfName(name: string): ScannedKind | null {
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? null : KIND_BY_EXTENSION.get(name.slice(dot).toLowerCase()) ?? null;
+}
+
+/** `dir` joined with a listed entry's `name` (the listing's names are never `.`, `..` or separated). */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(native.sep) ? dir + name : dir + native.sep + name;
 }
 
 /**
@@ -128,12 +139,13 @@ function* scanSteps(root: string, opts: ScanOptions): Generator<void, ScannedFil
       continue;
     }
     for (const e of entries) {
-      const p = native.join(dir, e.name);
+      const p = childPath(dir, e.name);
       if (e.isDirectory()) {
         if (!e.name.startsWith(".") && !skip.has(e.name.toLowerCase())) stack.push(p);
         continue;
       }
-      const wanted = KIND_BY_EXTENSION.has(extensionOf(e.name));
+      const kind = kindOfName(e.name);
+      const wanted = kind !== null;
       if (e.isSymbolicLink()) {
         if (opts.admitLink && !opts.admitLink(p)) {
           if (!e.name.startsWith(".") && !skip.has(e.name.toLowerCase())) opts.onRefusedLink?.(p);
@@ -159,12 +171,12 @@ function* scanSteps(root: string, opts: ScanOptions): Generator<void, ScannedFil
           if (followed.some((f) => isInside(real, f))) continue;
           followed.push(real);
           stack.push(p);
-        } else if (wanted && st.isFile()) out.push(stampOf(p, st));
+        } else if (wanted && st.isFile()) out.push(stampOf(p, st, kind));
         continue;
       }
       if (!wanted || !e.isFile()) continue;
       try {
-        out.push(stampOf(p, statSync(p)));
+        out.push(stampOf(p, statSync(p), kind));
       } catch (err) {
         report(p, err);
       }
