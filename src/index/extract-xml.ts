@@ -86,8 +86,9 @@ type ContentMode = TextReference;
 /** Without a schema every element's text is read as heuristic candidates (told apart by identity). */
 const HEURISTIC_CONTENT: ContentMode = Object.freeze({ refType: "", isList: true });
 
-// Element, attribute and type names repeat hundreds of thousands of times across a mod; the parser hands
-// out a fresh substring each time. One shared copy each keeps the records (and the heap) small.
+// Element, attribute and type names repeat hundreds of thousands of times across a mod. The tokenizer hands
+// out one shared copy of each up to its table's bound; past it (a document with thousands of distinct
+// names) a fresh copy each time. One shared copy each keeps the records (and the heap) small.
 const interned = new Map<string, string>();
 
 /** The shared copy of a name. */
