@@ -98,6 +98,10 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWo
   if (warm.warm) {
     changed = warm.update.changed.length;
     deleted = warm.update.deleted.length;
+    if (warm.problem) {
+      note = warm.problem;
+      if (!cfg.quiet) io.err(`ra3: ${warm.problem}\n`);
+    }
   } else {
     if (!warm.quiet) {
       note = warm.reason;
@@ -113,6 +117,11 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWo
       ws.close(); // the art read buffer is not needed after the build
     }
   }
+  // A stored record found not to decode later (an export reads them all): said, and the snapshot rewritten.
+  ws.onRecordProblem = (message) => {
+    store.forgetLoaded();
+    if (!cfg.quiet) io.err(`ra3: ${message}\n`);
+  };
   const ms = Math.round((performance.now() - t) * 10) / 10;
   let outcome: SnapshotOutcome | null = null;
   const saveSnapshotOnce = (): SnapshotOutcome => {

@@ -28,6 +28,35 @@ export interface StoredFile extends LoadedFile {
   readonly key: string;
 }
 
+/** A file whose record is produced when first read (a snapshot's lazily decoded file), and then kept. */
+export interface DeferredRecord {
+  readonly path: string;
+  readonly stamp: FileStamp | null;
+  /** May throw the first time (a record that does not decode); the core passes that to its reader. */
+  readonly record: FileRecord;
+  /** Whether `record` has been produced yet. */
+  readonly decoded: boolean;
+}
+
+/** Whether `f`'s record is deferred and not produced yet (reading `f.record` would produce it). */
+export function recordPending(f: StoredFile): boolean {
+  return f instanceof DeferredFile && !f.source.decoded;
+}
+
+/** A stored file whose record comes from a {@link DeferredRecord} when something reads it. */
+class DeferredFile implements StoredFile {
+  constructor(readonly key: string, readonly source: DeferredRecord) {}
+  get path(): string {
+    return this.source.path;
+  }
+  get stamp(): FileStamp | null {
+    return this.source.stamp;
+  }
+  get record(): FileRecord {
+    return this.source.record;
+  }
+}
+
 /**
  * Where a file's record goes in the link's order: lower first, then by path. The order is then a
  * function of the set of files, not of the order they were read in, so a refreshed index equals a fresh
@@ -73,7 +102,7 @@ export class IndexCore implements RecordLookup {
         }
         continue;
       }
-      this.store(key, c.path, parseFile(c.path, c.bytes, this.schema), c.stamp ?? null);
+      this.store(key, { path: c.path, record: parseFile(c.path, c.bytes, this.schema), stamp: c.stamp ?? null, key });
       parsed++;
     }
     return parsed;
@@ -81,12 +110,43 @@ export class IndexCore implements RecordLookup {
 
   /** Installs an already-extracted record (warm start from a snapshot). */
   setRecord(path: string, record: FileRecord, stamp: FileStamp | null): void {
-    this.store(pathKey(path), path, record, stamp);
+    const key = pathKey(path);
+    this.store(key, { path, record, stamp, key });
   }
 
-  private store(key: string, path: string, record: FileRecord, stamp: FileStamp | null): void {
+  /**
+   * Installs a record that is produced only when something reads it (a warm start's lazily decoded
+   * snapshot file): a link, an export, a refresh replacing it. Until then it costs nothing.
+   */
+  setDeferred(file: DeferredRecord): void {
+    const key = pathKey(file.path);
+    this.store(key, new DeferredFile(key, file));
+  }
+
+  /** How many records installed with {@link setDeferred} have not been produced yet. */
+  get deferredCount(): number {
+    let n = 0;
+    for (const f of this.files.values()) if (f instanceof DeferredFile && !f.source.decoded) n++;
+    return n;
+  }
+
+  /**
+   * Forgets every record installed with {@link setDeferred}, produced or not (their source proved
+   * untrustworthy: one of them did not decode), and returns their paths: the caller reads them again.
+   */
+  dropDeferred(): string[] {
+    const paths: string[] = [];
+    for (const f of this.files.values()) if (f instanceof DeferredFile) paths.push(f.path);
+    this.applyChanges(paths.map((path) => ({ path, deleted: true as const })));
+    // A link interrupted by the record that did not decode may have left its state half updated.
+    this.linkState = null;
+    this.walkCache = null;
+    return paths;
+  }
+
+  private store(key: string, stored: StoredFile): void {
     const old = this.files.get(key);
-    const stored = { path, record, stamp, key };
+    const path = stored.path;
     this.files.set(key, stored);
     if (!old || old.path !== path) {
       this.ordered = null;
@@ -98,7 +158,7 @@ export class IndexCore implements RecordLookup {
     }
     this.revisionCount++;
     // Editing values leaves the include graph as it was: the walk can be reused.
-    if (!old || old.path !== path || structureOf(old.record) !== structureOf(record)) this.structureVersion++;
+    if (!old || old.path !== path || !sameStructure(old, stored)) this.structureVersion++;
   }
 
   /** A number that changes whenever a change can alter the include walk (files appear or go, includes change). */
@@ -218,6 +278,23 @@ export class IndexCore implements RecordLookup {
     this.walkCache = { version, inputs, result };
     return result;
   }
+}
+
+/**
+ * Whether `now` walks like `old`. A replaced deferred record is produced for this (one record); one that
+ * cannot be (it does not decode) is being replaced anyway and counts as changed. A new deferred record is
+ * not produced here: it counts as changed.
+ */
+function sameStructure(old: StoredFile, now: StoredFile): boolean {
+  if (now instanceof DeferredFile && !now.source.decoded) return false;
+  if (old instanceof DeferredFile && !old.source.decoded) {
+    try {
+      void old.record;
+    } catch {
+      return false;
+    }
+  }
+  return structureOf(old.record) === structureOf(now.record);
 }
 
 /**

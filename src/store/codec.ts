@@ -11,9 +11,10 @@
  * 24  H  header: one msgpack map (tool version, project, SDK, schema key, build facts, stats, file
  *          count, record layout fingerprint)
  * …   B  body: u32 offset T of the string table from the body's start; the linked section (varint 0 =
- *          none, or 1, its byte length as a u32 and the section: see link-codec.ts); the files (path,
- *          stamp, record) as varints over table indexes (see record-codec.ts); at T the string table:
- *          varint count + UTF-16 lengths, the u32 byte length of the blob, the table as one UTF-8 blob
+ *          none, or 1, its byte length as a u32 and the section: see link-codec.ts); the files, each its
+ *          path and stamp, the u32 byte length of its record and the record, as varints over table
+ *          indexes (see record-codec.ts); at T the string table: varint count + UTF-16 lengths, the u32
+ *          byte length of the blob, the table as one UTF-8 blob
  * ```
  *
  * The linked section comes before the files so a server can publish the stored index as soon as it is
@@ -21,7 +22,12 @@
  * offset, so the encoder writes everything into one buffer in one pass (the table is complete only after
  * the last string was interned) and patches the offsets and lengths in place: a second copy of a 10 MB
  * body raised the peak of a cold `ra3 index` at Corona scale by about 50 MB (docs/performance.md).
- * Versions 2 (no linked section) and 3 (table first, derivable fields stored) are refused like any other.
+ * Each record's length is stored so a warm start decodes a record only when something reads it (a
+ * {@link LazySnapshotFile}): a warm start that publishes the stored link reads none, and the records
+ * were about a fifth of its time at Corona scale. A record that does not decode is found only then
+ * ({@link CorruptRecord}: the workspace reads that snapshot's records again from the files).
+ * Versions 2 (no linked section), 3 (table first, derivable fields stored) and 4 (records without their
+ * lengths) are refused like any other.
  *
  * The string table holds each distinct string once, and decoding it is one UTF-8 decode plus slicing.
  * Decoding never throws: every failure is a {@link DecodeFailure} with a reason and one sentence.
@@ -42,7 +48,7 @@ import {
 import { runSteps } from "../steps.ts";
 
 /** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
-export const SNAPSHOT_SCHEMA_VERSION = 4;
+export const SNAPSHOT_SCHEMA_VERSION = 5;
 
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = new Uint8Array([0x52, 0x41, 0x33, 0x53, 0x4e, 0x41, 0x50, 0x00]); // "RA3SNAP\0"
@@ -73,6 +79,67 @@ export interface SnapshotHeader {
   readonly complete: boolean;
   readonly stale: boolean;
   readonly stats: Readonly<Record<string, number>>;
+}
+
+/**
+ * A record of a loaded snapshot that does not decode (found when it is first read, for a
+ * {@link LazySnapshotFile}). The checksum matched, so this is an encoder of another build writing the
+ * same version: none of that snapshot's records can be trusted, and the reader reads the files again.
+ */
+export class CorruptRecord extends Error {
+  constructor(readonly path: string, why: string) {
+    super(`the snapshot is corrupt: the record of ${path} does not decode (${why})`);
+    this.name = "CorruptRecord";
+  }
+}
+
+/** Where a lazy file's record is: the snapshot's bytes and string table, shared by all its files. */
+interface RecordRegion {
+  readonly bytes: Uint8Array;
+  readonly table: readonly string[];
+  /** Records decoded so far (for tests and measurements). */
+  decoded: number;
+}
+
+/**
+ * A snapshot file whose record is decoded on first read, from its own byte range (then kept). Throws
+ * {@link CorruptRecord} from `record` when the range does not decode exactly.
+ */
+export class LazySnapshotFile implements SnapshotFile {
+  private value: FileRecord | null = null;
+
+  constructor(
+    readonly path: string,
+    readonly stamp: FileStamp | null,
+    private readonly region: RecordRegion,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+
+  get record(): FileRecord {
+    return this.value ??= decodeRecord(this.path, this.region, this.start, this.end);
+  }
+
+  /** Whether the record has been decoded (or is still only a byte range). */
+  get decoded(): boolean {
+    return this.value !== null;
+  }
+}
+
+/** The record at [start, end) of `region`; {@link CorruptRecord} unless it decodes to exactly that range. */
+function decodeRecord(path: string, region: RecordRegion, start: number, end: number): FileRecord {
+  try {
+    const r = new ByteReader(region.bytes, start, end);
+    const record = readObject(r, region.table, RECORD_FIELDS) as unknown as FileRecord;
+    if (r.pos !== end) throw new CorruptInput(`${end - r.pos} of its ${end - start} bytes are left after it`);
+    region.decoded++;
+    return record;
+  } catch (e) {
+    if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {
+      throw new CorruptRecord(path, e.message);
+    }
+    throw e;
+  }
 }
 
 export interface Snapshot extends SnapshotHeader {
@@ -214,7 +281,10 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
       w.float(f.stamp.size);
       w.float(f.stamp.mtimeMs);
     }
+    const lengthAt = w.length;
+    w.u32(0);
     writeObject(w, table, RECORD_FIELDS, f.record);
+    w.setU32(lengthAt, w.length - lengthAt - 4);
     if (++written % FILES_PER_STEP === 0) yield;
   }
   w.setU32(body, w.length - body);
@@ -319,11 +389,14 @@ export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): 
  * {@link decodeSnapshot} in steps: yields after the linked section and every few hundred files (a
  * long-running process lets other work run there) and returns the result. `onLinked` is called with
  * the linked section (and the header) as soon as it is read and checked, before any record is decoded.
+ * With `lazy`, the files are {@link LazySnapshotFile}s: each record is decoded when first read (and a
+ * record that does not decode is found only then); else every record is decoded now.
  */
 export function* decodeSnapshotSteps(
   bytes: Uint8Array,
   expect: SnapshotExpectation,
   onLinked?: (linked: LinkState, header: SnapshotHeaderInfo) => void,
+  lazy = false,
 ): Generator<void, DecodeResult, void> {
   const head = readSnapshotHeader(bytes, expect);
   if (!head.ok) return head;
@@ -364,13 +437,19 @@ export function* decodeSnapshotSteps(
       throw new CorruptInput(`the body holds ${fileCount} files, the header says ${h.fileCount}`);
     }
     const files = new Array<SnapshotFile>(fileCount);
+    const region: RecordRegion = { bytes, table, decoded: 0 };
     for (let i = 0; i < fileCount; i++) {
       const path = table[r.uint()];
       if (path === undefined) throw new CorruptInput("a file path is outside the string table");
       const hasStamp = r.uint();
       const stamp = hasStamp === 1 ? { size: r.float(), mtimeMs: r.float() } : hasStamp === 0 ? null : badStamp();
-      files[i] = { path, stamp, record: readObject(r, table, RECORD_FIELDS) as unknown as FileRecord };
-      if ((i + 1) % FILES_PER_STEP === 0) yield;
+      const length = r.u32();
+      const start = r.pos;
+      r.bytes(length);
+      files[i] = lazy
+        ? new LazySnapshotFile(path, stamp, region, start, r.pos)
+        : { path, stamp, record: decodeRecord(path, region, start, r.pos) };
+      if ((i + 1) % (lazy ? 8 * FILES_PER_STEP : FILES_PER_STEP) === 0) yield;
     }
     if (r.pos !== r.end) throw new CorruptInput(`${r.end - r.pos} bytes are left after the last file`);
     const { fileCount: _count, size: _size, ...meta } = h;
@@ -379,6 +458,7 @@ export function* decodeSnapshotSteps(
     return { ok: true, snapshot: { ...meta, files, ...linked, ...linkedProblem } };
   } catch (e) {
     // The checksum matched, so this is an encoder from another build writing the same version: still corrupt.
+    if (e instanceof CorruptRecord) return fail("corrupt", e.message);
     if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {
       return fail("corrupt", `the snapshot is corrupt: ${e.message}`);
     }

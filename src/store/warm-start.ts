@@ -3,8 +3,7 @@
  * and sorting a loaded snapshot's files into those whose stamp still matches the disk (install them with
  * `IndexCore.setRecord`) and those to read again.
  */
-import type { FileStamp } from "../index/core.ts";
-import type { FileRecord } from "../index/records.ts";
+import { type FileStamp, recordPending, type StoredFile } from "../index/core.ts";
 import type { SnapshotFile } from "./codec.ts";
 
 /** What a warm start does with a loaded snapshot. */
@@ -21,13 +20,10 @@ export interface WarmStartPlan {
  * The snapshot files of every record in `core` (`IndexCore` fits), in its order.
  * @example encodeSnapshot({ ...header, files: snapshotFiles(workspace.core) })
  */
-export function snapshotFiles(
-  core: {
-    values(): Iterable<{ readonly path: string; readonly record: FileRecord; readonly stamp: FileStamp | null }>;
-  },
-): SnapshotFile[] {
+export function snapshotFiles(core: { values(): Iterable<StoredFile> }): SnapshotFile[] {
   const out: SnapshotFile[] = [];
-  for (const f of core.values()) out.push({ path: f.path, stamp: f.stamp, record: f.record });
+  // A record still deferred (a warm start's lazily decoded file) is decoded only if the encoder runs.
+  for (const f of core.values()) out.push(recordPending(f) ? f : { path: f.path, stamp: f.stamp, record: f.record });
   return out;
 }
 

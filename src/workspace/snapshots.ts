@@ -3,7 +3,7 @@
  * match, re-read the rest), saving (the core's records + stamps), and the quiet-period port the live
  * service uses so a burst of edits causes one write, not one per edit.
  */
-import { type Snapshot, SNAPSHOT_SCHEMA_VERSION } from "../store/codec.ts";
+import { CorruptRecord, type Snapshot, SNAPSHOT_SCHEMA_VERSION } from "../store/codec.ts";
 import { QuietPeriodWriter } from "../store/scheduler.ts";
 import { type SaveResult, SnapshotStore } from "../store/snapshot-store.ts";
 import { planWarmStart, snapshotFiles } from "../store/warm-start.ts";
@@ -60,6 +60,11 @@ export type WarmStartResult =
      * and linked), `refused` (it did not hold together), `none` (the snapshot had none).
      */
     readonly linked: "index" | "walk" | "stale" | "refused" | "none";
+    /**
+     * Set when a stored record did not decode once it was read (the records are decoded lazily): the
+     * snapshot's records were then read again from the files (the index is theirs) and it is rewritten.
+     */
+    readonly problem?: string;
   }
   | { readonly warm: false; readonly reason: string; readonly quiet: boolean };
 
@@ -89,6 +94,12 @@ export async function warmStart(
   const t = performance.now();
   // A writer killed mid-save left its temporary file: remove it before anything else is written.
   store.cleanLeftovers();
+  // Records are decoded when read (most warm starts read none): one that then does not decode is refused.
+  let problem: string | null = null;
+  ws.onRecordProblem = (message) => {
+    problem ??= message;
+    store.forgetLoaded(); // the next save rewrites the snapshot
+  };
   // In time slices: a server keeps answering while the snapshot is decoded.
   const slicer = new Slicer();
   let servedEarly = false;
@@ -105,6 +116,7 @@ export async function warmStart(
         served();
       }
       : undefined,
+    true,
   );
   if (!loaded.ok) {
     return { warm: false, reason: `${loaded.message}; rebuilding the index`, quiet: loaded.reason === "missing" };
@@ -132,8 +144,14 @@ export async function warmStart(
     // Served as stored, but for the files gone or now outside the roots (a record an older ra3 read
     // there, a link retargeted): the index never holds what the confinement would not read.
     ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
-    await ws.serveStored(snapshot.complete, snapshot.generatedAt);
-    served();
+    try {
+      await ws.serveStored(snapshot.complete, snapshot.generatedAt);
+      served();
+    } catch (e) {
+      // A stored record did not decode: the refresh below reads the snapshot's files again.
+      if (!(e instanceof CorruptRecord)) throw e;
+      ws.refuseDeferred(e);
+    }
   } else {
     // Changed records too: re-read in place, an edit that keeps the include structure keeps the walk.
     ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
@@ -151,6 +169,7 @@ export async function warmStart(
     update,
     loadMs: Math.round(loadMs * 10) / 10,
     linked: indexHolds ? "index" : walkHolds ? "walk" : link ? "stale" : snapshot.linkedProblem ? "refused" : "none",
+    ...(problem === null ? {} : { problem }),
   };
 }
 
@@ -170,7 +189,13 @@ function stampIn(
 
 /** Saves the workspace's snapshot; a failure is a value (the index keeps working). */
 export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: string): SaveResult {
-  return store.save(snapshotOf(ws, schemaKey));
+  try {
+    return store.save(snapshotOf(ws, schemaKey));
+  } catch (e) {
+    // A deferred record the encoder read did not decode: nothing is written (the next run rebuilds it).
+    if (e instanceof CorruptRecord) return { saved: false, reason: "error", message: e.message };
+    throw e;
+  }
 }
 
 /**
@@ -212,6 +237,12 @@ export class StoreSnapshotPort implements SnapshotPort {
     this.ws = ws;
     this.warm = warmStart(ws, this.store, this.schemaKey, served);
     const r = await this.warm;
+    // A stored record found not to decode later (by an edit's link): said, and the snapshot rewritten.
+    ws.onRecordProblem = (message) => {
+      this.store.forgetLoaded();
+      this.log(message);
+    };
+    if (r.warm && r.problem) this.log(r.problem);
     if (r.warm) return { restored: true, update: r.update };
     return { restored: false, reason: r.quiet ? null : r.reason };
   }

@@ -17,10 +17,11 @@ import {
   withoutCaseCollisions,
 } from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
-import { type FileChange, type FileStamp, IndexCore, type StoredFile } from "../index/core.ts";
+import { type DeferredRecord, type FileChange, type FileStamp, IndexCore, type StoredFile } from "../index/core.ts";
 import type { WalkResult } from "../index/include-walk.ts";
 import { type Diagnostic, LinkedIndex } from "../index/linked.ts";
 import { type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
+import { CorruptRecord } from "../store/codec.ts";
 import { linkFactsHold, linkFactsNow } from "./link-facts.ts";
 import { emptyRecord, type FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
@@ -615,9 +616,44 @@ export class Workspace {
 
   /**
    * Installs records from a snapshot. Call {@link refresh} afterwards to re-validate stamps (a warm start).
+   * A lazily decoded snapshot file ({@link DeferredRecord}) is decoded only when something reads its
+   * record; one that then does not decode makes the workspace read that snapshot's files again
+   * ({@link refuseDeferred}).
    */
-  installRecords(files: readonly { path: string; stamp: FileStamp | null; record: FileRecord }[]): void {
-    for (const f of files) this.core.setRecord(f.path, f.record, f.stamp);
+  installRecords(
+    files: readonly ({ path: string; stamp: FileStamp | null; record: FileRecord } | DeferredRecord)[],
+  ): void {
+    for (const f of files) {
+      if ("decoded" in f) this.core.setDeferred(f);
+      else this.core.setRecord(f.path, f.record, f.stamp);
+    }
+  }
+
+  /** Told (once per refusal) when a snapshot's record did not decode and its files were read again. */
+  onRecordProblem: ((message: string) => void) | null = null;
+
+  /**
+   * A deferred record did not decode (`e`): none of that snapshot's records can be trusted, so every
+   * deferred one is forgotten (the caller then refreshes: they are read again from the files, as new).
+   */
+  refuseDeferred(e: CorruptRecord): void {
+    const dropped = this.core.dropDeferred();
+    this.onRecordProblem?.(`${e.message}; its ${dropped.length} records were read again from the files`);
+  }
+
+  /**
+   * Produces every deferred record (an export reads them all). When one does not decode, the
+   * snapshot's records are read again from the files and the index relinked ({@link refuseDeferred}).
+   */
+  async decodeDeferred(): Promise<void> {
+    if (this.core.deferredCount === 0) return;
+    try {
+      for (const f of this.core.values()) void f.record;
+    } catch (e) {
+      if (!(e instanceof CorruptRecord)) throw e;
+      this.refuseDeferred(e);
+      await this.refreshFrom(await this.scanAll());
+    }
   }
 
   /**
@@ -662,7 +698,27 @@ export class Workspace {
     return this.apply(scanned, [...this.core.values()].map((s) => s.path), null, t0);
   }
 
+  /**
+   * {@link applyOnce}; when a deferred record from a snapshot turns out not to decode (found as the
+   * update reads it), that snapshot's records are read again from the files and the update is a full
+   * refresh from a new scan: never an index of a record that did not decode.
+   */
   private async apply(
+    candidates: readonly ScannedFile[],
+    known: readonly string[],
+    paths: readonly string[] | null,
+    t0: number,
+  ): Promise<UpdateReport> {
+    try {
+      return await this.applyOnce(candidates, known, paths, t0);
+    } catch (e) {
+      if (!(e instanceof CorruptRecord)) throw e;
+      this.refuseDeferred(e);
+      return this.applyOnce(await this.scanAll(), [...this.core.values()].map((s) => s.path), null, t0);
+    }
+  }
+
+  private async applyOnce(
     candidates: readonly ScannedFile[],
     known: readonly string[],
     paths: readonly string[] | null,

@@ -18,6 +18,7 @@ import { resolveConfig } from "../../src/workspace/config.ts";
 import { inspectSnapshot, saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
 import { scanProjectFiles } from "../../src/project/scan.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
+import { ByteReader } from "../../src/store/bytes.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
 import { copySample } from "./sample-copy.ts";
 import { tempDirs } from "../temp-dirs.ts";
@@ -234,17 +235,17 @@ describe("ra3 status", () => {
 });
 
 describe("snapshots the warm start must not serve", () => {
-  test("a snapshot of the previous format (version 3) is refused with its reason, and the index rebuilt", async () => {
+  test("a snapshot of the previous format (version 4) is refused with its reason, and the index rebuilt", async () => {
     const { dir, home } = await saved();
     const store = new SnapshotStore(home, dir);
     const bytes = readFileSync(store.path);
-    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 3, true);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 4, true);
     writeFileSync(store.path, bytes);
     const ws = new Workspace(config(dir, home));
     const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
     expect(warm).toEqual({
       warm: false,
-      reason: "the snapshot has format version 3; this ra3 reads version 4; rebuilding the index",
+      reason: "the snapshot has format version 4; this ra3 reads version 5; rebuilding the index",
       quiet: false,
     });
     expect(ws.linked).toBeNull();
@@ -302,3 +303,139 @@ function linkedSection(bytes: Uint8Array): { start: number; length: number } {
   if (bytes[at] !== 1) throw new Error("no linked section");
   return { start: at + 5, length: dv.getUint32(at + 1, true) };
 }
+
+/**
+ * Where each file's record is in a snapshot (format 5: after the linked section, each file's path, stamp
+ * and record length, then the record), by path.
+ */
+function recordRanges(bytes: Uint8Array, table: (i: number) => string): Map<string, { start: number; end: number }> {
+  const { start, length } = linkedSection(bytes);
+  const r = new ByteReader(bytes, start + length);
+  const out = new Map<string, { start: number; end: number }>();
+  const n = r.uint();
+  for (let i = 0; i < n; i++) {
+    const path = table(r.uint());
+    if (r.uint() === 1) (r.float(), r.float());
+    const len = r.u32();
+    out.set(path, { start: r.pos, end: r.pos + len });
+    r.bytes(len);
+  }
+  return out;
+}
+
+/** The snapshot at `store` with the record of `file` (relative) overwritten by bytes that do not decode, its checksum fixed. */
+function corruptRecord(store: SnapshotStore, dir: string, file: string): void {
+  const loaded = store.load({ projectDir: dir, toolVersion: TOOL_VERSION });
+  if (!loaded.ok) throw new Error(loaded.message);
+  const paths = loaded.snapshot.files.map((f) => f.path);
+  const bytes = new Uint8Array(readFileSync(store.path));
+  // The file entries' path indexes are the table's; the test maps them back through the decoded order.
+  let k = 0;
+  const ranges = recordRanges(bytes, () => paths[k++]);
+  const range = ranges.get(join(dir, file));
+  if (!range) throw new Error(`no record of ${file}`);
+  expect(range.end - range.start).toBeGreaterThan(20);
+  // A varint longer than any number: the record cannot decode, and the files after it are intact.
+  bytes.fill(0xff, range.start, range.end - 1);
+  bytes[range.end - 1] = 0x01;
+  new DataView(bytes.buffer).setUint32(20, checksum32(bytes.subarray(24)), true);
+  writeFileSync(store.path, bytes);
+}
+
+describe("records decoded only when read (format 5)", () => {
+  test("nothing changed: no record is decoded; an export decodes them and equals a fresh build's, byte for byte", async () => {
+    const { dir, home } = await saved();
+    const ws = new Workspace(config(dir, home));
+    const problems: string[] = [];
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.onRecordProblem = (m) => problems.push(m);
+    ws.close();
+    expect([warm.linked, warm.problem, ws.core.size, ws.core.deferredCount]).toEqual(["index", undefined, 16, 16]);
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    // The export reads every record: each is decoded from its own bytes.
+    expect(exported(ws)).toBe(exported(base));
+    expect([ws.core.deferredCount, problems]).toEqual([0, []]);
+  });
+
+  test("a file whose record was never decoded is edited after the warm start: equal to a fresh build", async () => {
+    const { dir, home } = await saved();
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    const problems: string[] = [];
+    ws.onRecordProblem = (m) => problems.push(m);
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    const key = [...ws.core.values()].find((f) => f.path === weapons)!;
+    expect(key.path).toBe(weapons);
+    expect(ws.core.deferredCount).toBe(16);
+    // A value edit (the walk holds) and a new asset id: the file's old record is read to compare its structure.
+    writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AthenaSplashTwo"'));
+    const update = await ws.refresh();
+    ws.close();
+    expect([update.changed, problems]).toEqual([[weapons], []]);
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(ws)).toBe(exported(base));
+    expect(ws.linked!.findAssets("AthenaSplashTwo").map((a) => a.file)).toEqual([weapons]);
+  });
+
+  test("a record that does not decode, found only when read: refused with its reason, its files read again, never served", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    corruptRecord(store, dir, "Data/Includes/Weapons.xml");
+    // The eager decode (ra3 status) finds it at once.
+    const eager = decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION });
+    expect(eager.ok ? "decoded" : eager.message).toStartWith(
+      `the snapshot is corrupt: the record of ${join(dir, "Data/Includes/Weapons.xml")} does not decode (`,
+    );
+
+    // Nothing changed: the stored index is served (it does not depend on the records), no record read.
+    const ws = new Workspace(config(dir, home));
+    const warmStore = new SnapshotStore(home, dir);
+    const warm = await warmStart(ws, warmStore, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    const problems: string[] = [];
+    ws.onRecordProblem = (m) => {
+      warmStore.forgetLoaded();
+      problems.push(m);
+    };
+    expect([warm.linked, warm.problem, ws.core.deferredCount]).toEqual(["index", undefined, 16]);
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    // An export reads them all: the corrupt one is refused, every stored record read again from its file.
+    await ws.decodeDeferred();
+    ws.close();
+    expect(problems).toEqual([
+      `the snapshot is corrupt: the record of ${
+        join(dir, "Data/Includes/Weapons.xml")
+      } does not decode (a number is longer than 8 bytes); its 16 records were read again from the files`,
+    ]);
+    expect(ws.core.deferredCount).toBe(0);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(ws)).toBe(exported(base));
+    // The same state, but the snapshot is rewritten (it was refused), and then reads back whole.
+    expect(saveSnapshot(ws, warmStore, schemaKeyOf(ws.schema)).saved).toBe(true);
+    expect(decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION }).ok).toBe(true);
+  });
+
+  test("a record that does not decode, found by a warm start's link (another file changed): refused, equal to a fresh build", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    corruptRecord(store, dir, "Data/Includes/BaseObjects.xml");
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    writeFileSync(weapons, readFileSync(weapons, "utf8") + "\n");
+    const { ws, links } = counted(dir, home);
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect(warm.problem).toStartWith(
+      `the snapshot is corrupt: the record of ${join(dir, "Data/Includes/BaseObjects.xml")} does not decode (`,
+    );
+    expect([warm.linked, ws.core.deferredCount, links() >= 1]).toEqual(["walk", 0, true]);
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(ws)).toBe(exported(base));
+  });
+});

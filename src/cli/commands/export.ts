@@ -13,6 +13,8 @@ import { TOOL_VERSION } from "../../version.ts";
 export async function runExport(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
+  // The export reads every record: those a warm start left undecoded are decoded now.
+  await opened.ws.decodeDeferred();
   try {
     return runExportWith(cfg, io, opened);
   } finally {
