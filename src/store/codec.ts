@@ -230,6 +230,9 @@ export function encodeSnapshot(s: Snapshot): Uint8Array {
  */
 export const LARGE_SNAPSHOT_BYTES = 1 << 20;
 
+/** Strings of a big snapshot's table cut out of its text between two yields. */
+const STRINGS_PER_STEP = 16384;
+
 /** Files encoded or decoded between two yields of {@link encodeSnapshotSteps} and {@link decodeSnapshotSteps}. */
 const FILES_PER_STEP = 256;
 
@@ -423,6 +426,7 @@ export function* decodeSnapshotSteps(
     for (let i = 0; i < count; i++) {
       table[i] = text.slice(at, at + lengths[i]);
       at += lengths[i];
+      if (big && (i + 1) % STRINGS_PER_STEP === 0) yield;
     }
     if (at !== text.length) throw new CorruptInput("the string table lengths do not add up");
     if (big) yield;
