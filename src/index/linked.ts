@@ -313,13 +313,12 @@ export class LinkedIndex {
   readonly wanted: readonly string[];
   /** Lower-cased id → asset indexes (all types), best first. */
   readonly byId: ReadonlyMap<string, readonly number[]>;
-  /** Asset index → reference sites that resolve to it. */
-  readonly referencedBy: NumberLists;
-  /** Asset index → reference sites written inside it. */
-  readonly referencesFrom: NumberLists;
-  /** File key → include edges out of / into it. */
-  readonly includesFrom: ReadonlyMap<string, readonly number[]>;
-  readonly includesTo: ReadonlyMap<string, readonly number[]>;
+  /**
+   * The reverse lists and the include maps, made on first use: a warm start publishing a stored index
+   * (100k sites at Corona scale) spent 20–60 ms on them in one block, and `ra3 index` never reads them.
+   */
+  private reverse: { readonly referencedBy: NumberLists; readonly referencesFrom: NumberLists } | null = null;
+  private includeMaps: ReturnType<typeof includesByFile> | null = null;
   /** Asset types present (canonical) → asset indexes sorted by id. */
   readonly byType: ReadonlyMap<string, readonly number[]>;
   readonly schema: SchemaQueries | null;
@@ -364,24 +363,43 @@ export class LinkedIndex {
     this.stringUses = parts.stringUses;
     this.byId = parts.ranking.byId;
     this.byType = parts.ranking.byType;
-    const n = parts.assets.length;
+  }
+
+  /** Asset index → reference sites that resolve to it. */
+  get referencedBy(): NumberLists {
+    return (this.reverse ??= this.reverseLists()).referencedBy;
+  }
+
+  /** Asset index → reference sites written inside it. */
+  get referencesFrom(): NumberLists {
+    return (this.reverse ??= this.reverseLists()).referencesFrom;
+  }
+
+  /** File key → include edges out of it. */
+  get includesFrom(): ReadonlyMap<string, readonly number[]> {
+    return (this.includeMaps ??= includesByFile(this.includes)).from;
+  }
+
+  /** File key → include edges into it. */
+  get includesTo(): ReadonlyMap<string, readonly number[]> {
+    return (this.includeMaps ??= includesByFile(this.includes)).to;
+  }
+
+  private reverseLists(): { readonly referencedBy: NumberLists; readonly referencesFrom: NumberLists } {
+    const n = this.assets.length;
     const referencedBy = new IndexedLists(n);
     const referencesFrom = new IndexedLists(n);
-    for (const s of parts.sites) {
+    for (const s of this.sites) {
       for (const t of s.targets) referencedBy.count(t);
       if (s.from >= 0) referencesFrom.count(s.from);
     }
     referencedBy.allocate();
     referencesFrom.allocate();
-    for (const s of parts.sites) {
+    for (const s of this.sites) {
       for (const t of s.targets) referencedBy.add(t, s.index);
       if (s.from >= 0) referencesFrom.add(s.from, s.index);
     }
-    this.referencedBy = referencedBy;
-    this.referencesFrom = referencesFrom;
-    const byFile = includesByFile(parts.includes);
-    this.includesFrom = byFile.from;
-    this.includesTo = byFile.to;
+    return { referencedBy, referencesFrom };
   }
 
   /** Definitions of `id` (case-insensitive), optionally of one type (assignable), best first. */
