@@ -225,9 +225,12 @@ export class IndexCore implements RecordLookup {
   private order(rank: RecordRank): readonly string[] {
     if (this.ordered) return this.ordered;
     const ranked = [...this.files].map(([key, f]) => ({ key, path: f.path, rank: rank(f.path) }));
-    ranked.sort((a, b) =>
-      a.rank - b.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
-    );
+    const compare = (a: (typeof ranked)[number], b: (typeof ranked)[number]) =>
+      a.rank - b.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    // Records installed in link order (a warm start installs a snapshot's, saved in this order) need no sort.
+    let sorted = true;
+    for (let i = 1; i < ranked.length && sorted; i++) sorted = compare(ranked[i - 1], ranked[i]) <= 0;
+    if (!sorted) ranked.sort(compare);
     this.ordered = ranked.map((r) => r.key);
     return this.ordered;
   }

@@ -28,15 +28,19 @@ export function snapshotFiles(core: { values(): Iterable<StoredFile> }): Snapsho
 }
 
 /**
- * Compares each file's stored stamp with `stat(path)` (null when the file is gone).
+ * Compares each file's stored stamp with `stat(path, its index in files)` (null when the file is gone).
  * @example planWarmStart(snapshot.files, (p) => { try { const s = statSync(p); return { size: s.size, mtimeMs: s.mtimeMs } } catch { return null } })
  */
-export function planWarmStart(files: readonly SnapshotFile[], stat: (path: string) => FileStamp | null): WarmStartPlan {
+export function planWarmStart(
+  files: readonly SnapshotFile[],
+  stat: (path: string, index: number) => FileStamp | null,
+): WarmStartPlan {
   const reuse: SnapshotFile[] = [];
   const changed: string[] = [];
   const vanished: string[] = [];
-  for (const f of files) {
-    const now = stat(f.path);
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    const now = stat(f.path, i);
     if (now === null) vanished.push(f.path);
     else if (f.stamp !== null && f.stamp.size === now.size && f.stamp.mtimeMs === now.mtimeMs) reuse.push(f);
     else changed.push(f.path);

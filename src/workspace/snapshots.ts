@@ -126,24 +126,50 @@ export async function warmStart(
   // One stat pass: the scan's stamps decide which records to reuse, then the refresh starts from them.
   // (Its folder listings also serve the include walk, and its case collisions are reported by the link.)
   const scanned = await ws.scanAll(snapshot.files);
-  const plan = planWarmStart(snapshot.files, stampIn(scanned, ws.confinedStamps()));
-  const stored = new Set(snapshot.files.map((f) => pathKey(f.path)));
-  const added = scanned.filter((f) => !stored.has(pathKey(f.path))).length;
+  // Each path's key once (it was computed four times per file), and a pause between the parts: at
+  // Corona scale (11k files) each takes 5–25 ms, which a server must not spend in one block.
+  const keys = snapshot.files.map((f) => pathKey(f.path));
+  const scannedKeys = scanned.map((f) => pathKey(f.path));
+  await slicer.pause();
+  const scannedStamps = new Map<string, FileStamp>();
+  for (let i = 0; i < scanned.length; i++) {
+    scannedStamps.set(scannedKeys[i], { size: scanned[i].size, mtimeMs: scanned[i].mtimeMs });
+  }
+  // A stored file the scan does not list (inside a root but of a kind the scan skips, e.g. an include
+  // target `.inc`, or one the confined scan left out) is stamped by `confinedStamps` (null when it may
+  // not be read now).
+  const stat = ws.confinedStamps();
+  const plan = planWarmStart(snapshot.files, (path, i) => scannedStamps.get(keys[i]) ?? stat(path));
+  const stored = new Set(keys);
+  let added = 0;
+  for (const key of scannedKeys) if (!stored.has(key)) added++;
+  // Stored files the scan did not list (stamped by a stat instead): the refresh forgets and re-reads them.
+  const unscanned = snapshot.files.length - (scanned.length - added);
   const refreshWork = plan.changed.length + plan.vanished.length + added;
   const link = snapshot.linked ?? null;
+  await slicer.pause();
   // The stored walk holds while no file appeared or went and the folders list as they did.
-  const walkHolds = link !== null && plan.vanished.length === 0 && added === 0 && ws.storedLinkHolds(link);
+  const walkHolds = link !== null && plan.vanished.length === 0 && added === 0 &&
+    await slicer.drive(ws.storedLinkHoldsSteps(link));
   const indexHolds = walkHolds && plan.changed.length === 0;
+  await slicer.pause();
   const vanished = new Set(plan.vanished.map(pathKey));
+  const kept = vanished.size === 0 ? snapshot.files : snapshot.files.filter((_, i) => !vanished.has(keys[i]));
+  const install = async () => {
+    for (let i = 0; i < kept.length; i += INSTALL_PER_STEP) {
+      ws.installRecords(kept.slice(i, i + INSTALL_PER_STEP));
+      await slicer.pause();
+    }
+  };
   if (servedEarly) {
-    ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
+    await install();
   } else if (indexHolds) {
-    ws.installRecords(snapshot.files);
+    await install();
     ws.publishStoredLink(link, snapshot.complete, snapshot.generatedAt);
   } else if (served && refreshWork > 0) {
     // Served as stored, but for the files gone or now outside the roots (a record an older ra3 read
     // there, a link retargeted): the index never holds what the confinement would not read.
-    ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
+    await install();
     try {
       await ws.serveStored(snapshot.complete, snapshot.generatedAt);
       served();
@@ -154,14 +180,16 @@ export async function warmStart(
     }
   } else {
     // Changed records too: re-read in place, an edit that keeps the include structure keeps the walk.
-    ws.installRecords(snapshot.files.filter((f) => !vanished.has(pathKey(f.path))));
+    await install();
     ws.event("build_started");
   }
   if (walkHolds) ws.adoptStoredLink(link, indexHolds);
   // A linked section that was not the index is stale or missing: the next save writes a current one.
   if (!indexHolds) store.forgetLoaded();
   const loadMs = performance.now() - t;
-  const update = await ws.refreshFrom(scanned);
+  // The stored index holds and the scan listed every stored file as stored: the refresh would find
+  // nothing to re-read, drop or link (it compares the same stamps again), so the index is confirmed.
+  const update = indexHolds && unscanned === 0 ? ws.confirmCurrent() : await ws.refreshFrom(scanned);
   ws.event("build_done");
   return {
     warm: true,
@@ -172,6 +200,9 @@ export async function warmStart(
     ...(problem === null ? {} : { problem }),
   };
 }
+
+/** Stored records installed between two pauses of a warm start. */
+const INSTALL_PER_STEP = 2048;
 
 /**
  * A stat function answering from `scanned` (by any spelling of the path); a file the scan does not list

@@ -7,7 +7,7 @@
  * files are re-read, then everything is re-linked (linking is the cheap part).
  */
 import { lstatSync, type Stats, statSync } from "node:fs";
-import { displayPath, extensionOf, isInside, native, pathKey } from "../project/paths.ts";
+import { displayPath, extensionOf, isInside, keyInside, native, pathKey } from "../project/paths.ts";
 import {
   type CaseCollision,
   type ScannedFile,
@@ -22,7 +22,8 @@ import type { WalkResult } from "../index/include-walk.ts";
 import { type Diagnostic, LinkedIndex } from "../index/linked.ts";
 import { type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
 import { CorruptRecord } from "../store/codec.ts";
-import { linkFactsHold, linkFactsNow } from "./link-facts.ts";
+import { linkFactsHoldSteps, linkFactsNow } from "./link-facts.ts";
+import { runSteps } from "../steps.ts";
 import { emptyRecord, type FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
 import type { IndexView } from "../query/envelope.ts";
@@ -155,10 +156,10 @@ export class Workspace {
   private bind(schema: LoadedSchema): SchemaBound {
     const config = this.config;
     // The link's order is the build's: the project's files, then those outside it, art last; each by path.
-    const projectDir = config.projectDir;
+    const projectKey = pathKey(config.projectDir);
     const core = new IndexCore(
       schema.queries,
-      (p) => (extensionOf(p) === ".w3x" ? 2 : 0) + (isInside(p, projectDir) ? 0 : 1),
+      (p) => (extensionOf(p) === ".w3x" ? 2 : 0) + (keyInside(pathKey(p), projectKey) ? 0 : 1),
     );
     // A stored link's facts are the questions the index asks from here on (see link-facts.ts).
     config.resolver.restartLookups();
@@ -324,7 +325,13 @@ export class Workspace {
    * folder listings). With the stored records installed unchanged, its walk and its index are current.
    */
   storedLinkHolds(state: LinkState): boolean {
-    return !this.unlistable() && linkFactsHold(this.config, state.facts, this.scanFacts());
+    return runSteps(this.storedLinkHoldsSteps(state));
+  }
+
+  /** {@link storedLinkHolds} in steps (a few hundred folders' listings compared in each). */
+  *storedLinkHoldsSteps(state: LinkState): Generator<void, boolean, void> {
+    if (this.unlistable()) return false;
+    return yield* linkFactsHoldSteps(this.config, state.facts, this.scanFacts());
   }
 
   /**
@@ -691,6 +698,15 @@ export class Workspace {
   }
 
   /**
+   * The end of a refresh that found nothing to apply, for a caller that compared the scan with the
+   * records itself (a warm start whose stored index holds): the published index is current.
+   */
+  confirmCurrent(): UpdateReport {
+    this.event("update_applied");
+    return { changed: [], deleted: [], linkMs: 0, totalMs: 0 };
+  }
+
+  /**
    * {@link refresh} with the stamps of a full scan already taken ({@link scanAll}): a warm start scans
    * once, plans from the scan and refreshes from it, so no file is stat'ed twice.
    */
@@ -846,8 +862,15 @@ export class Workspace {
     // files). One the confinement does not admit now (a record from an older snapshot, a link
     // retargeted) is left out, so the refresh forgets it.
     const outside = new Map<string, string>();
+    // (11k stored files at a warm start: each key once, the roots' keys once, a pause now and then.)
+    const rootKeys = this.roots.map(pathKey);
+    let n = 0;
     for (const list of [this.core.values(), alsoOutside]) {
-      for (const s of list) if (!this.roots.some((r) => isInside(s.path, r))) outside.set(pathKey(s.path), s.path);
+      for (const s of list) {
+        const key = pathKey(s.path);
+        if (!rootKeys.some((r) => keyInside(key, r))) outside.set(key, s.path);
+        if (++n % 2048 === 0) await slicer.pause();
+      }
     }
     const stamp = this.confinedStamps();
     for (const path of outside.values()) {
