@@ -2,7 +2,7 @@
  * The build summary (`ra3 index`, `reindex`) and the status facts (`ra3 status`, `get_status`):
  * entry points and streams, counts by type, timings, diagnostics in summary, unresolved includes.
  */
-import { displayPath, extensionOf, isInside } from "../project/paths.ts";
+import { displayPath, extensionOf, keyInside, pathKey } from "../project/paths.ts";
 import type { LinkedIndex, StreamInfo } from "../index/linked.ts";
 import { countsByType } from "./assets.ts";
 import { presentMessage } from "./diagnostic-codes.ts";
@@ -72,6 +72,14 @@ export function summarize(
   linked: LinkedIndex,
   schema: { dir: string | null; source: string | null; files: number; loaded: boolean },
 ): IndexSummary {
+  // Asked for every file and every asset (43k at Corona scale): the project's key once, each file once.
+  const projectKey = pathKey(linked.projectDir);
+  const insideByFile = new Map<string, boolean>();
+  const inProject = (path: string) => {
+    let inside = insideByFile.get(path);
+    if (inside === undefined) insideByFile.set(path, inside = keyInside(pathKey(path), projectKey));
+    return inside;
+  };
   let active = 0;
   let referenced = 0;
   let total = 0;
@@ -79,7 +87,7 @@ export function summarize(
   let fragments = 0;
   for (const f of linked.files.values()) {
     const ext = extensionOf(f.path);
-    if (f.kind === "missing" || !isInside(f.path, linked.projectDir) || (ext !== ".xml" && ext !== ".w3x")) continue;
+    if (f.kind === "missing" || !inProject(f.path) || (ext !== ".xml" && ext !== ".w3x")) continue;
     total++;
     if (f.state === "compiled") active++;
     else if (f.state === "referenced") referenced++;
@@ -88,7 +96,7 @@ export function summarize(
   }
   const unresolved = new Map<string, number>();
   for (const e of linked.includes) {
-    if (e.to !== null || !isInside(e.from, linked.projectDir)) continue;
+    if (e.to !== null || !inProject(e.from)) continue;
     unresolved.set(e.source, (unresolved.get(e.source) ?? 0) + 1);
   }
   let sdk = 0;
@@ -126,7 +134,7 @@ export function summarize(
       type: c.type,
       count:
         (linked.byType.get(c.type) ?? []).filter((i) =>
-          linked.assets[i].origin === "project" && isInside(linked.assets[i].file, linked.projectDir)
+          linked.assets[i].origin === "project" && inProject(linked.assets[i].file)
         ).length,
     })).filter((c) => c.count > 0).sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1)),
     sdkAssetsByOrigin: { sdk, manifest },
