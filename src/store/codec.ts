@@ -105,7 +105,7 @@ interface RecordRegion {
  * A snapshot file whose record is decoded on first read, from its own byte range (then kept). Throws
  * {@link CorruptRecord} from `record` when the range does not decode exactly.
  */
-export class LazySnapshotFile implements SnapshotFile {
+class LazySnapshotFile implements SnapshotFile {
   private value: FileRecord | null = null;
 
   constructor(
