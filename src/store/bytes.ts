@@ -137,8 +137,7 @@ export class ByteReader {
   private readonly view: DataView;
   pos: number;
 
-  /** @param buf read by the snapshot's generated readers too (record-codec.ts), through {@link pos} and {@link end} */
-  constructor(readonly buf: Uint8Array, start = 0, readonly end = buf.length) {
+  constructor(private readonly buf: Uint8Array, start = 0, readonly end = buf.length) {
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.pos = start;
   }

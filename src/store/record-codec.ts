@@ -427,9 +427,7 @@ const readers = new WeakMap<readonly CompiledField[], ObjectReader>();
  * The reader of objects shaped like `fields`: a function built once per spec that reads the wire fields
  * in order into locals and returns one object literal with every field in spec order, so all objects of
  * a spec share one shape and the key order of the objects the link made (a generic loop adding fields
- * one by one made decoding the snapshot's 100k reference sites several times slower). A one-byte
- * varint (most numbers and table indexes) is read inline from the reader's buffer and position kept in
- * locals; anything else goes through the reader's own checked methods (the position synced around them).
+ * one by one made decoding the snapshot's 100k reference sites several times slower).
  * The field names and flag values come from the specs in this repository, never from input.
  */
 function readerFor(fields: readonly CompiledField[]): ObjectReader {
@@ -437,46 +435,31 @@ function readerFor(fields: readonly CompiledField[]): ObjectReader {
   if (reader) return reader;
   const subs = fields.map((f) => (f.sub ? readerFor(f.sub) : null));
   const local = (name: string) => `v${fields.findIndex((f) => f.name === name)}`;
-  // A varint into `n`: inline when it is one byte inside the reader's range, else `r.uint()`.
-  const uint = "b = buf[p]; if (p < end && b < 128) { n = b; p++; } else { r.pos = p; n = r.uint(); p = r.pos; }";
-  const viaReader = (expr: string) => `r.pos = p; const $v = ${expr}; p = r.pos;`;
-  const read = (f: CompiledField, i: number): string => {
-    const v = `v${i}`;
-    switch (f.code) {
-      case STR:
-        return `${uint} const ${v} = t[n] ?? h.str(t, n);`;
-      case SAME:
-        return `${uint} const ${v} = n === 0 ? ${local(f.same!)} : (t[n - 1] ?? h.str(t, n - 1));`;
-      case STR_OPT:
-        return `${uint} const ${v} = n === 0 ? null : (t[n - 1] ?? h.str(t, n - 1));`;
-      case UINT:
-        return `${uint} const ${v} = n;`;
-      case INT:
-        return `${uint} const ${v} = n % 2 === 0 ? n / 2 : -(n + 1) / 2;`;
-      case BOOL:
-        return `${uint} const ${v} = h.bool(n);`;
-      default:
-        return viaReader(READ_EXPRESSION[f.code].replaceAll("$i", String(i))).replace("$v", v);
-    }
-  };
-  const reads = fields.flatMap((f, i) => (f.code === POSITION || f.code === FLAG ? [] : [read(f, i)]));
+  const expression = (f: CompiledField, i: number) =>
+    f.code === SAME ? `h.same(t, r.uint(), ${local(f.same!)})` : READ_EXPRESSION[f.code].replaceAll("$i", String(i));
+  const reads = fields.flatMap((f, i) =>
+    f.code === POSITION || f.code === FLAG ? [] : [`const v${i} = ${expression(f, i)};`]
+  );
   const parts = fields.map((f, i) =>
     `${JSON.stringify(f.name)}: ${
       f.code === POSITION ? "k" : f.code === FLAG ? `${local(f.is!.field)} === ${JSON.stringify(f.is!.value)}` : `v${i}`
     }`
   );
-  const body = `const buf = r.buf; const end = r.end; let p = r.pos; let b = 0; let n = 0; ${
-    reads.join(" ")
-  } r.pos = p; return { ${parts.join(", ")} };`;
+  const body = `${reads.join(" ")} return { ${parts.join(", ")} };`;
   const make = new Function("h", "subs", `return function read(r, t, k) { ${body} };`);
   reader = make(READ_HELPERS, subs) as ObjectReader;
   readers.set(fields, reader);
   return reader;
 }
 
-/** How the other kinds of field are read, as an expression over `r`, `t`, the helpers `h` and `subs[$i]`. */
+/** How each kind of field is read, as an expression over `r`, `t`, the helpers `h` and `subs[$i]`. */
 const READ_EXPRESSION: Record<number, string> = {
+  [STR]: "h.str(t, r.uint())",
+  [STR_OPT]: "h.strOpt(t, r.uint())",
+  [INT]: "r.int()",
+  [UINT]: "r.uint()",
   [NUM]: "r.float()",
+  [BOOL]: "h.bool(r.uint())",
   [INT_LIST]: "h.ints(r)",
   [STR_LIST]: "h.strs(r, t)",
   [OBJ_LIST]: "h.list(r, t, subs[$i])",
@@ -485,6 +468,12 @@ const READ_EXPRESSION: Record<number, string> = {
 
 const READ_HELPERS = {
   str,
+  same(table: readonly string[], n: number, other: string): string {
+    return n === 0 ? other : str(table, n - 1);
+  },
+  strOpt(table: readonly string[], n: number): string | null {
+    return n === 0 ? null : str(table, n - 1);
+  },
   bool(b: number): boolean {
     if (b > 1) throw new CorruptInput(`a boolean field holds ${b}`);
     return b === 1;
