@@ -307,13 +307,22 @@ export class SnapshotStore {
   }
 
   /**
+   * "unchanged" when the snapshot file is still the one this store loaded (intact) or wrote and its meta
+   * file agrees, for a caller that knows its state is the loaded one (a warm start that published the
+   * stored index and changed nothing since): no state key is computed. Else null (then {@link save}).
+   */
+  unchangedSinceLoad(): SaveResult | null {
+    return this.unchangedOnDisk(null);
+  }
+
+  /**
    * "unchanged" when the snapshot file is still the one this store loaded (intact) or wrote, its meta file
-   * agrees, and it holds `state`; else null. Only what this store has seen whole counts: a file that
+   * agrees, and it holds `state` (null: the caller knows it does); else null. Only what this store has seen whole counts: a file that
    * merely claims the state (a damaged one of the same size) is rewritten.
    */
-  private unchangedOnDisk(state: string): SaveResult | null {
+  private unchangedOnDisk(state: string | null): SaveResult | null {
     const k = this.known;
-    if (!k || (typeof k.state === "string" ? k.state : k.state()) !== state) return null;
+    if (!k || (state !== null && (typeof k.state === "string" ? k.state : k.state()) !== state)) return null;
     let st;
     try {
       st = statSync(this.path);

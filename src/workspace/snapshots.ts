@@ -189,7 +189,12 @@ export async function warmStart(
   const loadMs = performance.now() - t;
   // The stored index holds and the scan listed every stored file as stored: the refresh would find
   // nothing to re-read, drop or link (it compares the same stamps again), so the index is confirmed.
-  const update = indexHolds && unscanned === 0 ? ws.confirmCurrent() : await ws.refreshFrom(scanned);
+  const asStored = indexHolds && unscanned === 0;
+  const update = asStored ? ws.confirmCurrent() : await ws.refreshFrom(scanned);
+  // Saving this workspace while it still serves that index stores what the file holds: no need to hash it.
+  if (asStored && snapshot.projectDir === ws.config.projectDir && snapshot.sdkDir === (ws.config.sdk?.dir ?? null)) {
+    servedAsStored.set(ws, store);
+  }
   ws.event("build_done");
   return {
     warm: true,
@@ -200,6 +205,12 @@ export async function warmStart(
     ...(problem === null ? {} : { problem }),
   };
 }
+
+/**
+ * The store whose loaded snapshot a workspace published as its index with nothing to re-read (while
+ * `Workspace.servesStoredIndex` holds, a save would store that snapshot's state: see {@link saveSnapshot}).
+ */
+const servedAsStored = new WeakMap<Workspace, SnapshotStore>();
 
 /** Stored records installed between two pauses of a warm start. */
 const INSTALL_PER_STEP = 2048;
@@ -220,6 +231,11 @@ function stampIn(
 
 /** Saves the workspace's snapshot; a failure is a value (the index keeps working). */
 export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: string): SaveResult {
+  if (servedAsStored.get(ws) === store && ws.servesStoredIndex) {
+    // The stored index, published as it was, nothing changed since: the state is the loaded file's.
+    const unchanged = store.unchangedSinceLoad();
+    if (unchanged) return unchanged;
+  }
   try {
     return store.save(snapshotOf(ws, schemaKey));
   } catch (e) {

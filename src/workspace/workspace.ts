@@ -348,6 +348,15 @@ export class Workspace {
   }
 
   /**
+   * Whether the published index is a snapshot's stored index as {@link adoptStoredLink} took it, with no
+   * record changed since, ready, and the scan agreeing: saving now would store what that snapshot holds.
+   */
+  get servesStoredIndex(): boolean {
+    return this.publishedFacts !== null && this.published !== null && this.publishedRevision === this.core.revision &&
+      this.lifecycleState.state === "ready" && this.linkedScanFacts === this.scanFacts();
+  }
+
+  /**
    * What to store as the snapshot's linked section: the published index with its walk and the facts it
    * depended on, when it is complete and current (no record changed since it was linked, nothing stale,
    * no folder that could only be stepped through by exact name); else null.

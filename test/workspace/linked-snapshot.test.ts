@@ -381,6 +381,25 @@ describe("records decoded only when read (format 5)", () => {
     expect(ws.linked!.findAssets("AthenaSplashTwo").map((a) => a.file)).toEqual([weapons]);
   });
 
+  test("a save right after a warm start that served the stored index writes nothing; after an edit it writes", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, store, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    const first = saveSnapshot(ws, store, schemaKeyOf(ws.schema));
+    expect([first.saved, !first.saved && first.reason, ws.core.deferredCount]).toEqual([false, "unchanged", 16]);
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    writeFileSync(weapons, readFileSync(weapons, "utf8") + "\n");
+    await ws.refresh();
+    ws.close();
+    expect(saveSnapshot(ws, store, schemaKeyOf(ws.schema)).saved).toBe(true);
+    const again = decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION });
+    expect(again.ok && again.snapshot.files.find((f) => f.path === weapons)?.stamp?.size).toBe(
+      readFileSync(weapons).length,
+    );
+  });
+
   test("a record that does not decode, found only when read: refused with its reason, its files read again, never served", async () => {
     const { dir, home } = await saved();
     const store = new SnapshotStore(home, dir);
