@@ -16,7 +16,7 @@
 //                                     [--binary dist/ra3] [--corona /tmp/ra3-perf-corona]
 // Build first (npm run build). Prints the machine's load average before and after, then the table.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -176,11 +176,15 @@ async function editToAnswer(
   pick: "first" | "last" = "first",
 ): Promise<{ ms: number; missed: number; of: number }> {
   const home = freshHome();
-  const cfg = resolveConfig({ project: m.project, sdk: m.sdk, schema: m.schema, home, env: {} });
+  // A real mod from the shared corpora is edited in a copy: tests read those files while this runs.
+  const copy = m.project.startsWith(corpora) ? join(mkdtempSync(join(tmpdir(), "ra3-bench-edit-")), m.name) : null;
+  if (copy) cpSync(m.project, copy, { recursive: true });
+  const project = copy ?? m.project;
+  const cfg = resolveConfig({ project, sdk: m.sdk, schema: m.schema, home, env: {} });
   if ("envError" in cfg) throw new Error(cfg.envError);
   const service = new IndexService(cfg, { watch: true });
   await service.start();
-  const candidates = scanProjectFiles(m.project).filter((f) =>
+  const candidates = scanProjectFiles(project).filter((f) =>
     f.kind === "xml" && service.linked?.file(f.path)?.active &&
     new RegExp(`<${element}\\s`).test(readFileSync(f.path, "latin1"))
   );
@@ -209,6 +213,7 @@ async function editToAnswer(
     writeFileSync(target.path, original);
     await service.dispose();
     rmSync(home, { recursive: true, force: true });
+    if (copy) rmSync(join(copy, ".."), { recursive: true, force: true });
   }
   return { ms: median(times), missed, of: times.length };
 }
