@@ -12,11 +12,20 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
   }
 }
 
-/** Runs `steps` to its end, awaiting `pause` after each step, and returns its result. */
+/**
+ * Runs `steps` to its end, awaiting `pause` after each step, and returns its result. When a pause fails,
+ * the steps are ended (`return()`, so their `finally` blocks run: a file half-written is removed) and the
+ * failure is rethrown.
+ */
 export async function runStepsWithPauses<T>(steps: Generator<void, T, void>, pause: () => Promise<void>): Promise<T> {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    await pause();
+    try {
+      await pause();
+    } catch (e) {
+      steps.return(undefined as T);
+      throw e;
+    }
   }
 }

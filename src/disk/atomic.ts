@@ -3,8 +3,9 @@
  * full disk never leaves it damaged. The bytes go to a uniquely named temporary file in the same folder
  * (same volume, so the rename is atomic), are flushed to disk, and the temporary file is renamed over
  * the target. Concurrent writers each use their own temporary file; the last rename wins and every
- * reader sees one complete version or another. Used by the snapshot store, the schema cache, `ra3
- * export`, setup's client configs and receipt, and the skill installer.
+ * reader sees one complete version or another. Content made in pieces (a snapshot, encoded while it is
+ * written) goes to the temporary file piece by piece ({@link writeFileAtomicSteps}). Used by the snapshot
+ * store, the schema cache, `ra3 export`, setup's client configs and receipt, and the skill installer.
  *
  * Backups (setup's client configs) are timestamped copies beside the file,
  * `<file>.ra3-backup-<YYYYMMDDTHHMMSSZ>` (a `-2`, `-3` suffix when that name is taken). A single `.bak`
@@ -12,7 +13,7 @@
  * `.bak` could be clobbered.
  */
 import { randomBytes } from "node:crypto";
-import { type FileSystemPort, fsError } from "./port.ts";
+import { type FileStat, type FileSystemPort, fsError, type WritableFile } from "./port.ts";
 
 /** Marks our temporary files: `.<name>.<pid>-<random>.ra3tmp`. */
 export const TEMP_SUFFIX = ".ra3tmp";
@@ -138,13 +139,63 @@ export function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): AtomicWriteResult {
   const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+  const { target, existing } = prepareTarget(fs, path);
+  const temp = stageFile(fs, target, bytes, options.mode ?? 0o644);
+  return commit(fs, temp, target, existing, options);
+}
+
+/**
+ * {@link writeFileAtomic} for content produced in pieces: `fill` writes to the new temporary file (append,
+ * patch what it wrote, read it back) and may yield between pieces (a server answers meanwhile), so the
+ * content is never whole in memory. The same guarantees: the temporary file is flushed before it is
+ * renamed over the target; when `fill` throws, a later step fails, or the steps are abandoned
+ * (`return()`), the temporary file is removed and the previous file is untouched.
+ * @example runSteps(writeFileAtomicSteps(fs, path, function* (out) { out.append(bytes) }))
+ */
+export function* writeFileAtomicSteps(
+  fs: FileSystemPort,
+  path: string,
+  fill: (out: WritableFile) => Generator<void, void, void>,
+  options: AtomicWriteOptions = {},
+): Generator<void, AtomicWriteResult, void> {
+  const { target, existing } = prepareTarget(fs, path);
+  const temp = tempPathFor(fs, target);
+  let file: WritableFile | null = null;
+  let staged = false;
+  try {
+    file = fs.openNew(temp, { mode: options.mode ?? 0o644, exclusive: true });
+    yield* fill(file);
+    const done = file;
+    file = null;
+    done.close();
+    staged = true;
+  } finally {
+    // A throw or an abandoned generator: the partial temporary file is of no use.
+    if (!staged) {
+      file?.abandon();
+      removeQuietly(fs, temp);
+    }
+  }
+  return commit(fs, temp, target, existing, options);
+}
+
+/** The file a write of `path` replaces (links resolved), its folder created, and what is there now. */
+function prepareTarget(fs: FileSystemPort, path: string): { target: string; existing: FileStat | null } {
   const target = fs.realPath(path);
-  const dir = fs.path.dirname(target);
-  fs.mkdir(dir);
+  fs.mkdir(fs.path.dirname(target));
   const existing = fs.stat(target);
   if (existing !== null && existing.kind !== "file") throw fsError("EISDIR", `not a file: ${target}`);
+  return { target, existing };
+}
 
-  const temp = stageFile(fs, target, bytes, options.mode ?? 0o644);
+/** Renames the flushed `temp` over `target` (permissions kept, backup made first if asked); cleans up on failure. */
+function commit(
+  fs: FileSystemPort,
+  temp: string,
+  target: string,
+  existing: FileStat | null,
+  options: AtomicWriteOptions,
+): AtomicWriteResult {
   let backup: string | null = null;
   try {
     if (existing !== null && existing.mode !== 0) fs.chmod(temp, existing.mode);
@@ -160,6 +211,6 @@ export function writeFileAtomic(
     if (backup !== null) removeQuietly(fs, backup);
     throw err;
   }
-  fs.syncDir(dir);
+  fs.syncDir(fs.path.dirname(target));
   return { path: target, created: existing === null, backup };
 }

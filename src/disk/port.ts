@@ -43,6 +43,23 @@ export interface WriteOptions {
 }
 
 /**
+ * A new file written in pieces (`writeFileAtomicSteps` in atomic.ts: a snapshot goes to its temporary
+ * file while it is encoded). Offsets count from the file's first byte.
+ */
+export interface WritableFile {
+  /** Appends `bytes` at the end. */
+  append(bytes: Uint8Array): void;
+  /** Overwrites bytes written earlier, from `offset`. */
+  writeAt(offset: number, bytes: Uint8Array): void;
+  /** Reads up to `into.length` bytes from `offset` into `into`; returns how many (0 at the end). */
+  readAt(offset: number, into: Uint8Array): number;
+  /** Flushes everything to disk and closes the file. */
+  close(): void;
+  /** Closes the file without flushing it, ignoring any failure (after an error, before removing it). */
+  abandon(): void;
+}
+
+/**
  * The file operations ra3's writers need. Every path is absolute in the port's own {@link path}
  * syntax. Operations throw `Error`s carrying a Node-style `code` (`ENOENT`, `EACCES`, `EBUSY`, `ELOOP`,
  * …) on environment failures; "missing" is a value (`null`/`false`), not an error.
@@ -53,6 +70,8 @@ export interface FileSystemPort {
   readFile(path: string): Uint8Array | null;
   /** Creates or truncates `path` and writes `bytes`, flushed to disk. Not atomic: see atomic.ts. */
   writeFile(path: string, bytes: Uint8Array, options?: WriteOptions): void;
+  /** Creates or truncates `path` for writing in pieces (see {@link WritableFile}). Not atomic: see atomic.ts. */
+  openNew(path: string, options?: WriteOptions): WritableFile;
   /** What `path` is (following links), or null when it does not exist. */
   stat(path: string): FileStat | null;
   /** True when `path` exists (file or folder). */
@@ -143,6 +162,44 @@ export function nodeFileSystem(): FileSystemPort {
       } finally {
         closeSync(fd);
       }
+    },
+    openNew(p, options) {
+      // Read and write: the snapshot writer reads its bytes back for the checksum.
+      const fd = openSync(p, options?.exclusive ? "wx+" : "w+", options?.mode ?? 0o666);
+      let end = 0;
+      let open = true;
+      const writeAll = (bytes: Uint8Array, at: number) => {
+        let off = 0;
+        while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off, at + off);
+      };
+      return {
+        append(bytes) {
+          writeAll(bytes, end);
+          end += bytes.length;
+        },
+        writeAt(offset, bytes) {
+          writeAll(bytes, offset);
+          end = Math.max(end, offset + bytes.length);
+        },
+        readAt: (offset, into) => readSync(fd, into, 0, into.length, offset),
+        close() {
+          open = false;
+          try {
+            fsyncSync(fd);
+          } finally {
+            closeSync(fd);
+          }
+        },
+        abandon() {
+          if (!open) return;
+          open = false;
+          try {
+            closeSync(fd);
+          } catch {
+            // Closing after a failure: the failure is the one worth reporting.
+          }
+        },
+      };
     },
     stat: statOf,
     exists: (p) => statOf(p) !== null,

@@ -2,7 +2,9 @@
  * The byte-level pieces of the snapshot codec: a growable writer and a bounds-checked reader of
  * LEB128 varints and float64s, and a 32-bit checksum. Varints keep the common small numbers (lines,
  * columns, string indexes) at one or two bytes; the reader never reads past its end and reports damage
- * as a {@link CorruptInput} exception that the codec turns into a "corrupt" result.
+ * as a {@link CorruptInput} exception that the codec turns into a "corrupt" result. A writer given a
+ * {@link ByteSink} hands its bytes on in chunks (a snapshot goes to its file while it is encoded, never
+ * whole in memory), and the checksum can be fed in pieces ({@link Checksum32}).
  */
 
 /** Thrown by {@link ByteReader} on bytes that cannot be what the writer wrote; caught by the codec. */
@@ -12,24 +14,46 @@ const TWO_POW_31 = 2 ** 31;
 
 const encoder = new TextEncoder();
 
-/** Appends varints, float64s and raw bytes to a buffer that grows as needed. */
+/** Where a chunked {@link ByteWriter} puts its bytes: appended in order, and patched in place. */
+export interface ByteSink {
+  /** Appends `bytes` after everything appended before (the bytes may be reused after the call). */
+  append(bytes: Uint8Array): void;
+  /** Overwrites bytes appended earlier, from offset `at` (counted from the first byte appended). */
+  writeAt(at: number, bytes: Uint8Array): void;
+}
+
+/**
+ * Appends varints, float64s and raw bytes to a buffer that grows as needed, or, given a {@link ByteSink},
+ * to a buffer of about `initialSize` bytes that is handed to the sink whenever it is full.
+ */
 export class ByteWriter {
   private buf: Uint8Array;
   private view: DataView;
   private pos = 0;
+  /** How many bytes went to the sink before `buf[0]` (0 without a sink). */
+  private base = 0;
 
-  constructor(initialSize = 1 << 16) {
+  constructor(initialSize = 1 << 16, private readonly sink: ByteSink | null = null) {
     this.buf = new Uint8Array(initialSize);
     this.view = new DataView(this.buf.buffer);
   }
 
+  /** Bytes written so far (including those already handed to the sink). */
   get length(): number {
-    return this.pos;
+    return this.base + this.pos;
   }
 
-  /** Room for `n` more bytes: the buffer at least doubles (moved, not copied, where the runtime can). */
+  /**
+   * Room for `n` more bytes: with a sink, a full buffer is handed on first (so the `n` bytes of one
+   * write, e.g. a u32 patched later, always lie in one chunk); the buffer at least doubles when it is
+   * still too small (moved, not copied, where the runtime can).
+   */
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
+    if (this.sink !== null && this.pos > 0) {
+      this.flush();
+      if (n <= this.buf.length) return;
+    }
     let size = this.buf.length * 2;
     while (size < this.pos + n) size *= 2;
     // `transfer` (ES2024) moves the bytes and frees the old buffer at once: a plain copy left the old
@@ -96,8 +120,23 @@ export class ByteWriter {
 
   /** Overwrites the 4 bytes at `at` (written earlier, e.g. a length placeholder) with `n`. */
   setU32(at: number, n: number): void {
-    if (at < 0 || at + 4 > this.pos) throw new Error(`snapshot encoder: no 4 bytes written at ${at}`);
-    this.view.setUint32(at, n, true);
+    if (at < 0 || at + 4 > this.length) throw new Error(`snapshot encoder: no 4 bytes written at ${at}`);
+    if (at >= this.base) {
+      this.view.setUint32(at - this.base, n, true);
+      return;
+    }
+    // Already handed on: 4 bytes of one write never straddle two chunks (see ensure).
+    const patch = new Uint8Array(4);
+    new DataView(patch.buffer).setUint32(0, n, true);
+    this.sink!.writeAt(at, patch);
+  }
+
+  /** Hands what is buffered to the sink (nothing happens without one). */
+  flush(): void {
+    if (this.sink === null || this.pos === 0) return;
+    this.sink.append(this.buf.subarray(0, this.pos));
+    this.base += this.pos;
+    this.pos = 0;
   }
 
   /** Writes `s` as UTF-8 (no length) and returns its byte count. */
@@ -113,6 +152,7 @@ export class ByteWriter {
    * runtime can, see {@link ensure}); the writer is spent.
    */
   finish(): Uint8Array {
+    if (this.sink !== null) throw new Error("snapshot encoder: a writer with a sink has no bytes to finish; flush it");
     const old = this.buf.buffer as ArrayBuffer & { transfer?(length: number): ArrayBuffer };
     const out = typeof old.transfer === "function"
       ? new Uint8Array(old.transfer(this.pos))
@@ -128,6 +168,7 @@ export class ByteWriter {
    * before writing more if you keep it.
    */
   result(): Uint8Array {
+    if (this.sink !== null) throw new Error("snapshot encoder: a writer with a sink keeps only its last chunk");
     return this.buf.subarray(0, this.pos);
   }
 }
@@ -210,40 +251,86 @@ export class ByteReader {
  * @example checksum32(new Uint8Array([1, 2, 3])) // a number in [0, 2^32)
  */
 export function checksum32(bytes: Uint8Array): number {
-  let h = 0x9747b28c;
-  const words = bytes.length >>> 2;
-  const aligned = bytes.byteOffset % 4 === 0;
-  // Unaligned input (a pooled Buffer) is read through a DataView: slower, but only ever small inputs.
-  const w32 = aligned ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : null;
-  const dv = aligned ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-  for (let i = 0; i < words; i++) {
-    let k = w32 ? (littleEndian ? w32[i] : swap32(w32[i])) : dv!.getUint32(i * 4, true);
-    k = Math.imul(k, 0xcc9e2d51);
+  return new Checksum32().update(bytes).digest();
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * {@link checksum32} fed in pieces: `update` with each piece in order, then `digest` once; the result is
+ * that of the pieces joined, however they are cut.
+ * @example new Checksum32().update(a).update(b).digest() === checksum32(concat(a, b)) // true
+ */
+export class Checksum32 {
+  private h = 0x9747b28c;
+  private total = 0;
+  /** Bytes of a word not complete at the end of the last piece (0–3 of them). */
+  private readonly carry = new Uint8Array(4);
+  private carried = 0;
+
+  update(bytes: Uint8Array): this {
+    this.total += bytes.length;
+    let start = 0;
+    if (this.carried > 0) {
+      while (this.carried < 4 && start < bytes.length) this.carry[this.carried++] = bytes[start++];
+      if (this.carried < 4) return this;
+      const c = this.carry;
+      this.mix(c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24));
+      this.carried = 0;
+    }
+    const words = (bytes.length - start) >>> 2;
+    const at = bytes.byteOffset + start;
+    // Unaligned input (a pooled Buffer) is read through a DataView: slower, but only ever small inputs.
+    const w32 = at % 4 === 0 ? new Uint32Array(bytes.buffer, at, words) : null;
+    const dv = w32 ? null : new DataView(bytes.buffer, at, words * 4);
+    // Inline, on a local state: this loop verifies every snapshot on every load.
+    let h = this.h;
+    for (let i = 0; i < words; i++) {
+      let k = w32 ? (LITTLE_ENDIAN ? w32[i] : swap32(w32[i])) : dv!.getUint32(i * 4, true);
+      k = Math.imul(k, 0xcc9e2d51);
+      k = (k << 15) | (k >>> 17);
+      k = Math.imul(k, 0x1b873593);
+      h ^= k;
+      h = (h << 13) | (h >>> 19);
+      h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+    }
+    this.h = h;
+    for (let i = start + words * 4; i < bytes.length; i++) this.carry[this.carried++] = bytes[i];
+    return this;
+  }
+
+  private mix(word: number): void {
+    let k = Math.imul(word, 0xcc9e2d51);
     k = (k << 15) | (k >>> 17);
     k = Math.imul(k, 0x1b873593);
-    h ^= k;
+    let h = this.h ^ k;
     h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+    this.h = (Math.imul(h, 5) + 0xe6546b64) | 0;
   }
-  const rest = bytes.length & 3;
-  if (rest > 0) {
-    const tail = words * 4;
-    let k = bytes[tail];
-    if (rest > 1) k ^= bytes[tail + 1] << 8;
-    if (rest > 2) k ^= bytes[tail + 2] << 16;
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
+
+  /** The checksum of everything passed to {@link update}. */
+  digest(): number {
+    let h = this.h;
+    const rest = this.carried;
+    if (rest > 0) {
+      const c = this.carry;
+      let k = c[0];
+      if (rest > 1) k ^= c[1] << 8;
+      if (rest > 2) k ^= c[2] << 16;
+      k = Math.imul(k, 0xcc9e2d51);
+      k = (k << 15) | (k >>> 17);
+      k = Math.imul(k, 0x1b873593);
+      h ^= k;
+    }
+    // The length enters as a 32-bit value, as in the one-piece original (`h ^= bytes.length`).
+    h ^= this.total;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    return h >>> 0;
   }
-  h ^= bytes.length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 function swap32(v: number): number {

@@ -19,9 +19,11 @@
  *
  * The linked section comes before the files so a server can publish the stored index as soon as it is
  * read, and decode the records after. The string table comes last, where the reader finds it by its
- * offset, so the encoder writes everything into one buffer in one pass (the table is complete only after
- * the last string was interned) and patches the offsets and lengths in place: a second copy of a 10 MB
- * body raised the peak of a cold `ra3 index` at Corona scale by about 50 MB (docs/performance.md).
+ * offset, so the encoder writes everything in one pass (the table is complete only after the last
+ * string was interned) and patches the offsets and lengths in place: a second copy of a 10 MB body
+ * raised the peak of a cold `ra3 index` at Corona scale by about 50 MB (docs/performance.md). The store
+ * writes that pass straight into the temporary file in pieces ({@link writeSnapshotSteps}), so not even
+ * one copy is held: for a 200 MB mod the snapshot alone is 175 MB.
  * Each record's length is stored so a warm start decodes a record only when something reads it (a
  * {@link LazySnapshotFile}): a warm start that publishes the stored link reads none, and the records
  * were about a fifth of its time at Corona scale. A record that does not decode is found only then
@@ -36,7 +38,7 @@ import { Packr } from "msgpackr";
 import { pathKey } from "../project/paths.ts";
 import type { FileStamp } from "../index/core.ts";
 import type { FileRecord } from "../index/records.ts";
-import { ByteReader, ByteWriter, checksum32, CorruptInput } from "./bytes.ts";
+import { ByteReader, type ByteSink, ByteWriter, Checksum32, checksum32, CorruptInput } from "./bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } from "./record-codec.ts";
 import {
   LINK_LAYOUT_FIELDS,
@@ -241,6 +243,73 @@ const FILES_PER_STEP = 256;
  * other work run there) and returns the bytes.
  */
 export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, void> {
+  // One buffer for all of it: the prefix is filled in at the end, offsets and lengths are patched.
+  const w = new ByteWriter(s.linked ? 1 << 22 : 1 << 16);
+  const headerLength = yield* writeContent(s, w);
+  const out = w.finish();
+  out.set(prefixOf(headerLength, out.length, checksum32(out.subarray(PREFIX))), 0);
+  return out;
+}
+
+/** Where {@link writeSnapshotSteps} puts a snapshot: a file being written, which it also reads back. */
+export interface SnapshotSink extends ByteSink {
+  /** Reads up to `into.length` bytes from `at` (bytes appended earlier); returns how many. */
+  readAt(at: number, into: Uint8Array): number;
+}
+
+/** The size of the pieces {@link writeSnapshotSteps} hands to its sink. */
+export const WRITE_CHUNK_BYTES = 1 << 20;
+
+/** Pieces checksummed between two yields when the written snapshot is read back. */
+const CHUNKS_PER_STEP = 16;
+
+/**
+ * {@link encodeSnapshotSteps} straight into `out`, in pieces of `chunkBytes`: the same bytes, but never
+ * more than one piece of them in memory (at Corona scale the whole snapshot is 10 MB, for a 200 MB mod
+ * 175 MB). The offsets and lengths are patched in place once known; the checksum, which covers them,
+ * is computed by reading the written bytes back, and the prefix holding it is written last. Returns the
+ * snapshot's size.
+ * @example runSteps(writeFileAtomicSteps(fs, path, function* (file) { yield* writeSnapshotSteps(s, file) }))
+ */
+export function* writeSnapshotSteps(
+  s: Snapshot,
+  out: SnapshotSink,
+  chunkBytes = WRITE_CHUNK_BYTES,
+): Generator<void, number, void> {
+  const w = new ByteWriter(chunkBytes, out);
+  const headerLength = yield* writeContent(s, w);
+  w.flush();
+  const size = w.length;
+  const sum = new Checksum32();
+  const chunk = new Uint8Array(chunkBytes);
+  for (let at = PREFIX, pieces = 0; at < size;) {
+    const n = out.readAt(at, chunk.subarray(0, Math.min(chunkBytes, size - at)));
+    if (n <= 0) throw new Error(`snapshot writer: the file ends at ${at} of ${size} bytes`);
+    sum.update(chunk.subarray(0, n));
+    at += n;
+    if (++pieces % CHUNKS_PER_STEP === 0) yield;
+  }
+  out.writeAt(0, prefixOf(headerLength, size, sum.digest()));
+  return size;
+}
+
+/** The 24-byte prefix: magic, version, header and body length, checksum of everything after it. */
+function prefixOf(headerLength: number, size: number, checksum: number): Uint8Array {
+  const prefix = new Uint8Array(PREFIX);
+  prefix.set(SNAPSHOT_MAGIC, 0);
+  const dv = new DataView(prefix.buffer);
+  dv.setUint32(8, SNAPSHOT_SCHEMA_VERSION, true);
+  dv.setUint32(12, headerLength, true);
+  dv.setUint32(16, size - PREFIX - headerLength, true);
+  dv.setUint32(20, checksum, true);
+  return prefix;
+}
+
+/**
+ * Writes a placeholder prefix, the header and the body of `s` to `w` (yielding after every few hundred
+ * files) and returns the header's length.
+ */
+function* writeContent(s: Snapshot, w: ByteWriter): Generator<void, number, void> {
   if (s.schemaVersion !== SNAPSHOT_SCHEMA_VERSION) {
     throw new Error(
       `encodeSnapshot: this build writes snapshot version ${SNAPSHOT_SCHEMA_VERSION}, not ${s.schemaVersion}`,
@@ -261,8 +330,6 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
     fileCount: s.files.length,
     recordLayout: RECORD_LAYOUT,
   });
-  // One buffer for all of it: the prefix is filled in at the end, offsets and lengths are patched.
-  const w = new ByteWriter(s.linked ? 1 << 22 : 1 << 16);
   w.bytes(new Uint8Array(PREFIX));
   w.bytes(header);
   const body = w.length;
@@ -297,15 +364,7 @@ export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, v
   w.u32(0);
   for (const str of table.strings) w.utf8(str);
   w.setU32(blobAt, w.length - blobAt - 4);
-
-  const out = w.finish();
-  out.set(SNAPSHOT_MAGIC, 0);
-  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  dv.setUint32(8, SNAPSHOT_SCHEMA_VERSION, true);
-  dv.setUint32(12, header.length, true);
-  dv.setUint32(16, out.length - body, true);
-  dv.setUint32(20, checksum32(out.subarray(PREFIX)), true);
-  return out;
+  return header.length;
 }
 
 /**

@@ -10,24 +10,23 @@
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { snapshotPathFor } from "../project/home.ts";
-import { writeFileAtomic } from "../disk/atomic.ts";
-import { nodeFileSystem } from "../disk/port.ts";
+import { writeFileAtomic, writeFileAtomicSteps } from "../disk/atomic.ts";
+import { type FileSystemPort, nodeFileSystem } from "../disk/port.ts";
 import {
   type DecodeResult,
   decodeSnapshot,
   decodeSnapshotSteps,
-  encodeSnapshot,
-  encodeSnapshotSteps,
   LARGE_SNAPSHOT_BYTES,
   type Snapshot,
   type SnapshotExpectation,
   type SnapshotHeader,
   type SnapshotHeaderInfo,
+  writeSnapshotSteps,
 } from "./codec.ts";
 import type { LinkState } from "./link-codec.ts";
 import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "./lock.ts";
 import { sweepTempFiles, tempFilesOf } from "./leftovers.ts";
-import { runStepsWithPauses } from "../steps.ts";
+import { runSteps, runStepsWithPauses } from "../steps.ts";
 
 /** The `.meta.json` beside a snapshot: its header plus the file's size and record count. */
 export interface SnapshotMeta extends SnapshotHeader {
@@ -66,6 +65,10 @@ export interface SnapshotStoreOptions {
   readonly staleLockMs?: number;
   /** Injectable for tests: whether a writer's pid is alive on this host. */
   readonly isAlive?: (pid: number) => boolean;
+  /** Injectable for tests: the file system the snapshot and its meta file are written through. */
+  readonly fs?: FileSystemPort;
+  /** The size of the pieces the snapshot is written in (default `WRITE_CHUNK_BYTES`; tests use small ones). */
+  readonly chunkBytes?: number;
 }
 
 const DEFAULT_STALE_MS = 60_000;
@@ -256,25 +259,25 @@ export class SnapshotStore {
    */
   save(snapshot: Snapshot): SaveResult {
     const state = snapshotStateKey(snapshot);
-    const unchanged = this.unchangedOnDisk(state);
-    if (unchanged) return unchanged;
-    // Encode before taking the lock: the lock is held only for the file writes.
-    return this.write(snapshot, state, encodeSnapshot(snapshot));
+    return this.unchangedOnDisk(state) ?? runSteps(this.writeSteps(snapshot, state));
   }
 
   /**
    * {@link save} with the encoding cut into steps and `pause` awaited between them, so a server answers
-   * requests meanwhile; the writes themselves (under the lock) are not interrupted.
+   * requests meanwhile (the lock is held throughout: the snapshot is encoded into its temporary file).
    */
   async saveInSteps(snapshot: Snapshot, pause: () => Promise<void>): Promise<SaveResult> {
     const state = snapshotStateKey(snapshot);
-    const unchanged = this.unchangedOnDisk(state);
-    if (unchanged) return unchanged;
-    return this.write(snapshot, state, await runStepsWithPauses(encodeSnapshotSteps(snapshot), pause));
+    return this.unchangedOnDisk(state) ?? await runStepsWithPauses(this.writeSteps(snapshot, state), pause);
   }
 
-  /** Writes the encoded `bytes` of `snapshot` (whose state key is `state`) and its meta file under the lock. */
-  private write(snapshot: Snapshot, state: string, bytes: Uint8Array): SaveResult {
+  /**
+   * Encodes `snapshot` (whose state key is `state`) straight into a temporary file beside the snapshot,
+   * then renames it into place and writes the meta file, all under the lock. The lock is taken before
+   * the encoding, since the encoding is the write: no whole snapshot is ever held in memory (see
+   * `writeSnapshotSteps`). A failure anywhere leaves the previous snapshot as it was.
+   */
+  private *writeSteps(snapshot: Snapshot, state: string): Generator<void, SaveResult, void> {
     let lock;
     try {
       lock = acquireLock(this.lockPath, { staleMs: this.options.staleLockMs, isAlive: this.options.isAlive });
@@ -293,12 +296,17 @@ export class SnapshotStore {
     }
     try {
       this.sweep();
-      const meta = metaOf(snapshot, bytes.length);
-      writeFileAtomic(disk, this.path, bytes);
-      writeFileAtomic(disk, this.metaPath, JSON.stringify(meta, null, 2) + "\n");
+      const fs = this.options.fs ?? disk;
+      const chunkBytes = this.options.chunkBytes;
+      let size = 0;
+      yield* writeFileAtomicSteps(fs, this.path, function* (file) {
+        size = yield* writeSnapshotSteps(snapshot, file, chunkBytes);
+      });
+      const meta = metaOf(snapshot, size);
+      writeFileAtomic(fs, this.metaPath, JSON.stringify(meta, null, 2) + "\n");
       const st = statSync(this.path);
       this.known = { state, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
-      return { saved: true, path: this.path, size: bytes.length, meta };
+      return { saved: true, path: this.path, size, meta };
     } catch (e) {
       return { saved: false, reason: "error", message: `could not write the snapshot ${this.path} (${errText(e)})` };
     } finally {

@@ -8,13 +8,20 @@
  */
 import { createHash } from "node:crypto";
 import * as nodePath from "node:path";
-import { type FileStat, type FileSystemPort, fsError, type WriteOptions } from "../../src/disk/port.ts";
+import {
+  type FileStat,
+  type FileSystemPort,
+  fsError,
+  type WritableFile,
+  type WriteOptions,
+} from "../../src/disk/port.ts";
 import { type PathFlavour, pathKey } from "../../src/project/paths.ts";
 
 /** A file-system operation name, for {@link MemoryFileSystem.failOn}. */
 export type FsOperation =
   | "readFile"
   | "writeFile"
+  | "append"
   | "stat"
   | "mkdir"
   | "rename"
@@ -180,6 +187,33 @@ export class MemoryFileSystem implements FileSystemPort {
       bytes: bytes.slice(),
       mode: existing?.mode ?? options?.mode ?? 0o644,
     });
+  }
+
+  /** A new file written in pieces: opened as {@link writeFile} would; `append` can be made to fail ({@link failOn}). */
+  openNew(p: string, options?: WriteOptions): WritableFile {
+    this.writeFile(p, new Uint8Array(0), options);
+    const file = this.files.get(this.key(this.resolveLink(p)))!;
+    const put = (offset: number, bytes: Uint8Array) => {
+      const end = Math.max(file.bytes.length, offset + bytes.length);
+      const next = new Uint8Array(end);
+      next.set(file.bytes);
+      next.set(bytes, offset);
+      file.bytes = next;
+    };
+    return {
+      append: (bytes) => {
+        this.check("append", p);
+        put(file.bytes.length, bytes);
+      },
+      writeAt: (offset, bytes) => put(offset, bytes),
+      readAt: (offset, into) => {
+        const part = file.bytes.subarray(offset, offset + into.length);
+        into.set(part);
+        return part.length;
+      },
+      close: () => {},
+      abandon: () => {},
+    };
   }
 
   stat(p: string): FileStat | null {
