@@ -365,8 +365,17 @@ export function readObject(
 }
 
 /**
+ * A list made while it is written: its items, and how many there are (written before them). Lets a big
+ * list derived from a map be written without building it (see {@link writeObjectSteps}).
+ */
+export interface SizedItems<T> extends Iterable<T> {
+  readonly length: number;
+}
+
+/**
  * {@link writeObject} in steps, for one big object: its lists of objects yield after every `every`
- * items (see {@link readObjectSteps}).
+ * items (see {@link readObjectSteps}). A top-level list may also be {@link SizedItems} (each item is
+ * written before the next is asked for, so the items may be one object refilled).
  */
 export function* writeObjectSteps(
   w: ByteWriter,
@@ -381,12 +390,14 @@ export function* writeObjectSteps(
       writeObject(w, table, [f], o);
       continue;
     }
-    const list = o[f.name] as readonly object[];
+    const list = o[f.name] as SizedItems<object>;
     w.uint(list.length);
-    for (let k = 0; k < list.length; k++) {
-      writeObject(w, table, f.sub!, list[k], k);
-      if ((k + 1) % every === 0) yield;
+    let k = 0;
+    for (const item of list) {
+      writeObject(w, table, f.sub!, item, k);
+      if (++k % every === 0) yield;
     }
+    if (k !== list.length) throw new Error(`snapshot encoder: list ${f.name} said ${list.length} items, gave ${k}`);
   }
 }
 

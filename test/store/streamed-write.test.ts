@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { type ByteSink, ByteWriter, Checksum32, checksum32 } from "../../src/store/bytes.ts";
 import { decodeSnapshot, encodeSnapshot, type Snapshot } from "../../src/store/codec.ts";
+import { isLowerCaseOf } from "../../src/store/link-codec.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { type FileSystemPort, nodeFileSystem } from "../../src/disk/port.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
@@ -48,6 +49,34 @@ class CollectingSink implements ByteSink {
 }
 
 describe("the pieces of a streamed write", () => {
+  test("strings are written as TextEncoder's UTF-8, ASCII byte by byte and the rest after the first non-ASCII", () => {
+    const strings = ["", "HugeWeapon0001", "Data\\Mod.xml", "é", "abcé✓d", "x😀y", "\u007f\u0080", "日本語 text"];
+    const w = new ByteWriter(4);
+    const counts = strings.map((t) => w.utf8(t));
+    const expected = new TextEncoder().encode(strings.join(""));
+    expect(w.result()).toEqual(expected);
+    expect(counts).toEqual(strings.map((t) => new TextEncoder().encode(t).length));
+  });
+
+  test("a by-id key is checked as the id lower-cased, without a copy for ASCII ids", () => {
+    const cases: [string, string, boolean][] = [
+      ["hugeweapon0001", "HugeWeapon0001", true],
+      ["hugeweapon0001", "HugeWeapon0002", false],
+      ["hugeweapon", "HugeWeapon0001", false],
+      ["a_b-c.d", "A_B-C.D", true],
+      ["@[`{", "@[`{", true], // the characters next to A–Z and a–z are not letters
+      ["ä", "Ä", true],
+      ["i\u0307a", "\u0130A", true], // İ lower-cases to two characters
+      ["ia", "\u0130A", false],
+      ["σς", "ΣΣ", true], // a final sigma: toLowerCase gives "σς", not "σσ"
+      ["σσ", "ΣΣ", false],
+    ];
+    for (const [key, id, want] of cases) {
+      expect([key, id, isLowerCaseOf(key, id)]).toEqual([key, id, id.toLowerCase() === key]);
+      expect([key, id, isLowerCaseOf(key, id)]).toEqual([key, id, want]);
+    }
+  });
+
   test("the checksum fed in pieces, cut anywhere and unaligned, equals the checksum of the whole", () => {
     const whole = noise(203).subarray(1); // 202 bytes starting at an odd offset
     const expected = checksum32(whole);
