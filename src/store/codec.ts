@@ -242,7 +242,7 @@ const FILES_PER_STEP = 256;
  * {@link encodeSnapshot} in steps: yields after every few hundred files (a long-running process lets
  * other work run there) and returns the bytes.
  */
-export function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, void> {
+function* encodeSnapshotSteps(s: Snapshot): Generator<void, Uint8Array, void> {
   // One buffer for all of it: the prefix is filled in at the end, offsets and lengths are patched.
   const w = new ByteWriter(s.linked ? 1 << 22 : 1 << 16);
   const headerLength = yield* writeContent(s, w);
@@ -258,7 +258,7 @@ export interface SnapshotSink extends ByteSink {
 }
 
 /** The size of the pieces {@link writeSnapshotSteps} hands to its sink. */
-export const WRITE_CHUNK_BYTES = 1 << 20;
+const WRITE_CHUNK_BYTES = 1 << 20;
 
 /** Pieces checksummed between two yields when the written snapshot is read back. */
 const CHUNKS_PER_STEP = 16;

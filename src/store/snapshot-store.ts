@@ -67,7 +67,7 @@ export interface SnapshotStoreOptions {
   readonly isAlive?: (pid: number) => boolean;
   /** Injectable for tests: the file system the snapshot and its meta file are written through. */
   readonly fs?: FileSystemPort;
-  /** The size of the pieces the snapshot is written in (default `WRITE_CHUNK_BYTES`; tests use small ones). */
+  /** The size of the pieces the snapshot is written in (default 1 MB; tests use small ones). */
   readonly chunkBytes?: number;
 }
 
