@@ -5,17 +5,20 @@
  * complete build at once, later changes after they have been quiet for a while. One update runs at a
  * time; changes arriving meanwhile cause one follow-up.
  *
- * Strict is cheap while the watcher can be trusted: it lists no folder, it stats the files the index
- * holds and those the watcher named since the last update (new files and folders). A stat of every
- * known file rather than of the watcher's names alone, because the watcher delivers events from another
- * thread: under load, 2 of 9 strict answers given 5 ms after a write missed it (docs/performance.md).
+ * Strict is cheap while the watcher can be trusted. The watcher delivers events from another thread (under
+ * load, 2 of 9 strict answers given 5 ms after a write missed it when strict trusted its names alone), so
+ * strict first passes a barrier where the platform gives one ({@link nodeWatchBarrier}: after it, every
+ * change made before the call has been named) and then stats only the named files and folders (a name
+ * stays pending for a while after its event: see {@link SUPPRESSED_MS}) and the indexed files outside the
+ * watched folders. Without a barrier it lists no folder but stats every indexed file and the named ones.
  * Strict scans the whole tree instead when the watcher is not running, failed, or lost events (an event
  * without a name: the OS queue overflowed); and, at most every few seconds, a full scan after the answer
- * checks that the watcher reported every new file (if it did not, strict scans in full from then on).
+ * checks that the watcher reported every change it finds (a change the watcher names soon after is not a
+ * miss; if it misses one, strict scans in full from then on).
  */
-import { watch } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, unlinkSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isInside } from "../project/paths.ts";
+import { isInside, pathKey } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/linked.ts";
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
@@ -70,8 +73,99 @@ const nodeWatchFolder: WatchFolder = (root, events) => {
   return w;
 };
 
+/**
+ * Makes the watcher hand over what it has: resolves true once `change` has been called for every change
+ * made on disk before the call, false when it cannot say (then strict stats every indexed file).
+ */
+export type WatchBarrier = () => Promise<boolean>;
+
+/** A barrier for the watchers of one process, and how to stop it. */
+export interface WatchBarrierHandle {
+  readonly barrier: WatchBarrier;
+  close(): void;
+}
+
+/** How long a barrier waits for its own event before strict stats every indexed file instead. */
+const BARRIER_TIMEOUT_MS = 1000;
+
+/**
+ * The real watcher's barrier (Linux): every `node:fs` watch of a Bun process reads one inotify queue, in
+ * which the kernel puts events in the order the changes happened, and its reading thread hands each batch
+ * to this thread in order. A file this process creates in a folder of its own (`dir`, in ra3's home,
+ * never the mod's) is therefore reported after every change made before it was created; a second one,
+ * created after the first was reported, is read in a later batch than the first, so once it arrives every
+ * event read with the first (the thread may hand one batch's events to their watchers in any order) has
+ * arrived too. `test/workspace/strict.test.ts` writes and asks at once, hundreds of times. Null elsewhere
+ * (Windows and macOS watch each folder through its own handle: no order across folders is promised) or
+ * when the folder cannot be made or watched.
+ */
+export function nodeWatchBarrier(dir: string): WatchBarrierHandle | null {
+  if (process.platform !== "linux") return null;
+  const waiting = new Map<string, (arrived: boolean) => void>();
+  let w: ReturnType<typeof watch>;
+  try {
+    mkdirSync(dir, { recursive: true });
+    // Marks a crashed process left behind (a live one removes each mark at its next).
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (Date.now() - statSync(p).mtimeMs > 60_000) rmSync(p, { force: true });
+    }
+    w = watch(dir, (_event, name) => {
+      const done = name ? waiting.get(name.toString()) : undefined;
+      done?.(true);
+    });
+  } catch {
+    return null;
+  }
+  w.on("error", () => {
+    for (const done of waiting.values()) done(false);
+  });
+  const prefix = `${process.pid}-${Math.random().toString(36).slice(2, 8)}-`;
+  let count = 0;
+  let last: string | null = null;
+  const mark = (): Promise<boolean> => {
+    const name = prefix + count++;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arrived = new Promise<boolean>((resolve) => {
+      waiting.set(name, resolve);
+      timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS);
+    }).finally(() => {
+      clearTimeout(timer);
+      waiting.delete(name);
+    });
+    try {
+      writeFileSync(join(dir, name), "");
+    } catch {
+      waiting.get(name)?.(false);
+      return arrived;
+    }
+    if (last) rmSync(join(dir, last), { force: true });
+    last = name;
+    return arrived;
+  };
+  return {
+    barrier: async () => (await mark()) && (await mark()),
+    close: () => {
+      w.close();
+      for (const done of waiting.values()) done(false);
+      if (last) {
+        try {
+          unlinkSync(join(dir, last));
+        } catch {
+          // already gone
+        }
+      }
+    },
+  };
+}
+
 /** Why strict consistency re-validated the way it did. */
 export type StrictScope =
+  /**
+   * After a barrier (every event delivered): only the files and folders the watcher named, and the indexed
+   * files outside the watched folders, were stat'ed.
+   */
+  | "named"
   /** No folder listed: the indexed files and those the watcher named were stat'ed. */
   | "watched"
   /** The whole tree was scanned and stat'ed (the watcher is off, failed, or lost events). */
@@ -84,6 +178,16 @@ export interface StrictReport extends UpdateReport {
 /** At most this often a full scan after a trusted strict answer checks that the watcher missed nothing. */
 const FULL_SCAN_EVERY_MS = 5000;
 
+/**
+ * A change this close after a reported change of the same file may go unreported (Bun's watcher passes
+ * one event per path and 1–2 ms of its reading thread's time): a named path stays pending until a stat
+ * taken this long after its last event has seen it.
+ */
+const SUPPRESSED_MS = 25;
+
+/** Without a barrier, how long the check waits for the watcher to name a change its scan found. */
+const CHECK_GRACE_MS = 1000;
+
 export interface ServiceOptions {
   /** A snapshot port, or a factory given the workspace once its schema is loaded (the port needs its key). */
   readonly snapshots?: SnapshotPort | ((ws: Workspace) => SnapshotPort | null) | null;
@@ -94,8 +198,15 @@ export interface ServiceOptions {
   readonly log?: (line: string) => void;
   /** The folder watcher (tests inject one); `node:fs` `watch` by default. */
   readonly watchFolder?: WatchFolder;
+  /**
+   * The watcher's barrier (see {@link WatchBarrier}): by default the real one's ({@link nodeWatchBarrier},
+   * in the home's cache) with the real watcher, none with an injected one; null: none.
+   */
+  readonly watchBarrier?: WatchBarrierHandle | null;
   /** At most this often a trusted strict call is followed by a full check (default 5 s). */
   readonly fullScanEveryMs?: number;
+  /** Without a barrier, how long the check waits for the watcher to name what its scan found (default 1 s). */
+  readonly checkGraceMs?: number;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
   /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
@@ -120,6 +231,11 @@ export class IndexService {
   /** Settles when the schema is loaded and the snapshot port made; every job waits for it. */
   private readonly ready: Promise<void>;
   private watchers: FolderWatch[] = [];
+  private barrier: WatchBarrierHandle | null = null;
+  /** The folders the watchers cover (a strict call after a barrier stats the indexed files outside them). */
+  private watchedRoots: string[] = [];
+  /** While a full check runs and its verdict waits: every path the watcher named (by key). */
+  private namedDuringCheck: Set<string> | null = null;
   /**
    * Whether the watcher's events cover every change: false when watching is off, could not start for a
    * root, stopped with an error, or was found to have missed a change.
@@ -130,7 +246,9 @@ export class IndexService {
   /** When the last full scan (build, warm start, full strict, check) began; -Infinity: never. */
   private lastFullScan = -Infinity;
   private readonly fullScanEveryMs: number;
-  private pending = new Set<string>();
+  private readonly checkGraceMs: number;
+  /** The paths the watcher named that no update has taken, with when (`performance.now()`) it last named each. */
+  private pending = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
   private startPromise: Promise<void> | null = null;
@@ -160,8 +278,16 @@ export class IndexService {
     // A failed load is a job's failure (recorded by `exclusive`), not an unhandled rejection here.
     this.ready.catch(() => {});
     this.fullScanEveryMs = options.fullScanEveryMs ?? FULL_SCAN_EVERY_MS;
+    this.checkGraceMs = options.checkGraceMs ?? CHECK_GRACE_MS;
     this.serveStoredIndex = options.serveStoredIndex ?? false;
-    if (options.watch) this.startWatching(options.watchFolder ?? nodeWatchFolder);
+    if (options.watch) {
+      this.startWatching(options.watchFolder ?? nodeWatchFolder);
+      this.barrier = options.watchBarrier !== undefined
+        ? options.watchBarrier
+        : options.watchFolder
+        ? null
+        : nodeWatchBarrier(join(config.home, "cache", "watch-barrier"));
+    }
   }
 
   /** The schema once it is loaded (in steps, after the constructor). */
@@ -242,9 +368,14 @@ export class IndexService {
     }
     return this.exclusive(async () => {
       if (!this.watchTrusted || this.watchLost) return { ...(await this.fullRefresh()), scope: "full" as const };
-      const report = await this.ws.refreshKnown(this.takePending());
+      // After the barrier every change made before this call is in the pending set (unless it lost events).
+      const delivered = this.barrier ? await this.barrier.barrier() : false;
+      if (!this.watchTrusted || this.watchLost) return { ...(await this.fullRefresh()), scope: "full" as const };
+      const report = delivered
+        ? await this.ws.refreshNamed(this.takePending(), this.watchedRoots)
+        : await this.ws.refreshKnown(this.takePending());
       if (performance.now() - this.lastFullScan >= this.fullScanEveryMs) this.scheduleCheck();
-      return { ...report, scope: "watched" as const };
+      return { ...report, scope: delivered ? "named" as const : "watched" as const };
     });
   }
 
@@ -256,12 +387,19 @@ export class IndexService {
     return this.ws.refresh();
   }
 
-  /** The paths the watcher named that no update has taken yet (the debounced update is cancelled). */
+  /**
+   * The paths the watcher named that no update has taken yet (the debounced update is cancelled). Those
+   * named less than {@link SUPPRESSED_MS} ago stay pending, with an update to come: the watcher does not
+   * report a file's change that closely follows a reported change of it (Bun passes one event per path
+   * and 1–2 ms), so a stat taken now may precede a change that will never be reported.
+   */
   private takePending(): string[] {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const paths = [...this.pending];
-    this.pending.clear();
+    const paths = [...this.pending.keys()];
+    const now = performance.now();
+    for (const [path, at] of this.pending) if (now - at >= SUPPRESSED_MS) this.pending.delete(path);
+    if (this.pending.size) this.armUpdate(Math.max(this.debounceMs, SUPPRESSED_MS));
     return paths;
   }
 
@@ -272,18 +410,27 @@ export class IndexService {
    */
   private scheduleCheck(): void {
     this.lastFullScan = performance.now(); // one check per period, even while this one waits its turn
+    const named = new Set<string>();
     void this.exclusive(async () => {
-      if (this.disposed) return;
-      const pendingBefore = this.pending.size;
+      if (this.disposed) return null;
+      for (const p of this.pending.keys()) named.add(pathKey(p));
+      this.namedDuringCheck = named;
       const r = await this.fullRefresh();
-      const missed = r.changed.length + r.deleted.length;
-      if (missed > 0 && pendingBefore === 0) {
+      const found = [...r.changed, ...r.deleted];
+      if (found.length) this.snapshots?.changed(this.ws);
+      return found;
+    }).then(async (found) => {
+      // A change made while the scan ran can be found before its event arrives: the watcher missed it
+      // only if it has not named it (or a folder above it) once it had time to (its barrier, else a while).
+      if (found?.length && !(this.barrier && await this.barrier.barrier())) await sleep(this.checkGraceMs);
+      this.namedDuringCheck = null;
+      const missed = (found ?? []).filter((p) => !namedAbove(named, p));
+      if (missed.length && !this.disposed) {
         this.watchTrusted = false;
         this.log(
-          `the file watcher missed ${missed} change(s) a full scan found; consistency "strict" scans the whole tree from now on`,
+          `the file watcher missed ${missed.length} change(s) a full scan found; consistency "strict" scans the whole tree from now on`,
         );
       }
-      if (missed > 0) this.snapshots?.changed(this.ws);
     }).catch(() => {});
   }
 
@@ -316,6 +463,8 @@ export class IndexService {
     this.disposed = true;
     for (const w of this.watchers) w.close();
     this.watchers = [];
+    this.barrier?.close();
+    this.barrier = null;
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => {});
     await this.snapshots?.flush();
@@ -375,6 +524,7 @@ export class IndexService {
   private startWatching(watchFolder: WatchFolder): void {
     const cfg = this.ws.config;
     const roots = [cfg.projectDir, ...(cfg.sdk?.vanillaDir ? [cfg.sdk.vanillaDir] : [])];
+    this.watchedRoots = roots;
     this.watchTrusted = true;
     for (const root of roots) {
       try {
@@ -406,9 +556,17 @@ export class IndexService {
     if (this.disposed) return;
     const cfg = this.ws.config;
     if (!isInside(path, cfg.projectDir) && !(cfg.sdk?.vanillaDir && isInside(path, cfg.sdk.vanillaDir))) return;
-    this.pending.add(path);
+    this.pending.set(path, performance.now());
+    this.namedDuringCheck?.add(pathKey(path));
     this.ws.event("files_changed");
+    this.armUpdate(this.debounceMs);
+  }
+
+  /** (Re)schedules the update of the pending paths `ms` from now. */
+  private armUpdate(ms: number): void {
     if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.disposed) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.exclusive(async () => {
@@ -420,7 +578,7 @@ export class IndexService {
           this.snapshots?.changed(this.ws);
         }
       }).catch(() => {});
-    }, this.debounceMs);
+    }, ms);
   }
 }
 
@@ -431,6 +589,16 @@ function within(p: Promise<boolean>, ms: number): Promise<boolean> {
     timer = setTimeout(() => resolve(false), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Whether `path` or a folder above it is among the path keys in `named`. */
+function namedAbove(named: ReadonlySet<string>, path: string): boolean {
+  for (let k = pathKey(path);;) {
+    if (named.has(k)) return true;
+    const up = k.lastIndexOf("/");
+    if (up <= 0) return false;
+    k = k.slice(0, up);
+  }
 }
 
 function sleep(ms: number): Promise<void> {

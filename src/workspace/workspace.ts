@@ -716,6 +716,30 @@ export class Workspace {
   }
 
   /**
+   * {@link refresh} of what a watcher that has delivered every event named (`paths`: files and folders
+   * below `watched`), plus a stat of each indexed file outside `watched` (no watcher reports those: SDK
+   * placeholders, manifests, files of the mod's parent folders). No folder is listed unless named.
+   */
+  async refreshNamed(paths: readonly string[], watched: readonly string[]): Promise<UpdateReport> {
+    const t0 = performance.now();
+    const roots = watched.map(pathKey);
+    const candidates = this.expand(paths);
+    const known = this.knownUnder(paths);
+    const seen = new Set(candidates.map((f) => pathKey(f.path)));
+    const stamp = this.confinedStamps();
+    const slicer = new Slicer();
+    for (const s of this.core.values()) {
+      if (roots.some((r) => keyInside(s.key, r))) continue;
+      known.push(s.path);
+      if (seen.has(s.key)) continue;
+      const st = stamp(s.path);
+      if (st) candidates.push({ path: s.path, size: st.size, mtimeMs: st.mtimeMs, kind: "other-text" });
+      await slicer.pause();
+    }
+    return this.apply(candidates, known, paths, t0);
+  }
+
+  /**
    * {@link refresh} with the stamps of a full scan already taken ({@link scanAll}): a warm start scans
    * once, plans from the scan and refreshes from it, so no file is stat'ed twice.
    */
@@ -962,9 +986,20 @@ export class Workspace {
     return out;
   }
 
+  /**
+   * The indexed files at or below `paths`. A path that is an indexed file names only itself (one map
+   * lookup); the others (folders, new names) are compared with every indexed file's key once.
+   */
   private knownUnder(paths: readonly string[]): string[] {
     const out: string[] = [];
-    for (const s of this.core.values()) if (paths.some((p) => isInside(s.path, p))) out.push(s.path);
+    const folders: string[] = [];
+    for (const p of paths) {
+      const f = this.core.file(p);
+      if (f) out.push(f.path);
+      else folders.push(pathKey(p));
+    }
+    if (folders.length === 0) return out;
+    for (const s of this.core.values()) if (folders.some((k) => keyInside(s.key, k))) out.push(s.path);
     return out;
   }
 
