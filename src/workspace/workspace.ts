@@ -722,14 +722,12 @@ export class Workspace {
    */
   async refreshNamed(paths: readonly string[], watched: readonly string[]): Promise<UpdateReport> {
     const t0 = performance.now();
-    const roots = watched.map(pathKey);
     const candidates = this.expand(paths);
     const known = this.knownUnder(paths);
     const seen = new Set(candidates.map((f) => pathKey(f.path)));
     const stamp = this.confinedStamps();
     const slicer = new Slicer();
-    for (const s of this.core.values()) {
-      if (roots.some((r) => keyInside(s.key, r))) continue;
+    for (const s of this.outside(watched)) {
       known.push(s.path);
       if (seen.has(s.key)) continue;
       const st = stamp(s.path);
@@ -737,6 +735,17 @@ export class Workspace {
       await slicer.pause();
     }
     return this.apply(candidates, known, paths, t0);
+  }
+
+  /** The indexed files outside the `watched` folders (kept while no file appears or goes). */
+  private outside(watched: readonly string[]): readonly StoredFile[] {
+    const c = this.outsideCache;
+    if (c && c.structure === this.core.structure && c.watched === watched) return c.files;
+    const prefixes = watched.map((w) => pathKey(w) + "/");
+    const files: StoredFile[] = [];
+    for (const s of this.core.values()) if (!prefixes.some((p) => s.key.startsWith(p))) files.push(s);
+    this.outsideCache = { structure: this.core.structure, watched, files };
+    return files;
   }
 
   /**
@@ -985,6 +994,8 @@ export class Workspace {
     }
     return out;
   }
+
+  private outsideCache: { structure: number; watched: readonly string[]; files: readonly StoredFile[] } | null = null;
 
   /**
    * The indexed files at or below `paths`. A path that is an indexed file names only itself (one map
