@@ -93,9 +93,18 @@ export interface LinkContext {
  */
 export function linkContext(records: RecordLookup, inputs: LinkInputs): LinkContext {
   const schema = inputs.schema;
-  // Containment answers per path string (the same few thousand file paths are asked about many times).
-  const insideProject = memo((p: string) => isInside(p, inputs.projectDir));
-  const insideSdk = memo((p: string) => inputs.sdkDir !== null && isInside(p, inputs.sdkDir));
+  // Containment answers per path string (the same few thousand file paths are asked about many times),
+  // kept for the next link of the same inputs (an edit's link asks about the same paths again).
+  let inside = containment.get(inputs);
+  if (!inside) {
+    inside = {
+      project: memo((p: string) => isInside(p, inputs.projectDir)),
+      sdk: memo((p: string) => inputs.sdkDir !== null && isInside(p, inputs.sdkDir)),
+    };
+    containment.set(inputs, inside);
+  }
+  const insideProject = inside.project;
+  const insideSdk = inside.sdk;
   const canonicalCache = new Map<string, string>();
   let all: readonly KeyedFile[];
   if (records.keyed) all = records.keyed();
@@ -135,6 +144,9 @@ export function xpointerContainer(xpointer: string | null): string | null {
   const m = XPOINTER_CHILDREN.exec(xpointer);
   return m ? m[1] : null;
 }
+
+/** The containment answers of each link inputs' roots (inputs are immutable: the roots never change). */
+const containment = new WeakMap<LinkInputs, { project: (p: string) => boolean; sdk: (p: string) => boolean }>();
 
 /** `fn` with its answers remembered per argument. */
 function memo(fn: (p: string) => boolean): (p: string) => boolean {

@@ -33,6 +33,14 @@ export interface DiagnosticParts {
   readonly perFile: ReadonlyMap<string, FileFindings>;
   /** Lower-cased id → the cross-file duplicates among its assets. */
   readonly perId: ReadonlyMap<string, readonly DuplicateFinding[]>;
+  /** The per-file findings together, in file order (taken over while no changed file has or had any). */
+  readonly fileTotals: FileTotals;
+}
+
+/** Every project file's findings together: the diagnostics in file order, the undeclared defines counted. */
+interface FileTotals {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly externalDefines: ReadonlyMap<string, number>;
 }
 
 /** What an earlier link found, and what may have changed it. */
@@ -86,7 +94,7 @@ export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): Dia
   return {
     diagnostics: all,
     external: { active: refs.external, inactive: refs.externalInactive },
-    parts: { perFile: own.perFile, perId },
+    parts: { perFile: own.perFile, perId, fileTotals: own },
   };
 }
 
@@ -122,11 +130,26 @@ function fileDiagnostics(
   defines: ReadonlyMap<string, readonly DefineDef[]>,
   references: SiteTable,
   reuse: DiagnosticsReuse | undefined,
-): { diagnostics: Diagnostic[]; externalDefines: Map<string, number>; perFile: Map<string, FileFindings> } {
+): FileTotals & { perFile: ReadonlyMap<string, FileFindings> } {
+  const keep = reuse && reuse.sameTables ? reuse : null;
+  if (keep) {
+    // Only the changed files' findings can differ: while none of them has or had any, the totals are the same.
+    const perFile = new Map(keep.previous.perFile);
+    let same = true;
+    for (const { loaded, key } of ctx.all) {
+      if (!keep.files.has(key)) continue;
+      const info = files.get(key);
+      if (!info || info.origin !== "project") continue;
+      const found = findingsOf(ctx, loaded.path, key, loaded.record, info.state, defines, references);
+      const was = keep.previous.perFile.get(key);
+      if (!was || !noFindings(was) || !noFindings(found)) same = false;
+      perFile.set(key, found);
+    }
+    if (same) return { ...keep.previous.fileTotals, perFile };
+  }
   const out: Diagnostic[] = [];
   const externalDefines = new Map<string, number>();
   const perFile = new Map<string, FileFindings>();
-  const keep = reuse && reuse.sameTables ? reuse : null;
   for (const { loaded, key } of ctx.all) {
     const info = files.get(key);
     if (!info || info.origin !== "project") continue;
@@ -140,6 +163,11 @@ function fileDiagnostics(
 }
 
 const NO_FINDINGS: FileFindings = { diagnostics: [], externalDefines: [] };
+
+/** Whether a file's findings add nothing to the totals. */
+function noFindings(f: FileFindings): boolean {
+  return f.diagnostics.length === 0 && f.externalDefines.length === 0;
+}
 
 /** One project file's findings: its record's diagnostics and its uses of defines nothing declares. */
 function findingsOf(

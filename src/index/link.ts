@@ -16,7 +16,7 @@ import { type KeyedFile, type LinkContext, linkContext, type LinkInputs, type Re
 import { type DefineTable, linkDefines } from "./link-defines.ts";
 import { type DiagnosticParts, linkDiagnostics } from "./link-diagnostics.ts";
 import { fileInfoOf, type FileTable, linkFiles } from "./link-files.ts";
-import { linkInherit } from "./link-inherit.ts";
+import { type InheritTable, linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
 import { linkReferencesSteps, type SegmentReuse, type SiteSegments } from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
@@ -26,8 +26,10 @@ import {
   type FileInfo,
   LinkedIndex,
   type LinkStats,
+  type PoidSite,
   rankAssets,
   type RankedAssets,
+  type ReferenceSite,
   rerankAssets,
 } from "./linked.ts";
 import type { FileRecord } from "./records.ts";
@@ -46,6 +48,12 @@ export interface LinkState {
   readonly ranking: RankedAssets;
   readonly defines: DefineTable;
   readonly segments: SiteSegments;
+  /** The sites (a patched link takes the inheritFrom phase over while its inheritFrom sites are these very objects). */
+  readonly sites: readonly ReferenceSite[];
+  /** The positions of the inheritFrom sites in {@link sites}. */
+  readonly inheritSites: readonly number[];
+  readonly inherit: InheritTable;
+  readonly poid: readonly PoidSite[];
   readonly strings: StringTable;
   /** The counts of the last link (a patched one counts files and assets the same). */
   readonly stats: LinkStats;
@@ -189,9 +197,14 @@ export function* relinkSteps(
   const references = referenceStep.value;
   const { sites } = references;
   yield* phaseBoundary();
-  const inherit = linkInherit(ctx, assets, sites, references.inheritSites);
+  const inherit = patch && sameInheritSites(previous!, references.inheritSites, sites)
+    ? previous!.inherit
+    : linkInherit(ctx, assets, sites, references.inheritSites);
   yield* phaseBoundary();
-  const poidSites = linkPoid(ctx, table, references.splicedModules);
+  // Poid sites read their own record, its assets' indexes (a patch keeps them) and the spliced modules.
+  const poidSites = patch && !patch.poidChanged && references.segments.merged === previous!.segments.merged
+    ? previous!.poid
+    : linkPoid(ctx, table, references.splicedModules);
   const stringTable = patch && !patch.stringsChanged ? previous!.strings : linkStrings(ctx, files, table);
   const { strings, stringUses } = stringTable;
   yield* phaseBoundary();
@@ -253,11 +266,34 @@ export function* relinkSteps(
     ranking,
     defines: defineTable,
     segments: references.segments,
+    sites,
+    inheritSites: references.inheritSites,
+    inherit,
+    poid: poidSites,
     diagnostics: parts,
     strings: stringTable,
     stats,
   };
   return { linked, state, fullBecause: "full" in plan ? plan.full : null };
+}
+
+/**
+ * Whether the inheritFrom sites are the earlier link's very objects at the same places: a segment made
+ * again has new site objects, so its inheritFrom sites (the only input of the phase besides the assets
+ * their cycles name, which sit in changed files and so in segments made again) are then not the same.
+ */
+function sameInheritSites(
+  previous: LinkState,
+  inheritSites: readonly number[],
+  sites: readonly ReferenceSite[],
+): boolean {
+  const was = previous.inheritSites;
+  if (was.length !== inheritSites.length || previous.sites.length !== sites.length) return false;
+  for (let k = 0; k < was.length; k++) {
+    const i = inheritSites[k];
+    if (was[k] !== i || previous.sites[i] !== sites[i]) return false;
+  }
+  return true;
 }
 
 /** The file and asset tables of `previous` with the changed files' entries made again. */
@@ -273,6 +309,7 @@ function patched(
   const changedKeys = new Set<string>();
   let definesChanged = false;
   let stringsChanged = false;
+  let poidChanged = false;
   // The names a changed file declares (a file's findings depend on which names some file in effect declares).
   let defineNamesSame = true;
   plan.changed.forEach((f, n) => {
@@ -280,6 +317,7 @@ function patched(
     const old = plan.before[n];
     const rec = f.loaded.record;
     if (old.kind === "str" || old.stringKeys.length || rec.stringKeys.length) stringsChanged = true;
+    if (old.poidRefs.length || rec.poidRefs.length) poidChanged = true;
     if (!sameDefines(old, rec)) {
       definesChanged = true;
       const names = (r: FileRecord) => [...new Set(r.defines.map((d) => d.name.toLowerCase()))].sort().join("\u0000");
@@ -326,6 +364,7 @@ function patched(
     definesChanged,
     defineNamesSame,
     stringsChanged,
+    poidChanged,
     changedKeys,
     changedIds,
     reusable,

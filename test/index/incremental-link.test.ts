@@ -18,9 +18,10 @@ const FILES: Record<string, string> = {
   "Data/Mod.xml": doc(includes(["all", "Units.xml"], ["all", "Weapons.xml"])),
   "Data/Units.xml": doc(
     [
-      `<GameObject id="Tank" CommandSet="TankCommandSet">`,
+      `<GameObject id="Tank" CommandSet="TankCommandSet" inheritFrom="Jeep2">`,
       `<Draws><xi:include href="Lights.xml" xpointer="${xp("Lights")}" /></Draws>`,
-      `<Behaviors><FireWeaponUpdate Weapon="Cannon" /></Behaviors>`,
+      `<Behaviors><FireWeaponUpdate id="ModuleTag_Fire" Weapon="Cannon" />`,
+      `<SpecialAbilityUpdate id="ModuleTag_Toggle" UpdateModuleId="ModuleTag_Fire" /></Behaviors>`,
       `</GameObject>`,
       `<GameObject id="Jeep" inheritFrom="Tank" />`,
     ].join("\n"),
@@ -32,6 +33,8 @@ const FILES: Record<string, string> = {
       `<WeaponTemplate id="Splash" />`,
       `<W3DContainer id="Light_SKN" />`,
       `<LogicCommandSet id="TankCommandSet" />`,
+      `<GameObject id="Truck"><Behaviors><FireWeaponUpdate id="ModuleTag_Gun" Weapon="Cannon" />`,
+      `<SpecialAbilityUpdate id="ModuleTag_Aim" UpdateModuleId="ModuleTag_Gun" /></Behaviors></GameObject>`,
     ].join("\n"),
   ),
   "Data/Lights.xml": [
@@ -63,6 +66,28 @@ describe("a patched link equals a full link of the same records", () => {
         null,
       ],
       ["a spliced fragment's reference", "Data/Lights.xml", (t) => t.replace('Name="Light_SKN"', 'Name="Nope"'), null],
+      // A Poid naming the module the fragment splices in instead of the object's own one.
+      [
+        "a Poid value",
+        "Data/Units.xml",
+        (t) => t.replace('UpdateModuleId="ModuleTag_Fire"', 'UpdateModuleId="ModuleTag_Light"'),
+        null,
+      ],
+      // A Poid in a file that splices nothing (the splice tables are the earlier link's).
+      [
+        "a Poid value in a file without splices",
+        "Data/Weapons.xml",
+        (t) => t.replace('UpdateModuleId="ModuleTag_Gun"', 'UpdateModuleId="ModuleTag_Nope"'),
+        null,
+      ],
+      // The same inheritFrom sites at the same places, resolved otherwise: Tank → Jeep2 → Tank.
+      [
+        "a rename that closes an inheritFrom cycle",
+        "Data/Units.xml",
+        (t) => t.replace('id="Jeep"', 'id="Jeep2"'),
+        null,
+      ],
+      ["the cycle broken again", "Data/Units.xml", (t) => t.replace('id="Jeep2"', 'id="Jeep"'), null],
       [
         "an include added",
         "Data/Mod.xml",
@@ -84,6 +109,21 @@ describe("a patched link equals a full link of the same records", () => {
       expect([what, linkedDifference(patched, link(core, ports.inputs))]).toEqual([what, null]);
       if (what === "a rename to a new id") {
         expect(patched.sites.find((s) => s.value === "TankCommandSet")?.status).toBe("not_found");
+      }
+      if (what === "a Poid value") {
+        expect(patched.poidSites.map((p) => p.target?.element ?? null)).toEqual([
+          "ScriptedModelDraw",
+          "FireWeaponUpdate",
+        ]);
+      }
+      if (what === "a Poid value in a file without splices") {
+        expect(patched.poidSites.map((p) => p.target?.element ?? null)).toEqual(["ScriptedModelDraw", null]);
+      }
+      if (what === "a rename that closes an inheritFrom cycle") {
+        expect(patched.inheritCycles.map((c) => c.assets.map((a) => patched.assets[a].id))).toEqual([[
+          "Tank",
+          "Jeep2",
+        ]]);
       }
     }
   });
