@@ -25,33 +25,37 @@ export function linkInherit(
   sites: readonly ReferenceSite[],
   inheritSites?: readonly number[],
 ): InheritTable {
-  const parentSite = new Map<number, number>();
+  // Asset index → its first resolved inheritFrom site (-1: none); typed arrays, not maps: the phase
+  // runs on every link, patched ones too, over ~10,000 inheritFrom sites at Corona scale.
+  const parentSite = new Int32Array(assets.length).fill(-1);
   const consider = (s: ReferenceSite) => {
-    if (s.kind === "inheritFrom" && s.from >= 0 && s.targets.length > 0 && !parentSite.has(s.from)) {
-      parentSite.set(s.from, s.index);
+    if (s.kind === "inheritFrom" && s.from >= 0 && s.targets.length > 0 && parentSite[s.from] < 0) {
+      parentSite[s.from] = s.index;
     }
   };
   if (inheritSites) { for (const i of inheritSites) consider(sites[i]); }
   else for (const s of sites) consider(s);
-  // The graph has at most one edge out of each asset: walk each path once, colouring as it goes.
-  const state = new Map<number, "open" | "done">();
+  // The graph has at most one edge out of each asset: walk each path once, colouring as it goes
+  // (0 unseen, 1 on the current path, 2 done), starting from each asset with an edge in index order.
+  const state = new Uint8Array(assets.length);
   const cycles: InheritCycle[] = [];
-  for (const startAt of [...parentSite.keys()].sort((a, b) => a - b)) {
+  for (let startAt = 0; startAt < parentSite.length; startAt++) {
+    if (parentSite[startAt] < 0 || state[startAt] !== 0) continue;
     const path: number[] = [];
     let at: number | undefined = startAt;
-    while (at !== undefined && !state.has(at)) {
-      state.set(at, "open");
+    while (at !== undefined && state[at] === 0) {
+      state[at] = 1;
       path.push(at);
-      const si = parentSite.get(at);
-      at = si === undefined ? undefined : sites[si].targets[0];
+      const si: number = parentSite[at];
+      at = si < 0 ? undefined : sites[si].targets[0];
     }
-    if (at !== undefined && state.get(at) === "open") {
+    if (at !== undefined && state[at] === 1) {
       const members = path.slice(path.indexOf(at));
       const first = members.indexOf(Math.min(...members));
       const ordered = [...members.slice(first), ...members.slice(0, first)];
-      cycles.push({ assets: ordered, sites: ordered.map((a) => parentSite.get(a)!) });
+      cycles.push({ assets: ordered, sites: ordered.map((a) => parentSite[a]) });
     }
-    for (const p of path) state.set(p, "done");
+    for (const p of path) state[p] = 2;
   }
   return { cycles, diagnostics: cycleDiagnostics(ctx, assets, sites, cycles) };
 }
