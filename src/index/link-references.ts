@@ -75,6 +75,76 @@ export interface SiteSegments {
   ];
   readonly merged: SpliceMerge;
   readonly cache: SpliceCache;
+  /**
+   * Which segments name an id and which splice a fragment: made at the first patched link that needs it,
+   * then carried from link to link ({@link carrySegmentIndex}).
+   */
+  index?: SegmentIndex;
+}
+
+/**
+ * Lower-cased id → the keys of the segments that looked it up; fragment key → the keys of the segments
+ * that splice it. A segment's key names it in all stages (a file has one segment at most: its own sites
+ * as a non-fragment, as a fragment with root-level container children, or as an unspliced fragment).
+ */
+export interface SegmentIndex {
+  readonly byName: Map<string, string[]>;
+  readonly splicedBy: Map<string, string[]>;
+}
+
+/** The index of `segments`' names and splices (one pass over every segment's names). */
+export function segmentIndex(segments: SiteSegments): SegmentIndex {
+  if (segments.index) return segments.index;
+  const index: SegmentIndex = { byName: new Map(), splicedBy: new Map() };
+  for (const stage of segments.stages) for (const seg of stage.values()) enter(index, seg);
+  segments.index = index;
+  return index;
+}
+
+/** Adds `seg`'s names and splices to `index`. */
+function enter(index: SegmentIndex, seg: SiteSegment): void {
+  for (const n of seg.names) push(index.byName, n, seg.key);
+  for (const k of seg.spliced) push(index.splicedBy, k, seg.key);
+}
+
+/** Removes `seg`'s names and splices from `index`. */
+function leave(index: SegmentIndex, seg: SiteSegment): void {
+  const drop = (map: Map<string, string[]>, name: string) => {
+    const keys = map.get(name);
+    if (!keys) return;
+    const at = keys.indexOf(seg.key);
+    if (at >= 0) keys.splice(at, 1);
+    if (keys.length === 0) map.delete(name);
+  };
+  for (const n of seg.names) drop(index.byName, n);
+  for (const k of seg.spliced) drop(index.splicedBy, k);
+}
+
+/**
+ * Moves `before`'s index (when it has one) over to `after`, a later link's segments: the segments made
+ * again, new or gone change it; renumbered ones keep their names and splices. Updates the index in place
+ * (the earlier segments are not linked from again), at the end of a link, so an abandoned link leaves it
+ * as it was.
+ */
+export function carrySegmentIndex(
+  before: SiteSegments,
+  after: SiteSegments,
+  made: readonly (readonly [Stage, SiteSegment])[],
+): void {
+  const index = before.index;
+  if (!index || before === after) return;
+  for (const [stage, seg] of made) {
+    const old = before.stages[stage].get(seg.key);
+    if (old) leave(index, old);
+    enter(index, seg);
+  }
+  // With the same files and include walk only unspliced fragments come and go (stage 2).
+  for (let s = 0; s < 3; s++) {
+    const now = after.stages[s];
+    if (s < 2 && now.size === before.stages[s].size) continue;
+    for (const [key, old] of before.stages[s]) if (!now.has(key)) leave(index, old);
+  }
+  after.index = index;
 }
 
 /** Which segments of an earlier link may be reused (undefined: none, a full link). */
@@ -92,6 +162,8 @@ const SITES_PER_STEP = 4096;
 export type LinkedReferences = SiteTable & {
   readonly segments: SiteSegments;
   readonly inheritSites: readonly number[];
+  /** The segments made (not taken over from an earlier link), with their stage. */
+  readonly made: readonly (readonly [Stage, SiteSegment])[];
 };
 
 /**
@@ -119,6 +191,7 @@ export function* linkReferencesSteps(
   ];
   const sites: ReferenceSite[] = [];
   const inheritSites: number[] = [];
+  const made: [Stage, SiteSegment][] = [];
   // The splice tables can be the earlier ones while every segment that splices, or spliced, is reused.
   let spliceChanged = !reuse;
   const segment = (stage: Stage, f: KeyedFile, run: (sink: SiteSink, splicer: Splicer) => void) => {
@@ -127,6 +200,7 @@ export function* linkReferencesSteps(
     if (old && reuse!.reusable(old)) seg = renumbered(old, sites.length);
     else {
       seg = fresh(f.key, run);
+      made.push([stage, seg]);
       if (stage !== 2 && (seg.spliced.length || seg.effects || !old || old.spliced.length || old.effects)) {
         spliceChanged = true;
       }
@@ -208,6 +282,7 @@ export function* linkReferencesSteps(
     unsplicedFragments,
     diagnostics: merged.diagnostics,
     inheritSites,
+    made,
     segments: { stages, merged, cache },
   };
 }

@@ -18,7 +18,13 @@ import { type DiagnosticParts, linkDiagnostics } from "./link-diagnostics.ts";
 import { fileInfoOf, type FileTable, linkFiles } from "./link-files.ts";
 import { type InheritTable, linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
-import { linkReferencesSteps, type SegmentReuse, type SiteSegments } from "./link-references.ts";
+import {
+  carrySegmentIndex,
+  linkReferencesSteps,
+  segmentIndex,
+  type SegmentReuse,
+  type SiteSegments,
+} from "./link-references.ts";
 import { linkStats } from "./link-stats.ts";
 import { linkStrings, type StringTable } from "./link-strings.ts";
 import {
@@ -257,6 +263,7 @@ export function* relinkSteps(
     stringUses,
     poidSites,
   });
+  if (patch) carrySegmentIndex(previous!.segments, references.segments, references.made);
   const state: LinkState = {
     inputs,
     walk,
@@ -348,14 +355,15 @@ function patched(
     }
     return ids;
   };
+  // A segment is made again when it reads a changed file (its own, or a fragment it splices) or looked up
+  // an id whose assets changed: found through the segment index, not by reading every segment's names.
   const reusable = (ranking: RankedAssets) => {
     const affected = changedIds(ranking);
-    return (seg: { key: string; spliced: readonly string[]; names: readonly string[] }) => {
-      if (changedKeys.has(seg.key)) return false;
-      for (const k of seg.spliced) if (changedKeys.has(k)) return false;
-      if (affected.size) { for (const n of seg.names) if (affected.has(n)) return false; }
-      return true;
-    };
+    const index = segmentIndex(previous.segments);
+    const remake = new Set(changedKeys);
+    for (const k of changedKeys) for (const s of index.splicedBy.get(k) ?? []) remake.add(s);
+    for (const id of affected) for (const s of index.byName.get(id) ?? []) remake.add(s);
+    return (seg: { key: string }) => !remake.has(seg.key);
   };
   return {
     files: files as FileTable,
