@@ -260,6 +260,11 @@ export class IndexCore implements RecordLookup {
     return linked;
   }
 
+  /** Whether a link has left its state for the next one (a warm start that published a stored index has none). */
+  get hasLinkState(): boolean {
+    return this.linkState !== null;
+  }
+
   /** Why the last link was a full one, or null when it was patched from the one before. */
   get lastLinkFullBecause(): string | null {
     return this.lastFull;

@@ -185,6 +185,9 @@ const FULL_SCAN_EVERY_MS = 5000;
  */
 const SUPPRESSED_MS = 25;
 
+/** A warm-started service links in the background (for patched edits) once nothing ran for this long. */
+const IDLE_LINK_MS = 1000;
+
 /** Without a barrier, how long the check waits for the watcher to name a change its scan found. */
 const CHECK_GRACE_MS = 1000;
 
@@ -207,6 +210,8 @@ export interface ServiceOptions {
   readonly fullScanEveryMs?: number;
   /** Without a barrier, how long the check waits for the watcher to name what its scan found (default 1 s). */
   readonly checkGraceMs?: number;
+  /** How long a warm-started service waits with nothing running before it links in the background (default 1 s). */
+  readonly idleLinkMs?: number;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
   /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
@@ -236,6 +241,13 @@ export class IndexService {
   private watchedRoots: string[] = [];
   /** While a full check runs and its verdict waits: every path the watcher named (by key). */
   private namedDuringCheck: Set<string> | null = null;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly idleLinkMs: number;
+  /**
+   * Settles (true: it linked) when the background link after a warm start ran; null when none was
+   * scheduled or it has not started yet.
+   */
+  linkPrepared: Promise<boolean> | null = null;
   /**
    * Whether the watcher's events cover every change: false when watching is off, could not start for a
    * root, stopped with an error, or was found to have missed a change.
@@ -279,6 +291,7 @@ export class IndexService {
     this.ready.catch(() => {});
     this.fullScanEveryMs = options.fullScanEveryMs ?? FULL_SCAN_EVERY_MS;
     this.checkGraceMs = options.checkGraceMs ?? CHECK_GRACE_MS;
+    this.idleLinkMs = options.idleLinkMs ?? IDLE_LINK_MS;
     this.serveStoredIndex = options.serveStoredIndex ?? false;
     if (options.watch) {
       this.startWatching(options.watchFolder ?? nodeWatchFolder);
@@ -465,6 +478,7 @@ export class IndexService {
     this.watchers = [];
     this.barrier?.close();
     this.barrier = null;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => {});
     await this.snapshots?.flush();
@@ -482,6 +496,7 @@ export class IndexService {
       : { restored: false as const, reason: null };
     restorePhaseOver();
     if (restored.restored) {
+      this.prepareLinkWhenIdle();
       const r = restored.update;
       this.log(
         `warm start: ${r.changed.length} changed and ${r.deleted.length} deleted files re-read, ${
@@ -495,6 +510,25 @@ export class IndexService {
     const report = await this.ws.build();
     this.log(`indexed ${this.ws.config.projectDir} in ${Math.round(report.timings.totalMs)} ms`);
     this.snapshots?.changed(this.ws, { promptly: true });
+  }
+
+  /**
+   * After a warm start that published the stored index as it was, the core has no link state and the
+   * first edit would link in full: once nothing has run for {@link IDLE_LINK_MS}, link in the background
+   * (in slices, not published) so that edits patch from the start ({@link linkPrepared} says when).
+   */
+  private prepareLinkWhenIdle(): void {
+    const later = () => {
+      this.idleTimer = setTimeout(attempt, this.idleLinkMs);
+      this.idleTimer.unref?.();
+    };
+    const attempt = () => {
+      this.idleTimer = null;
+      if (this.disposed) return;
+      if (this.running) return later();
+      this.linkPrepared = this.exclusive(() => this.ws.prepareIncrementalLink()).catch(() => false);
+    };
+    later();
   }
 
   /** Runs `fn` after the running work; records failures (the last good index stays published). */

@@ -321,6 +321,18 @@ export class Workspace {
   }
 
   /**
+   * Gives the core a link state when it has none — after a warm start that published the stored index as
+   * it was, the first edit would otherwise link in full (the snapshot does not store the state): a link of
+   * the records as they are, in slices, not published (the published index is that link already).
+   * Returns whether it linked. A server runs it once it is idle after a warm start.
+   */
+  async prepareIncrementalLink(slicer = new Slicer()): Promise<boolean> {
+    if (this.core.hasLinkState || !this.published) return false;
+    await slicer.drive(this.core.linkSteps(this.ports.inputs));
+    return true;
+  }
+
+  /**
    * Whether a stored link's facts still hold after this run's scan (same configuration, scan report and
    * folder listings). With the stored records installed unchanged, its walk and its index are current.
    */

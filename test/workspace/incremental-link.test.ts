@@ -3,10 +3,14 @@
 // to the sample mod and to a small generated mod; after every step the workspace's refresh must equal a
 // fresh build of the same folder exactly (every field of the linked index, in its orders).
 import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateCorpus } from "../../scripts/gen-corpus/generate.ts";
 import type { LinkedIndex } from "../../src/index/linked.ts";
+import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
+import { IndexService } from "../../src/workspace/service.ts";
+import { saveSnapshot, schemaKeyOf, StoreSnapshotPort, warmStart } from "../../src/workspace/snapshots.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { linkedDifference } from "../index/linked-equality.ts";
 import { prng } from "../prng.ts";
@@ -43,11 +47,19 @@ interface Outcome {
  * by the edited paths as the watcher names them), and reports the first step whose refreshed index
  * differs from a fresh build, with the edits that led there.
  */
-async function editSequence(dir: string, home: string, seed: number, steps: number): Promise<Outcome> {
+async function editSequence(
+  dir: string,
+  home: string,
+  seed: number,
+  steps: number,
+  ws?: Workspace,
+): Promise<Outcome> {
   const random = prng(seed);
   const editor = new ModEditor(dir, random);
-  const ws = new Workspace(config(dir, home));
-  await ws.build();
+  if (!ws) {
+    ws = new Workspace(config(dir, home));
+    await ws.build();
+  }
   const log: string[] = [];
   let patched = 0;
   const full: Record<string, number> = {};
@@ -96,6 +108,51 @@ describe("incremental link: a refreshed index equals a fresh build after every s
       expect(outcome.patched).toBeGreaterThanOrEqual(3);
     }, 30_000);
   }
+
+  for (const seed of [8, 9]) {
+    test(`the sample mod after a warm start that published the stored index, seed ${seed}`, async () => {
+      const { dir, home } = copySample(TMP, "ra3-incr-link-warm-");
+      const first = new Workspace(config(dir, home));
+      await first.build();
+      const store = new SnapshotStore(home, dir);
+      expect(saveSnapshot(first, store, schemaKeyOf(first.schema)).saved).toBe(true);
+      first.close();
+      const ws = new Workspace(config(dir, home));
+      const warm = await warmStart(ws, store, schemaKeyOf(ws.schema));
+      expect([warm.warm, ws.core.hasLinkState]).toEqual([true, false]);
+      // The stored index was published as it was; the background link gives the core its state.
+      expect(await ws.prepareIncrementalLink()).toBe(true);
+      expect(await ws.prepareIncrementalLink()).toBe(false);
+      const outcome = await editSequence(dir, home, seed, 12, ws);
+      expect(outcome.mismatch).toBeNull();
+      expect(outcome.full["no earlier link"]).toBeUndefined();
+      expect(outcome.patched).toBeGreaterThanOrEqual(3);
+    }, 30_000);
+  }
+
+  test("a warm-started service links in the background once idle, so that its first edit patches", async () => {
+    const { dir, home } = copySample(TMP, "ra3-incr-link-service-");
+    const start = async () => {
+      const service = new IndexService(config(dir, home), {
+        snapshots: (ws) => new StoreSnapshotPort(home, dir, schemaKeyOf(ws.schema)),
+        idleLinkMs: 0,
+      });
+      await service.start();
+      return service;
+    };
+    const cold = await start();
+    await cold.dispose(); // saves the snapshot
+    const service = await start();
+    expect(service.ws.core.hasLinkState).toBe(false); // the stored index, published as it was
+    for (let i = 0; i < 200 && !service.linkPrepared; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(await service.linkPrepared).toBe(true);
+    const weapons = join(dir, "Data", "Includes", "Weapons.xml");
+    writeFileSync(weapons, readFileSync(weapons, "utf8").replace('id="AthenaSplash"', 'id="AfterWarm"'));
+    await service.strict(10_000);
+    expect([service.linked!.findAssets("AfterWarm").length, service.ws.core.lastLinkFullBecause]).toEqual([1, null]);
+    expect(linkedDifference(service.linked!, await freshBuild(dir, home))).toBeNull();
+    await service.dispose();
+  });
 
   test("a generated mod (scale 0.003), seed 4", async () => {
     const base = TMP.make("ra3-incr-link-gen-");
