@@ -16,7 +16,8 @@
  * checks that the watcher reported every change it finds (a change the watcher names soon after is not a
  * miss; if it misses one, strict scans in full from then on).
  */
-import { mkdirSync, readdirSync, rmSync, statSync, unlinkSync, watch, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, watch, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isInside, pathKey } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/linked.ts";
@@ -91,40 +92,44 @@ const BARRIER_TIMEOUT_MS = 1000;
 /**
  * The real watcher's barrier (Linux): every `node:fs` watch of a Bun process reads one inotify queue, in
  * which the kernel puts events in the order the changes happened, and its reading thread hands each batch
- * to this thread in order. A file this process creates in a folder of its own (`dir`, in ra3's home,
- * never the mod's) is therefore reported after every change made before it was created; a second one,
- * created after the first was reported, is read in a later batch than the first, so once it arrives every
- * event read with the first (the thread may hand one batch's events to their watchers in any order) has
- * arrived too. `test/workspace/strict.test.ts` writes and asks at once, hundreds of times. Null elsewhere
- * (Windows and macOS watch each folder through its own handle: no order across folders is promised) or
- * when the folder cannot be made or watched.
+ * to this thread in order. A file this process creates in a folder of its own (made at the first call, in
+ * the system's temporary folder, never the mod's; removed by `close`) is therefore reported after every
+ * change made before it was created; a second one, created after the first was reported, is read in a
+ * later batch than the first, so once it arrives every event read with the first (the thread may hand one
+ * batch's events to their watchers in any order) has arrived too. `test/workspace/strict.test.ts` writes
+ * and asks at once, hundreds of times. Null elsewhere (Windows and macOS watch each folder through its own
+ * handle: no order across folders is promised); a barrier whose folder cannot be made or watched says false.
  */
-export function nodeWatchBarrier(dir: string): WatchBarrierHandle | null {
+function nodeWatchBarrier(): WatchBarrierHandle | null {
   if (process.platform !== "linux") return null;
   const waiting = new Map<string, (arrived: boolean) => void>();
-  let w: ReturnType<typeof watch>;
-  try {
-    mkdirSync(dir, { recursive: true });
-    // Marks a crashed process left behind (a live one removes each mark at its next).
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (Date.now() - statSync(p).mtimeMs > 60_000) rmSync(p, { force: true });
+  let place: { dir: string; watch: ReturnType<typeof watch> } | null | undefined;
+  const open = () => {
+    if (place !== undefined) return place;
+    let dir: string | null = null;
+    try {
+      dir = mkdtempSync(join(tmpdir(), "ra3-watch-"));
+      const w = watch(dir, (_event, name) => {
+        const done = name ? waiting.get(name.toString()) : undefined;
+        done?.(true);
+      });
+      w.on("error", () => {
+        for (const done of waiting.values()) done(false);
+        place = null;
+      });
+      place = { dir, watch: w };
+    } catch {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      place = null;
     }
-    w = watch(dir, (_event, name) => {
-      const done = name ? waiting.get(name.toString()) : undefined;
-      done?.(true);
-    });
-  } catch {
-    return null;
-  }
-  w.on("error", () => {
-    for (const done of waiting.values()) done(false);
-  });
-  const prefix = `${process.pid}-${Math.random().toString(36).slice(2, 8)}-`;
+    return place;
+  };
   let count = 0;
   let last: string | null = null;
   const mark = (): Promise<boolean> => {
-    const name = prefix + count++;
+    const at = open();
+    if (!at) return Promise.resolve(false);
+    const name = String(count++);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arrived = new Promise<boolean>((resolve) => {
       waiting.set(name, resolve);
@@ -134,27 +139,23 @@ export function nodeWatchBarrier(dir: string): WatchBarrierHandle | null {
       waiting.delete(name);
     });
     try {
-      writeFileSync(join(dir, name), "");
+      writeFileSync(join(at.dir, name), "");
     } catch {
       waiting.get(name)?.(false);
       return arrived;
     }
-    if (last) rmSync(join(dir, last), { force: true });
+    if (last) rmSync(join(at.dir, last), { force: true });
     last = name;
     return arrived;
   };
   return {
     barrier: async () => (await mark()) && (await mark()),
     close: () => {
-      w.close();
       for (const done of waiting.values()) done(false);
-      if (last) {
-        try {
-          unlinkSync(join(dir, last));
-        } catch {
-          // already gone
-        }
-      }
+      if (!place) return;
+      place.watch.close();
+      rmSync(place.dir, { recursive: true, force: true });
+      place = null;
     },
   };
 }
@@ -202,8 +203,8 @@ export interface ServiceOptions {
   /** The folder watcher (tests inject one); `node:fs` `watch` by default. */
   readonly watchFolder?: WatchFolder;
   /**
-   * The watcher's barrier (see {@link WatchBarrier}): by default the real one's ({@link nodeWatchBarrier},
-   * in the home's cache) with the real watcher, none with an injected one; null: none.
+   * The watcher's barrier (see {@link WatchBarrier}): by default the real one's ({@link nodeWatchBarrier})
+   * with the real watcher, none with an injected one; null: none.
    */
   readonly watchBarrier?: WatchBarrierHandle | null;
   /** At most this often a trusted strict call is followed by a full check (default 5 s). */
@@ -299,7 +300,7 @@ export class IndexService {
         ? options.watchBarrier
         : options.watchFolder
         ? null
-        : nodeWatchBarrier(join(config.home, "cache", "watch-barrier"));
+        : nodeWatchBarrier();
     }
   }
 
