@@ -113,10 +113,7 @@ function nodeWatchBarrier(): WatchBarrierHandle | null {
         const done = name ? waiting.get(name.toString()) : undefined;
         done?.(true);
       });
-      w.on("error", () => {
-        for (const done of waiting.values()) done(false);
-        place = null;
-      });
+      w.on("error", () => close());
       place = { dir, watch: w };
     } catch {
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -133,7 +130,11 @@ function nodeWatchBarrier(): WatchBarrierHandle | null {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arrived = new Promise<boolean>((resolve) => {
       waiting.set(name, resolve);
-      timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS);
+      timer = setTimeout(() => {
+        // A watch that does not report its own folder (yet): strict stats every indexed file from now on.
+        resolve(false);
+        close();
+      }, BARRIER_TIMEOUT_MS);
     }).finally(() => {
       clearTimeout(timer);
       waiting.delete(name);
@@ -148,16 +149,17 @@ function nodeWatchBarrier(): WatchBarrierHandle | null {
     last = name;
     return arrived;
   };
-  return {
-    barrier: async () => (await mark()) && (await mark()),
-    close: () => {
-      for (const done of waiting.values()) done(false);
-      if (!place) return;
-      place.watch.close();
-      rmSync(place.dir, { recursive: true, force: true });
+  const close = () => {
+    for (const done of waiting.values()) done(false);
+    if (!place) {
       place = null;
-    },
+      return;
+    }
+    place.watch.close();
+    rmSync(place.dir, { recursive: true, force: true });
+    place = null;
   };
+  return { barrier: async () => (await mark()) && (await mark()), close };
 }
 
 /** Why strict consistency re-validated the way it did. */
