@@ -188,6 +188,9 @@ const FULL_SCAN_EVERY_MS = 5000;
  */
 const SUPPRESSED_MS = 25;
 
+/** The full check waits until nothing ran and no strict call came for this long (strict calls would wait for it). */
+const CHECK_IDLE_MS = 500;
+
 /** A warm-started service links in the background (for patched edits) once nothing ran for this long. */
 const IDLE_LINK_MS = 1000;
 
@@ -215,6 +218,8 @@ export interface ServiceOptions {
   readonly checkGraceMs?: number;
   /** How long a warm-started service waits with nothing running before it links in the background (default 1 s). */
   readonly idleLinkMs?: number;
+  /** How long the full check waits for no work and no strict call (default 0.5 s; 0: it is the next job). */
+  readonly checkIdleMs?: number;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
   /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
@@ -245,6 +250,10 @@ export class IndexService {
   /** While a full check runs and its verdict waits: every path the watcher named (by key). */
   private namedDuringCheck: Set<string> | null = null;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private checkTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly checkIdleMs: number;
+  /** When the last strict call came (`performance.now()`). */
+  private lastStrict = -Infinity;
   private readonly idleLinkMs: number;
   /**
    * Settles (true: it linked) when the background link after a warm start ran; null when none was
@@ -295,6 +304,7 @@ export class IndexService {
     this.fullScanEveryMs = options.fullScanEveryMs ?? FULL_SCAN_EVERY_MS;
     this.checkGraceMs = options.checkGraceMs ?? CHECK_GRACE_MS;
     this.idleLinkMs = options.idleLinkMs ?? IDLE_LINK_MS;
+    this.checkIdleMs = options.checkIdleMs ?? CHECK_IDLE_MS;
     this.serveStoredIndex = options.serveStoredIndex ?? false;
     if (options.watch) {
       this.startWatching(options.watchFolder ?? nodeWatchFolder);
@@ -373,6 +383,7 @@ export class IndexService {
    * tree (see the module comment). Returns null (and leaves the index as it is) when the timeout passes first.
    */
   async strict(timeoutMs: number, signal?: AbortSignal): Promise<StrictReport | null> {
+    this.lastStrict = performance.now();
     const deadline = Date.now() + timeoutMs;
     const started = await within(this.start().then(() => true, () => true), timeoutMs);
     if (!started || signal?.aborted) return null;
@@ -420,12 +431,30 @@ export class IndexService {
   }
 
   /**
-   * After a trusted strict answer, at most every {@link FULL_SCAN_EVERY_MS}: a full scan that checks the
-   * watcher reported every new file. What it finds is applied; if it found anything, the watcher is no longer
-   * trusted and strict scans in full from then on.
+   * After a trusted strict answer, at most every {@link FULL_SCAN_EVERY_MS}, once the service has been
+   * idle for {@link CHECK_IDLE_MS}: a full scan that checks the watcher reported every change. What it
+   * finds is applied; if the watcher did not name something it found, the watcher is no longer trusted
+   * and strict scans in full from then on.
    */
   private scheduleCheck(): void {
     this.lastFullScan = performance.now(); // one check per period, even while this one waits its turn
+    if (this.checkIdleMs <= 0) return this.runCheck();
+    // Once nothing runs and no strict call came for a while: a strict call would wait for the scan.
+    const later = () => {
+      this.checkTimer = setTimeout(attempt, this.checkIdleMs);
+      this.checkTimer.unref?.();
+    };
+    const attempt = () => {
+      this.checkTimer = null;
+      if (this.disposed) return;
+      if (this.running || performance.now() - this.lastStrict < this.checkIdleMs) return later();
+      this.runCheck();
+    };
+    if (!this.checkTimer) later();
+  }
+
+  /** The full check itself (see {@link scheduleCheck}). */
+  private runCheck(): void {
     const named = new Set<string>();
     void this.exclusive(async () => {
       if (this.disposed) return null;
@@ -482,6 +511,7 @@ export class IndexService {
     this.barrier?.close();
     this.barrier = null;
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.checkTimer) clearTimeout(this.checkTimer);
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => {});
     await this.snapshots?.flush();

@@ -182,7 +182,12 @@ describe("strict consistency by the watcher's health", () => {
 
   test("a new file the watcher never named: the full check after the answer finds it and stops trusting the watcher", async () => {
     const w = fakeWatcher();
-    const { dir, service, logs } = await serviceOn({ watch: true, watchFolder: w.watchFolder, fullScanEveryMs: 0 });
+    const { dir, service, logs } = await serviceOn({
+      watch: true,
+      watchFolder: w.watchFolder,
+      fullScanEveryMs: 0,
+      checkIdleMs: 0,
+    });
     writeFileSync(
       join(dir, "Data", "Unreported.xml"),
       '<?xml version="1.0"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\n\t<WeaponTemplate id="Unreported" />\n</AssetDeclaration>\n',
@@ -206,6 +211,7 @@ describe("strict consistency by the watcher's health", () => {
       watchFolder: w.watchFolder,
       fullScanEveryMs: 0,
       checkGraceMs: 300,
+      checkIdleMs: 0,
     });
     writeFileSync(
       join(dir, "Data", "Late.xml"),
@@ -218,6 +224,26 @@ describe("strict consistency by the watcher's health", () => {
     await new Promise((r) => setTimeout(r, 400));
     expect((await service.strict(10_000))?.scope).toBe("watched");
     expect(logs.filter((l) => l.startsWith("the file watcher missed"))).toEqual([]);
+    await service.dispose();
+  });
+
+  test("the full check waits until no strict call came for a while: answers asked in a row list no folder", async () => {
+    const w = fakeWatcher();
+    const { dir, service } = await serviceOn({
+      watch: true,
+      watchFolder: w.watchFolder,
+      fullScanEveryMs: 0,
+      checkIdleMs: 200,
+    });
+    const { value, listed } = await touched(dir, async () => {
+      const scopes: string[] = [];
+      for (let i = 0; i < 5; i++) scopes.push(String((await service.strict(10_000))?.scope));
+      return scopes;
+    });
+    expect([value, listed]).toEqual([["watched", "watched", "watched", "watched", "watched"], []]);
+    // Once idle, the check runs (a scan lists the project's folders).
+    const idle = await touched(dir, () => new Promise((r) => setTimeout(r, 600)));
+    expect(idle.listed).toContain(join(dir, "Data"));
     await service.dispose();
   });
 
