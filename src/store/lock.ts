@@ -4,10 +4,21 @@
  * which fails when a lock exists), so a lock that is empty or unparsable was left by a crash and is
  * stale at once. A lock whose owner died (same host, pid gone) or whose time is more than `staleMs` away
  * from now (in the past, or in the future: another host's clock) is taken over, so no lock lives longer
- * than twice `staleMs`. The lock only saves duplicate work: snapshot writes are atomic renames, so even
+ * than twice `staleMs`; a holder that works longer re-dates its lock as it goes ({@link Lock.refresh}).
+ * The lock only saves duplicate work: snapshot writes are atomic renames, so even
  * two writers that both believe they hold it leave one complete file, never a torn one.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import { parentDir } from "../project/paths.ts";
@@ -26,6 +37,7 @@ export interface LockOwner {
 
 export interface Lock {
   readonly path: string;
+  /** The owner as the lock file holds it now (its time moves on with each {@link refresh}). */
   readonly owner: LockOwner;
   /** True when the lock was taken over from a dead or stale owner. */
   readonly recovered: boolean;
@@ -34,6 +46,13 @@ export interface Lock {
    * lock is there now (ours was judged stale and taken over) or it is already gone. Idempotent.
    */
   release(): boolean;
+  /**
+   * Dates the lock now, if it is still ours, so a holder that works longer than the stale period is not
+   * taken over while alive. The new content replaces the old one by a rename: a reader sees one or the
+   * other, never a torn file. Returns false when the lock is not ours any more or could not be replaced
+   * (a reader holding it open on Windows): then it simply ages, as before.
+   */
+  refresh(): boolean;
 }
 
 export interface LockBusy {
@@ -101,7 +120,7 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
       token: randomBytes(8).toString("hex"),
     };
     if ((options.create ?? createLockFile)(lockPath, JSON.stringify(owner))) {
-      return makeLock(lockPath, owner, recovered);
+      return makeLock(lockPath, owner, recovered, now);
     }
 
     const seen = readLock(lockPath);
@@ -222,20 +241,44 @@ function busyOf(seen: SeenLock | null, now: number): LockBusy {
   return { busy: { pid: seen.owner.pid, hostname: seen.owner.hostname, since: seen.owner.createdAt } };
 }
 
-function makeLock(path: string, owner: LockOwner, recovered: boolean): Lock {
+function makeLock(path: string, first: LockOwner, recovered: boolean, now: () => number): Lock {
+  let owner = first;
+  const ours = () => {
+    const seen = readLock(path);
+    return seen !== "missing" && seen.owner?.token === owner.token;
+  };
   return {
     path,
-    owner,
+    get owner() {
+      return owner;
+    },
     recovered,
     release(): boolean {
-      const seen = readLock(path);
-      if (seen === "missing" || seen.owner?.token !== owner.token) return false;
+      if (!ours()) return false;
       try {
         unlinkSync(path);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
         throw e;
       }
+      return true;
+    },
+    refresh(): boolean {
+      if (!ours()) return false;
+      const next: LockOwner = { ...owner, createdAt: new Date(now()).toISOString() };
+      const temp = tempPathFor(nodeFileSystem(), path);
+      try {
+        writeFileSync(temp, JSON.stringify(next), { flag: "wx", mode: 0o644 });
+        renameSync(temp, path);
+      } catch {
+        try {
+          unlinkSync(temp);
+        } catch {
+          // Never written, or already gone.
+        }
+        return false;
+      }
+      owner = next;
       return true;
     },
   };

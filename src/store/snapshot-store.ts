@@ -299,9 +299,14 @@ export class SnapshotStore {
       const fs = this.options.fs ?? disk;
       const chunkBytes = this.options.chunkBytes;
       let size = 0;
-      yield* writeFileAtomicSteps(fs, this.path, function* (file) {
-        size = yield* writeSnapshotSteps(snapshot, file, chunkBytes);
-      });
+      const staleMs = this.options.staleLockMs ?? DEFAULT_STALE_MS;
+      yield* keptFresh(
+        writeFileAtomicSteps(fs, this.path, function* (file) {
+          size = yield* writeSnapshotSteps(snapshot, file, chunkBytes);
+        }),
+        lock,
+        staleMs / 3,
+      );
       const meta = metaOf(snapshot, size);
       writeFileAtomic(fs, this.metaPath, JSON.stringify(meta, null, 2) + "\n");
       const st = statSync(this.path);
@@ -378,6 +383,28 @@ function checkMeta(raw: unknown): SnapshotMeta | null {
   if (typeof stats !== "object" || stats === null || Array.isArray(stats)) return null;
   if (!Object.values(stats).every((v) => typeof v === "number")) return null;
   return raw as SnapshotMeta;
+}
+
+/**
+ * Runs `steps`, re-dating `lock` whenever `everyMs` passed since it was last dated: a server's save in
+ * steps (huge snapshots, pauses for requests) can outlast the stale period, and a live writer's lock
+ * must not be taken over. Abandoning this generator abandons `steps` (their cleanup runs).
+ */
+function* keptFresh<T>(steps: Generator<void, T, void>, lock: Lock, everyMs: number): Generator<void, T, void> {
+  let dated = Date.now();
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      if (Date.now() - dated >= everyMs) {
+        lock.refresh();
+        dated = Date.now();
+      }
+      yield;
+    }
+  } finally {
+    steps.return(undefined as T);
+  }
 }
 
 /** Releases `lock`; an unremovable lock goes stale and is taken over by the next writer. */

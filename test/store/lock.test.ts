@@ -156,6 +156,32 @@ describe("acquireLock", () => {
     expect(readFileSync(path, "utf8")).toBe(theirs);
   });
 
+  test("a holder that refreshes its lock keeps it past the stale period; one that does not loses it", () => {
+    let t = NOW;
+    const clock = () => t;
+    const path = fresh();
+    const mine = held(acquireLock(path, { staleMs: 5000, now: clock }));
+    const token = mine.owner.token;
+    t = NOW + 4000;
+    expect(mine.refresh()).toBe(true);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ ...mine.owner, createdAt: "2026-03-01T12:00:04.000Z" });
+    expect(mine.owner).toMatchObject({ token, createdAt: "2026-03-01T12:00:04.000Z" });
+    // 8 s after it was taken, 4 s after its refresh: still the holder's (any pid, so age alone decides).
+    t = NOW + 8000;
+    const other = { staleMs: 5000, now: clock, pid: 999_999, isAlive: () => true };
+    expect(acquireLock(path, other)).toEqual({
+      busy: { pid: process.pid, hostname: hostname(), since: "2026-03-01T12:00:04.000Z" },
+    });
+    // No refresh for longer than the stale period: taken over, and then refresh and release are no-ops.
+    t = NOW + 9001;
+    const theirs = held(acquireLock(path, other));
+    expect(mine.refresh()).toBe(false);
+    expect(mine.release()).toBe(false);
+    expect(JSON.parse(readFileSync(path, "utf8")).token).toBe(theirs.owner.token);
+    expect(readdirSync(join(path, "..")).sort()).toEqual(["snap.msgpack.lock"]);
+    theirs.release();
+  });
+
   test("a busy acquirer leaves the holder's file untouched", () => {
     const path = fresh();
     writeLock(path, { pid: process.pid, hostname: hostname(), createdAt: new Date(NOW).toISOString(), token: "keep" });

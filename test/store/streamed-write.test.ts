@@ -2,11 +2,12 @@
 // bytes as the one-buffer encoder for any piece size, and a failure mid-write (a piece, a pause) that
 // leaves the previous snapshot as it was and no temporary file behind.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { type ByteSink, ByteWriter, Checksum32, checksum32 } from "../../src/store/bytes.ts";
 import { decodeSnapshot, encodeSnapshot, type Snapshot } from "../../src/store/codec.ts";
 import { isLowerCaseOf } from "../../src/store/link-codec.ts";
+import { acquireLock, isLockBusy } from "../../src/store/lock.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { type FileSystemPort, nodeFileSystem } from "../../src/disk/port.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
@@ -216,6 +217,31 @@ describe("a snapshot written in pieces", () => {
     expect(new SnapshotStore(home, dir).save(changed).saved).toBe(true);
     const after = decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION });
     expect(after.ok && after.snapshot.buildId).toBe(snapshot.buildId + 1);
+  });
+
+  test("a save in steps that outlasts the stale period re-dates its lock, so no one takes it over", async () => {
+    const { snapshot, home, dir } = await linkedSnapshot();
+    const staleLockMs = 600;
+    const store = new SnapshotStore(home, dir, { chunkBytes: 512, staleLockMs });
+    const lockPath = store.path + ".lock";
+    const dates: string[] = [];
+    const others: string[] = [];
+    let pauses = 0;
+    const saved = await store.saveInSteps({ ...snapshot, buildId: 99 }, async () => {
+      if (++pauses > 3) return;
+      // Each pause is longer than the refresh period (a third of the stale one), two of them longer than
+      // the stale period: without refreshes the second check finds the lock stale and takes it.
+      await new Promise((r) => setTimeout(r, (staleLockMs * 2) / 3));
+      dates.push(JSON.parse(readFileSync(lockPath, "utf8")).createdAt);
+      const other = acquireLock(lockPath, { staleMs: staleLockMs, pid: 999_999, isAlive: () => true });
+      others.push(isLockBusy(other) ? "busy" : "taken");
+      if (!isLockBusy(other)) other.release();
+    });
+    expect(saved.saved).toBe(true);
+    expect(others.length).toBeGreaterThanOrEqual(2);
+    expect([...new Set(others)]).toEqual(["busy"]);
+    expect(new Set(dates).size).toBeGreaterThan(1);
+    expect(existsSync(lockPath)).toBe(false);
   });
 
   test("a pause that fails mid-write (a server shutting down) ends the write the same way", async () => {
