@@ -135,6 +135,8 @@ function describeChar(c: number): string {
 
 /** Marks a parse that has failed; the error itself is kept on the parser. */
 const FAIL = -1;
+/** Marks content parsing stopped at the end of a step (see {@link XmlTokenizer.steps}); it resumes where it stopped. */
+const SUSPEND = -2;
 
 /**
  * Tokenizes `text` (BOM already removed; a leading U+FEFF is skipped anyway) and calls `visitor`
@@ -148,6 +150,24 @@ const FAIL = -1;
 export function parseXml(text: string, visitor: XmlVisitor, options?: ParseOptions): XmlError | null {
   const parser = new XmlTokenizer(text, visitor, options?.namespaces !== false, options?.recover === true);
   parser.run();
+  return parser.error;
+}
+
+/**
+ * {@link parseXml} in steps of about `stepChars` characters: the generator yields between two constructs
+ * of the root's content once a step has passed that many characters, so a driver can let other work run
+ * while one big document is parsed (the MCP server does, in time slices). The visitor sees exactly the
+ * events of {@link parseXml}, in the same order; the result is its result.
+ * @example runSteps(parseXmlSteps(text, visitor, { recover: true }, 65536)) // same as parseXml(text, visitor, { recover: true })
+ */
+export function* parseXmlSteps(
+  text: string,
+  visitor: XmlVisitor,
+  options: ParseOptions | undefined,
+  stepChars: number,
+): Generator<void, XmlError | null, void> {
+  const parser = new XmlTokenizer(text, visitor, options?.namespaces !== false, options?.recover === true);
+  yield* parser.steps(Math.max(1, stepChars));
   return parser.error;
 }
 
@@ -200,6 +220,10 @@ class XmlTokenizer {
   private abandonedSelfClosing = false;
   /** A root element has been started (a later one is a second root). */
   private rootSeen = false;
+  /** Stepped parse: content parsing stops at the first construct starting at or after this offset. */
+  private pauseAt = Infinity;
+  /** Where content parsing stopped when it returned {@link SUSPEND}. */
+  private suspendedAt = 0;
 
   constructor(text: string, visitor: XmlVisitor, namespaces: boolean, recover: boolean) {
     this.text = text;
@@ -212,6 +236,18 @@ class XmlTokenizer {
   }
 
   run(): void {
+    const steps = this.steps(Infinity);
+    while (!steps.next().done) { /* one step: an infinite step never suspends */ }
+  }
+
+  /**
+   * The parse, yielding between two constructs of the root's content after each `stepChars` characters
+   * (the prolog, tags and text runs are never split). Content parsing returns {@link SUSPEND} at the
+   * step's end and is called again from where it stopped: its state is the offset and the open elements,
+   * so the events are those of one uninterrupted run.
+   */
+  *steps(stepChars: number): Generator<void, void, void> {
+    this.pauseAt = stepChars;
     const text = this.text;
     let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     if (text.startsWith("<?xml", i) && (isWs(text.charCodeAt(i + 5)) || text.startsWith("?>", i + 5))) {
@@ -236,6 +272,12 @@ class XmlTokenizer {
         i = this.resumeAt;
       } else if (this.open.length > 0) {
         i = this.parseContent(i);
+        while (i === SUSPEND) {
+          yield;
+          i = this.suspendedAt;
+          this.pauseAt = i + stepChars;
+          i = this.parseContent(i);
+        }
         if (i === FAIL) return;
       }
       i = this.parseMisc(i, this.rootSeen);
@@ -347,12 +389,19 @@ class XmlTokenizer {
     }
   }
 
-  /** The content of the root element, from after its start tag until its end tag closes it. */
+  /**
+   * The content of the root element, from after its start tag until its end tag closes it; or, in a
+   * stepped parse, until the first construct at or after {@link pauseAt} ({@link SUSPEND}).
+   */
   private parseContent(from: number): number {
     const text = this.text;
     const len = this.len;
     let i = from;
     for (;;) {
+      if (i >= this.pauseAt) {
+        this.suspendedAt = i;
+        return SUSPEND;
+      }
       if (text.charCodeAt(i) !== 0x3c) {
         i = this.scanText(i);
         if (i === FAIL) return FAIL;
