@@ -9,7 +9,7 @@ import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
 import { type LinkState, relinkSteps } from "./link.ts";
 import type { KeyedFile, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { LinkedIndex } from "./linked.ts";
-import { parseFile } from "./parse-file.ts";
+import { parseFile, parseFileSteps } from "./parse-file.ts";
 import { runSteps } from "../steps.ts";
 import type { FileRecord } from "./records.ts";
 
@@ -106,6 +106,21 @@ export class IndexCore implements RecordLookup {
       parsed++;
     }
     return parsed;
+  }
+
+  /**
+   * {@link applyChanges} for one file, its parse in steps of about `stepChars` characters (see
+   * `parseFileSteps`): for one big file while other work must run. The record is stored after the last
+   * step, so the core holds no half-parsed record between steps. Returns 1 (files parsed).
+   */
+  *applyChangeSteps(
+    change: { readonly path: string; readonly bytes: Uint8Array; readonly stamp?: FileStamp },
+    stepChars: number,
+  ): Generator<void, number, void> {
+    const record = yield* parseFileSteps(change.path, change.bytes, this.schema, stepChars);
+    const key = pathKey(change.path);
+    this.store(key, { path: change.path, record, stamp: change.stamp ?? null, key });
+    return 1;
   }
 
   /** Installs an already-extracted record (warm start from a snapshot). */

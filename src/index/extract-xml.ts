@@ -9,8 +9,8 @@
 import { LineMap } from "../xml/line-map.ts";
 import { SharedStrings } from "../xml/shared-strings.ts";
 import { hasAmpOrLt, hasChar, isBlank, looksLikeAssetId, skipSpace, skipToken, trimmedEnd } from "./values.ts";
-import { parseXml } from "../xml/tokenizer.ts";
-import type { XmlAttribute, XmlEndTag, XmlStartTag } from "../xml/types.ts";
+import { parseXml, parseXmlSteps } from "../xml/tokenizer.ts";
+import type { XmlAttribute, XmlEndTag, XmlStartTag, XmlVisitor } from "../xml/types.ts";
 import type { AttributeFacts, ChildFacts, SchemaQueries, TextReference, TypeTable } from "../schema/model.ts";
 import {
   type AssetDecl,
@@ -133,17 +133,34 @@ function isExpressionValue(value: string): boolean {
  */
 export function extractXmlRecord(text: string, schema: SchemaQueries | null): FileRecord {
   const x = new XmlExtraction(text, schema);
-  parseXml(
-    text,
-    {
-      startElement: (t) => x.onStart(t),
-      endElement: (t) => x.onEnd(t),
-      text: (v, s, e) => x.onText(v, s, e),
-      error: (e) => x.onError(e),
-    },
-    { namespaces: true, recover: true },
-  );
+  parseXml(text, recordVisitor(x), RECORD_PARSE);
   return x.record();
+}
+
+/**
+ * {@link extractXmlRecord} in steps of about `stepChars` characters of the document (see
+ * `parseXmlSteps`): for one big file in a process that keeps answering. The record is the same.
+ */
+export function* extractXmlRecordSteps(
+  text: string,
+  schema: SchemaQueries | null,
+  stepChars: number,
+): Generator<void, FileRecord, void> {
+  const x = new XmlExtraction(text, schema);
+  yield* parseXmlSteps(text, recordVisitor(x), RECORD_PARSE, stepChars);
+  return x.record();
+}
+
+const RECORD_PARSE = { namespaces: true, recover: true } as const;
+
+/** The tokenizer events of a record's extraction, handed to `x`. */
+function recordVisitor(x: XmlExtraction): XmlVisitor {
+  return {
+    startElement: (t) => x.onStart(t),
+    endElement: (t) => x.onEnd(t),
+    text: (v, s, e) => x.onText(v, s, e),
+    error: (e) => x.onError(e),
+  };
 }
 
 /**

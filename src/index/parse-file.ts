@@ -10,7 +10,8 @@ import { scanShallow } from "../xml/shallow.ts";
 import { parseXml } from "../xml/tokenizer.ts";
 import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
-import { extractXmlRecord } from "./extract-xml.ts";
+import { extractXmlRecordSteps } from "./extract-xml.ts";
+import { runSteps } from "../steps.ts";
 import { artReferences, asciiSource, isAscii, stringSource } from "./art-refs.ts";
 import {
   emptyRecord,
@@ -30,7 +31,7 @@ export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries
   const ext = extensionOf(path);
   switch (ext) {
     case ".xml":
-      return parseXmlFile(bytes, schema);
+      return runSteps(parseXmlFileSteps(bytes, schema, Infinity));
     case ".w3x":
       return parseArtFile(bytes, schema);
     case ".str":
@@ -46,7 +47,27 @@ export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries
   }
 }
 
-function parseXmlFile(bytes: Uint8Array, schema: SchemaQueries | null): FileRecord {
+/**
+ * {@link parseFile} in steps: an XML file's document is parsed in steps of about `stepChars` characters
+ * (the generator yields between them; see `parseXmlSteps`), any other file in one. The record is the
+ * one {@link parseFile} returns.
+ * @example runSteps(parseFileSteps("Data/Map.xml", bytes, schema, 65536))
+ */
+export function* parseFileSteps(
+  path: string,
+  bytes: Uint8Array,
+  schema: SchemaQueries | null,
+  stepChars: number,
+): Generator<void, FileRecord, void> {
+  if (extensionOf(path) !== ".xml") return parseFile(path, bytes, schema);
+  return yield* parseXmlFileSteps(bytes, schema, stepChars);
+}
+
+function* parseXmlFileSteps(
+  bytes: Uint8Array,
+  schema: SchemaQueries | null,
+  stepChars: number,
+): Generator<void, FileRecord, void> {
   if (bytes.length === 0) {
     return {
       ...emptyRecord("xml"),
@@ -66,7 +87,7 @@ function parseXmlFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
     };
   }
   const decoded = decodeXml(bytes);
-  const record = extractXmlRecord(decoded.text, schema);
+  const record = yield* extractXmlRecordSteps(decoded.text, schema, stepChars);
   if (decoded.warnings.length === 0) return record;
   const warnings = decoded.warnings.map((w) => ({
     code: "encoding",
