@@ -42,6 +42,8 @@ export interface RegistryOptions {
   readonly files?: FileSource;
   /** Reads an XSD file of a schema (default: the disk; tests inject a slow one). */
   readonly readSchemaFile?: (path: string) => Uint8Array;
+  /** The longest a job runs between two yields (default ~10 ms; 0: after every step, for tests that count yields). */
+  readonly sliceMs?: number;
 }
 
 export class ProjectRegistry {
@@ -202,6 +204,7 @@ export class ProjectRegistry {
       debounceMs: this.options.debounceMs,
       files: this.options.files,
       readSchemaFile: this.options.readSchemaFile,
+      sliceMs: this.options.sliceMs,
       // Queries answer from a saved snapshot's index while its changed files are re-read.
       serveStoredIndex: true,
       log: (line) => this.log(`${entry.name}: ${line}`),

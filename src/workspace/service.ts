@@ -25,7 +25,6 @@ import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import type { FileSource } from "./file-source.ts";
 import type { LoadedSchema } from "./schema.ts";
-import { Slicer } from "./slices.ts";
 import { type BuildProgress, type BuildReport, SCHEMA_LATER, type UpdateReport, Workspace } from "./workspace.ts";
 
 /** Where snapshots come from and go to (the snapshot store, or nothing). */
@@ -224,6 +223,8 @@ export interface ServiceOptions {
   readonly files?: FileSource;
   /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
   readonly readSchemaFile?: (path: string) => Uint8Array;
+  /** The longest a job runs between two yields (default ~10 ms; 0: after every step, for tests that count yields). */
+  readonly sliceMs?: number;
   /**
    * Publish the snapshot's index first — its stored link as soon as it is decoded, or (a snapshot
    * without one, with files to re-read) decoded, compared with the disk by one scan, linked as stored —
@@ -288,13 +289,13 @@ export class IndexService {
   constructor(config: WorkspaceConfig, options: ServiceOptions = {}) {
     // The XSD set loads in steps after the constructor, not in it (every job waits for it): a server
     // answers (building) meanwhile.
-    this.ws = new Workspace(config, SCHEMA_LATER, options.files);
+    this.ws = new Workspace(config, SCHEMA_LATER, options.files, { sliceMs: options.sliceMs });
     this.log = options.log ?? (() => {});
     this.debounceMs = options.debounceMs ?? 50;
     const snapshots = options.snapshots;
     // After a yield: the caller (a tool call opening the project) answers before the first step runs.
     this.ready = new Promise((r) => setImmediate(r)).then(() =>
-      this.ws.loadSchema((steps) => new Slicer().drive(steps), options.readSchemaFile)
+      this.ws.loadSchema((steps) => this.ws.newSlicer().drive(steps), options.readSchemaFile)
     ).then(() => {
       if (this.disposed) return;
       this.snapshots = typeof snapshots === "function" ? snapshots(this.ws) : (snapshots ?? null);

@@ -12,7 +12,6 @@ import type { ScannedFile } from "../project/scan.ts";
 import type { FileStamp } from "../index/core.ts";
 import { TOOL_VERSION } from "../version.ts";
 import type { LoadedSchema } from "./schema.ts";
-import { Slicer } from "./slices.ts";
 import type { SnapshotPort } from "./service.ts";
 import type { UpdateReport, Workspace } from "./workspace.ts";
 
@@ -101,7 +100,7 @@ export async function warmStart(
     store.forgetLoaded(); // the next save rewrites the snapshot
   };
   // In time slices: a server keeps answering while the snapshot is decoded.
-  const slicer = new Slicer();
+  const slicer = ws.newSlicer();
   let servedEarly = false;
   const loaded = await store.loadInSteps(
     { projectDir: ws.config.projectDir, toolVersion: TOOL_VERSION, schemaKey },
@@ -267,7 +266,7 @@ export class StoreSnapshotPort implements SnapshotPort {
       async () => {
         if (!this.ws) return;
         // In time slices: a server keeps answering while the snapshot is encoded.
-        const slicer = new Slicer();
+        const slicer = this.ws.newSlicer();
         const r = await this.store.saveInSteps(snapshotOf(this.ws, this.schemaKey), () => slicer.pause());
         if (!r.saved && r.reason !== "unchanged") this.log(`snapshot not saved: ${r.message}`);
       },

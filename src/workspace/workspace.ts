@@ -94,6 +94,23 @@ interface SchemaBound {
   readonly ports: LinkPorts;
 }
 
+/** How a workspace's long jobs are cut (see `slices.ts`). */
+export interface WorkspaceSlices {
+  /**
+   * The longest a job runs between two yields, in ms (default: the slicer's, ~10 ms). 0 yields after
+   * every step: tests count yields instead of measuring time.
+   */
+  readonly sliceMs?: number;
+}
+
+/**
+ * XML files at least this large are parsed in steps of {@link PARSE_STEP_CHARS} characters, with a
+ * pause between steps; smaller ones in one piece (a 64 KB file parses in 1-3 ms).
+ */
+export const SLICED_PARSE_BYTES = 64 * 1024;
+/** Characters of a big XML file parsed in one step (1-5 ms of parsing and extraction). */
+const PARSE_STEP_CHARS = 64 * 1024;
+
 /** The constructor's `schema` argument for a workspace whose schema {@link Workspace.loadSchema} loads later. */
 export const SCHEMA_LATER = "later";
 
@@ -144,6 +161,7 @@ export class Workspace {
     readonly config: WorkspaceConfig,
     schema?: LoadedSchema | typeof SCHEMA_LATER,
     private readonly source: FileSource = new DiskFileSource(),
+    private readonly slices: WorkspaceSlices = {},
   ) {
     this.schemaPending = schema === SCHEMA_LATER;
     this.bound = this.bind(
@@ -284,7 +302,7 @@ export class Workspace {
    */
   async serveStored(complete: boolean, builtAt: string): Promise<LinkedIndex> {
     this.event("build_started");
-    const linked = await this.relinkInSlices(new Slicer());
+    const linked = await this.relinkInSlices(this.newSlicer());
     this.builtAtIso = builtAt;
     this.event(complete ? "build_done" : "xml_done");
     // An incomplete one stays `ready_xml` (not complete) until the refresh's end says build_done.
@@ -490,7 +508,7 @@ export class Workspace {
       this.current = { phase, done, total };
       progress(phase, done, total);
     };
-    const slicer = new Slicer();
+    const slicer = this.newSlicer();
     let reachedFiles: number | null = null;
     try {
       let t = performance.now();
@@ -705,7 +723,7 @@ export class Workspace {
     const candidates = this.expand(paths);
     const seen = new Set(candidates.map((f) => pathKey(f.path)));
     const known: string[] = [];
-    const slicer = new Slicer();
+    const slicer = this.newSlicer();
     // A known file that now leads outside the roots gets no stamp, so the refresh forgets it.
     const stamp = this.confinedStamps();
     for (const s of this.core.values()) {
@@ -823,7 +841,7 @@ export class Workspace {
       for (const p of [...deleted, ...changed]) this.ports.invalidate(p);
     }
     this.core.applyChanges(deleted.map((path) => ({ path, deleted: true as const })));
-    const slicer = new Slicer();
+    const slicer = this.newSlicer();
     await this.loadPaths(changed, slicer, undefined, undefined, stamps);
     await this.discover(true, slicer);
     const linked = await this.relinkInSlices(slicer);
@@ -907,7 +925,7 @@ export class Workspace {
    * that includes reached) or that `alsoOutside` names (a snapshot's files, before they are installed).
    */
   async scanAll(alsoOutside: Iterable<{ readonly path: string }> = []): Promise<ScannedFile[]> {
-    const slicer = new Slicer();
+    const slicer = this.newSlicer();
     const out = await this.scanProject(slicer);
     if (this.config.sdk?.vanillaDir) {
       out.push(...(await this.scanRoot(this.config.sdk.vanillaDir, slicer)).filter((f) => f.kind === "xml"));
@@ -1094,6 +1112,11 @@ export class Workspace {
     return this.loadPaths(files.map((f) => f.path), slicer, signal, (n) => report(phase, n, files.length), stamps);
   }
 
+  /** A slicer for one job, with this workspace's slice budget. */
+  newSlicer(): Slicer {
+    return new Slicer(this.slices.sliceMs);
+  }
+
   /** Releases what the workspace holds for reading (the art read buffer); it can still be used after. */
   close(): void {
     this.source.release?.();
@@ -1131,8 +1154,13 @@ export class Workspace {
         continue;
       }
       this.unreadable.delete(pathKey(path));
-      // Parsed at once: a slice ends after any file (and a reused art buffer is overwritten by the next read).
-      n += this.core.applyChanges([{ path, bytes, stamp }]);
+      if (!art && bytes.length >= SLICED_PARSE_BYTES) {
+        // A big file (a map's XML) in steps: the server answers between them. Its bytes are its own.
+        n += await slicer.drive(this.core.applyChangeSteps({ path, bytes, stamp }, PARSE_STEP_CHARS));
+      } else {
+        // Parsed at once: a slice ends after any file (and a reused art buffer is overwritten by the next read).
+        n += this.core.applyChanges([{ path, bytes, stamp }]);
+      }
       if (bytes.length >= LARGE_FILE_BYTES) collectIfLarge();
       if (n % PROGRESS_EVERY === 0) progress?.(n);
       await slicer.pause();

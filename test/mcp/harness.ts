@@ -40,6 +40,8 @@ export interface HarnessOptions extends ServerOptions {
   readonly files?: FileSource;
   /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
   readonly readSchemaFile?: (path: string) => Uint8Array;
+  /** The longest a job runs between two yields (0: after every step, to count yields instead of time). */
+  readonly sliceMs?: number;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function connect(project: string = SAMPLE, options: HarnessOptions 
     debounceMs: options.debounceMs,
     files: options.files,
     readSchemaFile: options.readSchemaFile,
+    sliceMs: options.sliceMs,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const served = serveStdio(() => createMcpServer(registry, { log, ...options }), {

@@ -16,6 +16,7 @@ import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { connect, type Json, SAMPLE, textOf } from "./harness.ts";
 import type { ProjectHandle } from "../../src/mcp/projects.ts";
 import { tempDirs } from "../temp-dirs.ts";
+import { bigDocument } from "../xml/big-document.ts";
 
 const TMP = tempDirs();
 
@@ -176,6 +177,43 @@ describe("answers during long work", () => {
     expect(readsAtFind).toBeLessThan(files.reads);
     await h.close();
   }, 30_000);
+
+  test(
+    "one big file is parsed in steps: calls answer between its steps, before its record exists",
+    async () => {
+      // The sample mod with one generated file of 1.24 M characters (about 19 steps of 64 K characters).
+      const dir = join(TMP.make("ra3-responsive-big-"), "Sample Mod");
+      cpSync(SAMPLE, dir, { recursive: true });
+      const big = join(dir, "Data", "Big.xml");
+      writeFileSync(big, bigDocument(2_000));
+      const files = { bigRead: false, read: (path: string) => (files.bigRead ||= path === big, readFileSync(path)) };
+      // Slices of 0 ms: the build yields after every step, so the count of answers is a count of yields.
+      const h = await connect(dir, { files, sliceMs: 0 });
+      const ws = (h.registry.pick(undefined) as ProjectHandle).service.ws;
+      // Checked between the build's steps (they yield with setImmediate too), not from a timer.
+      while (!files.bigRead) await new Promise((r) => setImmediate(r));
+      let during = 0;
+      while (!ws.core.file(big)) {
+        const status = await h.call("get_status");
+        if (ws.core.file(big)) break;
+        // Big.xml is not included: the reachable files are published first (ready_xml), then the rest parsed.
+        const index = (status.structuredContent as Json).index;
+        expect([["building", "ready_xml"].includes(index.state), index.complete]).toEqual([true, false]);
+        during++;
+        // The in-memory call answers within this turn; the build's next step runs in the next one.
+        await new Promise((r) => setImmediate(r));
+      }
+      // At least one answer per step of the big file (about 19 steps; unsliced: none).
+      expect(during).toBeGreaterThanOrEqual(Math.floor(bigDocument(2_000).length / 65536));
+      const done = await h.call("find_asset", { id: "Unit1999", consistency: "strict" });
+      const line = bigDocument(2_000).split("\r\n").findIndex((l) => l.includes('<GameObject id="Unit1999"')) + 1;
+      expect((done.structuredContent as Json).result.definitions.map((d: Json) => d.at)).toEqual([
+        `Data/Big.xml:${line}`,
+      ]);
+      await h.close();
+    },
+    30_000,
+  );
 
   /** The sample mod in a temp folder with 16 drafts nothing includes (they outweigh what Mod.xml reaches). */
   function withDrafts(): { dir: string; xmlFiles: number } {
