@@ -617,8 +617,8 @@ export class Workspace {
     // As in {@link discover}: every wanted file is checked against the confinement before its read.
     const confinement = this.ports.confinement;
     for (;;) {
-      const wanted = this.core
-        .wanted(this.ports.inputs)
+      // The walk in steps (at Corona scale it is 100-250 ms in one piece).
+      const wanted = (await slicer.drive(this.core.wantedSteps(this.ports.inputs)))
         .filter((p) => !this.unreadable.has(pathKey(p)) && extensionOf(p) !== ".w3x" && confinement.admitsNow(p));
       if (wanted.length === 0) return restIsLarger();
       n += await this.loadPaths(wanted, slicer, signal, progress, stamps);
