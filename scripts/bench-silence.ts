@@ -6,7 +6,7 @@
 // labelled by the file it parsed, or by the stepped job it belongs to and, for a long step, the stack
 // where it ended. Prints the longest gaps of each run with their labels.
 //
-// Usage: bun scripts/bench-silence.ts [--project DIR] [--schema DIR] [--runs 1] [--top 10]
+// Usage: bun scripts/bench-silence.ts [--project DIR] [--schema DIR] [--runs 1] [--top 10] [--gc] [--sort wall|cpu]
 // Default project: the generated Corona-scale mod (/tmp/ra3-perf-corona, see bench-targets.ts).
 // For garbage collections, run with BUN_JSC_logGC=1 2>gc.log: the collector's pauses ("p=… ms") are logged.
 import { spawnSync } from "node:child_process";
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "1" },
     top: { type: "string", default: "10" },
     gc: { type: "boolean", default: false },
+    sort: { type: "string", default: "wall" },
     "gc-log": { type: "string" },
   },
 });
@@ -81,10 +82,10 @@ Slicer.prototype.pause = function (this: Slicer): Promise<void> {
   const ms = now - lastPause;
   const cpu = cpuNow();
   const cpuMs = cpu - lastCpu;
-  let l = label;
+  let l = label || "a step of no labelled job";
   if (ms >= STACK_MS) l += ` @ ${where(new Error().stack ?? "")}`;
   steps.push({ end: now, ms, cpuMs, label: l });
-  label = "a step of no labelled job";
+  label = "";
   const p = pause.call(this);
   // The next step starts when this pause returns control (at once, or after the yield).
   return p.then(() => {
@@ -95,16 +96,14 @@ Slicer.prototype.pause = function (this: Slicer): Promise<void> {
 const drive = Slicer.prototype.drive;
 Slicer.prototype.drive = function <T>(this: Slicer, s: Generator<void, T, void>): Promise<T> {
   const job = `steps of ${where(new Error().stack ?? "")}`;
-  label = job;
-  lastPause = performance.now();
-  lastCpu = cpuNow();
+  mark(job);
   let n = 0;
   const counted = (function* () {
     for (;;) {
-      label = `${job} #${n++}`;
+      mark(`${job} #${n++}`);
       const r = s.next();
       if (r.done) {
-        label = `after the last step (#${n - 1}) of ${job}`;
+        mark(`the end of the last step (#${n - 1}) of ${job}`);
         return r.value;
       }
       yield;
@@ -115,15 +114,21 @@ Slicer.prototype.drive = function <T>(this: Slicer, s: Generator<void, T, void>)
 const apply = IndexCore.prototype.applyChanges;
 IndexCore.prototype.applyChanges = function (this: IndexCore, changes) {
   const c = changes[0];
-  if (changes.length === 1 && c && "bytes" in c) {
-    label = `parse ${basename(c.path)} (${Math.round(c.bytes.length / 1024)} KB)`;
-  } else label = `apply ${changes.length} changes`;
+  const what = changes.length === 1 && c && "bytes" in c
+    ? `parse ${basename(c.path)} (${Math.round(c.bytes.length / 1024)} KB)`
+    : `apply ${changes.length} changes`;
   const t = performance.now();
   const n = apply.call(this, changes);
   const ms = performance.now() - t;
-  label = `after ${label}${ms >= STACK_MS ? ` (parsed in ${ms.toFixed(1)} ms)` : ""}`;
+  if (ms >= 1) mark(`${what} in ${ms.toFixed(1)} ms`);
   return n;
 };
+
+/** Adds `what` to the current step's label (a step may parse files, end one job and start another). */
+function mark(what: string): void {
+  label = label ? `${label} → ${what}` : what;
+  if (label.length > 400) label = `…${label.slice(-400)}`;
+}
 
 /** The first few frames of `stack` that are this project's, not the slicer's or this script's. */
 function where(stack: string): string {
@@ -195,7 +200,8 @@ async function run(home: string, kind: string): Promise<void> {
   const total = performance.now() - t0;
   clearInterval(timer);
   const gc = gcLog ? collectorPauses(kind) : null;
-  gaps.sort((a, b) => b.ms - a.ms);
+  // On a loaded machine wall time includes waiting for a core: --sort cpu ranks by the process's CPU time.
+  gaps.sort(values.sort === "cpu" ? (a, b) => b.cpuMs - a.cpuMs : (a, b) => b.ms - a.ms);
   console.log(
     `\n${kind}: ready at ${Math.round(readyMs)} ms, done at ${Math.round(total)} ms, ${gaps.length} ticks, load ${
       loadavg()[0].toFixed(2)
