@@ -1,8 +1,18 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { loadSchemaCached, schemaCacheFile } from "../../src/schema/cache.ts";
+import { Packr } from "msgpackr";
+import { loadSchemaCached, loadSchemaCachedSteps, schemaCacheFile } from "../../src/schema/cache.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 
 const roots: string[] = [];
@@ -120,5 +130,73 @@ describe("loadSchemaCached", () => {
   test("one cache file per XSD folder, whatever the spelling of its path", () => {
     expect(schemaCacheFile("/sdk/Schemas/xsd", "/c")).toBe(schemaCacheFile("/SDK/schemas/XSD/", "/c"));
     expect(schemaCacheFile("/sdk/Schemas/xsd", "/c")).not.toBe(schemaCacheFile("/mod/Schemas/xsd", "/c"));
+  });
+});
+
+describe("the cache file in steps", () => {
+  /** An XSD set of `n` complex types (each with an attribute, some sharing an enumeration). */
+  function manyTypes(n: number): Record<string, string> {
+    const decls = Array.from(
+      { length: n },
+      (_, i) =>
+        `<xs:complexType name="T${i}"><xs:attribute name="a${i}" type="${
+          i % 3 ? "xs:string" : "Kind"
+        }" /></xs:complexType>`,
+    );
+    const kind = `<xs:simpleType name="Kind"><xs:restriction base="xs:string"><xs:enumeration value="X" />` +
+      `<xs:enumeration value="Y" /></xs:restriction></xs:simpleType>`;
+    return { "CnC3Types.xsd": text(`<xs:include schemaLocation="Types.xsd" />`), "Types.xsd": text(kind, ...decls) };
+  }
+
+  /** Runs the cached load's steps, counting them. */
+  function stepsOf(xsd: string, cache: string): { result: ReturnType<typeof loadSchemaCached>; steps: number } {
+    const g = loadSchemaCachedSteps(xsd, cache);
+    for (let steps = 1;; steps++) {
+      const s = g.next();
+      if (s.done) return { result: s.value, steps };
+    }
+  }
+
+  test("300 types: written and read a chunk of 128 per step, equal to a fresh load", () => {
+    const { xsd, cache } = setup(manyTypes(300));
+    const fresh = loadSchema(xsd);
+    expect(Object.keys(fresh.model!.complexTypes).length).toBe(300);
+    const cold = stepsOf(xsd, cache);
+    const warm = stepsOf(xsd, cache);
+    expect([cold.result.fromCache, warm.result.fromCache]).toEqual([false, true]);
+    expect(warm.result.model).toEqual(fresh.model!);
+    expect(Object.keys(warm.result.model!.complexTypes)).toEqual(Object.keys(fresh.model!.complexTypes));
+    // Read: the header and the stamps of its 2 files, then each of the three chunks (the last returns).
+    expect(warm.steps).toBe(1 + 3 + 1);
+    // The same set with 100 types: one chunk, two steps fewer.
+    const few = setup(manyTypes(100));
+    stepsOf(few.xsd, few.cache);
+    expect(stepsOf(few.xsd, few.cache).steps).toBe(warm.steps - 2);
+  });
+
+  test("a cache file cut short, with a bad chunk, or in the old one-piece layout is ignored and rewritten", () => {
+    const { xsd, cache } = setup(manyTypes(300));
+    const first = loadSchemaCached(xsd, cache);
+    const bytes = readFileSync(first.cacheFile);
+    const fresh = loadSchema(xsd);
+    const broken = [
+      bytes.subarray(0, bytes.length - 10), // the last chunk cut short
+      Uint8Array.from([...bytes.subarray(0, bytes.length - 40), ...new Array(40).fill(0xc1)]), // 0xc1: never valid
+      new Packr({ structuredClone: true }).pack({
+        format: 2,
+        dir: "x",
+        stamps: [],
+        result: fresh,
+      }), // the one-piece layout of format 2
+      bytes.subarray(0, 6),
+    ];
+    for (const b of broken) {
+      writeFileSync(first.cacheFile, b);
+      const again = loadSchemaCached(xsd, cache);
+      expect([again.fromCache, again.cacheWarning]).toEqual([false, null]);
+      expect(again.model).toEqual(fresh.model!);
+      expect(readFileSync(first.cacheFile)).toEqual(bytes);
+      expect(loadSchemaCached(xsd, cache).fromCache).toBe(true);
+    }
   });
 });
