@@ -614,12 +614,12 @@ export class Workspace {
       sizeOf(this.unloaded(scanned)) > sizeOf([...this.core.values()].map((f) => ({ size: f.stamp?.size ?? 0 })));
     const seeds = scanned.filter((f) => extensionOf(f.path) === ".babproj").map((f) => f.path);
     n += await this.loadPaths(seeds, slicer, signal, progress, stamps);
-    // As in {@link discover}: every wanted file is checked against the confinement before its read.
-    const confinement = this.ports.confinement;
     for (;;) {
-      // The walk in steps (at Corona scale it is 100-250 ms in one piece).
-      const wanted = (await slicer.drive(this.core.wantedSteps(this.ports.inputs)))
-        .filter((p) => !this.unreadable.has(pathKey(p)) && extensionOf(p) !== ".w3x" && confinement.admitsNow(p));
+      // The walk in steps (at Corona scale it is 100-250 ms in one piece), then, as in {@link discover},
+      // every wanted file checked against the confinement before its read.
+      const wanted = await slicer.drive(
+        this.toRead(await slicer.drive(this.core.wantedSteps(this.ports.inputs)), false),
+      );
       if (wanted.length === 0) return restIsLarger();
       n += await this.loadPaths(wanted, slicer, signal, progress, stamps);
       if (!restIsLarger()) return false;
@@ -1073,13 +1073,9 @@ export class Workspace {
   ): Promise<number> {
     let loaded = 0;
     for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
-      // What the walk wants came through confined lookups; an entry point the project layout named (a
-      // Data/Mod.xml that is a link leading out) did not, so every wanted file is checked before its read.
-      const confinement = this.ports.confinement;
-      const wanted = (await slicer.drive(this.core.wantedSteps(this.ports.inputs)))
-        .filter((p) =>
-          !this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x") && confinement.admitsNow(p)
-        );
+      const wanted = await slicer.drive(
+        this.toRead(await slicer.drive(this.core.wantedSteps(this.ports.inputs)), includeArt),
+      );
       if (wanted.length === 0) break;
       if (!aside) {
         loaded += await this.loadPaths(wanted, slicer, signal);
@@ -1099,6 +1095,26 @@ export class Workspace {
       }
     }
     return loaded;
+  }
+
+  /**
+   * The files of `wanted` to read, in steps of 256: not known to be unreadable, art only with
+   * `includeArt`, and admitted by the confinement. What the walk wants came through confined lookups;
+   * an entry point the project layout named (a Data/Mod.xml that is a link leading out) did not, so
+   * every wanted file is checked before its read (a realpath each: 55 ms for the 7,215 files of one
+   * round at Corona scale).
+   */
+  private *toRead(wanted: readonly string[], includeArt: boolean): Generator<void, string[], void> {
+    const confinement = this.ports.confinement;
+    const out: string[] = [];
+    for (let k = 0; k < wanted.length; k++) {
+      const p = wanted[k];
+      if (!this.unreadable.has(pathKey(p)) && (includeArt || extensionOf(p) !== ".w3x") && confinement.admitsNow(p)) {
+        out.push(p);
+      }
+      if (k % 256 === 255) yield;
+    }
+    return out;
   }
 
   private loadScanned(
