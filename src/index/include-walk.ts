@@ -94,6 +94,7 @@ const FILES_PER_STEP = 32;
  * work run there; at mod scale the walk is hundreds of milliseconds) and returns the same result.
  */
 export function* walkStreamsSteps(records: RecordLookup, inputs: LinkInputs): Generator<void, WalkResult, void> {
+  if (inputs.prepareSteps) yield* inputs.prepareSteps();
   const w = new IncludeWalker(records, inputs);
   for (let e = 0; e < w.entries.length; e++) yield* w.walkEntry(w.entries[e]);
   yield* w.walkUnreached();

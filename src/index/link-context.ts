@@ -36,6 +36,11 @@ export interface LinkInputs {
   /** A usable SDK is configured (else prefixed misses are summarised, not reported one by one). */
   readonly sdkUsable: boolean;
   readonly entries: readonly EntryPoint[];
+  /**
+   * Work the walk's start would otherwise do in one piece (the entry plan from the records), in steps:
+   * a stepped walk runs it first, so reading {@link entries} then costs nothing. Optional.
+   */
+  prepareSteps?(): Generator<void, void, void>;
   readonly schema: SchemaQueries | null;
   resolve(source: string, includingFile: string, layer: "project" | "sdk"): IncludeResolution;
   /**

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { walkStreams, walkStreamsSteps } from "../../src/index/include-walk.ts";
 import { link, relinkSteps } from "../../src/index/link.ts";
-import { doc, includes, memIndex } from "./fixture.ts";
+import { doc, includes, memIndex, ROOT } from "./fixture.ts";
 
 /** A mod of 300 files in a chain (the last one back to the first), a missing and an unreached include. */
 function chain(): Record<string, string> {
@@ -112,5 +112,24 @@ describe("the include walk and the link in steps", () => {
       "include-not-found",
       "include-not-found",
     ]);
+  });
+
+  test("after files appear, the entry plan is made again in steps first (one more yield per 256 files), the same walk", () => {
+    const { core, ports } = memIndex(chain());
+    const walkOf = () => {
+      const steps = walkStreamsSteps(core, ports.inputs);
+      let yields = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) yields++;
+      return { yields, walk: step.value };
+    };
+    const settled = walkOf(); // the plan is that of these records: nothing to redo
+    // A file appears (the include structure changes): the plan is out of date, 303 files to check.
+    core.applyChanges([{ path: `${ROOT}/Data/Extra.xml`, bytes: new TextEncoder().encode(doc("")) }]);
+    const stale = walkOf();
+    expect(stale.yields).toBe(settled.yields + 1);
+    expect(walkOf().yields).toBe(settled.yields);
+    expect(stale.walk).toEqual(walkStreams(core, ports.inputs));
+    expect(stale.walk.reached.size).toBe(settled.walk.reached.size);
   });
 });
