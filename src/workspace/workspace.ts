@@ -109,7 +109,7 @@ export interface WorkspaceSlices {
  */
 export const SLICED_PARSE_BYTES = 64 * 1024;
 /** Characters of a big XML file parsed in one step (1-5 ms of parsing and extraction). */
-const PARSE_STEP_CHARS = 64 * 1024;
+export const PARSE_STEP_CHARS = 64 * 1024;
 
 /** The constructor's `schema` argument for a workspace whose schema {@link Workspace.loadSchema} loads later. */
 export const SCHEMA_LATER = "later";

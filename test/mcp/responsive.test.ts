@@ -17,6 +17,7 @@ import { connect, type Json, SAMPLE, textOf } from "./harness.ts";
 import type { ProjectHandle } from "../../src/mcp/projects.ts";
 import { tempDirs } from "../temp-dirs.ts";
 import { bigDocument } from "../xml/big-document.ts";
+import { PARSE_STEP_CHARS, SLICED_PARSE_BYTES } from "../../src/workspace/workspace.ts";
 
 const TMP = tempDirs();
 
@@ -185,7 +186,9 @@ describe("answers during long work", () => {
       const dir = join(TMP.make("ra3-responsive-big-"), "Sample Mod");
       cpSync(SAMPLE, dir, { recursive: true });
       const big = join(dir, "Data", "Big.xml");
-      writeFileSync(big, bigDocument(2_000));
+      const text = bigDocument(2_000);
+      expect(text.length).toBeGreaterThan(SLICED_PARSE_BYTES);
+      writeFileSync(big, text);
       const files = { bigRead: false, read: (path: string) => (files.bigRead ||= path === big, readFileSync(path)) };
       // Slices of 0 ms: the build yields after every step, so the count of answers is a count of yields.
       const h = await connect(dir, { files, sliceMs: 0 });
@@ -204,9 +207,9 @@ describe("answers during long work", () => {
         await new Promise((r) => setImmediate(r));
       }
       // At least one answer per step of the big file (about 19 steps; unsliced: none).
-      expect(during).toBeGreaterThanOrEqual(Math.floor(bigDocument(2_000).length / 65536));
+      expect(during).toBeGreaterThanOrEqual(Math.floor(text.length / PARSE_STEP_CHARS));
       const done = await h.call("find_asset", { id: "Unit1999", consistency: "strict" });
-      const line = bigDocument(2_000).split("\r\n").findIndex((l) => l.includes('<GameObject id="Unit1999"')) + 1;
+      const line = text.split("\r\n").findIndex((l) => l.includes('<GameObject id="Unit1999"')) + 1;
       expect((done.structuredContent as Json).result.definitions.map((d: Json) => d.at)).toEqual([
         `Data/Big.xml:${line}`,
       ]);
