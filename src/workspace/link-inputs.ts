@@ -249,8 +249,11 @@ function* unresolvedDataIncludesSteps(
   plain: IncludeResolver,
 ): Generator<void, string[], void> {
   const out: string[] = [];
+  // The records in link order first (after files appeared, that sorts them all): a step of its own.
+  const files = [...core.values()];
+  yield;
   let n = 0;
-  for (const f of core.values()) {
+  for (const f of files) {
     if (++n % FILES_PER_STEP === 0) yield;
     if (!isInside(f.path, layout.dir)) continue;
     const sources = [...f.record.includes.map((i) => i.source), ...f.record.xincludes.map((x) => x.href)];
