@@ -106,7 +106,8 @@ export function makeLinkPorts(
     manifestCache.clear();
     return facts;
   }
-  const current = (): RecordFacts => runSteps(currentSteps());
+  // Asked on every include the walk resolves: the common case (up to date) makes no generator.
+  const current = (): RecordFacts => facts && facts.structure === core.structure ? facts : runSteps(currentSteps());
 
   const streamBase = (source: string): string | null => {
     const name = baseName(parseIncludeSource(source).remainder);
