@@ -3,7 +3,12 @@
 // Usage: bun scripts/test.ts [bun test args...]
 import { spawn } from "node:child_process";
 
-const child = spawn(process.execPath, ["test", ...process.argv.slice(2)], {
+// A test's own time limit, unless one is given: many tests build real mods or run a server over stdio,
+// which takes seconds on a busy 2-core machine (bun's default of 5 s timed such tests out at load 8-12).
+// A hung test still fails, after 30 s. No test asserts a time.
+const given = process.argv.slice(2);
+const timeout = given.some((a) => a.startsWith("--timeout")) ? [] : ["--timeout", "30000"];
+const child = spawn(process.execPath, ["test", ...timeout, ...given], {
   stdio: ["ignore", "pipe", "pipe"],
   env: { ...process.env, MSGPACKR_NATIVE_ACCELERATION_DISABLED: "true" },
 });
