@@ -69,9 +69,14 @@ export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | nu
 /**
  * Opens the configured project: warm start from its snapshot when one is valid (re-reading only changed
  * files), else a full build. The caller saves the snapshot (`saveSnapshot`) once it has answered. Prints
- * why not and returns the exit status when there is no project.
+ * why not and returns the exit status when there is no project. Without `sites: false` (a command that
+ * reads no reference site: `ra3 index`), a warm start's stored sites are decoded before it returns.
  */
-export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWorkspace | number> {
+export async function openWorkspace(
+  cfg: CliConfig,
+  io: CliIo,
+  options: { readonly sites?: boolean } = {},
+): Promise<OpenedWorkspace | number> {
   const config = configOrExplain(cfg, io);
   if (typeof config === "number") return config;
   const ws = new Workspace(config);
@@ -122,6 +127,9 @@ export async function openWorkspace(cfg: CliConfig, io: CliIo): Promise<OpenedWo
     store.forgetLoaded();
     if (!cfg.quiet) io.err(`ra3: ${message}\n`);
   };
+  // A query reads the reference sites: a warm start's stored ones are decoded now (refused and linked
+  // again from the files when they do not decode). `ra3 index` reads none.
+  if (options.sites !== false) await ws.decodeStoredSites();
   const ms = Math.round((performance.now() - t) * 10) / 10;
   let outcome: SnapshotOutcome | null = null;
   const saveSnapshotOnce = (): SnapshotOutcome => {

@@ -2,7 +2,7 @@
  * The linked index: the immutable result of linking every file record, and its types. Queries read only
  * this. The link phases produce the plain lists; {@link LinkedIndex} is the one place the derived indexes
  * (by id, by type, reverse and forward references, include edges by file) are built from them. Nothing
- * here is mutated after publication.
+ * here is mutated after publication (a snapshot's stored sites are decoded on first read: the same list).
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
@@ -271,13 +271,26 @@ export interface PoidSite {
   readonly target: { readonly element: string; readonly file: string; readonly line: number } | null;
 }
 
+/**
+ * Reference sites produced on first read: a snapshot's stored sites, decoded when something first reads
+ * them (a warm start that publishes the stored index never does). `produce` throws when they do not
+ * decode (the store's error, which the workspace turns into a refusal and a relink).
+ */
+export interface DeferredSites {
+  /** How many sites there are (known without decoding them). */
+  readonly length: number;
+  /** The sites, decoded now if they were not yet. */
+  produce(): readonly ReferenceSite[];
+  /** {@link produce} in steps (a server answers in between). */
+  produceSteps(): Generator<void, readonly ReferenceSite[], void>;
+}
+
 /** What the link phases produce: the plain lists the published index is made of (the rest is derived). */
 export type LinkedParts =
   & Pick<
     LinkedIndex,
     | "files"
     | "assets"
-    | "sites"
     | "includes"
     | "defines"
     | "diagnostics"
@@ -294,12 +307,13 @@ export type LinkedParts =
     | "stringUses"
     | "poidSites"
   >
-  & { readonly ranking: AssetRanking };
+  & { readonly sites: readonly ReferenceSite[] | DeferredSites; readonly ranking: AssetRanking };
 
 export class LinkedIndex {
   readonly files: ReadonlyMap<string, FileInfo>;
   readonly assets: readonly AssetDef[];
-  readonly sites: readonly ReferenceSite[];
+  /** The sites, or a snapshot's stored ones until first read (see {@link sites}). */
+  private siteList: readonly ReferenceSite[] | DeferredSites;
   readonly includes: readonly IncludeEdge[];
   /**
    * Lower-cased name → every declaration: compiled files' first, then referenced, then not-included
@@ -342,7 +356,7 @@ export class LinkedIndex {
   constructor(parts: LinkedParts) {
     this.files = parts.files;
     this.assets = parts.assets;
-    this.sites = parts.sites;
+    this.siteList = parts.sites;
     this.includes = parts.includes;
     this.defines = parts.defines;
     this.diagnostics = parts.diagnostics;
@@ -363,6 +377,37 @@ export class LinkedIndex {
     this.stringUses = parts.stringUses;
     this.byId = parts.ranking.byId;
     this.byType = parts.ranking.byType;
+  }
+
+  /**
+   * Every reference site, in index order. A snapshot's stored sites are decoded on first read (and throw
+   * the store's error when they do not decode: the caller refuses that index, see `Workspace`).
+   */
+  get sites(): readonly ReferenceSite[] {
+    const s = this.siteList;
+    if (Array.isArray(s)) return s;
+    const list = (s as DeferredSites).produce();
+    this.siteList = list;
+    return list;
+  }
+
+  /** Whether the sites are still a stored byte range nothing has read. */
+  get sitesDeferred(): boolean {
+    return !Array.isArray(this.siteList);
+  }
+
+  /** The sites as they are held: decoded, or still deferred (a save re-encodes them only if it writes). */
+  get heldSites(): readonly ReferenceSite[] | DeferredSites {
+    return this.siteList;
+  }
+
+  /** {@link sites} in steps: a server decodes stored sites between its answers. */
+  *sitesSteps(): Generator<void, readonly ReferenceSite[], void> {
+    const s = this.siteList;
+    if (Array.isArray(s)) return s;
+    const list = yield* (s as DeferredSites).produceSteps();
+    this.siteList = list;
+    return list;
   }
 
   /** Asset index → reference sites that resolve to it. */

@@ -65,7 +65,11 @@ function singleProject(env: ToolEnv) {
 async function indexFor(env: ToolEnv, waitMs: number): Promise<LinkedIndex> {
   const h = singleProject(env);
   const linked = h.service.linked ?? (waitMs > 0 ? await h.service.waitForIndex(waitMs) : null);
-  if (linked) return linked;
+  if (linked) {
+    // A warm start's stored sites are decoded (or refused and the index linked again) before any read.
+    await h.service.ws.decodeStoredSites();
+    return h.service.linked ?? linked;
+  }
   if (h.service.ws.lifecycle.state === "error") {
     throw new ProtocolError(
       INTERNAL_ERROR,

@@ -135,6 +135,8 @@ export async function acquireIndex(
     const f = await makeStrict(h, timeoutMs, signal);
     if (f) return f;
   } else await awaitSnapshot(registry, h, signal);
+  // A warm start's stored sites are decoded (or refused and the index linked again) before any query.
+  await h.service.ws.decodeStoredSites();
   const linked = h.service.linked;
   if (linked) return { handle: h, linked };
   const index = envelopeOf(h.service.view());

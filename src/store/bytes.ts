@@ -199,6 +199,11 @@ export class ByteReader {
     this.pos = start;
   }
 
+  /** Another reader of the same bytes from `start` to this one's end (this one does not move). */
+  from(start: number): ByteReader {
+    return new ByteReader(this.buf, start, this.end);
+  }
+
   /** A reader of the next `n` bytes alone; this one moves past them. */
   slice(n: number): ByteReader {
     if (n > this.end - this.pos) throw new CorruptInput("unexpected end of data");

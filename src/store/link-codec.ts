@@ -16,6 +16,7 @@
 import type { FileReach, WalkContext, WalkResult } from "../index/include-walk.ts";
 import type {
   AssetDef,
+  DeferredSites,
   DefineDef,
   DefineUseSite,
   Diagnostic,
@@ -33,6 +34,7 @@ import type {
 } from "../index/linked.ts";
 import { pathKey } from "../project/paths.ts";
 import { type ByteReader, type ByteWriter, CorruptInput } from "./bytes.ts";
+import { runSteps } from "../steps.ts";
 import {
   compileSpec,
   readObjectSteps,
@@ -75,7 +77,7 @@ export function linkStateOf(linked: LinkedIndex, walk: WalkResult, facts: LinkFa
     parts: {
       files: linked.files,
       assets: linked.assets,
-      sites: linked.sites,
+      sites: linked.heldSites,
       defines: linked.defines,
       diagnostics: linked.diagnostics,
       stats: linked.stats,
@@ -137,7 +139,6 @@ interface WireLink {
   readonly suppressedPrefixed: readonly WireCount[];
   readonly files: readonly FileInfo[];
   readonly assets: readonly AssetDef[];
-  readonly sites: readonly ReferenceSite[];
   readonly defines: readonly WireDefines[];
   readonly diagnostics: readonly Diagnostic[];
   readonly stats: LinkStats;
@@ -296,7 +297,6 @@ const LINK_SPEC: Spec<WireLink> = {
   suppressedPrefixed: { list: COUNT },
   files: { list: FILE },
   assets: { list: ASSET },
-  sites: { list: SITE },
   defines: { list: { key: "str", defs: { list: DEFINE } } },
   diagnostics: { list: DIAGNOSTIC },
   stats: { optional: STATS },
@@ -312,8 +312,15 @@ const LINK_SPEC: Spec<WireLink> = {
 
 const LINK_FIELDS = compileSpec(LINK_SPEC);
 
+/**
+ * The reference sites, written after the rest of the section behind their byte length: a warm start
+ * that publishes the stored index never reads them (they were about 40 % of the section's decode at
+ * Corona scale), so it keeps only their range ({@link StoredSites}).
+ */
+const SITES_FIELDS = compileSpec<{ readonly sites: readonly ReferenceSite[] }>({ sites: { list: SITE } });
+
 /** The wire layout of the linked section, for the snapshot's layout fingerprint. */
-export const LINK_LAYOUT_FIELDS: readonly unknown[] = LINK_FIELDS;
+export const LINK_LAYOUT_FIELDS: readonly unknown[] = [LINK_FIELDS, SITES_FIELDS];
 
 /** Objects of one list read or written between two yields. */
 const ITEMS_PER_STEP = 4096;
@@ -351,8 +358,10 @@ function internVocabulary<T>(table: StringTable, list: readonly T[], fields: rea
 /** Writes `state` to `w`, its strings into `table`, yielding after every few thousand list items. */
 export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: LinkState): Generator<void, void, void> {
   const { walk, parts } = state;
+  // Stored sites nothing read are decoded to be written again (their string indexes are this table's).
+  const sites = Array.isArray(parts.sites) ? parts.sites : yield* (parts.sites as DeferredSites).produceSteps();
   internVocabulary(table, parts.assets, ASSET_VOCABULARY);
-  internVocabulary(table, parts.sites, SITE_VOCABULARY);
+  internVocabulary(table, sites, SITE_VOCABULARY);
   yield;
   const wire: WireLink = {
     facts: state.facts,
@@ -369,7 +378,6 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
     suppressedPrefixed: [...walk.suppressedPrefixed].map(([key, count]) => ({ key, count })),
     files: [...parts.files].map(([key, f]) => (keyed(key, f.path), f)),
     assets: parts.assets,
-    sites: parts.sites,
     defines: [...parts.defines].map(([key, defs]) => ({ key, defs })),
     diagnostics: parts.diagnostics,
     stats: parts.stats,
@@ -388,6 +396,76 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
     byType: listsKeyedBy(parts.ranking.byType, (a, key) => a.type === key, parts.assets) as unknown as WireNumbers[],
   };
   yield* writeObjectSteps(w, table, LINK_FIELDS, wire, ITEMS_PER_STEP);
+  const lengthAt = w.length;
+  w.u32(0);
+  yield* writeObjectSteps(w, table, SITES_FIELDS, { sites }, ITEMS_PER_STEP);
+  w.setU32(lengthAt, w.length - lengthAt - 4);
+}
+
+/**
+ * Stored reference sites that did not decode when first read (their range was kept, not decoded, by
+ * the warm start). The checksum matched, so an encoder of another build wrote the same version: the
+ * stored index they belong to cannot be trusted, and the workspace links the files again.
+ */
+export class CorruptSites extends Error {
+  constructor(why: string) {
+    super(`the snapshot is corrupt: its stored reference sites do not decode (${why})`);
+    this.name = "CorruptSites";
+  }
+}
+
+/**
+ * A linked section's reference sites as their byte range in the snapshot, decoded on first read and
+ * then kept; checked like the rest of the section (every asset index inside the assets), and throwing
+ * {@link CorruptSites} when they do not decode to exactly that range.
+ */
+class StoredSites implements DeferredSites {
+  private value: readonly ReferenceSite[] | null = null;
+
+  constructor(
+    private readonly range: ByteReader,
+    /** Where the range starts (each read has its own reader from there: reads in steps may overlap). */
+    private readonly start: number,
+    private readonly table: readonly string[],
+    readonly length: number,
+    private readonly assets: number,
+  ) {}
+
+  produce(): readonly ReferenceSite[] {
+    return this.value ?? runSteps(this.produceSteps());
+  }
+
+  *produceSteps(): Generator<void, readonly ReferenceSite[], void> {
+    if (this.value) return this.value;
+    try {
+      const r = this.range.from(this.start);
+      const { sites } = (yield* readObjectSteps(r, this.table, SITES_FIELDS, ITEMS_PER_STEP)) as unknown as {
+        sites: ReferenceSite[];
+      };
+      if (r.pos !== r.end) throw new CorruptInput(`${r.end - r.pos} bytes are left after them`);
+      if (sites.length !== this.length) throw new CorruptInput(`${sites.length} sites, not ${this.length}`);
+      const problem = yield* sitesProblemSteps(sites, this.assets);
+      if (problem !== null) throw new CorruptInput(problem);
+      return this.value ??= sites;
+    } catch (e) {
+      if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {
+        throw new CorruptSites(e.message);
+      }
+      throw e;
+    }
+  }
+}
+
+/** The first site naming an asset outside the `n`, or null; yields after every few thousand sites. */
+function* sitesProblemSteps(sites: readonly ReferenceSite[], n: number): Generator<void, string | null, void> {
+  const asset = (i: number) => Number.isInteger(i) && i >= 0 && i < n;
+  for (let i = 0; i < sites.length; i++) {
+    const site = sites[i];
+    if (site.from !== -1 && !asset(site.from)) return `reference site ${i} belongs to asset ${site.from} of ${n}`;
+    for (const t of site.targets) if (!asset(t)) return `reference site ${i} points at asset ${t} of ${n}`;
+    if ((i + 1) % (4 * ITEMS_PER_STEP) === 0) yield;
+  }
+  return null;
 }
 
 /**
@@ -471,6 +549,10 @@ function keyed(key: string, path: string): string {
  */
 export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Generator<void, LinkState, void> {
   const o = (yield* readObjectSteps(r, table, LINK_FIELDS, ITEMS_PER_STEP)) as unknown as WireLink;
+  // The sites: only their range and count now (the count is the list's first varint).
+  const siteBytes = r.slice(r.u32());
+  const sitesAt = siteBytes.pos;
+  const sites = new StoredSites(siteBytes, sitesAt, table, siteBytes.count(), o.assets.length);
   yield;
   // The maps in steps too (a key per path): 11k reached files and 11k files took 25–50 ms in one block.
   const reached = new Map<string, FileReach>();
@@ -503,7 +585,7 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
     parts: {
       files,
       assets: o.assets,
-      sites: o.sites,
+      sites,
       defines: new Map(o.defines.map((x) => [x.key, x.defs])),
       diagnostics: o.diagnostics,
       stats: o.stats,
@@ -527,12 +609,11 @@ export function* linkStateProblemSteps(s: LinkState): Generator<void, string | n
   const { assets, sites, stringUses, poidSites, ranking } = s.parts;
   const n = assets.length;
   const asset = (i: number) => Number.isInteger(i) && i >= 0 && i < n;
-  // (An asset's and a site's index is its position, set by the reader: not checked.)
-  for (let i = 0; i < sites.length; i++) {
-    const site = sites[i];
-    if (site.from !== -1 && !asset(site.from)) return `reference site ${i} belongs to asset ${site.from} of ${n}`;
-    for (const t of site.targets) if (!asset(t)) return `reference site ${i} points at asset ${t} of ${n}`;
-    if ((i + 1) % (4 * ITEMS_PER_STEP) === 0) yield;
+  // (An asset's and a site's index is its position, set by the reader: not checked. Stored sites are
+  // checked when they are decoded, on first read: see StoredSites.)
+  if (Array.isArray(sites)) {
+    const problem = yield* sitesProblemSteps(sites as readonly ReferenceSite[], n);
+    if (problem !== null) return problem;
   }
   for (const p of poidSites) {
     if (p.from !== -1 && !asset(p.from)) return `a Poid site belongs to asset ${p.from} of ${n}`;

@@ -23,7 +23,7 @@ import {
   type SnapshotHeaderInfo,
   writeSnapshotSteps,
 } from "./codec.ts";
-import type { LinkState } from "./link-codec.ts";
+import { CorruptSites, type LinkState } from "./link-codec.ts";
 import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "./lock.ts";
 import { sweepTempFiles, tempFilesOf } from "./leftovers.ts";
 import { runSteps, runStepsWithPauses } from "../steps.ts";
@@ -313,6 +313,8 @@ export class SnapshotStore {
       this.known = { state, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
       return { saved: true, path: this.path, size, meta };
     } catch (e) {
+      // Stored sites that do not decode: the caller saves without the linked section (nothing was renamed).
+      if (e instanceof CorruptSites) throw e;
       return { saved: false, reason: "error", message: `could not write the snapshot ${this.path} (${errText(e)})` };
     } finally {
       releaseQuietly(lock);

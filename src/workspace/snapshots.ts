@@ -4,6 +4,7 @@
  * service uses so a burst of edits causes one write, not one per edit.
  */
 import { CorruptRecord, type Snapshot, SNAPSHOT_SCHEMA_VERSION } from "../store/codec.ts";
+import { CorruptSites } from "../store/link-codec.ts";
 import { QuietPeriodWriter } from "../store/scheduler.ts";
 import { type SaveResult, SnapshotStore } from "../store/snapshot-store.ts";
 import { planWarmStart, snapshotFiles } from "../store/warm-start.ts";
@@ -235,13 +236,25 @@ export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: str
     const unchanged = store.unchangedSinceLoad();
     if (unchanged) return unchanged;
   }
+  const snapshot = snapshotOf(ws, schemaKey);
   try {
-    return store.save(snapshotOf(ws, schemaKey));
+    return store.save(snapshot);
   } catch (e) {
     // A deferred record the encoder read did not decode: nothing is written (the next run rebuilds it).
     if (e instanceof CorruptRecord) return { saved: false, reason: "error", message: e.message };
+    if (e instanceof CorruptSites) return store.save(withoutStoredSites(ws, snapshot, e));
     throw e;
   }
+}
+
+/**
+ * `snapshot` without its linked section, after the stored sites it would have re-encoded did not decode
+ * (`e`, said once): the records are good, so they are saved (the next warm start links them), and the
+ * snapshot that held those sites is replaced.
+ */
+function withoutStoredSites(ws: Workspace, snapshot: Snapshot, e: CorruptSites): Snapshot {
+  ws.onRecordProblem?.(`${e.message}; the snapshot was saved without its linked section`);
+  return { ...snapshot, linked: null };
 }
 
 /**
@@ -267,7 +280,15 @@ export class StoreSnapshotPort implements SnapshotPort {
         if (!this.ws) return;
         // In time slices: a server keeps answering while the snapshot is encoded.
         const slicer = this.ws.newSlicer();
-        const r = await this.store.saveInSteps(snapshotOf(this.ws, this.schemaKey), () => slicer.pause());
+        const pause = () => slicer.pause();
+        const snapshot = snapshotOf(this.ws, this.schemaKey);
+        let r;
+        try {
+          r = await this.store.saveInSteps(snapshot, pause);
+        } catch (e) {
+          if (!(e instanceof CorruptSites)) throw e;
+          r = await this.store.saveInSteps(withoutStoredSites(this.ws, snapshot, e), pause);
+        }
         if (!r.saved && r.reason !== "unchanged") this.log(`snapshot not saved: ${r.message}`);
       },
       quietMs,

@@ -20,7 +20,7 @@ import type { GameId } from "../schema/model.ts";
 import { type DeferredRecord, type FileChange, type FileStamp, IndexCore, type StoredFile } from "../index/core.ts";
 import type { WalkResult } from "../index/include-walk.ts";
 import { type Diagnostic, LinkedIndex } from "../index/linked.ts";
-import { type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
+import { CorruptSites, type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
 import { CorruptRecord } from "../store/codec.ts";
 import { linkFactsHoldSteps, linkFactsNow } from "./link-facts.ts";
 import { runSteps } from "../steps.ts";
@@ -692,6 +692,7 @@ export class Workspace {
    * snapshot's records are read again from the files and the index relinked ({@link refuseDeferred}).
    */
   async decodeDeferred(): Promise<void> {
+    await this.decodeStoredSites();
     if (this.core.deferredCount === 0) return;
     try {
       for (const f of this.core.values()) void f.record;
@@ -700,6 +701,46 @@ export class Workspace {
       this.refuseDeferred(e);
       await this.refreshFrom(await this.scanAll());
     }
+  }
+
+  /** The running decode of the published index's stored sites (concurrent queries wait for the one). */
+  private sitesDecoding: Promise<void> | null = null;
+
+  /**
+   * Decodes the published index's stored reference sites if nothing has read them yet, in slices: every
+   * query or export that may read sites (or what is derived from them: the reverse lists, miss tables,
+   * unreferenced assets) calls this first, since a warm start that published the stored index keeps only
+   * their byte range. When they do not decode, that index is refused ({@link refuseStoredSites}) and the
+   * one published after is linked from the files.
+   */
+  decodeStoredSites(): Promise<void> {
+    const linked = this.published;
+    if (!linked || !linked.sitesDeferred) return Promise.resolve();
+    this.sitesDecoding ??= (async () => {
+      try {
+        await this.newSlicer().drive(linked.sitesSteps());
+      } catch (e) {
+        if (!(e instanceof CorruptSites)) throw e;
+        await this.refuseStoredSites(e, linked);
+      } finally {
+        this.sitesDecoding = null;
+      }
+    })();
+    return this.sitesDecoding;
+  }
+
+  /**
+   * The stored sites of `broken` (the published index) did not decode (`e`): nothing of that snapshot is
+   * trusted any more, so its deferred records are forgotten and read again from the files, and the index
+   * is linked again from the records (also when every record had been decoded already).
+   */
+  private async refuseStoredSites(e: CorruptSites, broken: LinkedIndex): Promise<void> {
+    const dropped = this.core.dropDeferred();
+    this.onRecordProblem?.(
+      `${e.message}; the index was linked again from the files (${dropped.length} records read again)`,
+    );
+    await this.refreshFrom(await this.scanAll());
+    if (this.published === broken) await this.relinkInSlices(this.newSlicer());
   }
 
   /**

@@ -7,9 +7,13 @@
  * linked sections that do not hold together are refused, never served.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { LinkedIndex } from "../../src/index/linked.ts";
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { LinkedIndex, ReferenceSite } from "../../src/index/linked.ts";
+import { findReferences } from "../../src/query/references.ts";
+import { memoryIo } from "../../src/cli/io.ts";
+import { run } from "../../src/cli/run.ts";
+import { summarize } from "../../src/query/summary.ts";
 import { checksum32 } from "../../src/store/bytes.ts";
 import { decodeSnapshot, encodeSnapshot } from "../../src/store/codec.ts";
 import { exportSnapshot } from "../../src/store/export.ts";
@@ -235,17 +239,17 @@ describe("ra3 status", () => {
 });
 
 describe("snapshots the warm start must not serve", () => {
-  test("a snapshot of the previous format (version 4) is refused with its reason, and the index rebuilt", async () => {
+  test("a snapshot of the previous format (version 5) is refused with its reason, and the index rebuilt", async () => {
     const { dir, home } = await saved();
     const store = new SnapshotStore(home, dir);
     const bytes = readFileSync(store.path);
-    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 4, true);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 5, true);
     writeFileSync(store.path, bytes);
     const ws = new Workspace(config(dir, home));
     const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
     expect(warm).toEqual({
       warm: false,
-      reason: "the snapshot has format version 4; this ra3 reads version 5; rebuilding the index",
+      reason: "the snapshot has format version 5; this ra3 reads version 6; rebuilding the index",
       quiet: false,
     });
     expect(ws.linked).toBeNull();
@@ -258,12 +262,13 @@ describe("snapshots the warm start must not serve", () => {
     if (!loaded.ok || !loaded.snapshot.linked) throw new Error("no linked snapshot");
     const s = loaded.snapshot;
     const link = s.linked!;
-    const sites = link.parts.sites.map((site, i) => (i === 0 ? { ...site, targets: [99999] } : site));
-    writeFileSync(store.path, encodeSnapshot({ ...s, linked: { ...link, parts: { ...link.parts, sites } } }));
+    const byId = new Map([...link.parts.ranking.byId].map(([k, list], i) => [k, i === 0 ? [...list, 99999] : list]));
+    const ranking = { ...link.parts.ranking, byId };
+    writeFileSync(store.path, encodeSnapshot({ ...s, linked: { ...link, parts: { ...link.parts, ranking } } }));
     const decoded = decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION });
     expect(decoded.ok && [decoded.snapshot.linked, decoded.snapshot.linkedProblem]).toEqual([
       undefined,
-      "reference site 0 points at asset 99999 of 28",
+      "an asset list names 99999 of 28",
     ]);
 
     const { ws, walks } = counted(dir, home);
@@ -456,5 +461,215 @@ describe("records decoded only when read (format 5)", () => {
     const base = await fresh(dir, home);
     expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
     expect(exported(ws)).toBe(exported(base));
+  });
+});
+
+/**
+ * Where the stored reference sites are in a snapshot (format 6: the end of the linked section, behind
+ * their u32 byte length): the one place in the section whose u32 is the length of what follows it.
+ */
+function sitesRange(bytes: Uint8Array): { start: number; end: number } {
+  const { start, length } = linkedSection(bytes);
+  const end = start + length;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset);
+  const found: number[] = [];
+  for (let p = start; p + 4 <= end; p++) if (dv.getUint32(p, true) === end - p - 4) found.push(p + 4);
+  if (found.length !== 1) throw new Error(`${found.length} candidates for the sites' range`);
+  return { start: found[0], end };
+}
+
+/** The snapshot at `store` with its stored sites (not their count) made undecodable, its checksum fixed. */
+function corruptSites(store: SnapshotStore): void {
+  const bytes = new Uint8Array(readFileSync(store.path));
+  const { start, end } = sitesRange(bytes);
+  expect([bytes[start], end - start]).toEqual([23, expect.any(Number)]); // 23 sites: a one-byte count
+  expect(end - start).toBeGreaterThan(100);
+  bytes.fill(0xff, start + 1, end - 1);
+  bytes[end - 1] = 0x01;
+  new DataView(bytes.buffer).setUint32(20, checksum32(bytes.subarray(24)), true);
+  writeFileSync(store.path, bytes);
+}
+
+describe("reference sites decoded only when read (format 6)", () => {
+  test("nothing changed: the sites stay a byte range; queries and the export read them, equal to a fresh build", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, store, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, warm.problem, ws.linked!.sitesDeferred, ws.linked!.stats.references]).toEqual([
+      "index",
+      undefined,
+      true,
+      23,
+    ]);
+    // ra3 index's summary and an unchanged save read none.
+    summarize(ws.linked!, { dir: null, source: "none", files: 0, loaded: false });
+    const unchanged = saveSnapshot(ws, store, schemaKeyOf(ws.schema));
+    expect([unchanged.saved, ws.linked!.sitesDeferred]).toEqual([false, true]);
+    // Never decoded, then asked: the answers are a fresh build's.
+    const base = await fresh(dir, home);
+    const refs = (l: LinkedIndex) => findReferences(l, "AthenaCannonBeam", {});
+    expect(refs(ws.linked!)).toEqual(refs(base.linked!));
+    expect(ws.linked!.sitesDeferred).toBe(false);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(ws)).toBe(exported(base));
+  });
+
+  test("an export of a warm start whose sites were never read equals a fresh build's, byte for byte", async () => {
+    const { dir, home } = await saved();
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect(ws.linked!.sitesDeferred).toBe(true);
+    await ws.decodeDeferred();
+    expect([ws.linked!.sitesDeferred, ws.core.deferredCount]).toEqual([false, 0]);
+    expect(exported(ws)).toBe(exported(await fresh(dir, home)));
+  });
+
+  test("a save that writes re-encodes sites it never read: the next warm start equals a fresh build", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, store, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    store.forgetLoaded(); // as after a refusal: the next save writes
+    const before = readFileSync(store.path);
+    expect(saveSnapshot(ws, store, schemaKeyOf(ws.schema)).saved).toBe(true);
+    expect(readFileSync(store.path).length).toBe(before.length);
+    const again = new Workspace(config(dir, home));
+    const second = await warmStart(again, new SnapshotStore(home, dir), schemaKeyOf(again.schema));
+    if (!second.warm) throw new Error(second.reason);
+    again.close();
+    expect([second.linked, again.linked!.sitesDeferred]).toEqual(["index", true]);
+    const base = await fresh(dir, home);
+    expect(ordered(again.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(again)).toBe(exported(base));
+  });
+
+  test("stored sites that do not decode, found when a query first reads them: refused, linked from the files", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    corruptSites(store);
+    const ws = new Workspace(config(dir, home));
+    const warmStore = new SnapshotStore(home, dir);
+    const warm = await warmStart(ws, warmStore, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    // The range is not read by the warm start: the stored index is published.
+    expect([warm.linked, warm.problem, ws.linked!.sitesDeferred]).toEqual(["index", undefined, true]);
+    const problems: string[] = [];
+    ws.onRecordProblem = (m) => {
+      warmStore.forgetLoaded();
+      problems.push(m);
+    };
+    const stored = ws.linked!;
+    // What every query does first (the CLI's openWorkspace, the server's acquireIndex).
+    await ws.decodeStoredSites();
+    ws.close();
+    expect(problems).toEqual([
+      "the snapshot is corrupt: its stored reference sites do not decode (a number is longer than 8 bytes); " +
+      "the index was linked again from the files (16 records read again)",
+    ]);
+    expect([ws.linked === stored, ws.linked!.sitesDeferred, ws.core.deferredCount]).toEqual([false, false, 0]);
+    // The refused index never answers: reading it still throws.
+    expect(() => stored.sites).toThrow("its stored reference sites do not decode");
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(findReferences(ws.linked!, "AthenaCannonBeam", {})).toEqual(
+      findReferences(base.linked!, "AthenaCannonBeam", {}),
+    );
+    expect(exported(ws)).toBe(exported(base));
+    // The snapshot is rewritten and reads back whole.
+    expect(saveSnapshot(ws, warmStore, schemaKeyOf(ws.schema)).saved).toBe(true);
+    const again = new Workspace(config(dir, home));
+    const second = await warmStart(again, new SnapshotStore(home, dir), schemaKeyOf(again.schema));
+    if (!second.warm) throw new Error(second.reason);
+    again.close();
+    await again.decodeStoredSites();
+    expect([second.linked, second.problem]).toEqual(["index", undefined]);
+    expect(ordered(again.linked!, dir)).toEqual(ordered(base.linked!, dir));
+  });
+
+  test("stored sites naming an asset outside the section, found late: refused with the reason, equal to a fresh build", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    const loaded = store.load({ projectDir: dir, toolVersion: TOOL_VERSION });
+    if (!loaded.ok || !loaded.snapshot.linked) throw new Error("no linked snapshot");
+    const s = loaded.snapshot;
+    const link = s.linked!;
+    const held = link.parts.sites as { produce(): readonly ReferenceSite[] };
+    const sites = held.produce().map((site, i) => (i === 0 ? { ...site, targets: [99999] } : site));
+    writeFileSync(store.path, encodeSnapshot({ ...s, linked: { ...link, parts: { ...link.parts, sites } } }));
+    const ws = new Workspace(config(dir, home));
+    const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    const problems: string[] = [];
+    ws.onRecordProblem = (m) => problems.push(m);
+    expect([warm.linked, ws.linked!.sitesDeferred]).toEqual(["index", true]);
+    await ws.decodeDeferred(); // an export
+    ws.close();
+    expect(problems).toEqual([
+      "the snapshot is corrupt: its stored reference sites do not decode (reference site 0 points at asset 99999 of 28); " +
+      "the index was linked again from the files (16 records read again)",
+    ]);
+    const base = await fresh(dir, home);
+    expect(ordered(ws.linked!, dir)).toEqual(ordered(base.linked!, dir));
+    expect(exported(ws)).toBe(exported(base));
+  });
+
+  test("a save that would re-encode stored sites that do not decode saves the records without the linked section", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    corruptSites(store);
+    const ws = new Workspace(config(dir, home));
+    const warmStore = new SnapshotStore(home, dir);
+    const warm = await warmStart(ws, warmStore, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    const problems: string[] = [];
+    ws.onRecordProblem = (m) => problems.push(m);
+    warmStore.forgetLoaded();
+    expect(saveSnapshot(ws, warmStore, schemaKeyOf(ws.schema)).saved).toBe(true);
+    expect(problems).toEqual([
+      "the snapshot is corrupt: its stored reference sites do not decode (a number is longer than 8 bytes); " +
+      "the snapshot was saved without its linked section",
+    ]);
+    // The write that threw left no temporary file behind.
+    expect(readdirSync(dirname(store.path)).filter((n) => n.endsWith(".ra3tmp"))).toEqual([]);
+    const back = decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION });
+    expect(back.ok && [back.snapshot.files.length, back.snapshot.linked ?? null]).toEqual([16, null]);
+    const again = new Workspace(config(dir, home));
+    const second = await warmStart(again, new SnapshotStore(home, dir), schemaKeyOf(again.schema));
+    if (!second.warm) throw new Error(second.reason);
+    again.close();
+    expect(second.linked).toBe("none");
+    expect(ordered(again.linked!, dir)).toEqual(ordered((await fresh(dir, home)).linked!, dir));
+  });
+
+  test("ra3 refs on a snapshot whose sites do not decode: refused on stderr, the answer a fresh build's", async () => {
+    const { dir, home } = await saved();
+    const cli = async (ra3Home: string, ...args: string[]) => {
+      const io = memoryIo(dir, { RA3_HOME: ra3Home });
+      const code = await run(["--no-progress", ...args], io);
+      return { code, out: io.stdout, err: io.stderr };
+    };
+    // ra3 index reads no site: the stored index is served, nothing said.
+    corruptSites(new SnapshotStore(home, dir));
+    const index = await cli(home, "index", "--quiet");
+    expect([index.code, index.err]).toEqual([0, ""]);
+    const refs = await cli(home, "refs", "AthenaCannonBeam");
+    expect(refs.err).toBe(
+      "ra3: the snapshot is corrupt: its stored reference sites do not decode (a number is longer than 8 bytes); " +
+        "the index was linked again from the files (16 records read again)\n",
+    );
+    const cold = await cli(TMP.make("ra3-linked-cold-"), "refs", "AthenaCannonBeam");
+    expect([refs.code, refs.out]).toEqual([cold.code, cold.out]);
+    expect(refs.out).toContain("AthenaCannonBeam");
+    // The snapshot was rewritten: the next query is quiet and answers the same.
+    const next = await cli(home, "refs", "AthenaCannonBeam");
+    expect([next.err, next.out]).toEqual(["", cold.out]);
   });
 });

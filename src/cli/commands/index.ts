@@ -28,7 +28,7 @@ export interface IndexResult extends IndexSummary {
 }
 
 export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
-  const opened = await openWorkspace(cfg, io);
+  const opened = await openWorkspace(cfg, io, { sites: false });
   if (typeof opened === "number") return opened;
   const { ws, report, start } = opened;
   const linked = ws.linked!;
