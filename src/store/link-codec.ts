@@ -537,6 +537,68 @@ function* keyedListsSteps(
   return map;
 }
 
+/**
+ * Lists keyed by their first asset, as a map made on first use: keying the 32k by-id lists of a Corona-
+ * scale mod by a lower-cased id took a warm start 15–30 ms, and `ra3 index` never looks an id up. The
+ * lists were checked when read ({@link assetListsProblemSteps}), so making the map cannot fail; it is
+ * the map {@link keyedListsSteps} makes, in the same order.
+ */
+class KeyedLists implements ReadonlyMap<string, readonly number[]> {
+  private made: Map<string, readonly number[]> | null = null;
+
+  constructor(
+    private readonly lists: readonly WireNumbers[],
+    private readonly keyOf: (a: AssetDef) => string,
+    private readonly assets: readonly AssetDef[],
+  ) {}
+
+  private get map(): Map<string, readonly number[]> {
+    if (this.made) return this.made;
+    const map = new Map<string, readonly number[]>();
+    for (const { list } of this.lists) map.set(this.keyOf(this.assets[list[0]]), list);
+    return this.made = map;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+  get(key: string): readonly number[] | undefined {
+    return this.map.get(key);
+  }
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+  forEach(
+    f: (value: readonly number[], key: string, map: ReadonlyMap<string, readonly number[]>) => void,
+    self?: unknown,
+  ): void {
+    this.map.forEach((value, key) => f.call(self, value, key, this));
+  }
+  keys() {
+    return this.map.keys();
+  }
+  values() {
+    return this.map.values();
+  }
+  entries() {
+    return this.map.entries();
+  }
+  [Symbol.iterator]() {
+    return this.map.entries();
+  }
+}
+
+/** The first list of `lists` that is empty or names an asset outside the `n`, or null; in steps. */
+function* assetListsProblemSteps(lists: readonly WireNumbers[], n: number): Generator<void, string | null, void> {
+  let k = 0;
+  for (const { list } of lists) {
+    if (list.length === 0) return "an asset list is empty";
+    for (const i of list) if (!(Number.isInteger(i) && i >= 0 && i < n)) return `an asset list names ${i} of ${n}`;
+    if (++k % MAP_ITEMS_PER_STEP === 0) yield;
+  }
+  return null;
+}
+
 /** `path`, after checking that `key` is what the reader derives from it. */
 function keyed(key: string, path: string): string {
   if (pathKey(path) !== key) throw new Error(`linked section encoder: ${path} is keyed ${key}, not by its pathKey`);
@@ -576,7 +638,9 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
     if (++n % MAP_ITEMS_PER_STEP === 0) yield;
   }
   yield;
-  const byId = yield* keyedListsSteps(o.byId, (a) => a.id.toLowerCase(), o.assets);
+  const listsProblem = yield* assetListsProblemSteps(o.byId, o.assets.length);
+  if (listsProblem !== null) throw new CorruptInput(listsProblem);
+  const byId = new KeyedLists(o.byId, (a) => a.id.toLowerCase(), o.assets);
   const byType = yield* keyedListsSteps(o.byType, (a) => a.type, o.assets);
   yield;
   return {
@@ -627,7 +691,8 @@ export function* linkStateProblemSteps(s: LinkState): Generator<void, string | n
   for (const uses of stringUses.values()) {
     for (const u of uses) if (!asset(u.asset)) return `a string use names asset ${u.asset} of ${n}`;
   }
-  for (const lists of [ranking.byId, ranking.byType]) {
+  // (The by-id lists were checked when read: their map is made on first use.)
+  for (const lists of ranking.byId instanceof KeyedLists ? [ranking.byType] : [ranking.byId, ranking.byType]) {
     for (const list of lists.values()) for (const i of list) if (!asset(i)) return `an asset list names ${i} of ${n}`;
   }
   if (s.parts.stats === null) return "the link statistics are missing";
