@@ -550,6 +550,8 @@ export class IndexService {
    * After a warm start that published the stored index as it was, the core has no link state and the
    * first edit would link in full: once nothing has run for {@link IDLE_LINK_MS}, link in the background
    * (in slices, not published) so that edits patch from the start ({@link linkPrepared} says when).
+   * The stored index's reference sites are decoded first, also in slices, so the first query that
+   * reads them does not wait for that (or for their refusal, when they do not decode).
    */
   private prepareLinkWhenIdle(): void {
     const later = () => {
@@ -560,7 +562,10 @@ export class IndexService {
       this.idleTimer = null;
       if (this.disposed) return;
       if (this.running) return later();
-      this.linkPrepared = this.exclusive(() => this.ws.prepareIncrementalLink()).catch(() => false);
+      this.linkPrepared = this.exclusive(async () => {
+        await this.ws.decodeStoredSites();
+        return this.ws.prepareIncrementalLink();
+      }).catch(() => false);
     };
     later();
   }
