@@ -279,6 +279,8 @@ export interface PoidSite {
 export interface DeferredSites {
   /** How many sites there are (known without decoding them). */
   readonly length: number;
+  /** Whether they have been decoded (then {@link produce} returns them as they are). */
+  readonly decoded: boolean;
   /** The sites, decoded now if they were not yet. */
   produce(): readonly ReferenceSite[];
   /** {@link produce} in steps (a server answers in between). */
@@ -391,9 +393,10 @@ export class LinkedIndex {
     return list;
   }
 
-  /** Whether the sites are still a stored byte range nothing has read. */
+  /** Whether the sites are still a stored byte range nothing has decoded. */
   get sitesDeferred(): boolean {
-    return !Array.isArray(this.siteList);
+    const s = this.siteList;
+    return !Array.isArray(s) && !(s as DeferredSites).decoded;
   }
 
   /** The sites as they are held: decoded, or still deferred (a save re-encodes them only if it writes). */

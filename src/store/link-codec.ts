@@ -431,6 +431,10 @@ class StoredSites implements DeferredSites {
     private readonly assets: number,
   ) {}
 
+  get decoded(): boolean {
+    return this.value !== null;
+  }
+
   produce(): readonly ReferenceSite[] {
     return this.value ?? runSteps(this.produceSteps());
   }
