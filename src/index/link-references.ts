@@ -152,6 +152,11 @@ export interface SegmentReuse {
   readonly previous: SiteSegments;
   /** True when the segment's own records and every id it looked up are as they were. */
   readonly reusable: (segment: SiteSegment) => boolean;
+  /**
+   * Earlier asset index → this link's (set when files gained or lost assets): a reused segment's sites and
+   * splice results are mapped through it, and the splice tables are merged again.
+   */
+  readonly map?: Int32Array;
 }
 
 /** The reference phase yields after this many segments, or once this many sites were added since its last yield. */
@@ -193,12 +198,13 @@ export function* linkReferencesSteps(
   const inheritSites: number[] = [];
   const made: [Stage, SiteSegment][] = [];
   // The splice tables can be the earlier ones while every segment that splices, or spliced, is reused.
-  let spliceChanged = !reuse;
+  let spliceChanged = !reuse || reuse.map !== undefined;
   const segment = (stage: Stage, f: KeyedFile, run: (sink: SiteSink, splicer: Splicer) => void) => {
     const old = reuse?.previous.stages[stage].get(f.key);
     let seg: SiteSegment;
-    if (old && reuse!.reusable(old)) seg = renumbered(old, sites.length);
-    else {
+    if (old && reuse!.reusable(old)) {
+      seg = reuse!.map ? remapped(old, sites.length, reuse!.map) : renumbered(old, sites.length);
+    } else {
       seg = fresh(f.key, run);
       made.push([stage, seg]);
       if (stage !== 2 && (seg.spliced.length || seg.effects || !old || old.spliced.length || old.effects)) {
@@ -294,6 +300,35 @@ const NO_INDEXES: readonly number[] = [];
 function renumbered(seg: SiteSegment, base: number): SiteSegment {
   if (seg.sites.length === 0 || seg.sites[0].index === base) return seg;
   return { ...seg, sites: seg.sites.map((s, i) => ({ ...s, index: base + i })) };
+}
+
+/**
+ * `seg` with its sites numbered from `base` and every asset index (a site's owner and targets, the
+ * owners of spliced modules) mapped through `map` (the same objects where nothing moves).
+ */
+function remapped(seg: SiteSegment, base: number, map: Int32Array): SiteSegment {
+  let changed = false;
+  const sites = seg.sites.map((s, i) => {
+    const from = s.from < 0 ? s.from : map[s.from];
+    let targets = s.targets;
+    for (let t = 0; t < targets.length; t++) {
+      if (map[targets[t]] !== targets[t]) {
+        targets = targets.map((x) => map[x]);
+        break;
+      }
+    }
+    if (s.index === base + i && from === s.from && targets === s.targets) return s;
+    changed = true;
+    return { ...s, index: base + i, from, targets };
+  });
+  let effects = seg.effects;
+  if (effects && effects.splicedModules.size) {
+    const modules = new Map<number, readonly SplicedModule[]>();
+    for (const [owner, list] of effects.splicedModules) modules.set(owner < 0 ? owner : map[owner], list);
+    effects = { ...effects, splicedModules: modules };
+    changed = true;
+  }
+  return changed ? { ...seg, sites, effects } : seg;
 }
 
 /** The splice results of one segment's splicer, as plain tables. */

@@ -85,7 +85,12 @@ export function link(records: RecordLookup, inputs: LinkInputs, walked?: WalkRes
 }
 
 /** The changed files of a patchable link, or why it must be a full one. */
-type Plan = { readonly changed: readonly KeyedFile[]; readonly before: readonly FileRecord[] } | {
+type Plan = {
+  readonly changed: readonly KeyedFile[];
+  readonly before: readonly FileRecord[];
+  /** A changed file gained or lost assets: the asset numbering after it moves (see {@link renumbering}). */
+  readonly renumber: boolean;
+} | {
   readonly full: string;
 };
 
@@ -110,18 +115,19 @@ function planPatch(previous: LinkState | null, ctx: LinkContext, walk: WalkResul
       before.push(was.loaded.record);
     }
   }
+  let renumber = false;
   for (let i = 0; i < changed.length; i++) {
     const now = changed[i].loaded.record;
     const old = before[i];
     if (now.kind !== old.kind) return { full: "a file's kind changed" };
     if (now.kind === "manifest") return { full: "a manifest changed" };
-    if (now.assets.length !== old.assets.length) return { full: "a file's number of assets changed" };
+    if (now.assets.length !== old.assets.length) renumber = true;
     // Children of a root-level xi:include container are assets numbered after every record's.
     if (previous.table.xiChildOwners.has(changed[i].key) || idChildren(now) !== idChildren(old)) {
       return { full: "a fragment whose container children are assets changed" };
     }
   }
-  return { changed, before };
+  return { changed, before, renumber };
 }
 
 /**
@@ -174,7 +180,10 @@ export function* relinkSteps(
   const walk = walked ?? (yield* walkStreamsSteps(records, inputs));
   const plan = planPatch(previous, ctx, walk);
   yield* phaseBoundary();
-  const patch = "changed" in plan ? patched(previous!, ctx, walk, plan) : null;
+  const patch = "changed" in plan && !plan.renumber ? patched(previous!, ctx, walk, plan) : null;
+  // Assets gained or lost: every table is made again but the reference sites, whose segments are taken
+  // over renumbered unless they read a changed file or name one of its ids.
+  const renumber = "changed" in plan && plan.renumber ? plan : null;
   const files = patch ? patch.files : linkFiles(ctx, walk);
   yield* phaseBoundary();
   const table = patch ? patch.table : linkAssets(ctx, files, walk);
@@ -188,6 +197,8 @@ export function* relinkSteps(
   yield* phaseBoundary();
   const reuse: SegmentReuse | undefined = patch
     ? { previous: previous!.segments, reusable: patch.reusable(ranking) }
+    : renumber
+    ? renumbering(previous!, table, ranking, renumber.changed)
     : undefined;
   // The phase yields between its segments too (through phaseBoundary's bookkeeping: pauses are not link time).
   const referenceSteps = linkReferencesSteps(
@@ -263,7 +274,7 @@ export function* relinkSteps(
     stringUses,
     poidSites,
   });
-  if (patch) carrySegmentIndex(previous!.segments, references.segments, references.made);
+  if (patch || renumber) carrySegmentIndex(previous!.segments, references.segments, references.made);
   const state: LinkState = {
     inputs,
     walk,
@@ -377,4 +388,52 @@ function patched(
     changedIds,
     reusable,
   };
+}
+
+/**
+ * The segment reuse of a link whose changed files gained or lost assets: each asset of an unchanged file
+ * keeps its place in the ranking and moves by what the changed files before it gained or lost, so a
+ * segment that reads no changed file and names none of their ids (before or after) resolves as before,
+ * with its asset indexes mapped. Every id of a changed file counts as changed (the pairing of its old and
+ * new assets is unknown).
+ */
+function renumbering(
+  previous: LinkState,
+  table: AssetTable,
+  ranking: RankedAssets,
+  changed: readonly KeyedFile[],
+): SegmentReuse | undefined {
+  const changedKeys = new Set<string>();
+  for (const f of changed) changedKeys.add(f.key);
+  const map = new Int32Array(previous.table.assets.length).fill(-1);
+  for (const [key, was] of previous.table.recordAssets) {
+    if (changedKeys.has(key)) continue;
+    const now = table.recordAssets.get(key);
+    if (!now || now.length !== was.length) return undefined;
+    for (let j = 0; j < was.length; j++) map[was[j]] = now[j];
+  }
+  for (const [key, was] of previous.table.xiChildOwners) {
+    const now = table.xiChildOwners.get(key);
+    if (!now || now.length !== was.length) return undefined;
+    for (let j = 0; j < was.length; j++) map[was[j].asset] = now[j].asset;
+  }
+  const owners = previous.table.manifestOwners;
+  if (owners.length !== table.manifestOwners.length) return undefined;
+  for (let m = 0; m < owners.length; m++) {
+    const was = owners[m].indexes;
+    const now = table.manifestOwners[m].indexes;
+    if (now.length !== was.length) return undefined;
+    for (let j = 0; j < was.length; j++) if (was[j] >= 0) map[was[j]] = now[j];
+  }
+  const index = segmentIndex(previous.segments);
+  const remake = new Set(changedKeys);
+  for (const k of changedKeys) for (const s of index.splicedBy.get(k) ?? []) remake.add(s);
+  const named = (ids: readonly string[], list: readonly number[] | undefined) => {
+    for (const i of list ?? []) for (const s of index.byName.get(ids[i]) ?? []) remake.add(s);
+  };
+  for (const k of changedKeys) {
+    named(previous.ranking.lowerIds, previous.table.recordAssets.get(k));
+    named(ranking.lowerIds, table.recordAssets.get(k));
+  }
+  return { previous: previous.segments, reusable: (seg) => !remake.has(seg.key), map };
 }

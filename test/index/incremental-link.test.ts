@@ -15,7 +15,10 @@ const xp = (name: string) => `xmlns(n=uri:ea.com:eala:asset) xpointer(/n:${name}
 const XI = ` xmlns:xi="http://www.w3.org/2001/XInclude"`;
 
 const FILES: Record<string, string> = {
-  "Data/Mod.xml": doc(includes(["all", "Units.xml"], ["all", "Weapons.xml"])),
+  "Data/Mod.xml": doc(
+    includes(["all", "Empty.xml"], ["all", "Units.xml"], ["all", "Weapons.xml"], ["all", "Zoo.xml"]),
+  ),
+  "Data/Empty.xml": doc(""),
   "Data/Units.xml": doc(
     [
       `<GameObject id="Tank" CommandSet="TankCommandSet" inheritFrom="Jeep2">`,
@@ -36,6 +39,14 @@ const FILES: Record<string, string> = {
       `<GameObject id="Truck"><Behaviors><FireWeaponUpdate id="ModuleTag_Gun" Weapon="Cannon" />`,
       `<SpecialAbilityUpdate id="ModuleTag_Aim" UpdateModuleId="ModuleTag_Gun" /></Behaviors></GameObject>`,
     ].join("\n"),
+  ),
+  // The last file: one asset, which splices and inherits (its indexes move when earlier files gain assets).
+  "Data/Zoo.xml": doc(
+    [
+      `<GameObject id="Zoo" inheritFrom="Tank" CommandSet="TankCommandSet">`,
+      `<Draws><xi:include href="Lights.xml" xpointer="${xp("Lights")}" /></Draws></GameObject>`,
+    ].join("\n"),
+    XI,
   ),
   "Data/Lights.xml": [
     `<Lights xmlns="uri:ea.com:eala:asset">`,
@@ -94,11 +105,58 @@ describe("a patched link equals a full link of the same records", () => {
         (t) => t.replace("</Includes>", '<Include type="all" source="Lights.xml" /></Includes>'),
         "the include graph or the set of files changed",
       ],
+      // Assets gained and lost: the numbering after the file moves, the sites naming its ids are resolved again.
       [
-        "an asset added",
+        "an asset added in the middle of the ranking",
         "Data/Weapons.xml",
         (t) => t.replace("<W3DContainer", '<WeaponTemplate id="Extra" /><W3DContainer'),
-        "a file's number of assets changed",
+        null,
+      ],
+      [
+        "an asset added to the first file",
+        "Data/Units.xml",
+        (t) => t.replace('<GameObject id="Jeep"', '<GameObject id="A0" /><GameObject id="Jeep"'),
+        null,
+      ],
+      // Tank's inheritFrom named Jeep2, which nothing defined: it resolves now.
+      [
+        "an asset added that others already named",
+        "Data/Weapons.xml",
+        (t) => t.replace("<W3DContainer", '<GameObject id="Jeep2" /><W3DContainer'),
+        null,
+      ],
+      [
+        "an asset added to the last file",
+        "Data/Zoo.xml",
+        (t) => t.replace("</GameObject>", '</GameObject><GameObject id="Zoo2" inheritFrom="Zoo" />'),
+        null,
+      ],
+      // TankCommandSet goes: Units.xml's and Zoo.xml's sites naming it (unchanged files) become not_found.
+      [
+        "an asset removed that others still name",
+        "Data/Weapons.xml",
+        (t) => t.replace('<LogicCommandSet id="TankCommandSet" />', ""),
+        null,
+      ],
+      ["an asset removed from the first file", "Data/Units.xml", (t) => t.replace('<GameObject id="A0" />', ""), null],
+      [
+        "an asset added to a file with none",
+        "Data/Empty.xml",
+        () => doc('<GameObject id="Lone" inheritFrom="Zoo" />'),
+        null,
+      ],
+      ["a file losing its last asset", "Data/Empty.xml", () => doc(""), null],
+      [
+        "an asset removed from the last file",
+        "Data/Zoo.xml",
+        (t) => t.replace('<GameObject id="Zoo2" inheritFrom="Zoo" />', ""),
+        null,
+      ],
+      [
+        "the removed asset back",
+        "Data/Weapons.xml",
+        (t) => t.replace('<GameObject id="Truck">', '<LogicCommandSet id="TankCommandSet" /><GameObject id="Truck">'),
+        null,
       ],
     ];
     for (const [what, file, edit, full] of steps) {
@@ -119,6 +177,15 @@ describe("a patched link equals a full link of the same records", () => {
       if (what === "a Poid value in a file without splices") {
         expect(patched.poidSites.map((p) => p.target?.element ?? null)).toEqual(["ScriptedModelDraw", null]);
       }
+      if (what === "an asset added that others already named") {
+        expect(patched.sites.find((s) => s.value === "Jeep2")?.status).toBe("resolved");
+      }
+      if (what === "an asset removed that others still name") {
+        expect(patched.sites.filter((s) => s.value === "TankCommandSet").map((s) => s.status)).toEqual([
+          "not_found",
+          "not_found",
+        ]);
+      }
       if (what === "a rename that closes an inheritFrom cycle") {
         expect(patched.inheritCycles.map((c) => c.assets.map((a) => patched.assets[a].id))).toEqual([[
           "Tank",
@@ -126,5 +193,23 @@ describe("a patched link equals a full link of the same records", () => {
         ]]);
       }
     }
+    // Several files at once: one gains an asset, another loses one, a third changes a value.
+    files["Data/Units.xml"] = files["Data/Units.xml"].replace(
+      '<GameObject id="Jeep"',
+      '<GameObject id="B0" /><GameObject id="Jeep"',
+    );
+    files["Data/Weapons.xml"] = files["Data/Weapons.xml"].replace('<WeaponTemplate id="Extra" />', "");
+    files["Data/Empty.xml"] = doc('<GameObject id="Lone" CommandSet="TankCommandSet" />');
+    core.applyChanges(
+      ["Data/Units.xml", "Data/Weapons.xml", "Data/Empty.xml"].map((f) => ({
+        path: `${ROOT}/${f}`,
+        bytes: new TextEncoder().encode(files[f]),
+      })),
+    );
+    const several = core.link(ports.inputs);
+    expect(core.lastLinkFullBecause).toBeNull();
+    expect(linkedDifference(several, link(core, ports.inputs))).toBeNull();
+    expect(several.assets.map((a) => a.id)).toContain("B0");
+    expect(several.assets.map((a) => a.id)).not.toContain("Extra");
   });
 });

@@ -49,6 +49,37 @@ const STRUCTURAL = /^(?:id|xmlns(?::\w+)?|source|href|xpointer|type|name)$/;
 /** Files whose existence the project layout decides (entry points found when the workspace starts). */
 const LAYOUT_FILES = /^Data\/(?:Mod|Static)\.xml$|^Data\/AdditionalMaps\/MapMetaData_[^/]*$/i;
 
+/**
+ * The offset spans of the root's children that carry an `id` in their start tag (comments blanked out
+ * first; a rough scan of well-formed text, enough for the mods the sequences edit).
+ */
+function topLevelWithId(text: string): [number, number][] {
+  const plain = text.replace(/<!--[\s\S]*?-->/g, (c) => " ".repeat(c.length));
+  const out: [number, number][] = [];
+  let depth = 0;
+  let open: { start: number; id: boolean } | null = null;
+  for (const m of plain.matchAll(/<(\/?)([\w:.-]+)([^>]*?)(\/?)>/g)) {
+    const closing = m[1] === "/";
+    const selfClosing = m[4] === "/";
+    if (closing) {
+      depth--;
+      if (depth === 1 && open) {
+        if (open.id) out.push([open.start, m.index! + m[0].length]);
+        open = null;
+      }
+      continue;
+    }
+    if (depth === 1) {
+      const id = /\bid="/.test(m[3]);
+      if (selfClosing) {
+        if (id) out.push([m.index!, m.index! + m[0].length]);
+      } else open = { start: m.index!, id };
+    }
+    if (!selfClosing) depth++;
+  }
+  return out;
+}
+
 /** Makes random edits to the mod in `dir`; `random` is a seeded generator of numbers in [0, 1). */
 export class ModEditor {
   private step = 0;
@@ -110,6 +141,12 @@ export class ModEditor {
         this.rename,
         this.rename,
         this.shiftLines,
+        this.addAsset,
+        this.addAsset,
+        this.addAsset,
+        this.removeAsset,
+        this.removeAsset,
+        this.removeAsset,
         this.copyFile,
         this.deleteFile,
         this.addInclude,
@@ -170,6 +207,49 @@ export class ModEditor {
     const lines = 1 + Math.floor(this.random() * 3);
     const next = text.slice(0, m.index!) + "\n<!-- shifted -->".repeat(lines) + text.slice(m.index!);
     return { what: `shift ${f} by ${lines} at offset ${m.index}`, paths: [this.write(f, next)] };
+  }
+
+  /**
+   * A top-level asset added before `</AssetDeclaration>` (after the includes, so the include graph stays):
+   * with a new id, an id some value names (often one nothing defines yet), or an existing id (a
+   * duplicate); its type one of the file's element names, and sometimes a reference to an existing id.
+   */
+  private addAsset(files: readonly string[]): Edit | null {
+    const f = this.pick(files.filter((x) => !this.broken.has(x)));
+    if (!f) return null;
+    const text = this.read(f);
+    const at = text.lastIndexOf("</AssetDeclaration>");
+    if (at < 0) return null;
+    const types = [...new Set([...text.matchAll(/<(\w+)\s[^>]*\bid="/g)].map((m) => m[1]))];
+    const type = types.length ? this.pick(types) : "GameObject";
+    const roll = this.random();
+    const ids = this.ids(files);
+    const named = [...text.matchAll(/\s([\w:]+)="([A-Za-z_][\w]*)"/g)].filter((m) => !STRUCTURAL.test(m[1]))
+      .map((m) => m[2]);
+    const id = roll < 0.35 || !ids.length
+      ? this.fresh("Added")
+      : roll < 0.7 && named.length
+      ? this.pick(named)
+      : this.pick(ids);
+    const ref = ids.length && this.random() < 0.5 ? ` inheritFrom="${this.pick(ids)}"` : "";
+    const next = `${text.slice(0, at)}\t<${type} id="${id}"${ref} />\n${text.slice(at)}`;
+    return { what: `add asset ${f} <${type} id="${id}"${ref}>`, paths: [this.write(f, next)] };
+  }
+
+  /**
+   * A top-level asset (a child of the root with an id) removed, references to it left as they are; only
+   * those after the file's last include, so the include graph stays.
+   */
+  private removeAsset(files: readonly string[]): Edit | null {
+    const f = this.pick(files.filter((x) => !this.broken.has(x)));
+    if (!f) return null;
+    const text = this.read(f);
+    const from = Math.max(text.lastIndexOf("</Includes>"), text.lastIndexOf("<Includes/>"), 0);
+    const spans = topLevelWithId(text).filter(([start]) => start > from);
+    if (spans.length === 0) return null;
+    const [start, end] = this.pick(spans);
+    const next = text.slice(0, start) + text.slice(end);
+    return { what: `remove asset ${f} ${text.slice(start, Math.min(end, start + 60))}…`, paths: [this.write(f, next)] };
   }
 
   /** A copy of a file under `Data/Copies/` (every id in it duplicated), included from a random file most times. */

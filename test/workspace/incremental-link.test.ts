@@ -38,6 +38,8 @@ interface Outcome {
   readonly mismatch: string | null;
   /** Steps whose link was patched from the one before. */
   readonly patched: number;
+  /** Patched steps whose index has another number of assets than the step before (the numbering moved). */
+  readonly renumbered: number;
   /** Why the other steps' links were full ones, with how often. */
   readonly full: Readonly<Record<string, number>>;
 }
@@ -62,6 +64,7 @@ async function editSequence(
   }
   const log: string[] = [];
   let patched = 0;
+  let renumbered = 0;
   const full: Record<string, number> = {};
   try {
     for (let step = 1; step <= steps; step++) {
@@ -71,18 +74,26 @@ async function editSequence(
       for (let i = 0; i < n; i++) edits.push(editor.edit());
       const byPaths = random() < 0.4;
       log.push(`step ${step} (${byPaths ? "refresh(paths)" : "refresh()"}): ${edits.map((e) => e.what).join("; ")}`);
+      const assetsBefore = ws.linked!.assets.length;
       const r = await (byPaths ? ws.refresh(edits.flatMap((e) => e.paths)) : ws.refresh());
       if (r.changed.length || r.deleted.length) {
         const why = ws.core.lastLinkFullBecause;
-        if (why === null) patched++;
-        else full[why] = (full[why] ?? 0) + 1;
+        if (why === null) {
+          patched++;
+          if (ws.linked!.assets.length !== assetsBefore) renumbered++;
+        } else full[why] = (full[why] ?? 0) + 1;
       }
       const diff = linkedDifference(ws.linked!, await freshBuild(dir, home));
       if (diff) {
-        return { mismatch: `seed ${seed}, ${log.join("\n")}\n→ differs from a fresh build at ${diff}`, patched, full };
+        return {
+          mismatch: `seed ${seed}, ${log.join("\n")}\n→ differs from a fresh build at ${diff}`,
+          patched,
+          renumbered,
+          full,
+        };
       }
     }
-    return { mismatch: null, patched, full };
+    return { mismatch: null, patched, renumbered, full };
   } finally {
     ws.close();
   }
@@ -106,6 +117,7 @@ describe("incremental link: a refreshed index equals a fresh build after every s
       expect(outcome.mismatch).toBeNull();
       // The sequence exercises the patched link, not only full ones.
       expect(outcome.patched).toBeGreaterThanOrEqual(3);
+      expect(outcome.renumbered).toBeGreaterThanOrEqual(2);
     }, 30_000);
   }
 
@@ -127,6 +139,7 @@ describe("incremental link: a refreshed index equals a fresh build after every s
       expect(outcome.mismatch).toBeNull();
       expect(outcome.full["no earlier link"]).toBeUndefined();
       expect(outcome.patched).toBeGreaterThanOrEqual(3);
+      expect(outcome.renumbered).toBeGreaterThanOrEqual(2);
     }, 30_000);
   }
 
@@ -161,5 +174,6 @@ describe("incremental link: a refreshed index equals a fresh build after every s
     const outcome = await editSequence(dir, join(base, "home"), 4, 10);
     expect(outcome.mismatch).toBeNull();
     expect(outcome.patched).toBeGreaterThanOrEqual(3);
+    expect(outcome.renumbered).toBeGreaterThanOrEqual(2);
   }, 30_000);
 });
