@@ -12,7 +12,7 @@
 // since the issue gives one per figure, not per mod), and the ratio now = measured / that peer time.
 // BASELINE holds the baseline medians (docs/performance.md, issue 16 section) that define the peer times.
 //
-// Usage: bun scripts/bench-targets.ts [--runs 3] [--only cold,warm,corona,edit,silence,silence-schema,miss,rss]
+// Usage: bun scripts/bench-targets.ts [--runs 3] [--only cold,warm,corona,edit,edit-add,silence,silence-schema,miss,rss]
 //                                     [--binary dist/ra3] [--corona /tmp/ra3-perf-corona]
 // Build first (npm run build). Prints the machine's load average before and after, then the table.
 import { spawnSync } from "node:child_process";
@@ -175,7 +175,7 @@ async function editToAnswer(
   element: string,
   pick: "first" | "last" = "first",
   change: "rename" | "add" = "rename",
-): Promise<{ ms: number; missed: number; of: number }> {
+): Promise<{ ms: number; revertMs: number; missed: number; of: number }> {
   const home = freshHome();
   // A real mod from the shared corpora is edited in a copy: tests read those files while this runs.
   const copy = m.project.startsWith(corpora) ? join(mkdtempSync(join(tmpdir(), "ra3-bench-edit-")), m.name) : null;
@@ -194,6 +194,8 @@ async function editToAnswer(
   const original = readFileSync(target.path);
   const text = original.toString("latin1");
   const times: number[] = [];
+  // The write back of the original and its strict answer (for `add`: an asset removed).
+  const reverts: number[] = [];
   let missed = 0;
   try {
     for (let i = 0; i < Math.max(5, runs); i++) {
@@ -210,7 +212,9 @@ async function editToAnswer(
         while (!service.linked?.findAssets(marker).length) await service.strict(30_000);
       }
       writeFileSync(target.path, original);
+      const r = performance.now();
       await service.strict(30_000);
+      reverts.push(performance.now() - r);
     }
   } finally {
     writeFileSync(target.path, original);
@@ -218,7 +222,7 @@ async function editToAnswer(
     rmSync(home, { recursive: true, force: true });
     if (copy) rmSync(join(copy, ".."), { recursive: true, force: true });
   }
-  return { ms: median(times), missed, of: times.length };
+  return { ms: median(times), revertMs: median(reverts), missed, of: times.length };
 }
 
 /** An edit → answer figure: the median, and the misses when there were any. */
@@ -359,7 +363,9 @@ if (want("cold") || want("warm")) {
 }
 
 const corona = MODS.corona;
-if (want("corona") || want("edit") || want("silence") || want("miss") || want("rss")) ensureCorona(corona.project);
+if (want("corona") || want("edit") || want("edit-add") || want("silence") || want("miss") || want("rss")) {
+  ensureCorona(corona.project);
+}
 if (want("corona")) {
   const { cold, warm } = coldWarm(corona);
   const read = readEveryByte(corona.project);
@@ -387,13 +393,17 @@ if (want("edit")) {
     "",
     "≤ 100 ms",
   ]);
+}
+if (want("edit") || want("edit-add")) {
   rows.push([
-    "edit → answer (strict), Corona scale, an asset added to a unit's own file (links in full)",
-    showEdit(await editToAnswer(corona, "WeaponTemplate", "last", "add")),
+    "edit → answer (strict), Corona scale, an asset added to a unit's own file / removed again",
+    ((e) => `${showEdit(e)} / ${fmt(e.revertMs)}`)(await editToAnswer(corona, "WeaponTemplate", "last", "add")),
     "",
     "",
     "≤ 100 ms",
   ]);
+}
+if (want("edit")) {
   if (existsSync(UPHEAVAL)) {
     rows.push([
       "edit → answer (strict), Upheaval (RA3 schema)",

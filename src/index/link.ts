@@ -8,7 +8,9 @@
  * from. When only the contents of some files changed (same files, same include graph, each changed file
  * with as many assets as before), the later link re-makes only those files' entries, re-ranks only their
  * assets and re-resolves only the site segments that read them or look up an id whose definitions
- * changed ({@link planPatch} says when it cannot, and why); the result equals a full link exactly.
+ * changed ({@link planPatch} says when it cannot, and why); the result equals a full link exactly. When a
+ * changed file gains or loses assets, every table but the sites is made again, and the segments that read
+ * no changed file and name none of its ids are taken over renumbered ({@link renumbering}).
  */
 import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
 import { type AssetTable, linkAssets, recordAsset } from "./link-assets.ts";
@@ -97,7 +99,8 @@ type Plan = {
 /**
  * Whether a link of `ctx`'s records can start from `previous`: the same inputs, the same include walk
  * (no file appeared or went, no include changed), and each changed file of a kind whose contribution is
- * its own (not a manifest, as many assets as before, not a fragment whose container children are assets).
+ * its own (not a manifest, not a fragment whose container children are assets); `renumber` when one has
+ * another number of assets than before.
  */
 function planPatch(previous: LinkState | null, ctx: LinkContext, walk: WalkResult): Plan {
   if (!previous) return { full: "no earlier link" };
