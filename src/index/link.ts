@@ -184,10 +184,12 @@ export function* relinkSteps(
   const plan = planPatch(previous, ctx, walk);
   yield* phaseBoundary();
   const patch = "changed" in plan && !plan.renumber ? patched(previous!, ctx, walk, plan) : null;
-  // Assets gained or lost: every table is made again but the reference sites, whose segments are taken
-  // over renumbered unless they read a changed file or name one of its ids.
+  // Assets gained or lost: every table is made again but the file and define tables (patched as above) and
+  // the reference sites, whose segments are taken over renumbered unless they read a changed file or name
+  // one of its ids.
   const renumber = "changed" in plan && plan.renumber ? plan : null;
-  const files = patch ? patch.files : linkFiles(ctx, walk);
+  const renumbered = renumber ? patchedFiles(previous!, ctx, walk, renumber) : null;
+  const files = patch ? patch.files : renumbered ? renumbered.files : linkFiles(ctx, walk);
   yield* phaseBoundary();
   const table = patch ? patch.table : linkAssets(ctx, files, walk);
   const { assets } = table;
@@ -195,7 +197,9 @@ export function* relinkSteps(
   const ranking = (patch && rerankAssets(previous!.ranking, previous!.table.assets, assets, patch.blocks)) ??
     rankAssets(assets);
   yield* phaseBoundary();
-  const defineTable = patch && !patch.definesChanged ? previous!.defines : linkDefines(ctx, files);
+  // Neither table holds an asset index: a renumbering link takes them over as a patched one does.
+  const unchanged = patch ?? renumbered;
+  const defineTable = unchanged && !unchanged.definesChanged ? previous!.defines : linkDefines(ctx, files);
   const { defines, defineUses, defineUseSites } = defineTable;
   yield* phaseBoundary();
   const reuse: SegmentReuse | undefined = patch
@@ -317,16 +321,17 @@ function sameInheritSites(
   return true;
 }
 
-/** The file and asset tables of `previous` with the changed files' entries made again. */
-function patched(
+/**
+ * The file table of `previous` with the changed files' entries made again (an entry holds no asset
+ * index, so this holds for a link that renumbers too), and which other tables the changes touch.
+ */
+function patchedFiles(
   previous: LinkState,
   ctx: LinkContext,
   walk: WalkResult,
   plan: { readonly changed: readonly KeyedFile[]; readonly before: readonly FileRecord[] },
 ) {
   const files = new Map<string, FileInfo>(previous.files);
-  const assets: AssetDef[] = previous.table.assets.slice();
-  const blocks: (readonly number[])[] = [];
   const changedKeys = new Set<string>();
   let definesChanged = false;
   let stringsChanged = false;
@@ -345,12 +350,36 @@ function patched(
       if (names(old) !== names(rec)) defineNamesSame = false;
     }
     const info = fileInfoOf(ctx, f, walk.reached.get(f.key));
-    if (!info) return;
-    files.set(f.key, info);
+    if (info) files.set(f.key, info);
+  });
+  return {
+    files: files as FileTable,
+    changedKeys,
+    definesChanged,
+    defineNamesSame,
+    stringsChanged,
+    poidChanged,
+  };
+}
+
+/** The file and asset tables of `previous` with the changed files' entries made again. */
+function patched(
+  previous: LinkState,
+  ctx: LinkContext,
+  walk: WalkResult,
+  plan: { readonly changed: readonly KeyedFile[]; readonly before: readonly FileRecord[] },
+) {
+  const made = patchedFiles(previous, ctx, walk, plan);
+  const { files, changedKeys } = made;
+  const assets: AssetDef[] = previous.table.assets.slice();
+  const blocks: (readonly number[])[] = [];
+  for (const f of plan.changed) {
+    const info = files.get(f.key);
+    if (!info || info === previous.files.get(f.key)) continue;
     const indexes = previous.table.recordAssets.get(f.key) ?? [];
     for (let i = 0; i < indexes.length; i++) assets[indexes[i]] = recordAsset(ctx, f.loaded, info, i, indexes[i]);
     blocks.push(indexes);
-  });
+  }
   const table: AssetTable = { ...previous.table, assets };
   const before = previous.table.assets;
   /** Ids whose assets changed (either spelling): the sites and duplicate findings naming them are made again. */
@@ -379,18 +408,7 @@ function patched(
     for (const id of affected) for (const s of index.byName.get(id) ?? []) remake.add(s);
     return (seg: { key: string }) => !remake.has(seg.key);
   };
-  return {
-    files: files as FileTable,
-    table,
-    blocks,
-    definesChanged,
-    defineNamesSame,
-    stringsChanged,
-    poidChanged,
-    changedKeys,
-    changedIds,
-    reusable,
-  };
+  return { ...made, table, blocks, changedIds, reusable };
 }
 
 /**
