@@ -145,7 +145,9 @@ describe("initialize", () => {
     const ins = h.client.getInstructions()!;
     // At most the budget: the rules are cut at a whole item to fit it, so a longer checkout path can reach it exactly.
     expect(ins.length).toBeLessThanOrEqual(2500);
-    expect(ins.endsWith("More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).")).toBe(true);
+    expect(ins.endsWith("More: get_usage_guide (topics: workflows, a tool name, includes, inheritFrom, …).")).toBe(
+      true,
+    );
     expect(ins).toContain(`Project: ${SAMPLE}.`);
     expect(ins).toContain("No SDK: project-only mode.");
     expect(ins).toContain("## Rules");
