@@ -8,23 +8,17 @@ import { join } from "node:path";
 import { generateCorpus } from "../../scripts/gen-corpus/generate.ts";
 import type { LinkedIndex } from "../../src/index/linked.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-import { resolveConfig } from "../../src/workspace/config.ts";
 import { IndexService } from "../../src/workspace/service.ts";
 import { saveSnapshot, schemaKeyOf, StoreSnapshotPort, warmStart } from "../../src/workspace/snapshots.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { linkedDifference } from "../index/linked-equality.ts";
 import { prng } from "../prng.ts";
+import { config } from "./fresh-build.ts";
 import { tempDirs } from "../temp-dirs.ts";
 import { type Edit, ModEditor } from "./edit-sequences.ts";
 import { copySample } from "./sample-copy.ts";
 
 const TMP = tempDirs();
-
-function config(dir: string, home: string) {
-  const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
-  if ("envError" in cfg) throw new Error(cfg.envError);
-  return cfg;
-}
 
 async function freshBuild(dir: string, home: string): Promise<LinkedIndex> {
   const ws = new Workspace(config(dir, home));

@@ -9,21 +9,15 @@ import { isStale } from "../../src/lifecycle.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { scanProjectFiles } from "../../src/project/scan.ts";
-import { resolveConfig } from "../../src/workspace/config.ts";
 import { IndexService } from "../../src/workspace/service.ts";
 import { saveSnapshot, schemaKeyOf, StoreSnapshotPort, warmStart } from "../../src/workspace/snapshots.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { copySample } from "./sample-copy.ts";
+import { config } from "./fresh-build.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
 const TMP = tempDirs();
-
-function config(dir: string, home: string) {
-  const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
-  if ("envError" in cfg) throw new Error(cfg.envError);
-  return cfg;
-}
 
 /** Everything an answer can depend on, in a comparable form (paths relative, no timings). */
 function canonical(l: LinkedIndex, dir: string): unknown {

@@ -16,73 +16,17 @@ import { run } from "../../src/cli/run.ts";
 import { summarize } from "../../src/query/summary.ts";
 import { checksum32 } from "../../src/store/bytes.ts";
 import { decodeSnapshot, encodeSnapshot } from "../../src/store/codec.ts";
-import { exportSnapshot } from "../../src/store/export.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-import { resolveConfig } from "../../src/workspace/config.ts";
 import { inspectSnapshot, saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
 import { scanProjectFiles } from "../../src/project/scan.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { ByteReader } from "../../src/store/bytes.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
 import { copySample } from "./sample-copy.ts";
+import { config, exported, fresh, ordered } from "./fresh-build.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
 const TMP = tempDirs();
-
-function config(dir: string, home: string) {
-  const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
-  if ("envError" in cfg) throw new Error(cfg.envError);
-  return cfg;
-}
-
-/** The index in its own order, paths relative, the link's timing left out. */
-function ordered(l: LinkedIndex, dir: string): unknown {
-  const rel = (p: string | null) => (p === null ? null : p.startsWith(dir) ? p.slice(dir.length + 1) : `<out>${p}`);
-  const { linkMs: _ms, ...stats } = l.stats;
-  return {
-    files: [...l.files].map(([k, f]) => [k, { ...f, path: rel(f.path) }]),
-    assets: l.assets.map((a) => ({ ...a, file: rel(a.file) })),
-    sites: l.sites.map((s) => ({ ...s, file: rel(s.file) })),
-    diagnostics: l.diagnostics.map((d) => ({ ...d, file: rel(d.file) })),
-    includes: l.includes.map((e) => ({ ...e, from: rel(e.from), to: rel(e.to) })),
-    defines: [...l.defines],
-    defineUses: [...l.defineUses],
-    byId: [...l.byId],
-    byType: [...l.byType],
-    includesFrom: [...l.includesFrom],
-    includesTo: [...l.includesTo],
-    referencedBy: l.assets.map((a) => l.referencedBy.get(a.index) ?? []),
-    referencesFrom: l.assets.map((a) => l.referencesFrom.get(a.index) ?? []),
-    strings: l.strings,
-    stringUses: [...l.stringUses],
-    poidSites: l.poidSites,
-    streams: l.streams,
-    wanted: l.wanted,
-    stats,
-    roots: [l.projectDir, l.sdkDir, l.schema !== null],
-  };
-}
-
-/** The export's bytes with the build facts that differ between two runs fixed. */
-function exported(ws: Workspace): string {
-  const meta = {
-    toolVersion: "test",
-    generatedAt: "2026-01-01T00:00:00.000Z",
-    buildId: 1,
-    phase: "art" as const,
-    complete: true,
-    stale: false,
-    stats: { linkMs: 0 },
-  };
-  return new TextDecoder().decode(exportSnapshot(ws.linked!, ws.core, meta, "json"));
-}
-
-async function fresh(dir: string, home: string): Promise<Workspace> {
-  const ws = new Workspace(config(dir, home));
-  await ws.build();
-  ws.close();
-  return ws;
-}
 
 /** A workspace counting include walks (each reads the entry points) and links (each asks for the environment). */
 function counted(dir: string, home: string): { ws: Workspace; walks: () => number; links: () => number } {

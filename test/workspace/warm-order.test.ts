@@ -6,61 +6,14 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LinkedIndex } from "../../src/index/linked.ts";
-import { exportSnapshot } from "../../src/store/export.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-import { resolveConfig } from "../../src/workspace/config.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { copySample } from "./sample-copy.ts";
+import { config, exported, fresh, ordered } from "./fresh-build.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
 const TMP = tempDirs();
-
-function config(dir: string, home: string) {
-  const cfg = resolveConfig({ project: dir, sdk: "", schema: null, home });
-  if ("envError" in cfg) throw new Error(cfg.envError);
-  return cfg;
-}
-
-/** The index in its own order, paths relative, the link's timing left out. */
-function ordered(l: LinkedIndex, dir: string): unknown {
-  const rel = (p: string | null) => (p === null ? null : p.slice(dir.length + 1));
-  const { linkMs: _ms, ...stats } = l.stats;
-  return {
-    files: [...l.files.values()].map((f) => ({ ...f, path: rel(f.path) })),
-    assets: l.assets.map((a) => ({ ...a, file: rel(a.file) })),
-    sites: l.sites.map((s) => ({ ...s, file: rel(s.file) })),
-    diagnostics: l.diagnostics.map((d) => ({ ...d, file: rel(d.file), message: d.message.replaceAll(dir, "<mod>") })),
-    includes: l.includes.map((e) => ({ ...e, from: rel(e.from), to: rel(e.to) })),
-    defines: [...l.defines.entries()].map(([k, v]) => [k, v.map((d) => ({ ...d, file: rel(d.file) }))]),
-    byId: [...l.byId.entries()],
-    byType: [...l.byType.entries()],
-    streams: l.streams,
-    stats,
-  };
-}
-
-/** The export's bytes with the build facts that differ between two runs fixed. */
-function exported(ws: Workspace): string {
-  const bytes = exportSnapshot(ws.linked!, ws.core, {
-    toolVersion: "test",
-    generatedAt: "2026-01-01T00:00:00.000Z",
-    buildId: 1,
-    phase: "art",
-    complete: true,
-    stale: false,
-    stats: { linkMs: 0 },
-  }, "json");
-  return new TextDecoder().decode(bytes);
-}
-
-async function fresh(dir: string, home: string): Promise<Workspace> {
-  const ws = new Workspace(config(dir, home));
-  await ws.build();
-  ws.close();
-  return ws;
-}
 
 describe("a warm start equals a fresh build, in order", () => {
   for (const served of [false, true]) {
