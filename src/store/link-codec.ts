@@ -360,16 +360,20 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
   const { walk, parts } = state;
   // Stored sites nothing read are decoded to be written again (their string indexes are this table's).
   const sites = Array.isArray(parts.sites) ? parts.sites : yield* (parts.sites as DeferredSites).produceSteps();
+  // Each part a step of its own (together 30 ms at Corona scale, the first step of a server's save).
   internVocabulary(table, parts.assets, ASSET_VOCABULARY);
+  yield;
   internVocabulary(table, sites, SITE_VOCABULARY);
+  yield;
+  const reached = [...walk.reached].map(([key, r]) => ({
+    path: keyed(key, r.path),
+    streams: [...r.streams],
+    context: r.context,
+  }));
   yield;
   const wire: WireLink = {
     facts: state.facts,
-    reached: [...walk.reached].map(([key, r]) => ({
-      path: keyed(key, r.path),
-      streams: [...r.streams],
-      context: r.context,
-    })),
+    reached,
     includes: walk.includes,
     walkDiagnostics: walk.diagnostics,
     wanted: [...walk.wanted],

@@ -92,6 +92,11 @@ interface KnownFile {
  * @example snapshotStateKey(a) === snapshotStateKey({ ...a, buildId: a.buildId + 1 }) // true
  */
 export function snapshotStateKey(s: Snapshot): string {
+  return runSteps(snapshotStateKeySteps(s));
+}
+
+/** {@link snapshotStateKey} in steps of a thousand files (a server's save: 5–8 ms at Corona scale in one piece). */
+function* snapshotStateKeySteps(s: Snapshot): Generator<void, string, void> {
   const stats = Object.entries(s.stats).filter(([k]) => !k.endsWith("Ms")).sort(([a], [b]) => (a < b ? -1 : 1));
   const h = createHash("sha1").update(
     JSON.stringify([
@@ -118,6 +123,7 @@ export function snapshotStateKey(s: Snapshot): string {
     if (++n % 1024 === 0) {
       h.update(chunk);
       chunk = "";
+      yield;
     }
   }
   if (chunk) h.update(chunk);
@@ -267,7 +273,7 @@ export class SnapshotStore {
    * requests meanwhile (the lock is held throughout: the snapshot is encoded into its temporary file).
    */
   async saveInSteps(snapshot: Snapshot, pause: () => Promise<void>): Promise<SaveResult> {
-    const state = snapshotStateKey(snapshot);
+    const state = await runStepsWithPauses(snapshotStateKeySteps(snapshot), pause);
     return this.unchangedOnDisk(state) ?? await runStepsWithPauses(this.writeSteps(snapshot, state), pause);
   }
 

@@ -17,6 +17,14 @@ export class Slicer {
   /** Yields to the event loop when the current slice is spent; else resolves at once. */
   async pause(): Promise<void> {
     if (performance.now() - this.last < this.budgetMs) return;
+    await this.yieldNow();
+  }
+
+  /**
+   * Yields to the event loop now, and starts a new slice: for a job started by a timer, which the
+   * loop may run right after another job's step, before the requests waiting for input.
+   */
+  async yieldNow(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.last = performance.now();
   }

@@ -11,6 +11,7 @@ import { planWarmStart, snapshotFiles } from "../store/warm-start.ts";
 import { pathKey } from "../project/paths.ts";
 import type { ScannedFile } from "../project/scan.ts";
 import type { FileStamp } from "../index/core.ts";
+import { runSteps } from "../steps.ts";
 import { TOOL_VERSION } from "../version.ts";
 import type { LoadedSchema } from "./schema.ts";
 import type { SnapshotPort } from "./service.ts";
@@ -28,9 +29,22 @@ export function schemaKeyOf(schema: LoadedSchema): string {
 
 /** The snapshot of a workspace's current records. */
 function snapshotOf(ws: Workspace, schemaKey: string): Snapshot {
+  return runSteps(snapshotOfSteps(ws, schemaKey));
+}
+
+/**
+ * {@link snapshotOf} in steps, for a server's save: the records are taken first, the linked section
+ * after them in steps ({@link Workspace.storedLinkSteps}), and left out when a record changed meanwhile
+ * (the snapshot is then the records' alone, as a save of records not yet linked is).
+ */
+function* snapshotOfSteps(ws: Workspace, schemaKey: string): Generator<void, Snapshot, void> {
   const view = ws.view();
   const stats: Record<string, number> = {};
   if (ws.linked) { for (const [k, v] of Object.entries(ws.linked.stats)) stats[k] = v; }
+  const revision = ws.core.revision;
+  const files = snapshotFiles(ws.core);
+  yield;
+  const linked = yield* ws.storedLinkSteps();
   return {
     schemaVersion: SNAPSHOT_SCHEMA_VERSION,
     toolVersion: TOOL_VERSION,
@@ -43,8 +57,8 @@ function snapshotOf(ws: Workspace, schemaKey: string): Snapshot {
     complete: view.lifecycle.complete,
     stale: view.lifecycle.state === "stale",
     stats,
-    files: snapshotFiles(ws.core),
-    linked: ws.storedLink(),
+    files,
+    linked: revision === ws.core.revision ? linked : null,
   };
 }
 
@@ -278,10 +292,12 @@ export class StoreSnapshotPort implements SnapshotPort {
     this.writer = new QuietPeriodWriter(
       async () => {
         if (!this.ws) return;
-        // In time slices: a server keeps answering while the snapshot is encoded.
+        // In time slices: a server keeps answering while the snapshot is taken and encoded. Started by a
+        // timer, the save first lets waiting requests in (it may run right after a link's last step).
         const slicer = this.ws.newSlicer();
+        await slicer.yieldNow();
         const pause = () => slicer.pause();
-        const snapshot = snapshotOf(this.ws, this.schemaKey);
+        const snapshot = await slicer.drive(snapshotOfSteps(this.ws, this.schemaKey));
         let r;
         try {
           r = await this.store.saveInSteps(snapshot, pause);

@@ -22,7 +22,7 @@ import type { WalkResult } from "../index/include-walk.ts";
 import { type Diagnostic, LinkedIndex } from "../index/linked.ts";
 import { CorruptSites, type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
 import { CorruptRecord } from "../store/codec.ts";
-import { linkFactsHoldSteps, linkFactsNow } from "./link-facts.ts";
+import { linkFactsHoldSteps, linkFactsNowSteps } from "./link-facts.ts";
 import { runSteps } from "../steps.ts";
 import { emptyRecord, type FileRecord } from "../index/records.ts";
 import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } from "../lifecycle.ts";
@@ -392,13 +392,27 @@ export class Workspace {
    * no folder that could only be stepped through by exact name); else null.
    */
   storedLink(): LinkState | null {
+    return runSteps(this.storedLinkSteps());
+  }
+
+  /**
+   * {@link storedLink} in steps (the facts' folder questions a few hundred at a time), for a server's
+   * save: null also when anything it depends on changed between the steps.
+   */
+  *storedLinkSteps(): Generator<void, LinkState | null, void> {
     const linked = this.published;
     const walk = this.publishedWalk;
-    if (!linked || !walk || this.publishedRevision !== this.core.revision) return null;
-    if (this.lifecycleState.state !== "ready" || this.linkedScanFacts !== this.scanFacts()) return null;
+    const revision = this.core.revision;
+    const current = () =>
+      this.published === linked && this.publishedWalk === walk && this.publishedRevision === revision &&
+      this.core.revision === revision && this.lifecycleState.state === "ready" &&
+      this.linkedScanFacts === this.scanFacts();
+    if (!linked || !walk || !current()) return null;
     // A stored link published as it was keeps its facts: this run asked the resolver fewer questions.
-    const facts = this.publishedFacts ?? linkFactsNow(this.config, this.linkedScanFacts, this.unlistable());
-    return facts && linkStateOf(linked, walk, facts);
+    const facts = this.publishedFacts ??
+      (yield* linkFactsNowSteps(this.config, this.linkedScanFacts, this.unlistable()));
+    // Anything changed between the steps (another link, a scan, an edit): no linked section this time.
+    return facts && current() ? linkStateOf(linked, walk, facts) : null;
   }
 
   /** A folder was met that cannot be listed (its files are found by exact name only). */

@@ -68,6 +68,14 @@ function serviceOn(dir: string, home: string) {
 /** Lets due timers (the prompt save's zero-delay timer, set before this one) run. */
 const nextTurn = () => new Promise((r) => setTimeout(r, 0));
 
+/**
+ * Turns of the event loop until `done` holds (the server's save is taken and written in steps, a few
+ * turns apart), at most `turns` of them: far fewer than the quiet period's 60 s would take.
+ */
+async function turnsUntil(done: () => boolean, turns = 200): Promise<void> {
+  for (let i = 0; i < turns && !done(); i++) await nextTurn();
+}
+
 describe("snapshots when they help", () => {
   test("ra3 index on an unchanged project does not rewrite the snapshot; after an edit it does", async () => {
     const { dir, home } = copySample(TMP, "ra3-snapshots-");
@@ -150,7 +158,7 @@ describe("snapshots when they help", () => {
     const { dir, home } = copySample(TMP, "ra3-snapshots-");
     const { service, saves } = serviceOn(dir, home);
     await service.start();
-    await nextTurn();
+    await turnsUntil(() => saves.length > 0);
     expect(saves).toEqual(["saved"]);
     expect(existsSync(new SnapshotStore(home, dir).path)).toBe(true);
     await service.dispose();
@@ -166,7 +174,7 @@ describe("snapshots when they help", () => {
     const before = fileId(path);
     const { service, saves } = serviceOn(dir, home);
     await service.start();
-    await nextTurn();
+    await turnsUntil(() => saves.length > 0);
     expect(saves).toEqual([]); // warm start, nothing re-read: no save scheduled at all
     await service.reindex();
     await service.dispose(); // flushes the reindex's pending save
