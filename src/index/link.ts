@@ -13,11 +13,11 @@
  * no changed file and name none of its ids are taken over renumbered ({@link renumbering}).
  */
 import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
-import { type AssetTable, linkAssets, recordAsset } from "./link-assets.ts";
+import { type AssetTable, linkAssetsSteps, recordAsset } from "./link-assets.ts";
 import { type KeyedFile, type LinkContext, linkContext, type LinkInputs, type RecordLookup } from "./link-context.ts";
 import { type DefineTable, linkDefines } from "./link-defines.ts";
 import { type DiagnosticParts, linkDiagnostics } from "./link-diagnostics.ts";
-import { fileInfoOf, type FileTable, linkFiles } from "./link-files.ts";
+import { fileInfoOf, type FileTable, linkFilesSteps } from "./link-files.ts";
 import { type InheritTable, linkInherit } from "./link-inherit.ts";
 import { linkPoid } from "./link-poid.ts";
 import {
@@ -35,7 +35,7 @@ import {
   LinkedIndex,
   type LinkStats,
   type PoidSite,
-  rankAssets,
+  rankAssetsSteps,
   type RankedAssets,
   type ReferenceSite,
   rerankAssets,
@@ -179,6 +179,12 @@ export function* relinkSteps(
     yield;
     since = performance.now();
   }
+  /** A phase in steps: its yields are boundaries too (pauses are not link time). */
+  function* inSteps<T>(steps: Generator<void, T, void>): Generator<void, T, void> {
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yield* phaseBoundary();
+    return step.value;
+  }
   const ctx = linkContext(records, inputs);
   const walk = walked ?? (yield* walkStreamsSteps(records, inputs));
   const plan = planPatch(previous, ctx, walk);
@@ -189,13 +195,13 @@ export function* relinkSteps(
   // one of its ids.
   const renumber = "changed" in plan && plan.renumber ? plan : null;
   const renumbered = renumber ? patchedFiles(previous!, ctx, walk, renumber) : null;
-  const files = patch ? patch.files : renumbered ? renumbered.files : linkFiles(ctx, walk);
+  const files = patch ? patch.files : renumbered ? renumbered.files : yield* inSteps(linkFilesSteps(ctx, walk));
   yield* phaseBoundary();
-  const table = patch ? patch.table : linkAssets(ctx, files, walk);
+  const table = patch ? patch.table : yield* inSteps(linkAssetsSteps(ctx, files, walk));
   const { assets } = table;
   yield* phaseBoundary();
   const ranking = (patch && rerankAssets(previous!.ranking, previous!.table.assets, assets, patch.blocks)) ??
-    rankAssets(assets);
+    (yield* inSteps(rankAssetsSteps(assets)));
   yield* phaseBoundary();
   // Neither table holds an asset index: a renumbering link takes them over as a patched one does.
   const unchanged = patch ?? renumbered;
@@ -216,9 +222,7 @@ export function* relinkSteps(
     reuse ??
       (previous && previous.inputs === inputs ? { previous: previous.segments, reusable: () => false } : undefined),
   );
-  let referenceStep = referenceSteps.next();
-  for (; !referenceStep.done; referenceStep = referenceSteps.next()) yield* phaseBoundary();
-  const references = referenceStep.value;
+  const references = yield* inSteps(referenceSteps);
   const { sites } = references;
   yield* phaseBoundary();
   const inherit = patch && sameInheritSites(previous!, references.inheritSites, sites)
@@ -229,6 +233,7 @@ export function* relinkSteps(
   const poidSites = patch && !patch.poidChanged && references.segments.merged === previous!.segments.merged
     ? previous!.poid
     : linkPoid(ctx, table, references.splicedModules);
+  yield* phaseBoundary();
   const stringTable = patch && !patch.stringsChanged ? previous!.strings : linkStrings(ctx, files, table);
   const { strings, stringUses } = stringTable;
   yield* phaseBoundary();

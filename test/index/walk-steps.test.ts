@@ -32,8 +32,9 @@ describe("the include walk and the link in steps", () => {
     let yields = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) yields++;
-    // 9 in the walk, 9 between the link's phases, 9 in the reference phase (301 segments, a yield per 32).
-    expect(yields).toBe(27);
+    // 9 in the walk, 9 between the link's phases, 9 in the reference phase (301 segments, a yield per 32),
+    // 8 within the phases (files 1, assets 1, ranking 2, the reference phase's end 3, Poid sites 1).
+    expect(yields).toBe(35);
     const linked = step.value.linked;
     const { linkMs: _a, ...stepped } = linked.stats;
     const { linkMs: _b, ...once } = plain.stats;
@@ -58,9 +59,10 @@ describe("the include walk and the link in steps", () => {
       for (; !step.done; step = steps.next()) yields++;
       return { yields, linked: step.value.linked, plain };
     };
-    // The chain: 301 small segments, a yield after every 32nd (9), beside the 9 between the phases.
+    // The chain: 301 small segments, a yield after every 32nd (9), beside the 9 between the phases and
+    // the 8 within them.
     const small = stepped(chain());
-    expect(small.yields).toBe(18);
+    expect(small.yields).toBe(26);
     // Three files of 5,000 inheritFrom sites each: each segment ends a step (3), one more yield per file
     // than the segment count alone would give.
     const big: Record<string, string> = {
@@ -72,7 +74,9 @@ describe("the include walk and the link in steps", () => {
       big[`Data/${name}.xml`] = doc(lines.join("\n"));
     }
     const large = stepped(big);
-    expect(large.yields).toBe(9 + 3);
+    // The 8 within the phases, and the ranking's two sorts of 15,000 (the order, the one type's list) in
+    // steps: 4 runs of 4,096, 2 merge passes and a yield after 16,384 merged, each.
+    expect(large.yields).toBe(9 + 3 + 8 + 2 * 7);
     for (const { linked, plain } of [small, large]) {
       const { linkMs: _a, ...a } = linked.stats;
       const { linkMs: _b, ...b } = plain.stats;
