@@ -250,7 +250,8 @@ function* unresolvedDataIncludesSteps(
   plain: IncludeResolver,
 ): Generator<void, string[], void> {
   const out: string[] = [];
-  // The records in link order first (after files appeared, that sorts them all): a step of its own.
+  // The records in link order first (after files appeared, that sorts them all): in steps of its own.
+  yield* core.prepareOrderSteps();
   const files = [...core.values()];
   yield;
   let n = 0;

@@ -467,6 +467,8 @@ export class Workspace {
     const revision = this.core.revision;
     const linked = await slicer.drive(this.core.linkSteps(this.ports.inputs));
     this.publishLinked(linked, revision, reachedOnly);
+    // The link's last step (its counts, the index) ends a slice: what the caller does next starts another.
+    await slicer.pause();
     return linked;
   }
 
@@ -494,7 +496,7 @@ export class Workspace {
    * Reachable-first (the default for a two-phase build into an empty index: a server's cold start), the
    * files the include graph reaches are parsed and published first (`ready_xml`, {@link reachedOnly});
    * then the rest is parsed and the XML index published again, equal to the one a build that parses
-   * everything first publishes (the same records: see {@link setAsideOutside}).
+   * everything first publishes (the same records: see {@link setAsideOutsideSteps}).
    */
   async build(
     progress: BuildProgress = () => {},
@@ -552,18 +554,19 @@ export class Workspace {
         t = performance.now();
       }
       // A reachable-first build parses what it did not yet; any other build re-reads every file.
-      const toParse = (files: readonly ScannedFile[]) => (reachableFirst ? this.unloaded(files) : files);
-      await this.loadScanned(toParse(xml), "xml", report, slicer, signal);
+      const toParse = async (files: readonly ScannedFile[]) =>
+        reachableFirst ? await slicer.drive(this.unloadedSteps(files)) : files;
+      await this.loadScanned(await toParse(xml), "xml", report, slicer, signal);
       collectIfLarge();
       timings.parseMs = performance.now() - t;
 
       t = performance.now();
       // SDK mode: the vanilla XML folder is the SDK layer, indexed whole (reachable or not), like the project.
-      let sdkFiles = await this.loadScanned(toParse(vanilla), "sdk", report, slicer, signal);
+      let sdkFiles = await this.loadScanned(await toParse(vanilla), "sdk", report, slicer, signal);
       if (reachableFirst) {
         // Counted as a full build counts them: the vanilla files parsed (not those that could not be read).
         sdkFiles = vanilla.filter((f) => this.core.file(f.path) && !this.unreadable.has(pathKey(f.path))).length;
-        aside = this.setAsideOutside([...xml, ...vanilla]);
+        aside = await slicer.drive(this.setAsideOutsideSteps([...xml, ...vanilla]));
       }
       sdkFiles += await this.discover(false, slicer, signal, aside);
       timings.sdkMs = performance.now() - t;
@@ -624,8 +627,12 @@ export class Workspace {
     for (const f of scanned) stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
     let n = 0;
     const progress = (k: number) => report("reach", n + k, n + k);
-    const restIsLarger = () =>
-      sizeOf(this.unloaded(scanned)) > sizeOf([...this.core.values()].map((f) => ({ size: f.stamp?.size ?? 0 })));
+    // In steps: the unloaded files, then the records' link order (which the next walk needs anyway).
+    const restIsLarger = async () => {
+      const rest = sizeOf(await slicer.drive(this.unloadedSteps(scanned)));
+      await slicer.drive(this.core.prepareOrderSteps());
+      return rest > sizeOf([...this.core.values()].map((f) => ({ size: f.stamp?.size ?? 0 })));
+    };
     const seeds = scanned.filter((f) => extensionOf(f.path) === ".babproj").map((f) => f.path);
     n += await this.loadPaths(seeds, slicer, signal, progress, stamps);
     for (;;) {
@@ -634,16 +641,21 @@ export class Workspace {
       const wanted = await slicer.drive(
         this.toRead(await slicer.drive(this.core.wantedSteps(this.ports.inputs)), false),
       );
-      if (wanted.length === 0) return restIsLarger();
+      if (wanted.length === 0) return await restIsLarger();
       n += await this.loadPaths(wanted, slicer, signal, progress, stamps);
-      if (!restIsLarger()) return false;
+      if (!(await restIsLarger())) return false;
       await slicer.pause();
     }
   }
 
-  /** The files of `files` that have no record yet. */
-  private unloaded(files: readonly ScannedFile[]): ScannedFile[] {
-    return files.filter((f) => this.core.file(f.path) === undefined);
+  /** The files of `files` that have no record yet, in steps of a few thousand (at Corona scale 15–30 ms in one piece). */
+  private *unloadedSteps(files: readonly ScannedFile[]): Generator<void, ScannedFile[], void> {
+    const out: ScannedFile[] = [];
+    for (let i = 0; i < files.length; i++) {
+      if (this.core.file(files[i].path) === undefined) out.push(files[i]);
+      if (i % FILES_PER_STEP === FILES_PER_STEP - 1) yield;
+    }
+    return out;
   }
 
   /**
@@ -655,13 +667,22 @@ export class Workspace {
    * the mod's own-name alias is known). The unreadable files among them are forgotten with them, the
    * others listed in scan order (as a full build's report lists them).
    */
-  private setAsideOutside(scanned: readonly ScannedFile[]): SetAside {
-    const order = scanned.map((f) => pathKey(f.path));
+  private *setAsideOutsideSteps(scanned: readonly ScannedFile[]): Generator<void, SetAside, void> {
+    // In steps of a few thousand files (at Corona scale it was 35–115 ms in one piece).
+    const order: string[] = [];
+    for (const f of scanned) {
+      order.push(pathKey(f.path));
+      if (order.length % FILES_PER_STEP === 0) yield;
+    }
     const inScan = new Set(order);
+    yield;
     const aside: SetAside = { records: new Map(), unreadable: new Map() };
+    yield* this.core.prepareOrderSteps();
+    let n = 0;
     for (const s of this.core.values()) {
       const key = pathKey(s.path);
       if (!inScan.has(key)) aside.records.set(key, s);
+      if (++n % FILES_PER_STEP === 0) yield;
     }
     this.core.applyChanges([...aside.records.values()].map((s) => ({ path: s.path, deleted: true as const })));
     const failed = new Map(this.unreadable);
@@ -1241,6 +1262,9 @@ export class Workspace {
     return n;
   }
 }
+
+/** Files handled between two yields by the workspace's own loops (set-aside, unloaded files). */
+const FILES_PER_STEP = 2048;
 
 /** The bytes of `files` by their stamps. */
 function sizeOf(files: readonly { readonly size: number }[]): number {
