@@ -522,9 +522,16 @@ function byRank(assets: readonly AssetDef[]): (x: number, y: number) => number {
 
 /**
  * Ranks `assets` in the one global best-first order ({@link rankCompare}) and lists them by id and by
- * type, so every list gets its order by a number. In steps (the sort a few thousand assets at a time,
- * then the lists): at Corona scale (32k assets) the phase was 50–80 ms in one piece.
- * @example runSteps(rankAssetsSteps(assets)).byId.get("alliedathenacannon") // [index of the project copy, …]
+ * type, so every list gets its order by a number.
+ * @example rankAssets(assets).byId.get("alliedathenacannon") // [index of the project copy, …]
+ */
+export function rankAssets(assets: readonly AssetDef[]): RankedAssets {
+  return runSteps(rankAssetsSteps(assets));
+}
+
+/**
+ * {@link rankAssets} in steps (the sort a few thousand assets at a time, then the lists), for a link
+ * that yields between its steps: at Corona scale (32k assets) the phase was 50–80 ms in one piece.
  */
 export function* rankAssetsSteps(assets: readonly AssetDef[]): Generator<void, RankedAssets, void> {
   const n = assets.length;
@@ -540,7 +547,7 @@ export function* rankAssetsSteps(assets: readonly AssetDef[]): Generator<void, R
 }
 
 /**
- * {@link rankAssetsSteps} of `assets` from the ranking of `before` (the same number of assets, each file's at
+ * {@link rankAssets} of `assets` from the ranking of `before` (the same number of assets, each file's at
  * the same indexes) where only the assets of `blocks` (one list of asset indexes per changed file)
  * changed: each block is re-sorted in place (a file's assets are next to each other in the order, and
  * stay so: they share origin, state and file), then the lists are made again, reusing those of types no

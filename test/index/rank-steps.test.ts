@@ -4,9 +4,14 @@
  * one block gives; `sortSteps` equals `Array.prototype.sort` for any total order, run size and length.
  */
 import { describe, expect, test } from "bun:test";
-import { type AssetDef, rankAssetsSteps, rankCompare } from "../../src/index/linked.ts";
+import { walkStreams } from "../../src/index/include-walk.ts";
+import { linkAssets, linkAssetsSteps, recordAsset } from "../../src/index/link-assets.ts";
+import { linkContext } from "../../src/index/link-context.ts";
+import { fileInfoOf, linkFiles, linkFilesSteps } from "../../src/index/link-files.ts";
+import { type AssetDef, type FileInfo, rankAssets, rankAssetsSteps, rankCompare } from "../../src/index/linked.ts";
 import { runSteps, sortSteps } from "../../src/steps.ts";
 import { prng } from "../prng.ts";
+import { doc, includes, memIndex } from "./fixture.ts";
 
 /** Steps of `steps` until its end: [yields, result]. */
 function drive<T>(steps: Generator<void, T, void>): [number, T] {
@@ -95,5 +100,46 @@ describe("sorting in steps", () => {
     expect([...ranked.byType]).toEqual([...byType]);
     // Type lists over one run long: sorted in steps too.
     expect(Math.max(...[...byType.values()].map((l) => l.length))).toBeGreaterThan(4096);
+  });
+});
+
+describe("the files and assets phases in steps", () => {
+  test("2,100 files of 3 assets: every record once, in record order, as fileInfoOf and recordAsset make them one by one", () => {
+    const files: Record<string, string> = {
+      "Data/Mod.xml": doc(
+        includes(...Array.from({ length: 2100 }, (_, i) => ["all", `U/F${i}.xml`] as [string, string])),
+      ),
+    };
+    for (let i = 0; i < 2100; i++) {
+      files[`Data/U/F${i}.xml`] = doc(
+        [0, 1, 2].map((k) => `\t<WeaponTemplate id="W${i}_${k}" />`).join("\n"),
+      );
+    }
+    const { core, ports } = memIndex(files);
+    const walk = walkStreams(core, ports.inputs);
+    const ctx = linkContext(core, ports.inputs);
+    const [fileYields, table] = drive(linkFilesSteps(ctx, walk));
+    // A yield per 2,048 records, one before the walk's missing targets.
+    expect(fileYields).toBe(Math.floor(2101 / 2048) + 1);
+    const expectedFiles = new Map<string, FileInfo>();
+    for (const f of ctx.all) {
+      const info = fileInfoOf(ctx, f, walk.reached.get(f.key));
+      if (info) expectedFiles.set(f.key, info);
+    }
+    expect([...table]).toEqual([...expectedFiles]);
+    expect(linkFiles(ctx, walk)).toEqual(table);
+    const [assetYields, assets] = drive(linkAssetsSteps(ctx, table, walk));
+    expect(assetYields).toBe(Math.floor(2101 / 2048) + 1);
+    const expected: AssetDef[] = [];
+    for (const f of ctx.all) {
+      const info = table.get(f.key)!;
+      for (let i = 0; i < f.loaded.record.assets.length; i++) {
+        expected.push(recordAsset(ctx, f.loaded, info, i, expected.length));
+      }
+    }
+    expect(assets.assets).toEqual(expected);
+    expect(assets.assets.length).toBe(6300);
+    expect(linkAssets(ctx, table, walk)).toEqual(assets);
+    expect(rankAssets(assets.assets)).toEqual(drive(rankAssetsSteps(assets.assets))[1]);
   });
 });
