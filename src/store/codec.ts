@@ -238,6 +238,9 @@ const STRINGS_PER_STEP = 16384;
 /** Files encoded or decoded between two yields of {@link encodeSnapshotSteps} and {@link decodeSnapshotSteps}. */
 const FILES_PER_STEP = 256;
 
+/** Bytes of records written after which a step of the encoder ends, however few files they were. */
+const STEP_BYTES = 256 * 1024;
+
 /**
  * {@link encodeSnapshot} in steps: yields after every few hundred files (a long-running process lets
  * other work run there) and returns the bytes.
@@ -343,6 +346,9 @@ function* writeContent(s: Snapshot, w: ByteWriter): Generator<void, number, void
   } else w.uint(0);
   w.uint(s.files.length);
   let written = 0;
+  // A step ends after a few hundred files, or sooner after a few big records (a map's: Upheaval's 1 MB maps
+  // with the RA3 schema made one step of 256 files take 100 ms).
+  let stepAt = w.length;
   for (const f of s.files) {
     w.uint(table.intern(f.path));
     if (f.stamp === null) w.uint(0);
@@ -355,7 +361,10 @@ function* writeContent(s: Snapshot, w: ByteWriter): Generator<void, number, void
     w.u32(0);
     writeObject(w, table, RECORD_FIELDS, f.record);
     w.setU32(lengthAt, w.length - lengthAt - 4);
-    if (++written % FILES_PER_STEP === 0) yield;
+    if (++written % FILES_PER_STEP === 0 || w.length - stepAt >= STEP_BYTES) {
+      stepAt = w.length;
+      yield;
+    }
   }
   w.setU32(body, w.length - body);
   w.uint(table.strings.length);

@@ -374,7 +374,7 @@ export interface SizedItems<T> extends Iterable<T> {
 
 /**
  * {@link writeObject} in steps, for one big object: its lists of objects yield after every `every`
- * items (see {@link readObjectSteps}). A top-level list may also be {@link SizedItems} (each item is
+ * items, counted across the lists (see {@link readObjectSteps}). A top-level list may also be {@link SizedItems} (each item is
  * written before the next is asked for, so the items may be one object refilled).
  */
 export function* writeObjectSteps(
@@ -385,6 +385,9 @@ export function* writeObjectSteps(
   every: number,
 ): Generator<void, void, void> {
   const o = value as Record<string, unknown>;
+  // Items are counted across the lists: many short lists in a row are a step too (Upheaval's linked
+  // section wrote a dozen lists under `every` items each, 50 ms, without a yield).
+  let since = 0;
   for (const f of fields) {
     if (f.code !== OBJ_LIST) {
       writeObject(w, table, [f], o);
@@ -395,7 +398,11 @@ export function* writeObjectSteps(
     let k = 0;
     for (const item of list) {
       writeObject(w, table, f.sub!, item, k);
-      if (++k % every === 0) yield;
+      k++;
+      if (++since === every) {
+        since = 0;
+        yield;
+      }
     }
     if (k !== list.length) throw new Error(`snapshot encoder: list ${f.name} said ${list.length} items, gave ${k}`);
   }

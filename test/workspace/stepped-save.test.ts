@@ -111,3 +111,34 @@ describe("a server's save in steps", () => {
     }
   });
 });
+
+describe("the encoder's steps", () => {
+  test("big records end a step after 256 KB however few files they are, and the bytes are a save in one block's", async () => {
+    const records = recordsOf(SAMPLE, null);
+    const rich = records.reduce((a, b) => (b.record.refs.length > a.record.refs.length ? b : a));
+    expect(rich.record.refs.length).toBeGreaterThan(0);
+    // 200 files whose records hold 5,000 references each (a map's record with the RA3 schema is of that kind).
+    const big = {
+      ...rich.record,
+      refs: Array.from({ length: 5000 }, (_, i) => rich.record.refs[i % rich.record.refs.length]),
+    };
+    const files = Array.from({ length: 200 }, (_, i) => ({ ...rich, path: `${SAMPLE}/big${i}.xml`, record: big }));
+    const snapshot = snapshotOf(SAMPLE, files);
+    const home = TMP.make("ra3-stepped-encoder-");
+    const once = new SnapshotStore(join(home, "once"), SAMPLE);
+    const saved = once.save(snapshot);
+    expect(saved.saved).toBe(true);
+    const size = saved.saved ? saved.size : 0;
+    let pauses = 0;
+    const stepped = new SnapshotStore(join(home, "stepped"), SAMPLE);
+    expect(
+      (await stepped.saveInSteps(snapshot, async () => {
+        pauses++;
+      })).saved,
+    ).toBe(true);
+    // Fewer than 256 files: a step ends once 256 KB of records were written (a record is far less).
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(size / (256 * 1024 + size / files.length)) - 1);
+    expect(pauses).toBeGreaterThan(20);
+    expect(readFileSync(stepped.path)).toEqual(readFileSync(once.path));
+  });
+});
