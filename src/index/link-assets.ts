@@ -47,10 +47,10 @@ export function linkAssets(ctx: LinkContext, files: FileTable, walk: WalkResult)
 }
 
 /** Records between two yields of {@link linkAssetsSteps}. */
-const RECORDS_PER_STEP = 2048;
+const RECORDS_PER_STEP = 1024;
 
 /**
- * {@link linkAssets} in steps: the record-level assets a few thousand records at a time, then the
+ * {@link linkAssets} in steps: the record-level assets a thousand records at a time, then the
  * containers' children, then the manifests' (at Corona scale the phase was 30–40 ms in one piece).
  */
 export function* linkAssetsSteps(
