@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { Packr } from "msgpackr";
 import { loadSchemaCached, loadSchemaCachedSteps, schemaCacheFile } from "../../src/schema/cache.ts";
 import { loadSchema } from "../../src/schema/load.ts";
+import { CORPORA } from "../../scripts/corpora.ts";
 
 const roots: string[] = [];
 afterAll(() => {
@@ -172,6 +173,100 @@ describe("the cache file in steps", () => {
     const few = setup(manyTypes(100));
     stepsOf(few.xsd, few.cache);
     expect(stepsOf(few.xsd, few.cache).steps).toBe(warm.steps - 2);
+  });
+
+  /** A base type whose attributes (one an enumeration) two derived types inherit, and a shared child. */
+  const inherited = text(
+    `<xs:simpleType name="Kind"><xs:restriction base="xs:string"><xs:enumeration value="X" /></xs:restriction></xs:simpleType>`,
+    `<xs:complexType name="Base"><xs:sequence><xs:element name="Part" type="xs:string" /></xs:sequence>` +
+      `<xs:attribute name="kind" type="Kind" /><xs:attribute name="id" type="xs:string" /></xs:complexType>`,
+    `<xs:complexType name="A"><xs:complexContent><xs:extension base="Base">` +
+      `<xs:attribute name="a" type="Kind" /></xs:extension></xs:complexContent></xs:complexType>`,
+    `<xs:complexType name="B"><xs:complexContent><xs:extension base="Base" /></xs:complexContent></xs:complexType>`,
+  );
+
+  // Fails if the cache copies what the model shares (each type its own attribute objects and value
+  // lists: more memory, a bigger file) or loses a field, a key order or an absent-versus-undefined.
+  test("what the model shares stays shared, and the model read back is strictly equal to a fresh load", () => {
+    const { xsd, cache } = setup({
+      "CnC3Types.xsd": text(`<xs:include schemaLocation="Types.xsd" />`),
+      "Types.xsd": inherited,
+    });
+    const fresh = loadSchema(xsd).model!;
+    const t = fresh.complexTypes;
+    // What the loader shares (the premise of the pools).
+    expect(t.A.attributes.kind).toBe(t.Base.attributes.kind);
+    expect(t.A.attributes.a.enumValues).toBe(t.A.attributes.kind.enumValues);
+    expect(t.B.children.Part).toBe(t.Base.children.Part);
+    loadSchemaCached(xsd, cache);
+    const back = loadSchemaCached(xsd, cache);
+    expect(back.fromCache).toBe(true);
+    const c = back.model!.complexTypes;
+    expect(c.A.attributes.kind).toBe(c.Base.attributes.kind);
+    expect(c.B.attributes.id).toBe(c.Base.attributes.id);
+    expect(c.A.attributes.a.enumValues).toBe(c.A.attributes.kind.enumValues);
+    expect(c.B.children.Part).toBe(c.Base.children.Part);
+    expect(Bun.deepEquals(back.model, fresh, true)).toBe(true);
+    expect(JSON.stringify(back.model)).toBe(JSON.stringify(fresh));
+  });
+
+  test.skipIf(!existsSync(join(CORPORA, "ra3-xsd")))(
+    "the RA3 set read back from the cache is strictly equal to a fresh load",
+    () => {
+      const xsd = join(CORPORA, "ra3-xsd");
+      const cache = mkdtempSync(join(tmpdir(), "ra3-schema-cache-"));
+      roots.push(cache);
+      const fresh = loadSchema(xsd);
+      const written = loadSchemaCached(xsd, cache);
+      expect([written.fromCache, written.cacheWarning]).toEqual([false, null]);
+      const { fromCache, cacheFile: _file, cacheWarning: _warning, ...back } = loadSchemaCached(xsd, cache);
+      expect(fromCache).toBe(true);
+      expect(Bun.deepEquals(back, fresh, true)).toBe(true);
+      expect(JSON.stringify(back)).toBe(JSON.stringify(fresh));
+    },
+    60_000,
+  );
+
+  // Fails if a type or an attribute naming a pool entry that is not there is read as undefined.
+  test("a cache file whose types point outside its pools is ignored and rewritten", () => {
+    const { xsd, cache } = setup({
+      "CnC3Types.xsd": text(`<xs:include schemaLocation="Types.xsd" />`),
+      "Types.xsd": inherited,
+    });
+    const first = loadSchemaCached(xsd, cache);
+    const bytes = readFileSync(first.cacheFile);
+    const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
+    const json = (from: number, to?: number) => JSON.parse(new TextDecoder().decode(bytes.subarray(from, to)));
+    const header = json(8, 8 + length);
+    const chunk: [string, object][] = json(8 + length);
+    /** A cache file of `head` and one chunk `types` (the header's chunk length made to fit). */
+    const file = (head: Record<string, unknown>, types: unknown): Uint8Array => {
+      const body = new TextEncoder().encode(JSON.stringify(types));
+      const h = new TextEncoder().encode(JSON.stringify({ ...head, chunks: [body.length] }));
+      const out = new Uint8Array(8 + h.length + body.length);
+      out.set(bytes.subarray(0, 4));
+      new DataView(out.buffer).setUint32(4, h.length, true);
+      out.set(h, 8);
+      out.set(body, 8 + h.length);
+      return out;
+    };
+    // The file as written, re-framed by `file`, is read from the cache (the variants below fail on their change).
+    writeFileSync(first.cacheFile, file(header, chunk));
+    expect(loadSchemaCached(xsd, cache).fromCache).toBe(true);
+    const fresh = loadSchema(xsd);
+    const variants = [
+      file({ ...header, pools: { ...header.pools, attributes: [] } }, chunk), // no attribute to point at
+      file({ ...header, pools: { ...header.pools, enums: [] } }, chunk), // an enumeration index pointing nowhere
+      file(header, chunk.map(([n, t]) => [n, { ...t, children: [99] }])), // child 99 of 1
+      file({ ...header, pools: undefined }, chunk),
+    ];
+    for (const v of variants) {
+      writeFileSync(first.cacheFile, v);
+      const again = loadSchemaCached(xsd, cache);
+      expect([again.fromCache, again.cacheWarning]).toEqual([false, null]);
+      expect(again.model).toEqual(fresh.model!);
+      expect(loadSchemaCached(xsd, cache).fromCache).toBe(true);
+    }
   });
 
   test("a cache file cut short, with a bad chunk, or in the old one-piece layout is ignored and rewritten", () => {
