@@ -67,6 +67,47 @@ describe("derived fields", () => {
   });
 });
 
+describe("the writer's remembered string indexes", () => {
+  // Each string field of a spec remembers its last value's table index. Fails if that memory outlives
+  // its table: a second table numbers the same strings differently.
+  test("two tables used in turn each get their own indexes", () => {
+    const a = new StringTable();
+    const b = new StringTable();
+    b.intern("first in b");
+    b.intern("referenced");
+    const wa = new ByteWriter(4);
+    const wb = new ByteWriter(4);
+    for (let round = 0; round < 2; round++) {
+      writeObject(wa, a, HOLDER, { items });
+      writeObject(wb, b, HOLDER, { items });
+    }
+    const ra = new ByteReader(wa.finish());
+    const rb = new ByteReader(wb.finish());
+    for (let round = 0; round < 2; round++) {
+      expect(readObject(ra, a.strings, HOLDER)).toEqual({ items });
+      expect(readObject(rb, b.strings, HOLDER)).toEqual({ items });
+    }
+    expect(b.strings.slice(0, 4)).toEqual(["first in b", "referenced", "AthenaCannon", "compiled"]);
+  });
+
+  // The layout fingerprint is the compiled specs as JSON (a snapshot of another layout is refused): the
+  // slot of a field's memory must not enter it. Fails if the slot is a plain property.
+  test("the memory's slot is not part of a compiled field's JSON (nor of the layout fingerprint)", () => {
+    expect(JSON.stringify(compileSpec<{ a: string; b: string | null; n: number }>({ a: "str", b: "str?", n: "uint" })))
+      .toBe('[{"name":"a","code":0,"sub":null},{"name":"b","code":1,"sub":null},{"name":"n","code":3,"sub":null}]');
+  });
+
+  test("a value repeated by the next object is the same index; a changed one is interned", () => {
+    const table = new StringTable();
+    const w = new ByteWriter(4);
+    const repeated = [0, 1, 2].map((index) => ({ ...items[1], index, id: index === 2 ? "Other" : items[1].id }));
+    writeObject(w, table, HOLDER, { items: repeated });
+    // count, then per item: value (0), id (index + 1), state (2).
+    expect([...w.finish()]).toEqual([3, 0, 2, 2, 0, 2, 2, 0, 4, 2]);
+    expect(table.strings).toEqual(["$WEAPON", "AthenaSplash", "referenced", "Other"]);
+  });
+});
+
 describe("ByteWriter", () => {
   test("u32 placeholders are patched in place; utf8 counts bytes; finish returns exactly what was written", () => {
     const w = new ByteWriter(2);
