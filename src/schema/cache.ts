@@ -98,6 +98,8 @@ const fromUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The cache file for the XSD folder `dir` inside `cacheDir`.
+ * The name ends in `.msgpack`, the first layout's: kept, so the file of an older ra3 is replaced rather
+ * than left beside a new one (the magic tells the layouts apart).
  * @example schemaCacheFile("/sdk/Schemas/xsd", "/home/u/.ra3modxml/cache") // "/home/u/.ra3modxml/cache/schema-1f0c….msgpack"
  */
 export function schemaCacheFile(dir: string, cacheDir: string): string {

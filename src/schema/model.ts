@@ -1,6 +1,6 @@
 /**
  * The schema model: what the indexer needs to know from the SDK's XSD set. Built by the loader in
- * `src/schema/`, plain data (serialisable with msgpack for caching), queried through {@link SchemaQueries}.
+ * `src/schema/`, plain data (serialisable as JSON for caching), queried through {@link SchemaQueries}.
  * Type names are canonical XSD spellings; lookups by name are case-insensitive.
  */
 
