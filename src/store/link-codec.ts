@@ -347,9 +347,14 @@ const SITE_VOCABULARY = [
 const ASSET_VOCABULARY = ["type", "origin", "state"] as const satisfies readonly (keyof AssetDef)[];
 
 function internVocabulary<T>(table: StringTable, list: readonly T[], fields: readonly (keyof T)[]): void {
+  // In item order (the table numbers strings by first sight); a field's value is most often its previous
+  // item's, interned already: skipped without a lookup.
+  const last: unknown[] = fields.map(() => undefined);
   for (const item of list) {
-    for (const f of fields) {
-      const v = item[f];
+    for (let i = 0; i < fields.length; i++) {
+      const v = item[fields[i]];
+      if (v === last[i]) continue;
+      last[i] = v;
       if (typeof v === "string") table.intern(v);
     }
   }
