@@ -64,11 +64,13 @@ function coldRun(binary: string, args: readonly string[]): { ms: number; cpu: nu
     if (r.status !== 0) throw new Error(`${binary} index ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
     const times = /ra3-cpu ([\d.]+) ([\d.]+)/.exec(r.stderr.toString());
     const cpu = times ? (Number(times[1]) + Number(times[2])) * 1000 : NaN;
-    const line = /time: (\d+) ms full build \(([^)]*)\)/.exec(r.stdout.toString());
+    // `time: 875 ms (schema 225, build 650: scan 9, …)`, or (no schema, or an older ra3, whose total
+    // left the schema out) `time: 650 ms full build (scan 9, schema 225, …)`.
+    const line = /time: (\d+) ms (?:full build )?\(([^)]*)\)/.exec(r.stdout.toString());
     const phases: Record<string, number> = {};
     if (line) {
       phases.build = Number(line[1]);
-      for (const part of line[2].split(", ")) {
+      for (const part of line[2].replace(": ", ", ").split(", ")) {
         const [name, value] = part.split(" ");
         phases[name] = Number(value);
       }

@@ -45,15 +45,22 @@ export interface BuildProgress {
   (phase: BuildPhase, done: number, total: number): void;
 }
 
+/** A full build's phases, in ms. */
 export interface BuildTimings {
   scanMs: number;
   /** Parsing and linking the reachable files before the first publish (0 when not reachable-first). */
   reachMs: number;
+  /**
+   * The load of the workspace's schema (0 without one): it happens when the workspace is made, before the
+   * build, so it is not part of {@link totalMs} (and a rebuild, which loads nothing, reports it again).
+   */
   schemaMs: number;
   parseMs: number;
+  /** Parsing the SDK's XML layer and the files the include walk pulls in (SDK files, manifests). */
   sdkMs: number;
   linkMs: number;
   artMs: number;
+  /** The build itself, from its scan to its last link (the schema's load before it not counted). */
   totalMs: number;
 }
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { parseCli } from "../../src/cli/args.ts";
+import { timeLine } from "../../src/cli/commands/index.ts";
 import { TOOL_VERSION } from "../../src/version.ts";
 import { tempDirs } from "../temp-dirs.ts";
 import { outsideMessage } from "../query/sample.ts";
@@ -52,6 +53,37 @@ describe("argument parsing", () => {
     expect(parseCli(["check", "--format", "xml"])).toEqual({
       usageError: '--format must be one of text, json, sarif, got "xml"',
     });
+  });
+});
+
+describe("ra3 index: the time line", () => {
+  const t = {
+    scanMs: 9.4,
+    reachMs: 0,
+    schemaMs: 225.4,
+    parseMs: 457,
+    sdkMs: 55,
+    linkMs: 63,
+    artMs: 66,
+    totalMs: 650.2,
+  };
+  // The schema is loaded before the build: its load is part of the wait. Fails if the first figure is
+  // the build's total alone (what the line said before) or the phases list the schema again.
+  test("the first figure is the schema's load and the build together; each is named", () => {
+    expect(timeLine(t)).toBe("time: 875 ms (schema 225, build 650: scan 9, parse 457, SDK 55, link 63, art 66)");
+    expect(timeLine({ ...t, schemaMs: 0 })).toBe(
+      "time: 650 ms full build (scan 9, parse 457, SDK 55, link 63, art 66)",
+    );
+  });
+
+  test("a cold ra3 index prints it: the first figure is the sum of the schema and the build", async () => {
+    const io = memoryIo(SAMPLE, { RA3_HOME: TMP.make("ra3-cli-time-") });
+    expect(await run(["--no-progress", "index"], io)).toBe(0);
+    const m = /^time: (\d+) ms \(schema (\d+), build (\d+): scan \d+, parse \d+, SDK \d+, link \d+, art \d+\)$/m.exec(
+      io.stdout,
+    );
+    expect(m).not.toBeNull();
+    expect(Number(m![1])).toBe(Number(m![2]) + Number(m![3]));
   });
 });
 
