@@ -116,10 +116,12 @@ export class Schema implements SchemaQueries {
   private readonly fallbackChildren = new Map<string, ChildInfo>();
   private readonly targets: ReadonlySet<string>;
   private readonly builtinValues = new Map<string, ValueInfo>();
-  /** `type\0attribute` → the runtime-name target (see `runtime-names.ts`), for the table's own types. */
-  private readonly runtimeNames = new Map<string, string>();
-  /** The same, answered for any type (a type deriving from a table type inherits its entries). */
-  private readonly runtimeNameCache = new Map<string, string | null>();
+  /**
+   * Type → attribute → the runtime-name target (see `runtime-names.ts`), for the table's own types (a
+   * type deriving from one inherits its entries). By type first: a type table asks this for each plain
+   * attribute along the type's chain, and a composed `type\0attribute` key per step cost a string each.
+   */
+  private readonly runtimeNames = new Map<string, Map<string, string>>();
   /** {@link typeTable} by the type name asked (bounded like the children of a table). */
   private readonly tables = new Map<string, TypeTable>();
   /** {@link untypedChild} by local name (bounded). */
@@ -152,7 +154,10 @@ export class Schema implements SchemaQueries {
       const type = this.typeNames.get(r.type.toLowerCase());
       const target = this.typeNames.get(r.target.toLowerCase());
       // An entry whose types this schema set does not declare does not apply to it.
-      if (type && target) this.runtimeNames.set(`${type}\u0000${r.attribute}`, target);
+      if (!type || !target) continue;
+      let byAttribute = this.runtimeNames.get(type);
+      if (!byAttribute) this.runtimeNames.set(type, byAttribute = new Map());
+      byAttribute.set(r.attribute, target);
     }
   }
 
@@ -303,20 +308,11 @@ export class Schema implements SchemaQueries {
 
   runtimeName(type: string, attribute: string): string | null {
     if (this.runtimeNames.size === 0) return null;
-    const key = `${type}\u0000${attribute}`;
-    let hit = this.runtimeNameCache.get(key);
-    if (hit === undefined) {
-      hit = null;
-      for (const t of this.typeChain(type)) {
-        const target = this.runtimeNames.get(`${t}\u0000${attribute}`);
-        if (target !== undefined) {
-          hit = target;
-          break;
-        }
-      }
-      this.runtimeNameCache.set(key, hit);
+    for (const t of this.typeChain(type)) {
+      const target = this.runtimeNames.get(t)?.get(attribute);
+      if (target !== undefined) return target;
     }
-    return hit;
+    return null;
   }
 
   isKnownElement(local: string): boolean {
