@@ -16,7 +16,7 @@
  * the chunks, all UTF-8 JSON.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../disk/atomic.ts";
 import { nodeFileSystem } from "../disk/port.ts";
 import { CaseResolver } from "../project/case-resolver.ts";
@@ -113,6 +113,17 @@ function stampOf(path: string): Stamp | null {
     return [path, st.size, st.mtimeMs];
   } catch {
     return null;
+  }
+}
+
+/** A file's bytes and the stamp of that same file (through its descriptor); throws when it cannot be read. */
+function readStamped(path: string): { bytes: Uint8Array; stamp: Stamp } {
+  const fd = openSync(path, "r");
+  try {
+    const st = fstatSync(fd);
+    return { bytes: readFileSync(fd), stamp: [path, st.size, st.mtimeMs] };
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -350,10 +361,22 @@ export function* loadSchemaCachedSteps(
   if (cached) return { ...cached, fromCache: true, cacheFile, cacheWarning: null };
 
   // Stamp each file just before reading it: an edit made during the load then fails the next check.
+  // Read from the disk, the stamp is that of the file read (its descriptor's), one stat fewer per file.
   const stamps: Stamp[] = [];
   let unstamped = false;
-  const read = options.readFile ?? ((p: string) => readFileSync(p));
+  const read = options.readFile;
   const readFile = (p: string): Uint8Array => {
+    if (!read) {
+      let r;
+      try {
+        r = readStamped(p);
+      } catch (e) {
+        unstamped = true; // a file that could not be read: the model is not cached (the loader says why)
+        throw e;
+      }
+      stamps.push(r.stamp);
+      return r.bytes;
+    }
     const s = stampOf(p);
     if (s === null) unstamped = true;
     else stamps.push(s);
