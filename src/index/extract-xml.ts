@@ -23,7 +23,9 @@ import {
   type IncludeDecl,
   type IncludeType,
   type LocalId,
+  type OmittedDiagnostics,
   type PoidRef,
+  RECORD_DIAGNOSTIC_CAP,
   type RecordDiagnostic,
   type RefRecord,
   type StringKeyUse,
@@ -234,6 +236,13 @@ class XmlExtraction {
   private readonly ranges: (ElementRange & { end: number })[] = [];
   private readonly rangeByName = new Map<string, number>();
   private readonly diagnostics: RecordDiagnostic[] = [];
+  /**
+   * A record's extraction (not a splice's): `code\0severity` → diagnostics of it so far, for the cap; and
+   * the groups past it. Each code's diagnostics are made in document order (each at a place in the start tag
+   * being read), so the ones held are the first of each code, as the output lists them.
+   */
+  private readonly perCode: Map<string, number> | null;
+  private readonly omitted = new Map<string, Mutable<OmittedDiagnostics>>();
   /** `type\0lower-cased id` → index of its first definition in this file. */
   private readonly seenAssets = new Map<string, number>();
   private readonly stack: Frame[] = [];
@@ -254,6 +263,7 @@ class XmlExtraction {
     private readonly context: SpliceContext | null = null,
   ) {
     this.lines = new LineMap(text);
+    this.perCode = context === null ? new Map() : null;
   }
 
   onStart(tag: XmlStartTag): void {
@@ -340,6 +350,7 @@ class XmlExtraction {
 
   /** A well-formedness error (the tokenizer recovers and closes what it leaves open). */
   onError(error: { message: string; line: number; column: number; offset: number }): void {
+    if (this.capped("xml-syntax", "error", error.line, error.column)) return;
     this.diagnostics.push({
       code: "xml-syntax",
       severity: "error",
@@ -347,6 +358,23 @@ class XmlExtraction {
       line: error.line,
       column: error.column,
     });
+  }
+
+  /**
+   * True when a diagnostic of `code` and `severity` at `line`:`column` is past the record's cap: it is then
+   * counted in its group instead of held (a splice's extraction holds all: a splice is typed afresh per link).
+   */
+  private capped(code: string, severity: RecordDiagnostic["severity"], line: number, column: number): boolean {
+    const perCode = this.perCode;
+    if (perCode === null) return false;
+    const key = `${code}\u0000${severity}`;
+    const n = (perCode.get(key) ?? 0) + 1;
+    perCode.set(key, n);
+    if (n <= RECORD_DIAGNOSTIC_CAP) return false;
+    const group = this.omitted.get(key);
+    if (group === undefined) this.omitted.set(key, { code, severity, count: 1, line, column });
+    else group.count++;
+    return true;
   }
 
   record(): FileRecord {
@@ -367,6 +395,7 @@ class XmlExtraction {
       stringKeys: shared(this.stringKeys),
       ranges: this.ranges,
       diagnostics: shared(this.diagnostics),
+      omittedDiagnostics: this.omitted.size === 0 ? EMPTY : [...this.omitted.values()],
       lineCount: this.lines.lineCount,
       spliceText: (this.fragment && !this.foreign) || this.sameDocument ? this.text : null,
     };
@@ -394,8 +423,10 @@ class XmlExtraction {
   }
 
   private diag(code: string, severity: RecordDiagnostic["severity"], message: string, offset: number): void {
-    const p = this.pos(offset);
-    this.diagnostics.push({ code, severity, message, line: p.line, column: p.column });
+    const line = this.lines.lineOf(offset);
+    const column = this.lines.columnOf(offset);
+    if (this.capped(code, severity, line, column)) return;
+    this.diagnostics.push({ code, severity, message, line, column });
   }
 
   private startRoot(tag: XmlStartTag): void {

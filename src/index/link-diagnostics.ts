@@ -11,7 +11,7 @@ import type { FileTable } from "./link-files.ts";
 import type { InheritTable } from "./link-inherit.ts";
 import type { SiteTable } from "./link-references.ts";
 import { TYPED_CODES } from "./link-splice.ts";
-import type { AssetDef, DefineDef, Diagnostic, FileState, ReferenceSite } from "./linked.ts";
+import type { AssetDef, DefineDef, Diagnostic, FileState, OmittedDiagnostic, ReferenceSite } from "./linked.ts";
 import type { FileRecord, RecordDiagnostic } from "./records.ts";
 
 /** What the diagnostics phase reads: the other phases' outputs. */
@@ -68,6 +68,8 @@ interface DuplicateFinding {
 export interface DiagnosticsOutput {
   /** Sorted by file, line, column and code. */
   readonly diagnostics: readonly Diagnostic[];
+  /** What project files' records counted past their cap (see {@link omittedOf}). */
+  readonly omitted: readonly OmittedDiagnostic[];
   /** Unresolved sites of project files that cannot be judged without an SDK (in included files, in the rest). */
   readonly external: { readonly active: number; readonly inactive: number };
   readonly parts: DiagnosticParts;
@@ -93,6 +95,7 @@ export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): Dia
   ].sort(compareDiagnostics);
   return {
     diagnostics: all,
+    omitted: omittedOf(ctx, parts.files, parts.references),
     external: { active: refs.external, inactive: refs.externalInactive },
     parts: { perFile: own.perFile, perId, fileTotals: own },
   };
@@ -118,6 +121,37 @@ function recordDiagnostics(key: string, rec: FileRecord, references: SiteTable):
     });
   }
   return own;
+}
+
+/** What diagnostics are sorted by. */
+type DiagnosticPlace = Pick<Diagnostic, "file" | "line" | "column" | "code">;
+
+/**
+ * The diagnostics project files' records counted past their cap, for the files whose record diagnostics are
+ * in the index (a spliced fragment's schema warnings are its splices', so its own counted ones of those codes
+ * are left out as its held ones are), sorted as the diagnostics are. Nearly always empty: one length test per file.
+ */
+function omittedOf(ctx: LinkContext, files: FileTable, references: SiteTable): OmittedDiagnostic[] {
+  const out: OmittedDiagnostic[] = [];
+  for (const { loaded, key } of ctx.all) {
+    const groups = loaded.record.omittedDiagnostics;
+    if (groups.length === 0) continue;
+    const info = files.get(key);
+    if (!info || info.origin !== "project") continue;
+    const spliced = references.fragmentDiagnostics.has(key);
+    for (const g of groups) {
+      if (spliced && TYPED_CODES.has(g.code)) continue;
+      out.push({
+        file: loaded.path,
+        code: g.code,
+        severity: g.severity,
+        count: g.count,
+        line: g.line,
+        column: g.column,
+      });
+    }
+  }
+  return out.sort(compareDiagnostics);
 }
 
 /**
@@ -359,7 +393,7 @@ function summaries(
   return out;
 }
 
-function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+function compareDiagnostics(a: DiagnosticPlace, b: DiagnosticPlace): number {
   const fa = a.file ?? "";
   const fb = b.file ?? "";
   return (fa < fb ? -1 : fa > fb ? 1 : 0) || a.line - b.line || a.column - b.column ||

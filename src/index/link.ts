@@ -237,7 +237,7 @@ export function* relinkSteps(
   const stringTable = patch && !patch.stringsChanged ? previous!.strings : linkStrings(ctx, files, table);
   const { strings, stringUses } = stringTable;
   yield* phaseBoundary();
-  const { diagnostics, external, parts } = linkDiagnostics(ctx, {
+  const { diagnostics, omitted, external, parts } = linkDiagnostics(ctx, {
     reuse: patch
       ? {
         previous: previous!.diagnostics,
@@ -261,7 +261,7 @@ export function* relinkSteps(
     assets,
     sites,
     defines,
-    diagnostics: diagnostics.length,
+    diagnostics: diagnostics.length + omitted.reduce((n, g) => n + g.count, 0),
     externalReferences: external.active + external.inactive,
     linkMs: spent + performance.now() - since,
   }, patch ? previous!.stats : undefined);
@@ -273,6 +273,7 @@ export function* relinkSteps(
     includes: walk.includes,
     defines,
     diagnostics,
+    omittedDiagnostics: omitted,
     streams: walk.streams,
     stats,
     wanted: [...walk.wanted],

@@ -186,6 +186,21 @@ export interface Diagnostic {
   readonly column: number;
 }
 
+/**
+ * Diagnostics of one project file, code and severity that its record counted past its cap instead of holding
+ * (`RECORD_DIAGNOSTIC_CAP`): every count and every answer's "N more" includes them; none is ever listed.
+ */
+export interface OmittedDiagnostic {
+  /** Absolute path. */
+  readonly file: string;
+  readonly code: string;
+  readonly severity: Severity;
+  readonly count: number;
+  /** Position of the first one. */
+  readonly line: number;
+  readonly column: number;
+}
+
 export type FileKindLinked = "xml" | "art" | "binary" | "str" | "babproj" | "manifest" | "missing";
 
 export interface FileInfo {
@@ -297,6 +312,7 @@ export type LinkedParts =
     | "includes"
     | "defines"
     | "diagnostics"
+    | "omittedDiagnostics"
     | "streams"
     | "stats"
     | "wanted"
@@ -324,6 +340,8 @@ export class LinkedIndex {
    */
   readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
   readonly diagnostics: readonly Diagnostic[];
+  /** The diagnostics records counted past their cap, by file (in `diagnostics` order), line and column. */
+  readonly omittedDiagnostics: readonly OmittedDiagnostic[];
   readonly streams: readonly StreamInfo[];
   readonly stats: LinkStats;
   /** Files a walk reached that have no record yet (the driver should load them and link again). */
@@ -363,6 +381,7 @@ export class LinkedIndex {
     this.includes = parts.includes;
     this.defines = parts.defines;
     this.diagnostics = parts.diagnostics;
+    this.omittedDiagnostics = parts.omittedDiagnostics;
     this.streams = parts.streams;
     this.stats = parts.stats;
     this.wanted = parts.wanted;

@@ -31,6 +31,24 @@ export interface RecordDiagnostic {
   readonly column: number;
 }
 
+/**
+ * Diagnostics a record holds at most of one code and severity (the first ones, in document order); the rest
+ * are counted in {@link FileRecord.omittedDiagnostics}. The same number as the output's cap per file and
+ * code (`DIAGNOSTIC_CAPS.perCode`), so what a record drops is never listed anyway: a file with 10^6 unknown
+ * elements holds 200 diagnostic objects and one count instead of 10^6 objects.
+ */
+export const RECORD_DIAGNOSTIC_CAP = 200;
+
+/** The diagnostics of one code and severity a record counts but does not hold (beyond {@link RECORD_DIAGNOSTIC_CAP}). */
+export interface OmittedDiagnostics {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly count: number;
+  /** Position of the first one not held. */
+  readonly line: number;
+  readonly column: number;
+}
+
 export interface AssetDecl {
   /** Local name of the element as written (prefix stripped). */
   readonly type: string;
@@ -235,6 +253,11 @@ export interface FileRecord {
   /** First occurrence of each element name (fragments: all names; documents: root and its children). */
   readonly ranges: readonly ElementRange[];
   readonly diagnostics: readonly RecordDiagnostic[];
+  /**
+   * Per code and severity, the diagnostics beyond the first {@link RECORD_DIAGNOSTIC_CAP} (counted, not held),
+   * in the order of their first occurrence; empty for nearly every file.
+   */
+  readonly omittedDiagnostics: readonly OmittedDiagnostics[];
   /** String tables only. */
   readonly strings: readonly StringEntry[];
   /** Manifests only. */
@@ -276,6 +299,7 @@ export function emptyRecord(kind: FileKind): FileRecord {
     stringKeys: EMPTY,
     ranges: EMPTY,
     diagnostics: EMPTY,
+    omittedDiagnostics: EMPTY,
     strings: EMPTY,
     manifestAssets: EMPTY,
     manifestRefs: EMPTY,

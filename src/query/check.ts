@@ -45,11 +45,23 @@ export interface CheckResult {
 /** Groups of unlisted diagnostics an answer names (the counts above stay exact). */
 const MAX_UNLISTED_GROUPS = 100;
 
+/** What {@link collectDiagnostics} gathers. */
+export interface CollectedDiagnostics {
+  readonly files: string[] | null;
+  /** Every diagnostic the index holds for the files asked about. */
+  readonly diagnostics: DiagnosticView[];
+  /**
+   * The diagnostics the records counted past their cap, per file, code and severity (never listed; every
+   * count includes them): pass them to `capDiagnostics`.
+   */
+  readonly counted: UnlistedDiagnostics[];
+}
+
 /** Every diagnostic (all of them, for renderers such as SARIF that page themselves), with views. */
 export function collectDiagnostics(
   linked: LinkedIndex,
   paths: readonly string[] | null,
-): QueryResult<{ files: string[] | null; diagnostics: DiagnosticView[] }> {
+): QueryResult<CollectedDiagnostics> {
   let keys: Set<string> | null = null;
   let files: string[] | null = null;
   if (paths && paths.length > 0) {
@@ -85,8 +97,14 @@ export function collectDiagnostics(
       });
     }
   }
+  const counted: UnlistedDiagnostics[] = [];
+  for (const g of linked.omittedDiagnostics) {
+    if (keys !== null && !keys.has(pathKey(g.file))) continue;
+    counted.push({ ...g, file: displayPath(linked, g.file) });
+  }
   return {
     files,
+    counted,
     diagnostics: out.map((d) => ({
       file: d.file ? displayPath(linked, d.file) : null,
       line: d.line,
@@ -111,21 +129,23 @@ export function checkFiles(
   const limit = clampLimit(options.limit);
   const all = collectDiagnostics(linked, paths);
   if ("error" in all) return all;
-  const { files, diagnostics } = all;
-  const capped = capDiagnostics(diagnostics);
+  const { files, diagnostics, counted } = all;
+  const capped = capDiagnostics(diagnostics, undefined, counted);
   let errors = 0;
   let warnings = 0;
   let information = 0;
   const byCode = new Map<string, number>();
-  for (const d of diagnostics) {
-    if (d.severity === "error") errors++;
-    else if (d.severity === "warning") warnings++;
-    else information++;
-    byCode.set(d.code, (byCode.get(d.code) ?? 0) + 1);
-  }
+  const count = (d: { severity: Severity; code: string }, n: number) => {
+    if (d.severity === "error") errors += n;
+    else if (d.severity === "warning") warnings += n;
+    else information += n;
+    byCode.set(d.code, (byCode.get(d.code) ?? 0) + n);
+  };
+  for (const d of diagnostics) count(d, 1);
+  for (const g of counted) count(g, g.count);
   return {
     files,
-    total: diagnostics.length,
+    total: errors + warnings + information,
     errors,
     warnings,
     information,

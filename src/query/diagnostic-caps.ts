@@ -5,12 +5,15 @@
  * counted, per file and code, so every answer still says exactly how many there are. The caps sit far
  * above what real mods produce (the largest per file and code in the corpora is 111).
  */
-import type { Severity } from "../index/records.ts";
+import { RECORD_DIAGNOSTIC_CAP, type Severity } from "../index/records.ts";
 
 /** The listing caps (documented in docs/cli.md § Diagnostic caps). */
 export const DIAGNOSTIC_CAPS = {
-  /** Diagnostics of one code (and severity) listed for one file: enough to see the pattern and fix it. */
-  perCode: 200,
+  /**
+   * Diagnostics of one code (and severity) listed for one file: enough to see the pattern and fix it. The
+   * records' own cap: a record holds no more than are listed, and counts the rest (see `counted` below).
+   */
+  perCode: RECORD_DIAGNOSTIC_CAP,
   /** Diagnostics listed for one file, all codes together (errors are kept first). */
   perFile: 1000,
 } as const;
@@ -59,7 +62,52 @@ const RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, informa
 export function capDiagnostics<D extends CappableDiagnostic>(
   all: readonly D[],
   caps: DiagnosticCaps = DIAGNOSTIC_CAPS,
+  counted: readonly UnlistedDiagnostics[] = [],
 ): CappedDiagnostics<D> {
+  const capped = capHeld(all, caps);
+  return counted.length === 0
+    ? capped
+    : { listed: capped.listed, unlisted: withCounted(all, capped.unlisted, counted) };
+}
+
+/**
+ * The unlisted groups with the groups records counted past their cap (`counted`, the linked index's
+ * `omittedDiagnostics` as views) merged in: a group of the same file, code and severity adds the count and
+ * starts at the earlier of the two first positions; the groups are in the order of their first one (file as
+ * in `all`, then line, column, code), as if every counted diagnostic had been in `all`. The records hold the
+ * first {@link DIAGNOSTIC_CAPS}`.perCode` of each code and the list holds at most as many, so no counted one
+ * would have been listed.
+ */
+function withCounted<D extends CappableDiagnostic>(
+  all: readonly D[],
+  unlisted: readonly UnlistedDiagnostics[],
+  counted: readonly UnlistedDiagnostics[],
+): UnlistedDiagnostics[] {
+  const key = (d: UnlistedDiagnostics) => `${d.file ?? ""}\u0000${d.code}\u0000${d.severity}`;
+  const groups = new Map<string, UnlistedDiagnostics>();
+  for (const u of unlisted) groups.set(key(u), u);
+  for (const c of counted) {
+    const k = key(c);
+    const u = groups.get(k);
+    if (u === undefined) {
+      groups.set(k, c);
+      continue;
+    }
+    const earlier = c.line < u.line || (c.line === u.line && c.column < u.column) ? c : u;
+    groups.set(k, { ...u, count: u.count + c.count, line: earlier.line, column: earlier.column });
+  }
+  const fileOrder = new Map<string | null, number>();
+  all.forEach((d, i) => {
+    if (!fileOrder.has(d.file)) fileOrder.set(d.file, i);
+  });
+  const order = (u: UnlistedDiagnostics) => fileOrder.get(u.file) ?? Number.MAX_SAFE_INTEGER;
+  return [...groups.values()].sort((a, b) =>
+    order(a) - order(b) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+  );
+}
+
+/** {@link capDiagnostics} of the diagnostics held. */
+function capHeld<D extends CappableDiagnostic>(all: readonly D[], caps: DiagnosticCaps): CappedDiagnostics<D> {
   const keep = new Uint8Array(all.length);
   const perCode = new Map<string, number>();
   const keptInFile = new Map<string | null, number[]>();

@@ -84,7 +84,8 @@ export function fileQuery(
   const key = info ? info.path : abs;
   const edgesFrom = (linked.includesFrom.get(pathKey(key)) ?? []).map((i) => linked.includes[i]);
   const edgesTo = (linked.includesTo.get(pathKey(key)) ?? []).map((i) => linked.includes[i]);
-  const diagnostics = linked.diagnostics.filter((d) => d.file !== null && pathKey(d.file) === pathKey(key)).length;
+  const diagnostics = linked.diagnostics.filter((d) => d.file !== null && pathKey(d.file) === pathKey(key)).length +
+    linked.omittedDiagnostics.reduce((n, g) => n + (pathKey(g.file) === pathKey(key) ? g.count : 0), 0);
   if (!info) {
     return queryError(
       "not_found",

@@ -166,6 +166,13 @@ function summarizeDiagnostics(linked: LinkedIndex): DiagnosticSummary {
     byCode.set(d.code, (byCode.get(d.code) ?? 0) + 1);
     if (d.file === null) notes.push(presentMessage(d));
   }
+  // What records counted past their cap counts as well (it is never listed).
+  for (const g of linked.omittedDiagnostics) {
+    if (g.severity === "error") errors += g.count;
+    else if (g.severity === "warning") warnings += g.count;
+    else information += g.count;
+    byCode.set(g.code, (byCode.get(g.code) ?? 0) + g.count);
+  }
   return {
     errors,
     warnings,

@@ -88,6 +88,16 @@ const PublicFile = z.looseObject({
     "modification time (ms since the Unix epoch) when indexed; null when unknown",
   ),
   diagnostics: z.array(fileDiagnostic),
+  omittedDiagnostics: z
+    .array(z.looseObject({
+      code: z.string(),
+      severity: z.enum(["error", "warning", "information"]),
+      count: z.number().describe("diagnostics of this code and severity beyond the first 200, counted, not listed"),
+      line,
+      column,
+    }))
+    .optional()
+    .describe("present only when the file has more than 200 diagnostics of one code: the rest, counted"),
 });
 
 /** One row of `assets`. */

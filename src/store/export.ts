@@ -68,6 +68,14 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
     }
   }
 
+  const omitted = new Map<string, NonNullable<PublicSnapshot["files"][number]["omittedDiagnostics"]>>();
+  for (const g of linked.omittedDiagnostics) {
+    const key = pathKey(g.file);
+    let list = omitted.get(key);
+    if (!list) omitted.set(key, list = []);
+    list.push({ code: g.code, severity: g.severity, count: g.count, line: g.line, column: g.column });
+  }
+
   const files = [...linked.files.entries()]
     .map(([key, f]) => {
       const stamp = stamps.get(key) ?? null;
@@ -89,6 +97,8 @@ export function buildPublicSnapshot(linked: LinkedIndex, core: RecordSource, met
         size: stamp ? stamp.size : null,
         mtimeMs: stamp ? stamp.mtimeMs : null,
         diagnostics: fileDiagnostics.get(key) ?? [],
+        // Only for a file past the records' cap: every other row is as before.
+        ...(omitted.has(key) ? { omittedDiagnostics: omitted.get(key)! } : {}),
       };
     })
     .sort((a, b) => ROOT_RANK(a.root) - ROOT_RANK(b.root) || compare(a.path, b.path));

@@ -26,6 +26,7 @@ import type {
   LinkedIndex,
   LinkedParts,
   LinkStats,
+  OmittedDiagnostic,
   PoidSite,
   ReferenceSite,
   StreamInfo,
@@ -80,6 +81,7 @@ export function linkStateOf(linked: LinkedIndex, walk: WalkResult, facts: LinkFa
       sites: linked.heldSites,
       defines: linked.defines,
       diagnostics: linked.diagnostics,
+      omittedDiagnostics: linked.omittedDiagnostics,
       stats: linked.stats,
       defineUses: linked.defineUses,
       defineUseSites: linked.defineUseSites,
@@ -141,6 +143,7 @@ interface WireLink {
   readonly assets: readonly AssetDef[];
   readonly defines: readonly WireDefines[];
   readonly diagnostics: readonly Diagnostic[];
+  readonly omittedDiagnostics: readonly OmittedDiagnostic[];
   readonly stats: LinkStats;
   readonly defineUses: readonly WireCount[];
   readonly defineUseSites: readonly WireDefineUseSites[];
@@ -157,6 +160,14 @@ const DIAGNOSTIC: Spec<Diagnostic> = {
   severity: "str",
   message: "str",
   file: "str?",
+  line: "int",
+  column: "int",
+};
+const OMITTED: Spec<OmittedDiagnostic> = {
+  file: "str",
+  code: "str",
+  severity: "str",
+  count: "uint",
   line: "int",
   column: "int",
 };
@@ -299,6 +310,7 @@ const LINK_SPEC: Spec<WireLink> = {
   assets: { list: ASSET },
   defines: { list: { key: "str", defs: { list: DEFINE } } },
   diagnostics: { list: DIAGNOSTIC },
+  omittedDiagnostics: { list: OMITTED },
   stats: { optional: STATS },
   defineUses: { list: COUNT },
   defineUseSites: { list: { key: "str", uses: { list: DEFINE_USE_SITE } } },
@@ -389,6 +401,7 @@ export function* writeLinkStateSteps(w: ByteWriter, table: StringTable, state: L
     assets: parts.assets,
     defines: [...parts.defines].map(([key, defs]) => ({ key, defs })),
     diagnostics: parts.diagnostics,
+    omittedDiagnostics: parts.omittedDiagnostics,
     stats: parts.stats,
     defineUses: [...parts.defineUses].map(([key, count]) => ({ key, count })),
     defineUseSites: [...parts.defineUseSites].map(([key, uses]) => ({ key, uses })),
@@ -665,6 +678,7 @@ export function* readLinkStateSteps(r: ByteReader, table: readonly string[]): Ge
       sites,
       defines: new Map(o.defines.map((x) => [x.key, x.defs])),
       diagnostics: o.diagnostics,
+      omittedDiagnostics: o.omittedDiagnostics,
       stats: o.stats,
       defineUses: new Map(o.defineUses.map((x) => [x.key, x.count])),
       defineUseSites: new Map(o.defineUseSites.map((x) => [x.key, x.uses])),

@@ -14,6 +14,7 @@ import type {
   IncludeDecl,
   LocalId,
   ManifestAssetRecord,
+  OmittedDiagnostics,
   PoidRef,
   RecordDiagnostic,
   RefRecord,
@@ -145,6 +146,7 @@ const RANGE: Spec<ElementRange> = {
   idChildren: { list: ID_CHILD },
 };
 const DIAGNOSTIC: Spec<RecordDiagnostic> = { code: "str", severity: "str", message: "str", line: "int", column: "int" };
+const OMITTED: Spec<OmittedDiagnostics> = { code: "str", severity: "str", count: "uint", line: "int", column: "int" };
 const STRING_ENTRY: Spec<StringEntry> = { key: "str", text: "str", line: "uint" };
 const MANIFEST_ASSET: Spec<ManifestAssetRecord> = {
   type: "str",
@@ -173,6 +175,7 @@ export const FILE_RECORD_SPEC: Spec<FileRecord> = {
   stringKeys: { list: STRING_KEY },
   ranges: { list: RANGE },
   diagnostics: { list: DIAGNOSTIC },
+  omittedDiagnostics: { list: OMITTED },
   strings: { list: STRING_ENTRY },
   manifestAssets: { list: MANIFEST_ASSET },
   manifestRefs: "int[]",

@@ -35,9 +35,10 @@ function runCheckWith(cfg: CliConfig, io: CliIo, opened: OpenedWorkspace): numbe
     } else io.err(`ra3: ${all.error.message}\n`);
     return all.error.code === "outside_project" ? 2 : EXIT_FINDINGS;
   }
-  const errors = all.diagnostics.filter((d) => d.severity === "error").length;
+  const errors = all.diagnostics.filter((d) => d.severity === "error").length +
+    all.counted.reduce((n, g) => n + (g.severity === "error" ? g.count : 0), 0);
   const status = errors > 0 ? EXIT_FINDINGS : EXIT_OK;
-  const capped = capDiagnostics(all.diagnostics);
+  const capped = capDiagnostics(all.diagnostics, undefined, all.counted);
   if (format === "sarif") {
     io.out(JSON.stringify(toSarif(linked.projectDir, capped.listed, capped.unlisted), null, 2) + "\n");
     return status;
@@ -52,18 +53,19 @@ function runCheckWith(cfg: CliConfig, io: CliIo, opened: OpenedWorkspace): numbe
     io.out(JSON.stringify({ index, result: checkAnswer(result) }, null, 2) + "\n");
     return status;
   }
-  io.out(renderCheck(all.diagnostics, capped.listed, capped.unlisted) + "\n");
+  io.out(renderCheck(all.diagnostics, capped.listed, capped.unlisted, all.counted) + "\n");
   return status;
 }
 
 /**
  * Diagnostics grouped by file (file:line:col severity code: message), each file's unlisted ones as one
- * line per code, then a summary line counting `all`.
+ * line per code, then a summary line counting `all` and the `counted` ones records did not hold.
  */
 function renderCheck(
   all: readonly DiagnosticView[],
   listed: readonly DiagnosticView[] = all,
   unlisted: readonly UnlistedDiagnostics[] = [],
+  counted: readonly UnlistedDiagnostics[] = [],
 ): string {
   const lines: string[] = [];
   const notes = listed.filter((d) => d.file === null);
@@ -89,7 +91,9 @@ function renderCheck(
     for (const n of notes) lines.push(`note: ${n.message}`);
     for (const u of unlistedOf(null)) lines.push(`note: ${unlistedSentence(u)}`);
   }
-  const count = (s: string) => all.filter((d) => d.severity === s).length;
+  const count = (s: string) =>
+    all.filter((d) => d.severity === s).length +
+    counted.reduce((n, g) => n + (g.severity === s ? g.count : 0), 0);
   const e = count("error");
   const w = count("warning");
   const files = new Set(all.filter((d) => d.file).map((d) => d.file)).size;
