@@ -331,7 +331,9 @@ class XmlExtraction {
         return; // a display-text key, not an asset reference
       }
     }
-    if (!top.content) return;
+    // An element with a child never has its text read (see onEnd): indentation between children is not
+    // gathered (one concatenation per text run of every element, without a schema, was that garbage).
+    if (!top.content || top.hasChild) return;
     if (top.textStart < 0) top.textStart = start;
     top.text += value;
     top.textEnd = end;
@@ -419,12 +421,13 @@ class XmlExtraction {
   }
 
   private pos(offset: number): { line: number; column: number } {
-    return { line: this.lines.lineOf(offset), column: this.lines.columnOf(offset) };
+    const line = this.lines.lineOf(offset);
+    return { line, column: this.lines.columnOn(line, offset) };
   }
 
   private diag(code: string, severity: RecordDiagnostic["severity"], message: string, offset: number): void {
     const line = this.lines.lineOf(offset);
-    const column = this.lines.columnOf(offset);
+    const column = this.lines.columnOn(line, offset);
     if (this.capped(code, severity, line, column)) return;
     this.diagnostics.push({ code, severity, message, line, column });
   }
@@ -1007,6 +1010,7 @@ class XmlExtraction {
     attribute: string | null,
     offset: number,
   ): void {
+    const line = this.lines.lineOf(offset);
     this.refs.push({
       owner,
       kind,
@@ -1017,8 +1021,8 @@ class XmlExtraction {
       parent: parent === null ? null : intern(parent),
       attribute: attribute === null ? null : intern(attribute),
       offset,
-      line: this.lines.lineOf(offset),
-      column: this.lines.columnOf(offset),
+      line,
+      column: this.lines.columnOn(line, offset),
     });
   }
 

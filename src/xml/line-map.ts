@@ -77,6 +77,15 @@ export class LineMap {
     return this.clamp(offset) - this.starts![this.lineOf(offset) - 1] + 1;
   }
 
+  /**
+   * {@link columnOf} when the caller has just asked {@link lineOf} for the same offset (`line` is its answer):
+   * no second line lookup.
+   * @example const m = new LineMap("ab\ncd"); m.columnOn(m.lineOf(4), 4) // 2
+   */
+  columnOn(line: number, offset: number): number {
+    return this.clamp(offset) - this.starts![line - 1] + 1;
+  }
+
   private clamp(offset: number): number {
     return offset < 0 ? 0 : offset > this.text.length ? this.text.length : offset;
   }
