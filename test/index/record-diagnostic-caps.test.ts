@@ -4,7 +4,7 @@
 // diagnostic was held. The merge of counted groups into the output caps is checked against the caps applied
 // to the whole list, on random mixtures of record and link diagnostics.
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { extractXmlRecord } from "../../src/index/extract-xml.ts";
@@ -204,6 +204,15 @@ describe("the counts through the index", () => {
     expect(JSON.parse(warm.out).result.start.mode).toBe("warm");
     expect(JSON.parse(warm.out).result.diagnostics).toMatchObject({ errors: 250, warnings: 8000 });
     expect(await counts()).toEqual(expected);
+    // The export lists the held ones and, for this file only, the counted groups.
+    const out = join(base, "export.json");
+    expect((await cli("export", "--format", "json", "--out", out)).code).toBe(0);
+    const row = JSON.parse(readFileSync(out, "utf8")).files.find((f: { path: string }) => f.path === "Data/Mod.xml");
+    expect([row.diagnostics.length, row.omittedDiagnostics]).toEqual([600, [
+      { code: "unknown-element", severity: "warning", count: 4800, line: 204, column: 1 },
+      { code: "unknown-attribute", severity: "warning", count: 2800, line: 5205, column: 29 },
+      { code: "missing-id", severity: "error", count: 50, line: 8205, column: 1 },
+    ]]);
     const text = (await cli("check")).out.split("\n");
     expect(text.slice(-2)).toEqual([
       "250 errors, 8000 warnings in 1 file (7650 of the diagnostics are not listed)",
@@ -242,5 +251,35 @@ describe("the counts through the index", () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe("fragments", () => {
+  test("a spliced fragment's schema warnings are its splice's (its own counted ones left out); an unspliced one's are its own", async () => {
+    const dir = join(base, "Fragments");
+    mkdirSync(join(dir, "Data"), { recursive: true });
+    cpSync(join(SAMPLE, "Schemas"), join(dir, "Schemas"), { recursive: true });
+    writeFileSync(
+      join(dir, "Data", "Mod.xml"),
+      '<?xml version="1.0" encoding="utf-8"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset" xmlns:xi="http://www.w3.org/2001/XInclude">\n' +
+        '<GameObject id="G"><Behaviors><xi:include href="Spliced.xml" xpointer="xmlns(n=uri:ea.com:eala:asset) xpointer(/n:Behaviors/child::*)" /></Behaviors></GameObject>\n' +
+        "</AssetDeclaration>\n",
+    );
+    const fragment = '<?xml version="1.0"?>\n<Behaviors xmlns="uri:ea.com:eala:asset">\n' + "<Zzz/>\n".repeat(300) +
+      "</Behaviors>\n";
+    writeFileSync(join(dir, "Data", "Spliced.xml"), fragment);
+    writeFileSync(join(dir, "Data", "Alone.xml"), fragment);
+    const io = memoryIo(dir, { RA3_HOME: join(base, "fragments-home") });
+    expect(await run(["check", "--json", "--no-progress"], io)).toBe(0);
+    const j = JSON.parse(io.stdout).result;
+    expect([j.total, j.byCode, j.listed, j.unlisted]).toEqual([
+      601,
+      { "unknown-element": 600, "fragment-not-spliced": 1 },
+      401,
+      [
+        { at: "Data/Alone.xml:203:1", severity: "warning", code: "unknown-element", count: 100 },
+        { at: "Data/Spliced.xml:203:1", severity: "warning", code: "unknown-element", count: 100 },
+      ],
+    ]);
   });
 });
