@@ -10,7 +10,7 @@ import { pathKey } from "../project/paths.ts";
 import type { AssetTable, XiChildOwner } from "./link-assets.ts";
 import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
-import { type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
+import { FragmentDiagnostics, type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
 import type { AssetDef, Diagnostic, FileInfo, FileState, ReferenceSite } from "./linked.ts";
 import { push, rankCompare } from "./linked.ts";
 import type { RecordDiagnostic, RefRecord } from "./records.ts";
@@ -352,7 +352,8 @@ function effectsOf(splicer: Splicer): SpliceEffects {
 class SpliceMerge {
   readonly spliced = new Set<string>();
   readonly splicedModules = new Map<number, SplicedModule[]>();
-  readonly fragmentDiagnostics = new Map<string, RecordDiagnostic[]>();
+  private readonly fragmentTable = new FragmentDiagnostics();
+  readonly fragmentDiagnostics: ReadonlyMap<string, readonly RecordDiagnostic[]> = this.fragmentTable.byFile;
   readonly diagnostics: Diagnostic[] = [];
   private readonly seen = new Set<string>();
 
@@ -368,13 +369,7 @@ class SpliceMerge {
     const e = seg.effects;
     if (!e) return;
     for (const [owner, modules] of e.splicedModules) for (const m of modules) push(this.splicedModules, owner, m);
-    for (const [key, diags] of e.fragmentDiagnostics) {
-      let list = this.fragmentDiagnostics.get(key);
-      if (!list) this.fragmentDiagnostics.set(key, list = []);
-      for (const d of diags) {
-        if (!list.some((x) => x.line === d.line && x.column === d.column && x.message === d.message)) list.push(d);
-      }
-    }
+    for (const [key, diags] of e.fragmentDiagnostics) this.fragmentTable.add(key, diags);
     for (const d of e.diagnostics) {
       const k = `${pathKey(d.file!)}\u0000${d.line}\u0000${d.column}\u0000${d.code}`;
       if (this.seen.has(k)) continue;

@@ -255,7 +255,7 @@ describe("the counts through the index", () => {
 });
 
 describe("fragments", () => {
-  test("a spliced fragment's schema warnings are its splice's (its own counted ones left out); an unspliced one's are its own", async () => {
+  test("a spliced fragment's schema warnings are its splices' (once each; its own counted ones left out); an unspliced one's are its own", async () => {
     const dir = join(base, "Fragments");
     mkdirSync(join(dir, "Data"), { recursive: true });
     cpSync(join(SAMPLE, "Schemas"), join(dir, "Schemas"), { recursive: true });
@@ -263,6 +263,8 @@ describe("fragments", () => {
       join(dir, "Data", "Mod.xml"),
       '<?xml version="1.0" encoding="utf-8"?>\n<AssetDeclaration xmlns="uri:ea.com:eala:asset" xmlns:xi="http://www.w3.org/2001/XInclude">\n' +
         '<GameObject id="G"><Behaviors><xi:include href="Spliced.xml" xpointer="xmlns(n=uri:ea.com:eala:asset) xpointer(/n:Behaviors/child::*)" /></Behaviors></GameObject>\n' +
+        // The same fragment spliced into a second asset: its warnings are the same ones, each counted once.
+        '<GameObject id="H"><Behaviors><xi:include href="Spliced.xml" xpointer="xmlns(n=uri:ea.com:eala:asset) xpointer(/n:Behaviors/child::*)" /></Behaviors></GameObject>\n' +
         "</AssetDeclaration>\n",
     );
     const fragment = '<?xml version="1.0"?>\n<Behaviors xmlns="uri:ea.com:eala:asset">\n' + "<Zzz/>\n".repeat(300) +
