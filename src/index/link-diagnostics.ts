@@ -9,7 +9,7 @@ import type { WalkResult } from "./include-walk.ts";
 import type { LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import type { InheritTable } from "./link-inherit.ts";
-import type { SiteTable } from "./link-references.ts";
+import type { ReferenceFindings, SiteSegments, SiteTable } from "./link-references.ts";
 import { TYPED_CODES } from "./link-splice.ts";
 import type { AssetDef, DefineDef, Diagnostic, FileState, OmittedDiagnostic, ReferenceSite } from "./linked.ts";
 import type { FileRecord, RecordDiagnostic } from "./records.ts";
@@ -20,7 +20,8 @@ export interface DiagnosticsInputs {
   readonly files: FileTable;
   readonly assets: readonly AssetDef[];
   readonly defines: ReadonlyMap<string, readonly DefineDef[]>;
-  readonly references: SiteTable;
+  /** The sites, and the reference phase's segments when it has them (their findings are kept per segment). */
+  readonly references: SiteTable & { readonly segments?: SiteSegments };
   readonly inherit: InheritTable;
   readonly byId: ReadonlyMap<string, readonly number[]>;
   /** An earlier link's per-file and per-id findings, and what changed since (a patched link). */
@@ -52,6 +53,12 @@ export interface DiagnosticsReuse {
   readonly ids: ReadonlySet<string>;
   /** The define table and the splice tables are the earlier link's (else every file is looked at again). */
   readonly sameTables: boolean;
+  /**
+   * Earlier asset index → this link's, when changed files gained or lost assets (a renumbering link): the
+   * duplicates of unchanged ids are taken over renumbered. It moves no index below `lowest`.
+   */
+  readonly map?: Int32Array;
+  readonly lowest?: number;
 }
 
 interface FileFindings {
@@ -81,7 +88,7 @@ export interface DiagnosticsOutput {
  */
 export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): DiagnosticsOutput {
   const own = fileDiagnostics(ctx, parts.files, parts.defines, parts.references, parts.reuse);
-  const refs = referenceDiagnostics(ctx, parts.references.sites, parts.assets, parts.byId);
+  const refs = referenceDiagnostics(ctx, parts.references, parts.assets, parts.byId);
   const perId = duplicateIds(ctx, parts.assets, parts.byId, parts.reuse);
   const all = [
     ...own.diagnostics,
@@ -256,6 +263,14 @@ function duplicateIds(
 ): Map<string, readonly DuplicateFinding[]> {
   if (reuse) {
     const perId = new Map(reuse.previous.perId);
+    const { map, lowest = 0 } = reuse;
+    if (map) {
+      for (const [id, found] of perId) {
+        if (found.some((f) => f.asset >= lowest)) {
+          perId.set(id, found.map((f) => (f.asset >= lowest ? { ...f, asset: map[f.asset] } : f)));
+        }
+      }
+    }
     for (const id of reuse.ids) {
       const found = duplicatesOf(ctx, assets, byId.get(id) ?? []);
       if (found.length) perId.set(id, found);
@@ -314,18 +329,52 @@ function duplicatesInOrder(perId: ReadonlyMap<string, readonly DuplicateFinding[
 
 /**
  * Unresolved and wrong-type references of included (compiled or referenced) project files (with a usable
- * SDK); without one they are only counted, since they may name vanilla assets.
+ * SDK); without one they are only counted, since they may name vanilla assets. Per segment of the
+ * reference phase, in site order (a segment's findings are kept with it), then the sites after them.
  */
 function referenceDiagnostics(
   ctx: LinkContext,
-  sites: readonly ReferenceSite[],
+  references: SiteTable & { readonly segments?: SiteSegments },
   assets: readonly AssetDef[],
   byId: ReadonlyMap<string, readonly number[]>,
 ): { diagnostics: Diagnostic[]; external: number; externalInactive: number } {
+  const { sites, segments } = references;
+  if (!segments) return findingsOfSites(ctx, sites, 0, assets, byId);
   const out: Diagnostic[] = [];
   let external = 0;
   let externalInactive = 0;
-  for (const s of sites) {
+  let at = 0;
+  for (const stage of segments.stages) {
+    for (const seg of stage.values()) {
+      const found = seg.findings ??= findingsOfSites(ctx, seg.sites, 0, assets, byId);
+      for (const d of found.diagnostics) out.push(d);
+      external += found.external;
+      externalInactive += found.externalInactive;
+      at += seg.sites.length;
+    }
+  }
+  const rest = findingsOfSites(ctx, sites, at, assets, byId);
+  for (const d of rest.diagnostics) out.push(d);
+  return {
+    diagnostics: out,
+    external: external + rest.external,
+    externalInactive: externalInactive + rest.externalInactive,
+  };
+}
+
+/** The findings of `sites` from `from` on. */
+function findingsOfSites(
+  ctx: LinkContext,
+  sites: readonly ReferenceSite[],
+  from: number,
+  assets: readonly AssetDef[],
+  byId: ReadonlyMap<string, readonly number[]>,
+): ReferenceFindings & { diagnostics: Diagnostic[] } {
+  const out: Diagnostic[] = [];
+  let external = 0;
+  let externalInactive = 0;
+  for (let i = from; i < sites.length; i++) {
+    const s = sites[i];
     if (s.status === "resolved" || !ctx.insideProject(s.file)) continue;
     const included = s.state !== "not-included";
     if (!ctx.inputs.sdkUsable) {

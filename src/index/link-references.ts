@@ -51,6 +51,21 @@ export interface SiteSegment {
   readonly spliced: readonly string[];
   /** What its splices found, or null when it splices nothing. */
   readonly effects: SpliceEffects | null;
+  /**
+   * Its unresolved sites' findings, set by the diagnostics phase when first needed and kept by a later link
+   * that takes the segment over (renumbered or not: they hold no index, and a segment taken over names no
+   * id whose definitions changed).
+   */
+  findings?: ReferenceFindings;
+}
+
+/** What a stretch of sites contributes to the reference diagnostics (see `link-diagnostics.ts`). */
+export interface ReferenceFindings {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Unresolved sites of included project files that cannot be judged without an SDK. */
+  readonly external: number;
+  /** The same, in files no entry point includes. */
+  readonly externalInactive: number;
 }
 
 /** A segment's splice results, merged in segment order into the phase's tables (each entry once). */
@@ -154,9 +169,12 @@ export interface SegmentReuse {
   readonly reusable: (segment: SiteSegment) => boolean;
   /**
    * Earlier asset index → this link's (set when files gained or lost assets): a reused segment's sites and
-   * splice results are mapped through it, and the splice tables are merged again.
+   * splice results are mapped through it; the splice tables are the earlier ones renumbered while no
+   * segment that splices, or spliced, is made again.
    */
   readonly map?: Int32Array;
+  /** With {@link map}: the lowest earlier index it moves (the map is the identity below it). */
+  readonly lowest?: number;
 }
 
 /** The reference phase yields after this many segments, or once this many sites were added since its last yield. */
@@ -169,6 +187,12 @@ export type LinkedReferences = SiteTable & {
   readonly inheritSites: readonly number[];
   /** The segments made (not taken over from an earlier link), with their stage. */
   readonly made: readonly (readonly [Stage, SiteSegment])[];
+  /**
+   * The splice tables are the earlier link's, or (a renumbering link) those renumbered: the same spliced
+   * fragments, fragment warnings and xi:include diagnostics (the very objects), the modules under their
+   * owners' new indexes.
+   */
+  readonly spliceSame: boolean;
 };
 
 /**
@@ -189,21 +213,23 @@ export function* linkReferencesSteps(
 ): Generator<void, LinkedReferences, void> {
   const cache = reuse?.previous.cache ?? new SpliceCache();
   const resolver = new SiteResolver(ctx, table.assets, byId);
-  const stages: [Map<string, SiteSegment>, Map<string, SiteSegment>, Map<string, SiteSegment>] = [
-    new Map(),
-    new Map(),
-    new Map(),
-  ];
-  const sites: ReferenceSite[] = [];
+  // Each stage's segments in site order (the maps by key are made after each stage: {@link stageMap}).
+  const visited: [SiteSegment[], SiteSegment[], SiteSegment[]] = [[], [], []];
+  // The segments' site lists, flattened once at the end; `count` sites so far.
+  const lists: (readonly ReferenceSite[])[] = [];
+  let count = 0;
+  // Whether a stage has a segment whose key the earlier link's stage did not have.
+  const newKeys = [false, false, false];
   const inheritSites: number[] = [];
   const made: [Stage, SiteSegment][] = [];
   // The splice tables can be the earlier ones while every segment that splices, or spliced, is reused.
-  let spliceChanged = !reuse || reuse.map !== undefined;
+  let spliceChanged = !reuse;
   const segment = (stage: Stage, f: KeyedFile, run: (sink: SiteSink, splicer: Splicer) => void) => {
     const old = reuse?.previous.stages[stage].get(f.key);
+    if (!old) newKeys[stage] = true;
     let seg: SiteSegment;
     if (old && reuse!.reusable(old)) {
-      seg = reuse!.map ? remapped(old, sites.length, reuse!.map) : renumbered(old, sites.length);
+      seg = reuse!.map ? remapped(old, count, reuse!.map, reuse!.lowest ?? 0) : renumbered(old, count);
     } else {
       seg = fresh(f.key, run);
       made.push([stage, seg]);
@@ -211,9 +237,10 @@ export function* linkReferencesSteps(
         spliceChanged = true;
       }
     }
-    for (const k of seg.inherits) inheritSites.push(sites.length + k);
-    for (const site of seg.sites) sites.push(site);
-    stages[stage].set(f.key, seg);
+    if (seg.inherits.length) { for (const k of seg.inherits) inheritSites.push(count + k); }
+    if (seg.sites.length) lists.push(seg.sites);
+    count += seg.sites.length;
+    visited[stage].push(seg);
     segmentsSince++;
     sitesSince += seg.sites.length;
   };
@@ -230,7 +257,7 @@ export function* linkReferencesSteps(
     return true;
   };
   const fresh = (key: string, run: (sink: SiteSink, splicer: Splicer) => void): SiteSegment => {
-    const sink = new SiteSink(resolver, sites.length);
+    const sink = new SiteSink(resolver, count);
     const splicer = new Splicer(ctx, sink, cache);
     run(sink, splicer);
     const inherits: number[] = [];
@@ -261,13 +288,18 @@ export function* linkReferencesSteps(
     segment(1, f, (_, splicer) => rootLevelSites(f, info, owners, splicer));
     if (boundary()) yield;
   }
-  if (reuse && (stages[0].size !== reuse.previous.stages[0].size || stages[1].size !== reuse.previous.stages[1].size)) {
+  if (
+    reuse &&
+    (visited[0].length !== reuse.previous.stages[0].size || visited[1].length !== reuse.previous.stages[1].size)
+  ) {
     spliceChanged = true;
   }
   // The phase's end in steps too (merge, unspliced fragments, manifest sites: 15–35 ms together at Corona scale).
   yield;
   const merged = spliceChanged
-    ? SpliceMerge.of([...stages[0].values(), ...stages[1].values()])
+    ? SpliceMerge.of([...visited[0], ...visited[1]])
+    : reuse!.map
+    ? reuse!.previous.merged.renumbered(reuse!.map, reuse!.lowest ?? 0)
     : reuse!.previous.merged;
   yield;
   const unsplicedFragments = new Set<string>();
@@ -284,7 +316,11 @@ export function* linkReferencesSteps(
     if (boundary()) yield;
   }
   yield;
+  const sites: ReferenceSite[] = lists.flat();
   manifestSites(table, byId, new SiteSink(resolver, 0, sites));
+  const stages = [0, 1, 2].map((s) =>
+    stageMap(visited[s], newKeys[s] ? undefined : reuse?.previous.stages[s])
+  ) as unknown as SiteSegments["stages"];
   return {
     sites,
     splicedModules: merged.splicedModules,
@@ -294,7 +330,25 @@ export function* linkReferencesSteps(
     inheritSites,
     made,
     segments: { stages, merged, cache },
+    spliceSame: !spliceChanged,
   };
+}
+
+/**
+ * A stage's segments by key, in site order: a copy of the earlier link's map with the segments that are
+ * not its own replaced while the stage has the same keys (`before`: the earlier map when every key of
+ * `segments` is in it; the same number of keys then means the same files, so the same order — a copy
+ * keeps it, and replacing an entry keeps its place), else made anew.
+ */
+function stageMap(segments: readonly SiteSegment[], before: ReadonlyMap<string, SiteSegment> | undefined) {
+  if (before && before.size === segments.length) {
+    const map = new Map(before);
+    for (const seg of segments) if (before.get(seg.key) !== seg) map.set(seg.key, seg);
+    return map;
+  }
+  const map = new Map<string, SiteSegment>();
+  for (const seg of segments) map.set(seg.key, seg);
+  return map;
 }
 
 const NO_KEYS: readonly string[] = [];
@@ -308,31 +362,47 @@ function renumbered(seg: SiteSegment, base: number): SiteSegment {
 
 /**
  * `seg` with its sites numbered from `base` and every asset index (a site's owner and targets, the
- * owners of spliced modules) mapped through `map` (the same objects where nothing moves).
+ * owners of spliced modules) mapped through `map`, which moves no index below `lowest` (the same
+ * objects where nothing moves: the segment itself when nothing in it does).
  */
-function remapped(seg: SiteSegment, base: number, map: Int32Array): SiteSegment {
-  let changed = false;
-  const sites = seg.sites.map((s, i) => {
-    const from = s.from < 0 ? s.from : map[s.from];
-    let targets = s.targets;
-    for (let t = 0; t < targets.length; t++) {
-      if (map[targets[t]] !== targets[t]) {
-        targets = targets.map((x) => map[x]);
-        break;
+function remapped(seg: SiteSegment, base: number, map: Int32Array, lowest: number): SiteSegment {
+  const moves = (s: ReferenceSite) => {
+    if (s.from >= lowest) return true;
+    const t = s.targets;
+    for (let j = 0; j < t.length; j++) if (t[j] >= lowest) return true;
+    return false;
+  };
+  const list = seg.sites;
+  let sites = list;
+  const renumber = list.length > 0 && list[0].index !== base;
+  let k = 0;
+  if (!renumber) { while (k < list.length && !moves(list[k])) k++; }
+  if (renumber || k < list.length) {
+    const out = list.slice(0, k);
+    for (let i = k; i < list.length; i++) {
+      const s = list[i];
+      if (s.index === base + i && !moves(s)) {
+        out.push(s);
+        continue;
       }
+      const targets = s.targets.some((x) => x >= lowest) ? s.targets.map((x) => map[x]) : s.targets;
+      out.push({ ...s, index: base + i, from: s.from >= lowest ? map[s.from] : s.from, targets });
     }
-    if (s.index === base + i && from === s.from && targets === s.targets) return s;
-    changed = true;
-    return { ...s, index: base + i, from, targets };
-  });
-  let effects = seg.effects;
-  if (effects && effects.splicedModules.size) {
-    const modules = new Map<number, readonly SplicedModule[]>();
-    for (const [owner, list] of effects.splicedModules) modules.set(owner < 0 ? owner : map[owner], list);
-    effects = { ...effects, splicedModules: modules };
-    changed = true;
+    sites = out;
   }
-  return changed ? { ...seg, sites, effects } : seg;
+  let effects = seg.effects;
+  if (effects && ownerFrom(effects.splicedModules, lowest)) {
+    const modules = new Map<number, readonly SplicedModule[]>();
+    for (const [owner, list] of effects.splicedModules) modules.set(owner >= lowest ? map[owner] : owner, list);
+    effects = { ...effects, splicedModules: modules };
+  }
+  return sites === list && effects === seg.effects ? seg : { ...seg, sites, effects };
+}
+
+/** Whether some owner of `modules` is `lowest` or above (a renumbering moves it). */
+function ownerFrom(modules: ReadonlyMap<number, unknown>, lowest: number): boolean {
+  for (const owner of modules.keys()) if (owner >= lowest) return true;
+  return false;
 }
 
 /** The splice results of one segment's splicer, as plain tables. */
@@ -350,12 +420,28 @@ function effectsOf(splicer: Splicer): SpliceEffects {
  * fragment warnings and xi:include diagnostics deduplicated.
  */
 class SpliceMerge {
-  readonly spliced = new Set<string>();
-  readonly splicedModules = new Map<number, SplicedModule[]>();
-  private readonly fragmentTable = new FragmentDiagnostics();
-  readonly fragmentDiagnostics: ReadonlyMap<string, readonly RecordDiagnostic[]> = this.fragmentTable.byFile;
-  readonly diagnostics: Diagnostic[] = [];
-  private readonly seen = new Set<string>();
+  readonly fragmentDiagnostics: ReadonlyMap<string, readonly RecordDiagnostic[]>;
+
+  constructor(
+    readonly spliced = new Set<string>(),
+    readonly splicedModules = new Map<number, SplicedModule[]>(),
+    private readonly fragmentTable = new FragmentDiagnostics(),
+    readonly diagnostics: Diagnostic[] = [],
+    private readonly seen = new Set<string>(),
+  ) {
+    this.fragmentDiagnostics = fragmentTable.byFile;
+  }
+
+  /**
+   * These tables with the modules' owners mapped through `map` (which moves no index below `lowest`), the
+   * rest shared; this very merge when no owner moves. The map is increasing, so the owners keep their order.
+   */
+  renumbered(map: Int32Array, lowest: number): SpliceMerge {
+    if (!ownerFrom(this.splicedModules, lowest)) return this;
+    const modules = new Map<number, SplicedModule[]>();
+    for (const [owner, list] of this.splicedModules) modules.set(owner >= lowest ? map[owner] : owner, list);
+    return new SpliceMerge(this.spliced, modules, this.fragmentTable, this.diagnostics, this.seen);
+  }
 
   /** The tables of `segments`, merged in their order. */
   static of(segments: readonly SiteSegment[]): SpliceMerge {

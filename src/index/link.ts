@@ -9,8 +9,9 @@
  * with as many assets as before), the later link re-makes only those files' entries, re-ranks only their
  * assets and re-resolves only the site segments that read them or look up an id whose definitions
  * changed ({@link planPatch} says when it cannot, and why); the result equals a full link exactly. When a
- * changed file gains or loses assets, every table but the sites is made again, and the segments that read
- * no changed file and name none of its ids are taken over renumbered ({@link renumbering}).
+ * changed file gains or loses assets, the earlier tables are shifted to the new numbering (`link-renumber.ts`),
+ * and the segments that read no changed file and name none of its ids are taken over renumbered
+ * ({@link renumbering}).
  */
 import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
 import { type AssetTable, linkAssetsSteps, recordAsset } from "./link-assets.ts";
@@ -27,6 +28,7 @@ import {
   type SegmentReuse,
   type SiteSegments,
 } from "./link-references.ts";
+import { shiftAssets, type ShiftedTable, shiftPoid, shiftRanking, shiftStrings } from "./link-renumber.ts";
 import { linkStats } from "./link-stats.ts";
 import { linkStrings, type StringTable } from "./link-strings.ts";
 import {
@@ -190,18 +192,18 @@ export function* relinkSteps(
   const plan = planPatch(previous, ctx, walk);
   yield* phaseBoundary();
   const patch = "changed" in plan && !plan.renumber ? patched(previous!, ctx, walk, plan) : null;
-  // Assets gained or lost: every table is made again but the file and define tables (patched as above) and
-  // the reference sites, whose segments are taken over renumbered unless they read a changed file or name
-  // one of its ids.
+  // Assets gained or lost: the file and define tables patched as above, the others shifted to the new numbering.
   const renumber = "changed" in plan && plan.renumber ? plan : null;
   const renumbered = renumber ? patchedFiles(previous!, ctx, walk, renumber) : null;
   const files = patch ? patch.files : renumbered ? renumbered.files : yield* inSteps(linkFilesSteps(ctx, walk));
   yield* phaseBoundary();
-  const table = patch ? patch.table : yield* inSteps(linkAssetsSteps(ctx, files, walk));
+  // The earlier asset table shifted: the changed files' assets made again, the others moved.
+  const shifted = renumber ? shiftAssets(ctx, previous!.table, files, renumber.changed) : null;
+  const table = patch ? patch.table : shifted ? shifted.table : yield* inSteps(linkAssetsSteps(ctx, files, walk));
   const { assets } = table;
   yield* phaseBoundary();
   const ranking = (patch && rerankAssets(previous!.ranking, previous!.table.assets, assets, patch.blocks)) ??
-    (yield* inSteps(rankAssetsSteps(assets)));
+    (shifted ? shiftRanking(previous!.ranking, assets, shifted) : yield* inSteps(rankAssetsSteps(assets)));
   yield* phaseBoundary();
   // Neither table holds an asset index: a renumbering link takes them over as a patched one does.
   const unchanged = patch ?? renumbered;
@@ -210,8 +212,8 @@ export function* relinkSteps(
   yield* phaseBoundary();
   const reuse: SegmentReuse | undefined = patch
     ? { previous: previous!.segments, reusable: patch.reusable(ranking) }
-    : renumber
-    ? renumbering(previous!, table, ranking, renumber.changed)
+    : shifted
+    ? renumbering(previous!, shifted, ranking, renumbered!.changedKeys)
     : undefined;
   // The phase yields between its segments too (through phaseBoundary's bookkeeping: pauses are not link time).
   const referenceSteps = linkReferencesSteps(
@@ -230,21 +232,30 @@ export function* relinkSteps(
     : linkInherit(ctx, assets, sites, references.inheritSites);
   yield* phaseBoundary();
   // Poid sites read their own record, its assets' indexes (a patch keeps them) and the spliced modules.
+  // (A renumbering link: the same, renumbered, while the splice tables are the earlier ones renumbered.)
   const poidSites = patch && !patch.poidChanged && references.segments.merged === previous!.segments.merged
     ? previous!.poid
+    : shifted && !renumbered!.poidChanged && references.spliceSame
+    ? shiftPoid(previous!.poid, shifted.map, shifted.lowest)
     : linkPoid(ctx, table, references.splicedModules);
   yield* phaseBoundary();
-  const stringTable = patch && !patch.stringsChanged ? previous!.strings : linkStrings(ctx, files, table);
+  const stringTable = patch && !patch.stringsChanged
+    ? previous!.strings
+    : shifted && !renumbered!.stringsChanged
+    ? shiftStrings(previous!.strings, shifted.map, shifted.lowest)
+    : linkStrings(ctx, files, table);
   const { strings, stringUses } = stringTable;
   yield* phaseBoundary();
   const { diagnostics, omitted, external, parts } = linkDiagnostics(ctx, {
-    reuse: patch
+    // (A renumbering link's duplicate findings are taken over renumbered.)
+    reuse: patch || shifted
       ? {
         previous: previous!.diagnostics,
-        files: patch.changedKeys,
-        ids: patch.changedIds(ranking),
-        sameTables: (defineTable === previous!.defines || patch.defineNamesSame) &&
-          references.segments.merged === previous!.segments.merged,
+        files: unchanged!.changedKeys,
+        ids: patch ? patch.changedIds(ranking) : renumberedIds(previous!.ranking, ranking, shifted!),
+        sameTables: (defineTable === previous!.defines || unchanged!.defineNamesSame) && references.spliceSame,
+        map: shifted?.map,
+        lowest: shifted?.lowest,
       }
       : undefined,
     walk,
@@ -264,7 +275,7 @@ export function* relinkSteps(
     diagnostics: diagnostics.length + omitted.reduce((n, g) => n + g.count, 0),
     externalReferences: external.active + external.inactive,
     linkMs: spent + performance.now() - since,
-  }, patch ? previous!.stats : undefined);
+  }, patch ? previous!.stats : shifted ? shiftedCounts(ctx, previous!, assets, shifted) : undefined);
   const linked = new LinkedIndex({
     files,
     assets,
@@ -426,41 +437,45 @@ function patched(
  */
 function renumbering(
   previous: LinkState,
-  table: AssetTable,
+  shifted: ShiftedTable,
   ranking: RankedAssets,
-  changed: readonly KeyedFile[],
-): SegmentReuse | undefined {
-  const changedKeys = new Set<string>();
-  for (const f of changed) changedKeys.add(f.key);
-  const map = new Int32Array(previous.table.assets.length).fill(-1);
-  for (const [key, was] of previous.table.recordAssets) {
-    if (changedKeys.has(key)) continue;
-    const now = table.recordAssets.get(key);
-    if (!now || now.length !== was.length) return undefined;
-    for (let j = 0; j < was.length; j++) map[was[j]] = now[j];
-  }
-  for (const [key, was] of previous.table.xiChildOwners) {
-    const now = table.xiChildOwners.get(key);
-    if (!now || now.length !== was.length) return undefined;
-    for (let j = 0; j < was.length; j++) map[was[j].asset] = now[j].asset;
-  }
-  const owners = previous.table.manifestOwners;
-  if (owners.length !== table.manifestOwners.length) return undefined;
-  for (let m = 0; m < owners.length; m++) {
-    const was = owners[m].indexes;
-    const now = table.manifestOwners[m].indexes;
-    if (now.length !== was.length) return undefined;
-    for (let j = 0; j < was.length; j++) if (was[j] >= 0) map[was[j]] = now[j];
-  }
+  changedKeys: ReadonlySet<string>,
+): SegmentReuse {
   const index = segmentIndex(previous.segments);
   const remake = new Set(changedKeys);
   for (const k of changedKeys) for (const s of index.splicedBy.get(k) ?? []) remake.add(s);
-  const named = (ids: readonly string[], list: readonly number[] | undefined) => {
-    for (const i of list ?? []) for (const s of index.byName.get(ids[i]) ?? []) remake.add(s);
-  };
-  for (const k of changedKeys) {
-    named(previous.ranking.lowerIds, previous.table.recordAssets.get(k));
-    named(ranking.lowerIds, table.recordAssets.get(k));
+  for (const id of renumberedIds(previous.ranking, ranking, shifted)) {
+    for (const s of index.byName.get(id) ?? []) remake.add(s);
   }
-  return { previous: previous.segments, reusable: (seg) => !remake.has(seg.key), map };
+  return {
+    previous: previous.segments,
+    reusable: (seg) => !remake.has(seg.key),
+    map: shifted.map,
+    lowest: shifted.lowest,
+  };
+}
+
+/** The ids (lower-cased) the changed files of a renumbering link have or had. */
+function renumberedIds(before: RankedAssets, ranking: RankedAssets, shifted: ShiftedTable): Set<string> {
+  const ids = new Set<string>();
+  for (const x of shifted.removed) ids.add(before.lowerIds[x]);
+  for (const a of shifted.added) ids.add(ranking.lowerIds[a]);
+  return ids;
+}
+
+/**
+ * The earlier link's counts of project files and assets with the changed files' difference: a renumbering
+ * link has the same files in the same states, and only the changed files' assets are new.
+ */
+function shiftedCounts(
+  ctx: LinkContext,
+  previous: LinkState,
+  assets: readonly AssetDef[],
+  shifted: ShiftedTable,
+): LinkStats {
+  const counted = (a: AssetDef) => a.origin === "project" && ctx.insideProject(a.file);
+  let delta = 0;
+  for (const x of shifted.removed) if (counted(previous.table.assets[x])) delta--;
+  for (const a of shifted.added) if (counted(assets[a])) delta++;
+  return { ...previous.stats, assets: previous.stats.assets + delta };
 }

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { link } from "../../src/index/link.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
+import { instanceHash, symbolHash } from "../../src/formats/fasthash.ts";
+import { writeManifest } from "../formats/manifest-writer.ts";
 import { doc, includes, memIndex, ROOT } from "./fixture.ts";
 import { linkedDifference } from "./linked-equality.ts";
 
@@ -145,6 +147,14 @@ describe("a patched link equals a full link of the same records", () => {
         () => doc('<GameObject id="Lone" inheritFrom="Zoo" />'),
         null,
       ],
+      // Units.xml's assets moved: its Poid names a module Lights.xml splices in, found through the splice
+      // tables this link takes over with their owners renumbered.
+      [
+        "a Poid value in a file without splices, after a renumbering",
+        "Data/Weapons.xml",
+        (t) => t.replace('UpdateModuleId="ModuleTag_Nope"', 'UpdateModuleId="ModuleTag_Gun"'),
+        null,
+      ],
       ["a file losing its last asset", "Data/Empty.xml", () => doc(""), null],
       [
         "an asset removed from the last file",
@@ -169,6 +179,12 @@ describe("a patched link equals a full link of the same records", () => {
         expect(patched.sites.find((s) => s.value === "TankCommandSet")?.status).toBe("not_found");
       }
       if (what === "a Poid value") {
+        expect(patched.poidSites.map((p) => p.target?.element ?? null)).toEqual([
+          "ScriptedModelDraw",
+          "FireWeaponUpdate",
+        ]);
+      }
+      if (what === "a Poid value in a file without splices, after a renumbering") {
         expect(patched.poidSites.map((p) => p.target?.element ?? null)).toEqual([
           "ScriptedModelDraw",
           "FireWeaponUpdate",
@@ -211,5 +227,93 @@ describe("a patched link equals a full link of the same records", () => {
     expect(linkedDifference(several, link(core, ports.inputs))).toBeNull();
     expect(several.assets.map((a) => a.id)).toContain("B0");
     expect(several.assets.map((a) => a.id)).not.toContain("Extra");
+  });
+});
+
+describe("a renumbering link (assets gained or lost) equals a full link", () => {
+  // The assets after every record's move too: the children of a root-level xi:include container (Frags/Weapons.xml)
+  // and a prebuilt manifest's entries (SDK mode, a reference include answered by the SDK's manifest).
+  const gun = [symbolHash("WeaponTemplate"), instanceHash("VanillaGun")] as const;
+  const manifest = writeManifest({
+    version: 5,
+    assets: [
+      { name: "WeaponTemplate:VanillaGun", source: "DATA:weapons.xml" },
+      { name: "GameObject:VanillaTank", source: "DATA:tank.xml", refs: [gun] },
+    ],
+  }).bytes;
+  const FILES2: Record<string, string | Uint8Array> = {
+    "Data/Mod.xml": doc(
+      includes(["reference", "DATA:static.xml"], ["all", "Units.xml"], ["all", "Defs.xml"], ["all", "Late.xml"]) +
+        `\n<xi:include href="Frags/Weapons.xml" xpointer="${xp("WeaponList")}" />`,
+      XI,
+    ),
+    "Data/Units.xml": doc(
+      `<GameObject id="Tank" CommandSet="Cmds" BuildCost="$COST"><Behaviors><FireWeaponUpdate id="M1" Weapon="Cannon" /></Behaviors></GameObject>`,
+    ),
+    "Data/Defs.xml": doc(`<Defines><Define name="OTHER" value="1" /></Defines>`),
+    "Data/Late.xml": doc(
+      [
+        `<GameObject id="Late" inheritFrom="Tank" CommandSet="Cmds">`,
+        `<Behaviors><FireWeaponUpdate id="M2" Weapon="VanillaGun" /></Behaviors></GameObject>`,
+        `<LogicCommandSet id="Cmds" />`,
+      ].join("\n"),
+    ),
+    "Data/Frags/Weapons.xml": [
+      `<WeaponList xmlns="uri:ea.com:eala:asset">`,
+      `<WeaponTemplate id="Cannon"><Nuggets><FireWeaponNugget WeaponName="Splash" /><FireWeaponNugget WeaponName="Extra" /></Nuggets></WeaponTemplate>`,
+      `<WeaponTemplate id="Splash" />`,
+      `</WeaponList>`,
+    ].join("\n"),
+    "sdk:Schemas/xsd/CnC3Types.xsd": "",
+    "sdk:static.xml": doc(""),
+    "sdk:builtmods/static.manifest": manifest,
+  };
+
+  test("xi:include container children, manifest entries, defines declared in the same edit", () => {
+    const { core, ports, linked: first } = memIndex(FILES2, sample);
+    // The fixture has what the test is about: xi:include container children and manifest entries, after Late.xml's.
+    expect(first.assets.filter((a) => a.viaXInclude).map((a) => a.id)).toEqual(["Cannon", "Splash"]);
+    expect(first.assets.filter((a) => a.origin === "manifest").map((a) => a.id)).toEqual(["VanillaGun", "VanillaTank"]);
+    const files: Record<string, string> = {};
+    for (const [k, v] of Object.entries(FILES2)) if (typeof v === "string") files[k] = v;
+    const steps: [string, string, (text: string) => string][] = [
+      [
+        "an asset added before the container children and the manifest's",
+        "Data/Units.xml",
+        (t) => t.replace("</AssetDeclaration>", `<GameObject id="Jeep" Weapon="Splash" />\n</AssetDeclaration>`),
+      ],
+      [
+        "two added",
+        "Data/Units.xml",
+        (t) =>
+          t.replace("</AssetDeclaration>", `<GameObject id="J2" /><WeaponTemplate id="Extra" />\n</AssetDeclaration>`),
+      ],
+      // $COST is declared now, by the file that gains an asset: Units.xml's use is no longer undeclared.
+      [
+        "an asset and the define another file uses",
+        "Data/Defs.xml",
+        (t) => t.replace("</Defines>", `<Define name="COST" value="5" /></Defines><GameObject id="D1" />`),
+      ],
+      ["one removed", "Data/Units.xml", (t) => t.replace(`<GameObject id="J2" />`, "")],
+      [
+        "the define and its asset gone",
+        "Data/Defs.xml",
+        (t) => t.replace(`<Define name="COST" value="5" /></Defines><GameObject id="D1" />`, "</Defines>"),
+      ],
+      ["the last one removed", "Data/Units.xml", (t) => t.replace(/<GameObject id="Jeep"[^>]*\/>/, "")],
+    ];
+    let before = first;
+    for (const [what, file, edit] of steps) {
+      files[file] = edit(files[file]);
+      core.applyChanges([{ path: `${ROOT}/${file}`, bytes: new TextEncoder().encode(files[file]) }]);
+      const patched = core.link(ports.inputs);
+      expect([what, core.lastLinkFullBecause, patched.assets.length === before.assets.length]).toEqual([
+        what,
+        null,
+        false,
+      ]);
+      expect([what, linkedDifference(patched, link(core, ports.inputs))]).toEqual([what, null]);
+      before = patched;
+    }
   });
 });

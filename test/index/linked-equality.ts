@@ -9,16 +9,19 @@ import type { LinkedIndex } from "../../src/index/linked.ts";
 const SKIPPED = new Set(["schema", "linkMs"]);
 
 /**
- * A plain, JSON-comparable form of `v`: maps and sets become their entries in order, typed arrays arrays,
- * class instances their own fields (private ones too), functions and skipped fields nothing. Holes in
- * sparse arrays stay distinguishable from `undefined` entries.
+ * A plain, JSON-comparable form of `v`: maps (and read-only map classes) and sets become their entries in
+ * order, typed arrays arrays, class instances their own fields (private ones too), functions and skipped
+ * fields nothing. Holes in sparse arrays stay distinguishable from `undefined` entries.
  */
 function plain(v: unknown, seen: Set<object>): unknown {
   if (v === null || typeof v !== "object") return typeof v === "function" ? "<fn>" : v;
   if (seen.has(v)) return "<cycle>";
   seen.add(v);
   try {
-    if (v instanceof Map) return { map: [...v].map(([k, x]) => [plain(k, seen), plain(x, seen)]) };
+    // A map, or a class that stands for one (a read-only map made on demand): its entries in its order.
+    if (v instanceof Map || mapLike(v)) {
+      return { map: [...(v as ReadonlyMap<unknown, unknown>)].map(([k, x]) => [plain(k, seen), plain(x, seen)]) };
+    }
     if (v instanceof Set) return { set: [...v].map((x) => plain(x, seen)) };
     if (ArrayBuffer.isView(v)) return { typed: Array.from(v as unknown as ArrayLike<number>) };
     if (Array.isArray(v)) {
@@ -35,6 +38,13 @@ function plain(v: unknown, seen: Set<object>): unknown {
   } finally {
     seen.delete(v);
   }
+}
+
+/** Whether `v` is a read-only map other than a `Map` (get, has, size and its entries). */
+function mapLike(v: object): boolean {
+  const m = v as Partial<ReadonlyMap<unknown, unknown>>;
+  return typeof m.get === "function" && typeof m.has === "function" && typeof m.entries === "function" &&
+    typeof m.size === "number" && typeof m[Symbol.iterator] === "function";
 }
 
 /** The first place two plain values differ, as a path and both values (shortened), or null. */
