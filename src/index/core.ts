@@ -5,7 +5,13 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
+import {
+  includesMovedOnly,
+  type MovedIncludes,
+  shiftedWalk,
+  type WalkResult,
+  walkStreamsSteps,
+} from "./include-walk.ts";
 import { type LinkState, relinkSteps } from "./link.ts";
 import type { KeyedFile, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { LinkedIndex } from "./linked.ts";
@@ -79,6 +85,11 @@ export class IndexCore implements RecordLookup {
   /** Bumped only when a change can alter the include walk (files appear or go, includes change). */
   private structureVersion = 0;
   private walkCache: { version: number; inputs: LinkInputs; result: WalkResult } | null = null;
+  /**
+   * Records whose includes only moved since the cached walk (an asset or a line added above them): the walk
+   * is that one with their places shifted ({@link shiftedWalk}), made when it is next asked for.
+   */
+  private moved: MovedIncludes[] = [];
   /** What the last link left for the next one (an explicit value: a restored snapshot could provide it). */
   private linkState: LinkState | null = null;
   /** null when the last link was patched from the one before; else why it was a full link. */
@@ -98,7 +109,7 @@ export class IndexCore implements RecordLookup {
       const key = pathKey(c.path);
       if ("deleted" in c) {
         if (this.files.delete(key)) {
-          this.structureVersion++;
+          this.structureChanged();
           this.revisionCount++;
           this.ordered = null;
           this.keyedList = null;
@@ -159,6 +170,7 @@ export class IndexCore implements RecordLookup {
     // A link interrupted by the record that did not decode may have left its state half updated.
     this.linkState = null;
     this.walkCache = null;
+    this.moved = [];
     return paths;
   }
 
@@ -175,8 +187,30 @@ export class IndexCore implements RecordLookup {
       this.keyedList = { list, at: this.keyedList.at };
     }
     this.revisionCount++;
-    // Editing values leaves the include graph as it was: the walk can be reused.
-    if (!old || old.path !== path || !sameStructure(old, stored)) this.structureVersion++;
+    // Editing values leaves the include graph as it was: the walk can be reused (with the places of its
+    // includes shifted when only those changed).
+    if (!old || old.path !== path) this.structureChanged();
+    else if (!sameStructure(old, stored)) {
+      const c = this.walkCache;
+      if (c && c.version === this.structureVersion && movedOnly(old, stored)) {
+        this.moved.push({ path, before: old.record, after: stored.record });
+      } else this.structureChanged();
+    }
+  }
+
+  /** A change that can alter the include walk: the cached walk (and its pending shifts) no longer hold. */
+  private structureChanged(): void {
+    this.structureVersion++;
+    this.moved = [];
+  }
+
+  /** The cached walk, with the places of moved includes shifted first (see {@link moved}). */
+  private cachedWalk(c: { version: number; inputs: LinkInputs; result: WalkResult }): WalkResult {
+    if (this.moved.length) {
+      c.result = shiftedWalk(c.result, this.moved, c.inputs);
+      this.moved = [];
+    }
+    return c.result;
   }
 
   /** A number that changes whenever a change can alter the include walk (files appear or go, includes change). */
@@ -195,12 +229,13 @@ export class IndexCore implements RecordLookup {
    */
   adoptWalk(inputs: LinkInputs, walk: WalkResult): void {
     this.walkCache = { version: this.structureVersion, inputs, result: walk };
+    this.moved = [];
   }
 
   /** The include walk of the records as they are now, when one has been made (or adopted); else null. */
   currentWalk(inputs: LinkInputs): WalkResult | null {
     const c = this.walkCache;
-    return c && c.version === this.structureVersion && c.inputs === inputs ? c.result : null;
+    return c && c.version === this.structureVersion && c.inputs === inputs ? this.cachedWalk(c) : null;
   }
 
   get(key: string): StoredFile | undefined {
@@ -321,11 +356,12 @@ export class IndexCore implements RecordLookup {
    */
   private *walkSteps(inputs: LinkInputs): Generator<void, WalkResult, void> {
     if (this.walkCache && this.walkCache.version === this.structureVersion && this.walkCache.inputs === inputs) {
-      return this.walkCache.result;
+      return this.cachedWalk(this.walkCache);
     }
     // The records cannot change while a driver's job runs in slices (one job at a time): the version
-    // taken here is the one the walk describes.
+    // taken here is the one the walk describes (with every include where it is now).
     const version = this.structureVersion;
+    this.moved = [];
     const result = yield* walkStreamsSteps(this, inputs);
     this.walkCache = { version, inputs, result };
     return result;
@@ -347,6 +383,31 @@ function sameStructure(old: StoredFile, now: StoredFile): boolean {
     }
   }
   return structureOf(old.record) === structureOf(now.record);
+}
+
+/**
+ * Whether `now` walks like `old` but for the places of its includes (see `includesMovedOnly`). Both records
+ * are produced already when this is asked (after {@link sameStructure}); an undecodable one counts as changed.
+ */
+function movedOnly(old: StoredFile, now: StoredFile): boolean {
+  if (now instanceof DeferredFile && !now.source.decoded) return false;
+  try {
+    return includesMovedOnly(old.record, now.record) && restOf(old.record) === restOf(now.record);
+  } catch {
+    return false;
+  }
+}
+
+/** What the include walk reads of a record besides its includes and xi:includes. */
+function restOf(r: FileRecord): string {
+  return JSON.stringify([
+    r.kind,
+    r.fragment,
+    r.rootName,
+    r.streamSources,
+    r.streamReferences,
+    r.diagnostics.length > 0 && r.kind === "manifest",
+  ]);
 }
 
 /**

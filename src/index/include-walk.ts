@@ -17,6 +17,7 @@
 import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { EntryPoint, IncludeResolution, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { Diagnostic, IncludeEdge, StreamInfo } from "./linked.ts";
+import type { FileRecord } from "./records.ts";
 import { runSteps } from "../steps.ts";
 
 /** The context a walk reached a file in: 0 `all`, 1 only `instance`, 2 only `reference` includes. */
@@ -352,7 +353,7 @@ class IncludeWalker {
           layer: "sdk",
           context: "referenced",
           origin: "sdk-stream",
-          reason: `the SDK's vanilla stream, referenced by ${displayPath(this.inputs, from.file)}:${from.line}`,
+          reason: sdkStreamReason(this.inputs, from.file, from.line),
         });
       }
     }
@@ -408,6 +409,99 @@ class IncludeWalker {
       column,
     });
   }
+}
+
+/** Why an SDK stream is one: the `reference` include at `file:line` that first pulled it in. */
+function sdkStreamReason(inputs: LinkInputs, file: string, line: number): string {
+  return `the SDK's vanilla stream, referenced by ${displayPath(inputs, file)}:${line}`;
+}
+
+/** A file whose includes moved (the same includes, in the same order, at other places). */
+export interface MovedIncludes {
+  readonly path: string;
+  readonly before: FileRecord;
+  readonly after: FileRecord;
+}
+
+/** The walk a shifted walk was made from ({@link shiftedWalk}). */
+const shiftedFrom = new WeakMap<WalkResult, WalkResult>();
+
+/**
+ * Whether `walk` is `earlier`, or was made from it by {@link shiftedWalk} (through at most a few shifts):
+ * the same files reached in the same contexts, the same edges in the same order.
+ */
+export function walkDerivesFrom(walk: WalkResult, earlier: WalkResult): boolean {
+  let w: WalkResult | undefined = walk;
+  for (let n = 0; w && n < 64; n++, w = shiftedFrom.get(w)) if (w === earlier) return true;
+  return false;
+}
+
+/**
+ * Whether a walk of `after` goes as one of `before` does, the places of its includes aside: the same
+ * includes (type, source) and xi:includes (everything but where they are and which asset holds them), in
+ * the same order. The walk reads a record's includes only for their target, type and place.
+ */
+export function includesMovedOnly(before: FileRecord, after: FileRecord): boolean {
+  const a = before.includes;
+  const b = after.includes;
+  if (a.length !== b.length || before.xincludes.length !== after.xincludes.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].type !== b[i].type || a[i].rawType !== b[i].rawType || a[i].source !== b[i].source) return false;
+  }
+  for (let i = 0; i < before.xincludes.length; i++) {
+    const x = before.xincludes[i];
+    const y = after.xincludes[i];
+    if (
+      x.href !== y.href || x.xpointer !== y.xpointer || x.rootLevel !== y.rootLevel ||
+      x.parentType !== y.parentType || x.parent !== y.parent
+    ) return false;
+  }
+  return true;
+}
+
+/**
+ * `walk` with the includes of `moved` files at their new places: what a walk of the records as they are now
+ * gives, without walking. Positions only name edges and findings (edges are told apart by file and place,
+ * one to one here), so the files reached, their order and contexts are the same; each edge, diagnostic and
+ * stream that names a moved include's place names its new one.
+ */
+export function shiftedWalk(walk: WalkResult, moved: readonly MovedIncludes[], inputs: LinkInputs): WalkResult {
+  let includes = walk.includes;
+  let diagnostics = walk.diagnostics;
+  let streams = walk.streams;
+  for (const m of moved) {
+    const key = pathKey(m.path);
+    const to = new Map<string, { line: number; column: number }>();
+    const place = (line: number, column: number) => `${line}:${column}`;
+    m.before.includes.forEach((inc, i) => to.set(place(inc.line, inc.column), m.after.includes[i]));
+    m.before.xincludes.forEach((xi, i) => to.set(place(xi.line, xi.column), m.after.xincludes[i]));
+    // Edges and findings name a file by its record's path (a key for another spelling of the same length).
+    const of = (file: string | null, line: number, column: number) =>
+      file !== null && (file === m.path || (file.length === m.path.length && pathKey(file) === key))
+        ? to.get(place(line, column))
+        : undefined;
+    includes = includes.map((e) => {
+      const p = of(e.from, e.line, e.column);
+      return p ? { ...e, line: p.line, column: p.column } : e;
+    });
+    diagnostics = diagnostics.map((d) => {
+      const p = of(d.file, d.line, d.column);
+      return p ? { ...d, line: p.line, column: p.column } : d;
+    });
+    streams = streams.map((st) => {
+      const r = st.referencedFrom;
+      const p = r ? of(r.file, r.line, r.column) : undefined;
+      if (!r || !p) return st;
+      return {
+        ...st,
+        reason: sdkStreamReason(inputs, r.file, p.line),
+        referencedFrom: { ...r, line: p.line, column: p.column },
+      };
+    });
+  }
+  const shifted: WalkResult = { ...walk, includes, diagnostics, streams };
+  shiftedFrom.set(shifted, walk);
+  return shifted;
 }
 
 /** How an include that resolved to nothing is recorded: `outside` the allowed roots, or `missing`. */

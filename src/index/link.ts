@@ -13,7 +13,7 @@
  * and the segments that read no changed file and name none of its ids are taken over renumbered
  * ({@link renumbering}).
  */
-import { type WalkResult, walkStreamsSteps } from "./include-walk.ts";
+import { walkDerivesFrom, type WalkResult, walkStreamsSteps } from "./include-walk.ts";
 import { type AssetTable, linkAssetsSteps, recordAsset } from "./link-assets.ts";
 import { type KeyedFile, type LinkContext, linkContext, type LinkInputs, type RecordLookup } from "./link-context.ts";
 import { type DefineTable, linkDefines } from "./link-defines.ts";
@@ -107,7 +107,8 @@ type Plan = {
 function planPatch(previous: LinkState | null, ctx: LinkContext, walk: WalkResult): Plan {
   if (!previous) return { full: "no earlier link" };
   if (previous.inputs !== ctx.inputs) return { full: "other link inputs" };
-  if (previous.walk !== walk) return { full: "the include graph or the set of files changed" };
+  // A walk shifted from the earlier one (includes only moved) reaches the same files the same way.
+  if (!walkDerivesFrom(walk, previous.walk)) return { full: "the include graph or the set of files changed" };
   const all = ctx.all;
   if (previous.all.length !== all.length) return { full: "files appeared or went" };
   const changed: KeyedFile[] = [];

@@ -168,6 +168,23 @@ describe("a patched link equals a full link of the same records", () => {
         (t) => t.replace('<GameObject id="Truck">', '<LogicCommandSet id="TankCommandSet" /><GameObject id="Truck">'),
         null,
       ],
+      // Above the asset holding an xi:include: the include moves (its line, its owner), the walk is the earlier
+      // one with its edge shifted, and the link renumbers.
+      [
+        "an asset added above an xi:include",
+        "Data/Units.xml",
+        (t) => t.replace('<GameObject id="Tank"', '<GameObject id="Top" />\n\n<GameObject id="Tank"'),
+        null,
+      ],
+      ["lines added above an xi:include", "Data/Units.xml", (t) => t.replace('<GameObject id="Top" />', "\n\n"), null],
+      // Above the includes of the entry point: every include edge out of Mod.xml moves.
+      [
+        "an asset added above the includes",
+        "Data/Mod.xml",
+        (t) => t.replace("<Includes>", '<GameObject id="Head" />\n<Includes>'),
+        null,
+      ],
+      ["that asset removed", "Data/Mod.xml", (t) => t.replace('<GameObject id="Head" />\n', ""), null],
     ];
     for (const [what, file, edit, full] of steps) {
       files[file] = edit(files[file]);
@@ -253,6 +270,7 @@ describe("a renumbering link (assets gained or lost) equals a full link", () => 
     "Data/Defs.xml": doc(`<Defines><Define name="OTHER" value="1" /></Defines>`),
     "Data/Late.xml": doc(
       [
+        includes(["all", "Missing.xml"]),
         `<GameObject id="Late" inheritFrom="Tank" CommandSet="Cmds">`,
         `<Behaviors><FireWeaponUpdate id="M2" Weapon="VanillaGun" /></Behaviors></GameObject>`,
         `<LogicCommandSet id="Cmds" />`,
@@ -266,6 +284,7 @@ describe("a renumbering link (assets gained or lost) equals a full link", () => 
     ].join("\n"),
     "sdk:Schemas/xsd/CnC3Types.xsd": "",
     "sdk:static.xml": doc(""),
+    "sdk:SageXml/static.xml": doc(""),
     "sdk:builtmods/static.manifest": manifest,
   };
 
@@ -274,6 +293,11 @@ describe("a renumbering link (assets gained or lost) equals a full link", () => 
     // The fixture has what the test is about: xi:include container children and manifest entries, after Late.xml's.
     expect(first.assets.filter((a) => a.viaXInclude).map((a) => a.id)).toEqual(["Cannon", "Splash"]);
     expect(first.assets.filter((a) => a.origin === "manifest").map((a) => a.id)).toEqual(["VanillaGun", "VanillaTank"]);
+    // …an include-not-found warning at an include's place, and an SDK stream pulled in by a reference include.
+    expect(first.diagnostics.filter((d) => d.code === "include-not-found").map((d) => d.line)).toEqual([4]);
+    expect(first.streams.filter((s) => s.referencedFrom).map((s) => s.reason)).toEqual([
+      "the SDK's vanilla stream, referenced by Data/Mod.xml:4",
+    ]);
     const files: Record<string, string> = {};
     for (const [k, v] of Object.entries(FILES2)) if (typeof v === "string") files[k] = v;
     const steps: [string, string, (text: string) => string][] = [
@@ -301,6 +325,19 @@ describe("a renumbering link (assets gained or lost) equals a full link", () => 
         (t) => t.replace(`<Define name="COST" value="5" /></Defines><GameObject id="D1" />`, "</Defines>"),
       ],
       ["the last one removed", "Data/Units.xml", (t) => t.replace(/<GameObject id="Jeep"[^>]*\/>/, "")],
+      // Above an include of a missing file: its edge and its include-not-found warning move.
+      [
+        "an asset added above an include",
+        "Data/Late.xml",
+        (t) => t.replace("<Includes>", '<GameObject id="L0" />\n<Includes>'),
+      ],
+      // Above the reference include that pulls the SDK's stream in: the stream's reason names the new line.
+      [
+        "an asset added above the reference include",
+        "Data/Mod.xml",
+        (t) => t.replace("<Includes>", '<GameObject id="M0" />\n\n<Includes>'),
+      ],
+      ["the first removed again", "Data/Late.xml", (t) => t.replace('<GameObject id="L0" />\n', "")],
     ];
     let before = first;
     for (const [what, file, edit] of steps) {
@@ -315,5 +352,15 @@ describe("a renumbering link (assets gained or lost) equals a full link", () => 
       expect([what, linkedDifference(patched, link(core, ports.inputs))]).toEqual([what, null]);
       before = patched;
     }
+    // The root-level xi:include moved into an asset: not a move of its place (its children are no longer assets).
+    const wrapped = files["Data/Mod.xml"].replace(
+      /(<xi:include href="Frags\/Weapons.xml"[^>]*\/>)/,
+      '<GameObject id="Wrap"><Draws>$1</Draws></GameObject>',
+    );
+    expect(wrapped).not.toBe(files["Data/Mod.xml"]);
+    core.applyChanges([{ path: `${ROOT}/Data/Mod.xml`, bytes: new TextEncoder().encode(wrapped) }]);
+    const relinked = core.link(ports.inputs);
+    expect(core.lastLinkFullBecause).toBe("the include graph or the set of files changed");
+    expect(relinked.assets.filter((a) => a.viaXInclude)).toEqual([]);
   });
 });

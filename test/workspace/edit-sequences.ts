@@ -210,16 +210,21 @@ export class ModEditor {
   }
 
   /**
-   * A top-level asset added before `</AssetDeclaration>` (after the includes, so the include graph stays):
-   * with a new id, an id some value names (often one nothing defines yet), or an existing id (a
-   * duplicate); its type one of the file's element names, and sometimes a reference to an existing id.
+   * A top-level asset added before `</AssetDeclaration>` or, one time in three, first in the root (above the
+   * includes and every xi:include: they move, the include graph stays): with a new id, an id some value
+   * names (often one nothing defines yet), or an existing id (a duplicate); its type one of the file's
+   * element names, and sometimes a reference to an existing id.
    */
   private addAsset(files: readonly string[]): Edit | null {
     const f = this.pick(files.filter((x) => !this.broken.has(x)));
     if (!f) return null;
     const text = this.read(f);
-    const at = text.lastIndexOf("</AssetDeclaration>");
-    if (at < 0) return null;
+    const end = text.lastIndexOf("</AssetDeclaration>");
+    if (end < 0) return null;
+    const root = text.indexOf("<AssetDeclaration");
+    const first = root < 0 ? -1 : text.indexOf(">", root) + 1;
+    const top = first > 0 && this.random() < 0.35;
+    const at = top ? first : end;
     const types = [...new Set([...text.matchAll(/<(\w+)\s[^>]*\bid="/g)].map((m) => m[1]))];
     const type = types.length ? this.pick(types) : "GameObject";
     const roll = this.random();
@@ -232,20 +237,22 @@ export class ModEditor {
       ? this.pick(named)
       : this.pick(ids);
     const ref = ids.length && this.random() < 0.5 ? ` inheritFrom="${this.pick(ids)}"` : "";
-    const next = `${text.slice(0, at)}\t<${type} id="${id}"${ref} />\n${text.slice(at)}`;
-    return { what: `add asset ${f} <${type} id="${id}"${ref}>`, paths: [this.write(f, next)] };
+    const added = `\t<${type} id="${id}"${ref} />`;
+    const next = top
+      ? `${text.slice(0, at)}\n${added}${text.slice(at)}`
+      : `${text.slice(0, at)}${added}\n${text.slice(at)}`;
+    return { what: `add asset ${f}${top ? " (first)" : ""} <${type} id="${id}"${ref}>`, paths: [this.write(f, next)] };
   }
 
   /**
-   * A top-level asset (a child of the root with an id) removed, references to it left as they are; only
-   * those after the file's last include, so the include graph stays.
+   * A top-level asset (a child of the root with an id) removed, references to it left as they are; any of
+   * them (the includes and xi:includes after it move; one that holds an xi:include takes it along).
    */
   private removeAsset(files: readonly string[]): Edit | null {
     const f = this.pick(files.filter((x) => !this.broken.has(x)));
     if (!f) return null;
     const text = this.read(f);
-    const from = Math.max(text.lastIndexOf("</Includes>"), text.lastIndexOf("<Includes/>"), 0);
-    const spans = topLevelWithId(text).filter(([start]) => start > from);
+    const spans = topLevelWithId(text);
     if (spans.length === 0) return null;
     const [start, end] = this.pick(spans);
     const next = text.slice(0, start) + text.slice(end);
