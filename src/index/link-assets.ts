@@ -9,7 +9,7 @@ import type { LinkContext, LoadedFile } from "./link-context.ts";
 import { xpointerContainer } from "./link-context.ts";
 import type { WalkResult } from "./include-walk.ts";
 import type { FileTable } from "./link-files.ts";
-import { type AssetDef, type FileInfo, push } from "./linked.ts";
+import { type AssetDef, type AssetHost, type FileInfo, LinkedAsset, ManifestAsset, push } from "./linked.ts";
 import { runSteps } from "../steps.ts";
 
 /** The offset range of a root-level container child in its fragment file, and the asset it became. */
@@ -94,29 +94,41 @@ function* xmlAssets(
  */
 export function recordAsset(ctx: LinkContext, loaded: LoadedFile, info: FileInfo, i: number, index: number): AssetDef {
   const a = loaded.record.assets[i];
-  return {
+  return new LinkedAsset(
     index,
-    type: ctx.canonical(a.type),
-    id: a.id,
-    file: loaded.path,
-    line: a.line,
-    column: a.column,
-    startLine: a.startLine,
-    endLine: a.endLine,
-    origin: info.origin,
-    streams: info.streams,
-    state: info.state,
-    active: info.active,
-    viaInstance: info.viaInstance,
-    fileHasErrors: info.xmlError !== null,
-    inheritFrom: a.inheritFrom,
-    manifestSource: null,
-    viaXInclude: false,
-    recordIndex: i,
-    start: a.start,
+    ctx.canonical(a.type),
+    a.id,
+    hostOf(info, loaded.path),
+    a.line,
+    a.column,
+    a.startLine,
+    a.endLine,
+    a.inheritFrom,
+    i,
+    a.start,
     // The art scan records where an asset starts, not where it ends.
-    end: info.kind === "art" ? -1 : a.end,
-  };
+    info.kind === "art" ? -1 : a.end,
+  );
+}
+
+/** The host of a file's own assets, one per file info (a link that re-makes a file's info makes a new one). */
+const hosts = new WeakMap<FileInfo, AssetHost>();
+
+function hostOf(info: FileInfo, file: string): AssetHost {
+  let host = hosts.get(info);
+  if (host === undefined || host.file !== file) {
+    host = {
+      file,
+      origin: info.origin,
+      streams: info.streams,
+      state: info.state,
+      viaInstance: info.viaInstance,
+      fileHasErrors: info.xmlError !== null,
+      viaXInclude: false,
+    };
+    hosts.set(info, host);
+  }
+  return host;
 }
 
 /**
@@ -140,33 +152,36 @@ function xiContainerAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[
       if (!range) continue;
       const tkey = pathKey(target.path);
       const tinfo = files.get(tkey);
+      let host: AssetHost | undefined;
       for (const c of range.idChildren) {
         const k = `${tkey}\u0000${c.offset}`;
         if (seen.has(k)) continue;
         seen.add(k);
         push(owners, tkey, { start: c.start, end: c.end, asset: assets.length, container });
-        assets.push({
-          index: assets.length,
-          type: ctx.canonical(c.type),
-          id: c.id,
+        host ??= {
           file: target.path,
-          line: c.line,
-          column: c.column,
-          startLine: c.line,
-          endLine: c.line,
           origin: tinfo?.origin ?? ctx.originOf(target.path),
           streams: info.streams,
           state: info.state,
-          active: info.active,
           viaInstance: info.viaInstance,
           fileHasErrors: tinfo?.xmlError != null,
-          inheritFrom: null,
-          manifestSource: null,
           viaXInclude: true,
-          recordIndex: -1,
-          start: c.start,
-          end: c.end,
-        });
+        };
+        const a = new LinkedAsset(
+          assets.length,
+          ctx.canonical(c.type),
+          c.id,
+          host,
+          c.line,
+          c.column,
+          c.line,
+          c.line,
+          null,
+          -1,
+          c.start,
+          c.end,
+        );
+        assets.push(a);
       }
     }
   }
@@ -186,7 +201,16 @@ function manifestAssets(
     const loaded = ctx.records.get(mk);
     if (!loaded) continue;
     const indexes: number[] = [];
-    const streamsOfManifest = [stream];
+    // A prebuilt manifest's assets are referenced by the mod, never compiled into it.
+    const host: AssetHost = {
+      file: loaded.path,
+      origin: "manifest",
+      streams: [stream],
+      state: "referenced",
+      viaInstance: false,
+      fileHasErrors: false,
+      viaXInclude: false,
+    };
     manifestOwners.push({ loaded, indexes });
     for (const m of loaded.record.manifestAssets) {
       const k = `${m.typeId}\u0000${m.id.toLowerCase()}`;
@@ -198,29 +222,7 @@ function manifestAssets(
       seen.add(k);
       manifestHandles.set(handle, assets.length);
       indexes.push(assets.length);
-      assets.push({
-        index: assets.length,
-        type: ctx.canonical(m.type),
-        id: m.id,
-        file: loaded.path,
-        line: 0,
-        column: 0,
-        startLine: 0,
-        endLine: 0,
-        origin: "manifest",
-        streams: streamsOfManifest,
-        // A prebuilt manifest's assets are referenced by the mod, never compiled into it.
-        state: "referenced",
-        active: false,
-        viaInstance: false,
-        fileHasErrors: false,
-        inheritFrom: null,
-        manifestSource: m.sourceFile,
-        viaXInclude: false,
-        recordIndex: -1,
-        start: -1,
-        end: -1,
-      });
+      assets.push(new ManifestAsset(assets.length, ctx.canonical(m.type), m.id, host, m.sourceFile));
     }
   }
   return { manifestHandles, manifestOwners };

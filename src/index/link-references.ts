@@ -12,7 +12,7 @@ import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import { FragmentDiagnostics, type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
 import type { AssetDef, Diagnostic, FileInfo, FileState, ReferenceSite } from "./linked.ts";
-import { push, rankCompare } from "./linked.ts";
+import { LinkedSite, push, rankCompare } from "./linked.ts";
 import type { RecordDiagnostic, RefRecord } from "./records.ts";
 
 export interface SiteTable {
@@ -357,7 +357,7 @@ const NO_INDEXES: readonly number[] = [];
 /** `seg` with its sites numbered from `base` (the same segment when they already are). */
 function renumbered(seg: SiteSegment, base: number): SiteSegment {
   if (seg.sites.length === 0 || seg.sites[0].index === base) return seg;
-  return { ...seg, sites: seg.sites.map((s, i) => ({ ...s, index: base + i })) };
+  return { ...seg, sites: seg.sites.map((s, i) => LinkedSite.of(s, { index: base + i })) };
 }
 
 /**
@@ -386,7 +386,7 @@ function remapped(seg: SiteSegment, base: number, map: Int32Array, lowest: numbe
         continue;
       }
       const targets = s.targets.some((x) => x >= lowest) ? s.targets.map((x) => map[x]) : s.targets;
-      out.push({ ...s, index: base + i, from: s.from >= lowest ? map[s.from] : s.from, targets });
+      out.push(LinkedSite.of(s, { index: base + i, from: s.from >= lowest ? map[s.from] : s.from, targets }));
     }
     sites = out;
   }
@@ -550,7 +550,7 @@ class SiteResolver {
     r: RefRecord,
     from: number,
     candidates: readonly number[],
-  ): { targets: number[]; selfSkipped: boolean; selfOnly?: boolean } {
+  ): { targets: readonly number[]; selfSkipped: boolean; selfOnly?: boolean } {
     const schema = this.ctx.schema;
     const assets = this.assets;
     const targets: number[] = [];
@@ -572,6 +572,9 @@ class SiteResolver {
       if (this.ctx.inputs.sdkUsable) targets.push(from);
       else return { targets, selfSkipped, selfOnly: true };
     }
+    // Every candidate matched: the by-id list itself, best first (shared, not copied: one array fewer per
+    // distinct value, 48 bytes each at a million of them).
+    if (targets.length === candidates.length) return { targets: candidates, selfSkipped };
     // byId is best first already; the sort keeps that order and is a no-op unless candidates tie.
     if (targets.length > 1) targets.sort((x, y) => rankCompare(assets[x], assets[y]));
     return { targets, selfSkipped };
@@ -601,32 +604,33 @@ class SiteSink implements SiteAdder {
       // Guesses in files nothing includes (maps, drafts) are noise.
       if (r.kind === "heuristic" && state === "not-included") return;
     }
-    this.sites.push({
-      index: this.base + this.sites.length,
-      from,
-      kind: r.kind,
-      value: r.value,
-      id,
-      refType: r.refType,
-      selfType: r.selfType,
-      element: r.element,
-      parent: r.parent,
-      attribute: r.attribute,
-      file,
-      line: r.line,
-      column: r.column,
-      targets,
-      status,
-      state,
-      active: state === "compiled",
-      via,
-      unspliced,
-      confirmedByManifest: false,
-    });
+    this.sites.push(
+      new LinkedSite(
+        this.base + this.sites.length,
+        from,
+        r.kind,
+        r.value,
+        id,
+        r.refType,
+        r.selfType,
+        r.element,
+        r.parent,
+        r.attribute,
+        file,
+        r.line,
+        r.column,
+        targets,
+        status,
+        state,
+        via,
+        unspliced,
+        false,
+      ),
+    );
   }
 
   addPrebuilt(site: Omit<ReferenceSite, "index">): void {
-    this.sites.push({ index: this.base + this.sites.length, ...site });
+    this.sites.push(LinkedSite.of({ index: this.base + this.sites.length, ...site } as ReferenceSite));
   }
 }
 
@@ -735,7 +739,7 @@ class Confirmations {
         for (const i of grouped.get(t) ?? []) {
           confirmed = true;
           const s = this.sites[i];
-          if (!s.confirmedByManifest) this.sites[i] = { ...s, confirmedByManifest: true };
+          if (!s.confirmedByManifest) this.sites[i] = LinkedSite.of(s, { confirmedByManifest: true });
         }
       }
     }

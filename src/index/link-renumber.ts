@@ -17,7 +17,16 @@ import { recordAsset } from "./link-assets.ts";
 import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import type { StringTable } from "./link-strings.ts";
-import { type AssetDef, type PoidSite, push, rankCompare, type RankedAssets, type StringUse } from "./linked.ts";
+import {
+  type AssetDef,
+  LinkedAsset,
+  plainAsset,
+  type PoidSite,
+  push,
+  rankCompare,
+  type RankedAssets,
+  type StringUse,
+} from "./linked.ts";
 
 /** The asset table of a renumbering link and how the earlier numbering maps to it. */
 export interface ShiftedTable {
@@ -34,7 +43,9 @@ export interface ShiftedTable {
 
 /** `a` numbered `index` (the same object when it already is). */
 function moved(a: AssetDef, index: number): AssetDef {
-  return a.index === index ? a : { ...a, index };
+  if (a.index === index) return a;
+  // A spread would copy only a compact asset's own fields.
+  return a instanceof LinkedAsset ? a.moved(index) : { ...plainAsset(a), index };
 }
 
 /**

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AssetDef, LinkedIndex } from "../../src/index/linked.ts";
+import { type AssetDef, type LinkedIndex, plainAsset } from "../../src/index/linked.ts";
 import { definitionOf, definitionTarget } from "../../src/query/definition.ts";
 import { isQueryError } from "../../src/query/envelope.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
@@ -99,7 +99,7 @@ describe("definitionOf", () => {
     lines[12] = `\t<WeaponTemplate id="AthenaSplash" Payload="${"x".repeat(500)}" />`;
     const r = definitionOf(
       linked,
-      { ...t, def: { ...t.def, startLine: 13, endLine: 13 } },
+      { ...t, def: { ...plainAsset(t.def), startLine: 13, endLine: 13 } },
       { text: lines.join("\n") },
       { maxChars: 100 },
     );
@@ -123,7 +123,7 @@ describe("definitionOf", () => {
     const t = target("UnusedTestWeapon");
     const r = definitionOf(
       linked,
-      { ...t, def: { ...t.def, endLine: t.def.startLine } },
+      { ...t, def: { ...plainAsset(t.def), endLine: t.def.startLine } },
       readSourceText(t.def.file, linked),
     );
     expect([r.shown, r.text]).toEqual([
@@ -135,7 +135,7 @@ describe("definitionOf", () => {
   test("a manifest asset has no text and says where it comes from", () => {
     const t = target("AthenaSplash");
     const def: AssetDef = {
-      ...t.def,
+      ...plainAsset(t.def),
       origin: "manifest",
       file: join(SAMPLE, "static.manifest"),
       manifestSource: "DATA:globaldata/weapon.xml",

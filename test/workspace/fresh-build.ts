@@ -3,7 +3,7 @@
  * sample mod, the index in its own order (paths relative, no timings), and the export's bytes with the
  * facts that differ between two runs fixed. One place, so every warm-start test compares the same fields.
  */
-import type { LinkedIndex } from "../../src/index/linked.ts";
+import { type LinkedIndex, plainAsset, plainSite } from "../../src/index/linked.ts";
 import { exportSnapshot } from "../../src/store/export.ts";
 import { resolveConfig, type WorkspaceConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
@@ -32,8 +32,8 @@ export function ordered(l: LinkedIndex, dir: string): unknown {
   const { linkMs: _ms, ...stats } = l.stats;
   return {
     files: [...l.files].map(([k, f]) => [k, { ...f, path: rel(f.path) }]),
-    assets: l.assets.map((a) => ({ ...a, file: rel(a.file) })),
-    sites: l.sites.map((s) => ({ ...s, file: rel(s.file) })),
+    assets: l.assets.map((a) => ({ ...plainAsset(a), file: rel(a.file) })),
+    sites: l.sites.map((s) => ({ ...plainSite(s), file: rel(s.file) })),
     diagnostics: l.diagnostics.map((d) => ({ ...d, file: rel(d.file), message: d.message.replaceAll(dir, "<mod>") })),
     includes: l.includes.map((e) => ({ ...e, from: rel(e.from), to: rel(e.to) })),
     defines: [...l.defines].map(([k, v]) => [k, v.map((d) => ({ ...d, file: rel(d.file) }))]),
