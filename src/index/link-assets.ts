@@ -33,8 +33,8 @@ export interface AssetTable {
   readonly recordAssets: ReadonlyMap<string, readonly number[]>;
   /** Fragment file key → the assets its container children became. */
   readonly xiChildOwners: ReadonlyMap<string, readonly XiChildOwner[]>;
-  /** `typeId:instanceId` → the manifest asset's index. */
-  readonly manifestHandles: ReadonlyMap<string, number>;
+  /** `(typeId, instanceId)` → the manifest asset's index. */
+  readonly manifestHandles: ManifestHandles;
   readonly manifestOwners: readonly ManifestOwner[];
 }
 
@@ -188,14 +188,47 @@ function xiContainerAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[
   return owners;
 }
 
+/**
+ * The manifest assets by their compiled handle, a type id and an instance id: nested maps of numbers, not
+ * a `typeId:instanceId` string made and hashed per entry and per dependency pair (a TW SDK link made
+ * 200k of them).
+ */
+class ManifestHandles {
+  private readonly byType = new Map<number, Map<number, number>>();
+
+  /** The asset index of the handle, or undefined. */
+  get(typeId: number, instanceId: number): number | undefined {
+    return this.byType.get(typeId)?.get(instanceId);
+  }
+
+  /** A copy with every asset index moved by `delta` (a renumbering link shifts the manifests' assets). */
+  shifted(delta: number): ManifestHandles {
+    const out = new ManifestHandles();
+    for (const [typeId, ofType] of this.byType) {
+      const moved = new Map<number, number>();
+      for (const [instanceId, index] of ofType) moved.set(instanceId, index + delta);
+      out.byType.set(typeId, moved);
+    }
+    return out;
+  }
+
+  /** Records `index` as the handle's asset. */
+  set(typeId: number, instanceId: number, index: number): void {
+    let ofType = this.byType.get(typeId);
+    if (ofType === undefined) this.byType.set(typeId, ofType = new Map());
+    ofType.set(instanceId, index);
+  }
+}
+
 /** Manifest entries, de-duplicated by (typeId, id) across the manifests the walk used (first stream wins). */
 function manifestAssets(
   ctx: LinkContext,
   walk: WalkResult,
   assets: AssetDef[],
-): { manifestHandles: Map<string, number>; manifestOwners: ManifestOwner[] } {
-  const seen = new Set<string>();
-  const manifestHandles = new Map<string, number>();
+): { manifestHandles: ManifestHandles; manifestOwners: ManifestOwner[] } {
+  // Type id → the lower-cased ids met with it.
+  const seen = new Map<number, Set<string>>();
+  const manifestHandles = new ManifestHandles();
   const manifestOwners: ManifestOwner[] = [];
   for (const [mk, stream] of walk.manifestsUsed) {
     const loaded = ctx.records.get(mk);
@@ -213,14 +246,15 @@ function manifestAssets(
     };
     manifestOwners.push({ loaded, indexes });
     for (const m of loaded.record.manifestAssets) {
-      const k = `${m.typeId}\u0000${m.id.toLowerCase()}`;
-      const handle = `${m.typeId}:${m.instanceId}`;
-      if (seen.has(k)) {
-        indexes.push(manifestHandles.get(handle) ?? -1);
+      const lower = m.id.toLowerCase();
+      let ids = seen.get(m.typeId);
+      if (ids === undefined) seen.set(m.typeId, ids = new Set());
+      if (ids.has(lower)) {
+        indexes.push(manifestHandles.get(m.typeId, m.instanceId) ?? -1);
         continue;
       }
-      seen.add(k);
-      manifestHandles.set(handle, assets.length);
+      ids.add(lower);
+      manifestHandles.set(m.typeId, m.instanceId, assets.length);
       indexes.push(assets.length);
       assets.push(new ManifestAsset(assets.length, ctx.canonical(m.type), m.id, host, m.sourceFile));
     }

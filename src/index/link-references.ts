@@ -202,17 +202,20 @@ export type LinkedReferences = SiteTable & {
  * the earlier link's. In steps: a yield after every {@link SEGMENTS_PER_STEP} segments, or sooner once
  * {@link SITES_PER_STEP} sites were added (at Corona scale the phase is ≈ 80 ms of 100k sites). Nothing it
  * reads changes between the steps (a driver only pauses), so the result is the one-block phase's.
- * @example runSteps(linkReferencesSteps(ctx, files, assets, byId)).sites.filter((s) => s.status !== "resolved")
+ * `ranking`: the by-id lists and, when known, each asset's lower-cased id (the keys of `byId`, kept
+ * instead of a copy per distinct value).
+ * @example runSteps(linkReferencesSteps(ctx, files, assets, { byId })).sites.filter((s) => s.status !== "resolved")
  */
 export function* linkReferencesSteps(
   ctx: LinkContext,
   files: FileTable,
   table: AssetTable,
-  byId: ReadonlyMap<string, readonly number[]>,
+  ranking: { readonly byId: ReadonlyMap<string, readonly number[]>; readonly lowerIds?: readonly string[] },
   reuse?: SegmentReuse,
 ): Generator<void, LinkedReferences, void> {
+  const { byId, lowerIds } = ranking;
   const cache = reuse?.previous.cache ?? new SpliceCache();
-  const resolver = new SiteResolver(ctx, table.assets, byId);
+  const resolver = new SiteResolver(ctx, table.assets, byId, lowerIds);
   // Each stage's segments in site order (the maps by key are made after each stage: {@link stageMap}).
   const visited: [SiteSegment[], SiteSegment[], SiteSegment[]] = [[], [], []];
   // The segments' site lists, flattened once at the end; `count` sites so far.
@@ -317,7 +320,7 @@ export function* linkReferencesSteps(
   }
   yield;
   const sites: ReferenceSite[] = lists.flat();
-  manifestSites(table, byId, new SiteSink(resolver, 0, sites));
+  manifestSites(table, byId, new SiteSink(resolver, 0, sites), lowerIds);
   const stages = [0, 1, 2].map((s) =>
     stageMap(visited[s], newKeys[s] ? undefined : reuse?.previous.stages[s])
   ) as unknown as SiteSegments["stages"];
@@ -497,6 +500,8 @@ class SiteResolver {
     private readonly ctx: LinkContext,
     private readonly assets: readonly AssetDef[],
     private readonly byId: ReadonlyMap<string, readonly number[]>,
+    /** Asset index → its id lower-cased (the ranking's): a found id's lower-cased copy is that string. */
+    private readonly lowerIds?: readonly string[],
   ) {}
 
   resolve(r: RefRecord, from: number): Resolution {
@@ -511,8 +516,10 @@ class SiteResolver {
       : undefined;
     if (hit && !hit.targets.includes(from)) return hit;
     const id = normaliseRefValue(r.value);
-    const lower = id.toLowerCase();
-    const candidates = this.byId.get(lower);
+    const lowered = id.toLowerCase();
+    const candidates = this.byId.get(lowered);
+    // The segment's names and the memo keep the ranking's copy, not one more string per distinct value.
+    const lower = candidates && this.lowerIds ? this.lowerIds[candidates[0]] : lowered;
     if (!candidates) {
       const miss = { id, lower, targets: NO_TARGETS, status: "not_found" as const, typeKey };
       this.remember(r.value, known, miss);
@@ -629,8 +636,9 @@ class SiteSink implements SiteAdder {
     );
   }
 
-  addPrebuilt(site: Omit<ReferenceSite, "index">): void {
-    this.sites.push(LinkedSite.of({ index: this.base + this.sites.length, ...site } as ReferenceSite));
+  /** Adds the site `make` makes with the number it gets. */
+  addPrebuilt(make: (index: number) => ReferenceSite): void {
+    this.sites.push(make(this.base + this.sites.length));
   }
 }
 
@@ -658,16 +666,21 @@ function recordSites(
  * the other pairs become sites of kind `manifest`. Each (asset, target) pair counts once, however many
  * manifests hold it.
  */
-function manifestSites(table: AssetTable, byId: ReadonlyMap<string, readonly number[]>, sink: SiteSink): void {
+function manifestSites(
+  table: AssetTable,
+  byId: ReadonlyMap<string, readonly number[]>,
+  sink: SiteSink,
+  lowerIds?: readonly string[],
+): void {
   const { assets } = table;
-  const confirm = new Confirmations(sink.sites, assets, byId);
+  const confirm = new Confirmations(sink.sites, assets, byId, lowerIds);
   const manifestTargets = new Map<number, number[]>();
   const seenPairs = new Set<number>();
   for (const { loaded, indexes } of table.manifestOwners) {
     const refs = loaded.record.manifestRefs;
     for (let k = 0; k + 2 < refs.length; k += 3) {
       const from = indexes[refs[k]];
-      const to = table.manifestHandles.get(`${refs[k + 1]}:${refs[k + 2]}`);
+      const to = table.manifestHandles.get(refs[k + 1], refs[k + 2]);
       if (from === undefined || from < 0 || to === undefined) continue;
       // One key per (asset, target) pair of asset indexes (both below 2^26 at any realistic size).
       const pair = from * 67_108_864 + to;
@@ -681,28 +694,30 @@ function manifestSites(table: AssetTable, byId: ReadonlyMap<string, readonly num
         manifestTargets.set(to, targets);
       }
       if (confirm.xmlSitesTo(from, targets)) continue;
-      sink.addPrebuilt({
-        from,
-        kind: "manifest",
-        value: `${target.type}:${target.id}`,
-        id: target.id,
-        refType: target.type,
-        selfType: null,
-        element: assets[from].type,
-        parent: null,
-        attribute: null,
-        file: loaded.path,
-        line: 0,
-        column: 0,
-        targets,
-        status: "resolved",
-        // The compiler's pair inside a prebuilt manifest: part of what the mod references.
-        state: "referenced",
-        active: false,
-        via: null,
-        unspliced: false,
-        confirmedByManifest: false,
-      });
+      sink.addPrebuilt((index) =>
+        new LinkedSite(
+          index,
+          from,
+          "manifest",
+          `${target.type}:${target.id}`,
+          target.id,
+          target.type,
+          null,
+          assets[from].type,
+          null,
+          null,
+          loaded.path,
+          0,
+          0,
+          targets,
+          "resolved",
+          // The compiler's pair inside a prebuilt manifest: part of what the mod references.
+          "referenced",
+          null,
+          false,
+          false,
+        )
+      );
     }
   }
 }
@@ -722,17 +737,32 @@ class Confirmations {
     private readonly sites: ReferenceSite[],
     private readonly assets: readonly AssetDef[],
     private readonly byId: ReadonlyMap<string, readonly number[]>,
+    /** Asset index → its id lower-cased, the key of `byId` (no new string per asking). */
+    private readonly lowerIds?: readonly string[],
   ) {}
 
-  /** The definitions of `a`'s type and id, in every layer. */
+  /** Asset index → {@link sameAsset} of it (a manifest holds many pairs from one asset). */
+  private readonly twins = new Map<number, readonly number[]>();
+
+  /** The definitions of `a`'s type and id, in every layer (a new list: the caller may sort it). */
   sameAsset(a: AssetDef): number[] {
-    return (this.byId.get(a.id.toLowerCase()) ?? []).filter((i) => this.assets[i].type === a.type);
+    const lists = this.byId.get(this.lowerIds ? this.lowerIds[a.index] : a.id.toLowerCase()) ?? [];
+    const out: number[] = [];
+    for (const i of lists) if (this.assets[i].type === a.type) out.push(i);
+    return out;
+  }
+
+  /** {@link sameAsset} of the asset at `index`, made once. */
+  private twinsOf(index: number): readonly number[] {
+    let twins = this.twins.get(index);
+    if (twins === undefined) this.twins.set(index, twins = this.sameAsset(this.assets[index]));
+    return twins;
   }
 
   /** Marks the XML sites of `from`'s definitions that resolve to one of `targets`; true when there was one. */
   xmlSitesTo(from: number, targets: readonly number[]): boolean {
     let confirmed = false;
-    for (const twin of this.sameAsset(this.assets[from])) {
+    for (const twin of this.twinsOf(from)) {
       if (this.assets[twin].origin === "manifest") continue;
       const grouped = this.grouped(twin);
       for (const t of targets) {

@@ -135,9 +135,7 @@ export function shiftAssets(
       owners.set(key, list.map((o) => ({ ...o, asset: o.asset + delta })));
     }
     xiChildOwners = owners;
-    const handles = new Map<string, number>();
-    for (const [handle, x] of previous.manifestHandles) handles.set(handle, x + delta);
-    manifestHandles = handles;
+    manifestHandles = previous.manifestHandles.shifted(delta);
     manifestOwners = previous.manifestOwners.map((m): ManifestOwner => ({
       loaded: m.loaded,
       indexes: m.indexes.map(shift),

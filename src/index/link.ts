@@ -221,7 +221,7 @@ export function* relinkSteps(
     ctx,
     files,
     table,
-    ranking.byId,
+    ranking,
     reuse ??
       (previous && previous.inputs === inputs ? { previous: previous.segments, reusable: () => false } : undefined),
   );

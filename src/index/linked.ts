@@ -264,9 +264,11 @@ const KINDS: readonly ReferenceKind[] = [
 ];
 const STATUSES: readonly ReferenceStatus[] = ["resolved", "wrong_type", "not_found"];
 const STATES: readonly FileState[] = ["compiled", "referenced", "not-included"];
-const KIND_BITS = new Map(KINDS.map((k, i) => [k, i]));
-const STATUS_BITS = new Map(STATUSES.map((k, i) => [k, i << 3]));
-const STATE_BITS = new Map(STATES.map((k, i) => [k, i << 5]));
+/** The position of `v` in `list` (a handful of literals: a scan beats a map lookup). */
+function codeOf<T>(list: readonly T[], v: T): number {
+  for (let i = 0; i < list.length; i++) if (list[i] === v) return i;
+  throw new Error(`linked site: ${String(v)} is not one of ${list.join(", ")}`);
+}
 const UNSPLICED = 1 << 7;
 const CONFIRMED = 1 << 8;
 
@@ -306,7 +308,7 @@ export class LinkedSite implements ReferenceSite {
     unspliced: boolean,
     confirmedByManifest: boolean,
   ) {
-    this.bits = KIND_BITS.get(kind)! | STATUS_BITS.get(status)! | STATE_BITS.get(state)! |
+    this.bits = codeOf(KINDS, kind) | (codeOf(STATUSES, status) << 3) | (codeOf(STATES, state) << 5) |
       (unspliced ? UNSPLICED : 0) | (confirmedByManifest ? CONFIRMED : 0);
     this.rare = id === value && via === null ? null : { id, via };
   }
