@@ -97,7 +97,7 @@ export interface AssetHost {
 
 /**
  * The link's {@link AssetDef}: the fields of its own, its file's through one {@link AssetHost}. A plain
- * object of every field cost 224 bytes an asset (21 properties), this 112 (issue 15 item 4). A spread
+ * object of every field cost 224 bytes an asset (21 properties), this 112 (12 slots; issue 15 item 4). A spread
  * (`{ ...a }`) copies only the own fields: use {@link plainAsset}; `JSON.stringify` writes every field.
  */
 export class LinkedAsset implements AssetDef {
@@ -272,21 +272,43 @@ function codeOf<T>(list: readonly T[], v: T): number {
 const UNSPLICED = 1 << 7;
 const CONFIRMED = 1 << 8;
 
-/** A site's rarely set fields: its id when it is not its value (`Type:Id`), its xi:include. */
-interface SiteRare {
-  readonly id: string;
+/**
+ * Where a site is: its file and xi:include, shared by the sites next to each other that have the same (a
+ * file's own sites, one splice's); its own when its id is not its value (`Type:Id`) or its line and column
+ * do not fit in one number.
+ */
+interface SitePlace {
+  readonly file: string;
   readonly via: string | null;
+  /** The id when it is not the value, else null. */
+  readonly id: string | null;
+  /** Line and column when they are not packed in the site (its `at` is -1). */
+  readonly line: number;
+  readonly column: number;
 }
 
+/** Columns below 2^21 and lines below 2^31 are packed as `line * 2^21 + column` (exact in a double). */
+const COLUMN_SPAN = 2_097_152;
+const LINE_SPAN = 2_147_483_648;
+
 /**
- * The link's {@link ReferenceSite}: kind, status, state and the two flags packed in one number, the id
- * and `via` (nearly always the value and null) in one rarely set slot. A plain object of every field cost
- * 224 bytes a site (21 properties), this 128 (issue 15 item 4). A spread (`{ ...s }`) copies only the own
+ * The place of the site made last: the next one, in the same file through the same include, shares it
+ * (sites are made file by file). Only an object to share, never a value: a stale one is simply not reused.
+ */
+let lastPlace: SitePlace = { file: "", via: null, id: null, line: 0, column: 0 };
+
+/**
+ * The link's {@link ReferenceSite} in 12 slots: kind, status, state and the two flags packed in one
+ * number, line and column in another, file and xi:include in a {@link SitePlace} shared with its
+ * neighbours. A plain object of every field cost 224 bytes a site (21 properties); this costs 112 (the
+ * engine's next size up, 13–16 slots, is 160; issue 15 item 4). A spread (`{ ...s }`) copies only the own
  * fields: use {@link plainSite}; `JSON.stringify` writes every field.
  */
 export class LinkedSite implements ReferenceSite {
   private readonly bits: number;
-  private readonly rare: SiteRare | null;
+  /** `line * 2^21 + column`, or -1 (then they are in {@link place}). */
+  private readonly at: number;
+  private readonly place: SitePlace;
   constructor(
     readonly index: number,
     readonly from: number,
@@ -298,9 +320,9 @@ export class LinkedSite implements ReferenceSite {
     readonly element: string,
     readonly parent: string | null,
     readonly attribute: string | null,
-    readonly file: string,
-    readonly line: number,
-    readonly column: number,
+    file: string,
+    line: number,
+    column: number,
     readonly targets: readonly number[],
     status: ReferenceStatus,
     state: FileState,
@@ -310,7 +332,13 @@ export class LinkedSite implements ReferenceSite {
   ) {
     this.bits = codeOf(KINDS, kind) | (codeOf(STATUSES, status) << 3) | (codeOf(STATES, state) << 5) |
       (unspliced ? UNSPLICED : 0) | (confirmedByManifest ? CONFIRMED : 0);
-    this.rare = id === value && via === null ? null : { id, via };
+    const packs = Number.isInteger(line) && Number.isInteger(column) && line >= 0 && line < LINE_SPAN &&
+      column >= 0 && column < COLUMN_SPAN;
+    this.at = packs ? line * COLUMN_SPAN + column : -1;
+    const own = id !== value || !packs;
+    if (own) this.place = { file, via, id: id === value ? null : id, line, column };
+    else if (lastPlace.file === file && lastPlace.via === via && lastPlace.id === null) this.place = lastPlace;
+    else this.place = lastPlace = { file, via, id: null, line: 0, column: 0 };
   }
   /** `s` (any site) as a {@link LinkedSite}, with `changes` applied. */
   static of(s: ReferenceSite, changes: Partial<ReferenceSite> = {}): LinkedSite {
@@ -341,7 +369,17 @@ export class LinkedSite implements ReferenceSite {
     return KINDS[this.bits & 7];
   }
   get id(): string {
-    return this.rare === null ? this.value : this.rare.id;
+    const id = this.place.id;
+    return id === null ? this.value : id;
+  }
+  get file(): string {
+    return this.place.file;
+  }
+  get line(): number {
+    return this.at < 0 ? this.place.line : Math.floor(this.at / COLUMN_SPAN);
+  }
+  get column(): number {
+    return this.at < 0 ? this.place.column : this.at % COLUMN_SPAN;
   }
   get status(): ReferenceStatus {
     return STATUSES[(this.bits >> 3) & 3];
@@ -353,7 +391,7 @@ export class LinkedSite implements ReferenceSite {
     return (this.bits & (3 << 5)) === 0;
   }
   get via(): string | null {
-    return this.rare === null ? null : this.rare.via;
+    return this.place.via;
   }
   get unspliced(): boolean {
     return (this.bits & UNSPLICED) !== 0;

@@ -1,0 +1,182 @@
+// The link's compact assets and sites (src/index/linked.ts): every field reads back exactly what was
+// given, whatever packing it went through (flags in one number, line and column in another, a place
+// shared with the site before), and `plainAsset` / `plainSite` / JSON give the interface's plain object.
+import { describe, expect, test } from "bun:test";
+import {
+  type AssetDef,
+  type AssetHost,
+  LinkedAsset,
+  LinkedSite,
+  ManifestAsset,
+  plainAsset,
+  plainSite,
+  type ReferenceSite,
+} from "../../src/index/linked.ts";
+import { REFERENCE_KINDS } from "../../src/index/records.ts";
+
+/** A plain site with every field set, `changes` applied. */
+function site(changes: Partial<ReferenceSite> = {}): ReferenceSite {
+  return {
+    index: 7,
+    from: 3,
+    kind: "attribute",
+    value: "AlliedAthenaCannon",
+    id: "AlliedAthenaCannon",
+    refType: "WeaponTemplate",
+    selfType: null,
+    element: "FireWeaponNugget",
+    parent: "Nuggets",
+    attribute: "WeaponName",
+    file: "C:\\Mods\\My Mod\\Data\\Units.xml",
+    line: 120,
+    column: 33,
+    targets: [4, 9],
+    status: "resolved",
+    state: "compiled",
+    active: true,
+    via: null,
+    unspliced: false,
+    confirmedByManifest: false,
+    ...changes,
+  };
+}
+
+/** `s` made as a {@link LinkedSite} from its fields. */
+function linked(s: ReferenceSite): LinkedSite {
+  return new LinkedSite(
+    s.index,
+    s.from,
+    s.kind,
+    s.value,
+    s.id,
+    s.refType,
+    s.selfType,
+    s.element,
+    s.parent,
+    s.attribute,
+    s.file,
+    s.line,
+    s.column,
+    s.targets,
+    s.status,
+    s.state,
+    s.via,
+    s.unspliced,
+    s.confirmedByManifest,
+  );
+}
+
+describe("LinkedSite", () => {
+  test("every kind, status and state, and both flags, read back as given", () => {
+    const made: ReferenceSite[] = [];
+    for (const kind of REFERENCE_KINDS) {
+      for (const status of ["resolved", "wrong_type", "not_found"] as const) {
+        for (const state of ["compiled", "referenced", "not-included"] as const) {
+          for (const [unspliced, confirmedByManifest] of [[false, false], [true, false], [false, true], [true, true]]) {
+            made.push(site({ kind, status, state, active: state === "compiled", unspliced, confirmedByManifest }));
+          }
+        }
+      }
+    }
+    expect(made.length).toBe(7 * 3 * 3 * 4);
+    for (const s of made) expect(plainSite(linked(s))).toEqual(s);
+  });
+
+  test("an id that is not the value, an xi:include, lines and columns past what one number packs", () => {
+    const cases = [
+      site({ value: "WeaponTemplate:AlliedAthenaCannon", id: "AlliedAthenaCannon" }),
+      site({ via: "Includes\\Shared.xml#xpointer(/AssetDeclaration/*)" }),
+      site({ line: 1, column: 2_097_151 }),
+      site({ line: 1, column: 2_097_152 }),
+      site({ line: 2_147_483_647, column: 0 }),
+      site({ line: 2_147_483_648, column: 5 }),
+      site({ line: 0, column: 0, kind: "manifest", state: "referenced", active: false }),
+    ];
+    for (const s of cases) expect(plainSite(linked(s))).toEqual(s);
+    expect([linked(cases[3]).line, linked(cases[3]).column]).toEqual([1, 2_097_152]);
+  });
+
+  test("neighbours share their place, and a site after another file's keeps its own file", () => {
+    const a = linked(site({ index: 1 }));
+    const b = linked(site({ index: 2, line: 121 }));
+    const c = linked(site({ index: 3, file: "C:\\Mods\\My Mod\\Data\\Other.xml" }));
+    const d = linked(site({ index: 4, via: "x.xml" }));
+    const e = linked(site({ index: 5 }));
+    expect([a.file, b.file, c.file, d.file, e.file]).toEqual([
+      "C:\\Mods\\My Mod\\Data\\Units.xml",
+      "C:\\Mods\\My Mod\\Data\\Units.xml",
+      "C:\\Mods\\My Mod\\Data\\Other.xml",
+      "C:\\Mods\\My Mod\\Data\\Units.xml",
+      "C:\\Mods\\My Mod\\Data\\Units.xml",
+    ]);
+    expect([a.via, d.via, e.via, b.line]).toEqual([null, "x.xml", null, 121]);
+  });
+
+  test("JSON writes every field in the interface's order; of() applies changes", () => {
+    const s = site({ via: "y.xml" });
+    expect(JSON.stringify(linked(s))).toBe(JSON.stringify(s));
+    expect(plainSite(LinkedSite.of(linked(s), { index: 40, confirmedByManifest: true }))).toEqual({
+      ...s,
+      index: 40,
+      confirmedByManifest: true,
+    });
+  });
+});
+
+describe("LinkedAsset", () => {
+  const host: AssetHost = {
+    file: "C:\\Mods\\My Mod\\Data\\Units.xml",
+    origin: "project",
+    streams: ["static"],
+    state: "referenced",
+    viaInstance: true,
+    fileHasErrors: true,
+    viaXInclude: false,
+  };
+
+  test("its own fields and its host's read back; JSON and plainAsset give the plain object", () => {
+    const a = new LinkedAsset(5, "WeaponTemplate", "AlliedAthenaCannon", host, 10, 3, 9, 14, "BaseCannon", 2, 400, 812);
+    const plain: AssetDef = {
+      index: 5,
+      type: "WeaponTemplate",
+      id: "AlliedAthenaCannon",
+      file: host.file,
+      line: 10,
+      column: 3,
+      startLine: 9,
+      endLine: 14,
+      origin: "project",
+      streams: ["static"],
+      state: "referenced",
+      active: false,
+      viaInstance: true,
+      fileHasErrors: true,
+      inheritFrom: "BaseCannon",
+      manifestSource: null,
+      viaXInclude: false,
+      recordIndex: 2,
+      start: 400,
+      end: 812,
+    };
+    expect(plainAsset(a)).toEqual(plain);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(plain));
+  });
+
+  test("a manifest asset keeps its source file", () => {
+    const m = new ManifestAsset(
+      0,
+      "WeaponTemplate",
+      "X",
+      { ...host, origin: "manifest" },
+      "DATA:globaldata/weapon.xml",
+    );
+    expect([m.manifestSource, m.origin, m.line, m.start, m.end, m.recordIndex]).toEqual([
+      "DATA:globaldata/weapon.xml",
+      "manifest",
+      0,
+      -1,
+      -1,
+      -1,
+    ]);
+  });
+});
