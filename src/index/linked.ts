@@ -861,13 +861,51 @@ export function* rankAssetsSteps(assets: readonly AssetDef[]): Generator<void, R
   const n = assets.length;
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  yield* sortSteps(order, byRank(assets));
+  // The order of rankCompare, then index, compared as numbers: each asset's (origin, state, file) group
+  // ranked once (a file's assets are next to each other: a group per run), then its line.
+  const group = groupRanks(assets);
+  const line = new Float64Array(n);
+  for (let i = 0; i < n; i++) line[i] = assets[i].line;
+  yield* sortSteps(order, (x, y) => group[x] - group[y] || line[x] - line[y] || x - y);
   const pos = new Int32Array(n);
   for (let p = 0; p < n; p++) pos[order[p]] = p;
   const lowerIds: string[] = new Array(n);
   for (let i = 0; i < n; i++) lowerIds[i] = assets[i].id.toLowerCase();
   yield;
   return yield* listedSteps(assets, order, pos, lowerIds, null, null);
+}
+
+/**
+ * Asset index → the rank of its (origin, state, file) among those of every asset: equal for equal
+ * groups, ordered as {@link rankCompare} orders them before the line. One comparison per run of
+ * neighbours in the same group, and a sort of one representative per run.
+ */
+function groupRanks(assets: readonly AssetDef[]): Int32Array {
+  const n = assets.length;
+  const run = new Int32Array(n);
+  const firsts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = assets[i];
+    const p = firsts.length ? assets[firsts[firsts.length - 1]] : null;
+    if (p === null || p.origin !== a.origin || p.state !== a.state || p.file !== a.file) firsts.push(i);
+    run[i] = firsts.length - 1;
+  }
+  const groupCompare = (x: number, y: number) => {
+    const a = assets[x];
+    const b = assets[y];
+    return ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin] || STATE_RANK[a.state] - STATE_RANK[b.state] ||
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  };
+  const sorted = firsts.map((_, r) => r).sort((x, y) => groupCompare(firsts[x], firsts[y]));
+  const rankOfRun = new Int32Array(firsts.length);
+  let rank = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    if (k > 0 && groupCompare(firsts[sorted[k - 1]], firsts[sorted[k]]) !== 0) rank++;
+    rankOfRun[sorted[k]] = rank;
+  }
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = rankOfRun[run[i]];
+  return out;
 }
 
 /**

@@ -10,6 +10,8 @@ import {
   ManifestAsset,
   plainAsset,
   plainSite,
+  rankAssets,
+  rankCompare,
   type ReferenceSite,
 } from "../../src/index/linked.ts";
 import { REFERENCE_KINDS } from "../../src/index/records.ts";
@@ -178,5 +180,38 @@ describe("LinkedAsset", () => {
       -1,
       -1,
     ]);
+  });
+});
+
+describe("rankAssets", () => {
+  test("the order of rankCompare then index, also when one file's assets are not next to each other", () => {
+    const host = (file: string, origin: AssetDef["origin"], state: AssetDef["state"]): AssetHost => ({
+      file,
+      origin,
+      streams: [],
+      state,
+      viaInstance: false,
+      fileHasErrors: false,
+      viaXInclude: false,
+    });
+    const hosts = [
+      host("/m/b.xml", "project", "compiled"),
+      host("/s/a.xml", "sdk", "compiled"),
+      host("/m/a.xml", "project", "not-included"),
+      host("/m/a.xml", "project", "compiled"),
+      host("/m/b.xml", "project", "compiled"),
+      host("/m/c.manifest", "manifest", "referenced"),
+      host("/m/a.xml", "project", "compiled"),
+    ];
+    const lines = [[9, 3, 3], [1], [2, 1], [5, 5], [1, 20], [0, 0], [4]];
+    const assets: AssetDef[] = [];
+    hosts.forEach((h, k) => {
+      for (const line of lines[k]) {
+        assets.push(new LinkedAsset(assets.length, "T", `a${assets.length}`, h, line, 1, line, line, null, 0, 0, 0));
+      }
+    });
+    const expected = assets.map((a) => a.index).sort((x, y) => rankCompare(assets[x], assets[y]) || x - y);
+    expect([...rankAssets(assets).order]).toEqual(expected);
+    expect(expected).toEqual([12, 6, 7, 8, 1, 2, 0, 9, 5, 4, 3, 10, 11]);
   });
 });
