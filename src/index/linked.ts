@@ -6,7 +6,7 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import type { IncludeType, ReferenceKind, Severity } from "./records.ts";
+import { type IncludeType, REFERENCE_KINDS, type ReferenceKind, type Severity } from "./records.ts";
 import { runSteps, sortSteps } from "../steps.ts";
 
 export type Origin = "project" | "sdk" | "manifest";
@@ -253,15 +253,9 @@ export interface ReferenceSite {
   readonly confirmedByManifest: boolean;
 }
 
-const KINDS: readonly ReferenceKind[] = [
-  "attribute",
-  "content",
-  "inheritFrom",
-  "default",
-  "name",
-  "heuristic",
-  "manifest",
-];
+/** A site's kind is its index in the one list of kinds (3 bits: at most 8). */
+const KINDS = REFERENCE_KINDS;
+if (KINDS.length > 8) throw new Error("linked site: more reference kinds than its 3 bits hold");
 const STATUSES: readonly ReferenceStatus[] = ["resolved", "wrong_type", "not_found"];
 const STATES: readonly FileState[] = ["compiled", "referenced", "not-included"];
 /** The position of `v` in `list` (a handful of literals: a scan beats a map lookup). */
