@@ -55,6 +55,11 @@ export interface CollectedDiagnostics {
    * count includes them): pass them to `capDiagnostics`.
    */
   readonly counted: UnlistedDiagnostics[];
+  /**
+   * The first `sorted` of `diagnostics` are the index's, in its order; the rest (a named file's references
+   * that the index-wide report leaves out) come after them: pass it to `capDiagnostics` too.
+   */
+  readonly sorted: number;
 }
 
 /** Every diagnostic (all of them, for renderers such as SARIF that page themselves), with views. */
@@ -81,6 +86,7 @@ export function collectDiagnostics(
   for (const d of linked.diagnostics) {
     if (keys === null || (d.file !== null && keys.has(pathKey(d.file)))) out.push(d);
   }
+  const sorted = out.length;
   // Files no entry point includes, asked for by name: their unresolved references too (with an SDK to judge them).
   if (keys && linked.sdkDir) {
     for (const s of linked.sites) {
@@ -105,6 +111,7 @@ export function collectDiagnostics(
   return {
     files,
     counted,
+    sorted,
     diagnostics: out.map((d) => ({
       file: d.file ? displayPath(linked, d.file) : null,
       line: d.line,
@@ -129,8 +136,8 @@ export function checkFiles(
   const limit = clampLimit(options.limit);
   const all = collectDiagnostics(linked, paths);
   if ("error" in all) return all;
-  const { files, diagnostics, counted } = all;
-  const capped = capDiagnostics(diagnostics, undefined, counted);
+  const { files, diagnostics, counted, sorted } = all;
+  const capped = capDiagnostics(diagnostics, undefined, counted, sorted);
   let errors = 0;
   let warnings = 0;
   let information = 0;

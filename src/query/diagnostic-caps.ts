@@ -56,18 +56,20 @@ const RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, informa
 /**
  * Applies the caps per file: first at most `perCode` of each code and severity (in order), then, if more than
  * `perFile` remain, the most severe first (errors are never crowded out by warnings), in order within a
- * severity. Pure; the input is not changed.
+ * severity. `counted`: groups counted instead of held (see `withCounted`); `sorted`: how many of `all` are in
+ * the index's order (the rest were added after them). Pure; the input is not changed.
  * @example capDiagnostics(fiveThousandUnknownElements).unlisted // [{ file: "Data/Mod.xml", code: "unknown-element", count: 4800, … }]
  */
 export function capDiagnostics<D extends CappableDiagnostic>(
   all: readonly D[],
   caps: DiagnosticCaps = DIAGNOSTIC_CAPS,
   counted: readonly UnlistedDiagnostics[] = [],
+  sorted: number = all.length,
 ): CappedDiagnostics<D> {
   const capped = capHeld(all, caps);
   return counted.length === 0
-    ? capped
-    : { listed: capped.listed, unlisted: withCounted(all, capped.unlisted, counted) };
+    ? { listed: capped.listed, unlisted: capped.unlisted }
+    : { listed: capped.listed, unlisted: withCounted(all, capped, counted, sorted) };
 }
 
 /**
@@ -76,16 +78,24 @@ export function capDiagnostics<D extends CappableDiagnostic>(
  * starts at the earlier of the two first positions; the groups are in the order of their first one (file as
  * in `all`, then line, column, code), as if every counted diagnostic had been in `all`. The records hold the
  * first {@link DIAGNOSTIC_CAPS}`.perCode` of each code and the list holds at most as many, so no counted one
- * would have been listed.
+ * would have been listed. The diagnostics of `all` from `sorted` on were added after the index's (a named
+ * file's references, see `check.ts`): a group that starts there (it has no counted ones) comes after the
+ * others, as their first one does in `all`.
  */
 function withCounted<D extends CappableDiagnostic>(
   all: readonly D[],
-  unlisted: readonly UnlistedDiagnostics[],
+  capped: HeldCaps<D>,
   counted: readonly UnlistedDiagnostics[],
+  sorted: number,
 ): UnlistedDiagnostics[] {
   const key = (d: UnlistedDiagnostics) => `${d.file ?? ""}\u0000${d.code}\u0000${d.severity}`;
   const groups = new Map<string, UnlistedDiagnostics>();
-  for (const u of unlisted) groups.set(key(u), u);
+  const late = new Map<string, number>();
+  for (const u of capped.unlisted) {
+    groups.set(key(u), u);
+    const at = capped.firstAt.get(u)!;
+    if (at >= sorted) late.set(key(u), at);
+  }
   for (const c of counted) {
     const k = key(c);
     const u = groups.get(k);
@@ -95,19 +105,27 @@ function withCounted<D extends CappableDiagnostic>(
     }
     const earlier = c.line < u.line || (c.line === u.line && c.column < u.column) ? c : u;
     groups.set(k, { ...u, count: u.count + c.count, line: earlier.line, column: earlier.column });
+    late.delete(k);
   }
   const fileOrder = new Map<string | null, number>();
   all.forEach((d, i) => {
     if (!fileOrder.has(d.file)) fileOrder.set(d.file, i);
   });
   const order = (u: UnlistedDiagnostics) => fileOrder.get(u.file) ?? Number.MAX_SAFE_INTEGER;
+  const lateAt = (u: UnlistedDiagnostics) => late.get(key(u)) ?? -1;
   return [...groups.values()].sort((a, b) =>
-    order(a) - order(b) || a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+    lateAt(a) - lateAt(b) || order(a) - order(b) || a.line - b.line || a.column - b.column ||
+    (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
   );
 }
 
+/** {@link capHeld}'s result: with the index in `all` of each unlisted group's first one. */
+interface HeldCaps<D> extends CappedDiagnostics<D> {
+  readonly firstAt: ReadonlyMap<UnlistedDiagnostics, number>;
+}
+
 /** {@link capDiagnostics} of the diagnostics held. */
-function capHeld<D extends CappableDiagnostic>(all: readonly D[], caps: DiagnosticCaps): CappedDiagnostics<D> {
+function capHeld<D extends CappableDiagnostic>(all: readonly D[], caps: DiagnosticCaps): HeldCaps<D> {
   const keep = new Uint8Array(all.length);
   const perCode = new Map<string, number>();
   const keptInFile = new Map<string | null, number[]>();
@@ -130,6 +148,7 @@ function capHeld<D extends CappableDiagnostic>(all: readonly D[], caps: Diagnost
   }
   const listed: D[] = [];
   const unlisted = new Map<string, { -readonly [K in keyof UnlistedDiagnostics]: UnlistedDiagnostics[K] }>();
+  const firstAt = new Map<UnlistedDiagnostics, number>();
   for (let i = 0; i < all.length; i++) {
     const d = all[i];
     if (keep[i]) {
@@ -141,10 +160,12 @@ function capHeld<D extends CappableDiagnostic>(all: readonly D[], caps: Diagnost
     if (o) {
       o.count++;
     } else {
-      unlisted.set(k, { file: d.file, code: d.code, severity: d.severity, count: 1, line: d.line, column: d.column });
+      const u = { file: d.file, code: d.code, severity: d.severity, count: 1, line: d.line, column: d.column };
+      unlisted.set(k, u);
+      firstAt.set(u, i);
     }
   }
-  return { listed, unlisted: [...unlisted.values()] };
+  return { listed, unlisted: [...unlisted.values()], firstAt };
 }
 
 /**

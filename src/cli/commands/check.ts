@@ -38,7 +38,7 @@ function runCheckWith(cfg: CliConfig, io: CliIo, opened: OpenedWorkspace): numbe
   const errors = all.diagnostics.filter((d) => d.severity === "error").length +
     all.counted.reduce((n, g) => n + (g.severity === "error" ? g.count : 0), 0);
   const status = errors > 0 ? EXIT_FINDINGS : EXIT_OK;
-  const capped = capDiagnostics(all.diagnostics, undefined, all.counted);
+  const capped = capDiagnostics(all.diagnostics, undefined, all.counted, all.sorted);
   if (format === "sarif") {
     io.out(JSON.stringify(toSarif(linked.projectDir, capped.listed, capped.unlisted), null, 2) + "\n");
     return status;
