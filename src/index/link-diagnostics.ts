@@ -6,6 +6,7 @@
  */
 import { displayPath, pathKey } from "../project/paths.ts";
 import type { WalkResult } from "./include-walk.ts";
+import { DiagnosticCapper } from "./link-caps.ts";
 import type { LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import type { InheritTable } from "./link-inherit.ts";
@@ -41,6 +42,8 @@ export interface DiagnosticParts {
 /** Every project file's findings together: the diagnostics in file order, the undeclared defines counted. */
 interface FileTotals {
   readonly diagnostics: readonly Diagnostic[];
+  /** What the files' findings counted past the cap (see `link-caps.ts`). */
+  readonly omitted: readonly OmittedDiagnostic[];
   readonly externalDefines: ReadonlyMap<string, number>;
 }
 
@@ -61,8 +64,10 @@ export interface DiagnosticsReuse {
   readonly lowest?: number;
 }
 
+/** One file's findings: at most the cap of each code and severity held, the rest counted. */
 interface FileFindings {
   readonly diagnostics: readonly Diagnostic[];
+  readonly omitted: readonly OmittedDiagnostic[];
   readonly externalDefines: readonly string[];
 }
 
@@ -73,9 +78,15 @@ interface DuplicateFinding {
 }
 
 export interface DiagnosticsOutput {
-  /** Sorted by file, line, column and code. */
+  /**
+   * Sorted by file, line, column and code: of each file, code and severity the first
+   * `RECORD_DIAGNOSTIC_CAP` (as the answers list them).
+   */
   readonly diagnostics: readonly Diagnostic[];
-  /** What project files' records counted past their cap (see {@link omittedOf}). */
+  /**
+   * What project files' records (see {@link omittedOf}) and the link counted past the cap, one group per
+   * file, code and severity, sorted as the diagnostics are.
+   */
   readonly omitted: readonly OmittedDiagnostic[];
   /** Unresolved sites of project files that cannot be judged without an SDK (in included files, in the rest). */
   readonly external: { readonly active: number; readonly inactive: number };
@@ -90,19 +101,27 @@ export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): Dia
   const own = fileDiagnostics(ctx, parts.files, parts.defines, parts.references, parts.reuse);
   const refs = referenceDiagnostics(ctx, parts.references, parts.assets, parts.byId);
   const perId = duplicateIds(ctx, parts.assets, parts.byId, parts.reuse);
-  const all = [
-    ...own.diagnostics,
-    ...parts.walk.diagnostics,
-    ...ctx.inputs.environment(),
-    ...duplicatesInOrder(perId),
-    ...refs.diagnostics,
-    ...parts.references.diagnostics,
-    ...parts.inherit.diagnostics,
-    ...summaries(refs.external, refs.externalInactive, own.externalDefines, parts.walk.suppressedPrefixed),
-  ].sort(compareDiagnostics);
+  // Every part through one capper, in the order the full list had before its (stable) sort: what it keeps
+  // is what the answers list, and the parts capped already (a file's, a segment's) keep their first ones.
+  const capper = new DiagnosticCapper();
+  const feed = (list: readonly Diagnostic[]) => {
+    for (const d of list) capper.add(d);
+  };
+  feed(own.diagnostics);
+  feed(parts.walk.diagnostics);
+  feed(ctx.inputs.environment());
+  feed(duplicatesInOrder(perId));
+  feed(refs.diagnostics);
+  feed(parts.references.diagnostics);
+  feed(parts.inherit.diagnostics);
+  feed(summaries(refs.external, refs.externalInactive, own.externalDefines, parts.walk.suppressedPrefixed));
+  for (const o of own.omitted) capper.addOmitted(o);
+  for (const o of refs.omitted) capper.addOmitted(o);
+  for (const o of omittedOf(ctx, parts.files, parts.references)) capper.addOmitted(o);
+  const capped = capper.result();
   return {
-    diagnostics: all,
-    omitted: omittedOf(ctx, parts.files, parts.references),
+    diagnostics: [...capped.diagnostics].sort(compareDiagnostics),
+    omitted: [...capped.omitted].sort(compareDiagnostics),
     external: { active: refs.external, inactive: refs.externalInactive },
     parts: { perFile: own.perFile, perId, fileTotals: own },
   };
@@ -189,6 +208,7 @@ function fileDiagnostics(
     if (same) return { ...keep.previous.fileTotals, perFile };
   }
   const out: Diagnostic[] = [];
+  const omitted: OmittedDiagnostic[] = [];
   const externalDefines = new Map<string, number>();
   const perFile = new Map<string, FileFindings>();
   for (const { loaded, key } of ctx.all) {
@@ -198,19 +218,23 @@ function fileDiagnostics(
       findingsOf(ctx, loaded.path, key, loaded.record, info.state, defines, references);
     perFile.set(key, found);
     for (const d of found.diagnostics) out.push(d);
+    for (const o of found.omitted) omitted.push(o);
     for (const n of found.externalDefines) externalDefines.set(n, (externalDefines.get(n) ?? 0) + 1);
   }
-  return { diagnostics: out, externalDefines, perFile };
+  return { diagnostics: out, omitted, externalDefines, perFile };
 }
 
-const NO_FINDINGS: FileFindings = { diagnostics: [], externalDefines: [] };
+const NO_FINDINGS: FileFindings = { diagnostics: [], omitted: [], externalDefines: [] };
 
 /** Whether a file's findings add nothing to the totals. */
 function noFindings(f: FileFindings): boolean {
-  return f.diagnostics.length === 0 && f.externalDefines.length === 0;
+  return f.diagnostics.length === 0 && f.omitted.length === 0 && f.externalDefines.length === 0;
 }
 
-/** One project file's findings: its record's diagnostics and its uses of defines nothing declares. */
+/**
+ * One project file's findings: its record's diagnostics and its uses of defines nothing declares (past the
+ * cap of one code counted, see `link-caps.ts`).
+ */
 function findingsOf(
   ctx: LinkContext,
   path: string,
@@ -222,10 +246,10 @@ function findingsOf(
 ): FileFindings {
   const own = recordDiagnostics(key, rec, references);
   if (own.length === 0 && (rec.fragment || rec.defineUses.length === 0)) return NO_FINDINGS;
-  const out: Diagnostic[] = [];
+  const out = new DiagnosticCapper();
   const externalDefines: string[] = [];
   for (const d of own) {
-    out.push({ code: d.code, severity: d.severity, message: d.message, file: path, line: d.line, column: d.column });
+    out.add({ code: d.code, severity: d.severity, message: d.message, file: path, line: d.line, column: d.column });
   }
   if (!rec.fragment && rec.defineUses.length > 0) {
     const localDefines = new Set(rec.defines.map((d) => d.name.toLowerCase()));
@@ -237,7 +261,7 @@ function findingsOf(
         if (state !== "not-included") externalDefines.push(u.name);
         continue;
       }
-      out.push({
+      out.add({
         code: "undefined-define",
         severity: "warning",
         message: `$${u.name} is not defined by any <Define>`,
@@ -247,7 +271,7 @@ function findingsOf(
       });
     }
   }
-  return { diagnostics: out, externalDefines };
+  return { ...out.result(), externalDefines };
 }
 
 /**
@@ -337,10 +361,11 @@ function referenceDiagnostics(
   references: SiteTable & { readonly segments?: SiteSegments },
   assets: readonly AssetDef[],
   byId: ReadonlyMap<string, readonly number[]>,
-): { diagnostics: Diagnostic[]; external: number; externalInactive: number } {
+): ReferenceFindings {
   const { sites, segments } = references;
   if (!segments) return findingsOfSites(ctx, sites, 0, assets, byId);
   const out: Diagnostic[] = [];
+  const omitted: OmittedDiagnostic[] = [];
   let external = 0;
   let externalInactive = 0;
   let at = 0;
@@ -348,6 +373,7 @@ function referenceDiagnostics(
     for (const seg of stage.values()) {
       const found = seg.findings ??= findingsOfSites(ctx, seg.sites, 0, assets, byId);
       for (const d of found.diagnostics) out.push(d);
+      for (const o of found.omitted) omitted.push(o);
       external += found.external;
       externalInactive += found.externalInactive;
       at += seg.sites.length;
@@ -355,22 +381,24 @@ function referenceDiagnostics(
   }
   const rest = findingsOfSites(ctx, sites, at, assets, byId);
   for (const d of rest.diagnostics) out.push(d);
+  for (const o of rest.omitted) omitted.push(o);
   return {
     diagnostics: out,
+    omitted,
     external: external + rest.external,
     externalInactive: externalInactive + rest.externalInactive,
   };
 }
 
-/** The findings of `sites` from `from` on. */
+/** The findings of `sites` from `from` on (past the cap of one file and code counted, see `link-caps.ts`). */
 function findingsOfSites(
   ctx: LinkContext,
   sites: readonly ReferenceSite[],
   from: number,
   assets: readonly AssetDef[],
   byId: ReadonlyMap<string, readonly number[]>,
-): ReferenceFindings & { diagnostics: Diagnostic[] } {
-  const out: Diagnostic[] = [];
+): ReferenceFindings {
+  const out = new DiagnosticCapper();
   let external = 0;
   let externalInactive = 0;
   for (let i = from; i < sites.length; i++) {
@@ -386,7 +414,7 @@ function findingsOfSites(
     // The types in definition order (byId is best first).
     const cands = [...(byId.get(s.id.toLowerCase()) ?? [])].sort((x, y) => x - y).map((i) => assets[i].type);
     const wantedType = s.refType ?? s.selfType;
-    out.push({
+    out.add({
       code: s.status === "wrong_type" ? "wrong-type-reference" : "unresolved-reference",
       severity: "warning",
       message: s.status === "wrong_type"
@@ -397,7 +425,7 @@ function findingsOfSites(
       column: s.column,
     });
   }
-  return { diagnostics: out, external, externalInactive };
+  return { ...out.result(), external, externalInactive };
 }
 
 /** The index-wide notes on what is left unchecked without an SDK. */

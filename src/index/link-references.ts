@@ -11,7 +11,7 @@ import type { AssetTable, XiChildOwner } from "./link-assets.ts";
 import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import { FragmentDiagnostics, type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
-import type { AssetDef, Diagnostic, FileInfo, FileState, ReferenceSite } from "./linked.ts";
+import type { AssetDef, Diagnostic, FileInfo, FileState, OmittedDiagnostic, ReferenceSite } from "./linked.ts";
 import { LinkedSite, push, rankCompare } from "./linked.ts";
 import type { RecordDiagnostic, RefRecord } from "./records.ts";
 
@@ -61,7 +61,10 @@ export interface SiteSegment {
 
 /** What a stretch of sites contributes to the reference diagnostics (see `link-diagnostics.ts`). */
 export interface ReferenceFindings {
+  /** At most the cap of one file, code and severity (see `link-caps.ts`)… */
   readonly diagnostics: readonly Diagnostic[];
+  /** …and the rest counted. */
+  readonly omitted: readonly OmittedDiagnostic[];
   /** Unresolved sites of included project files that cannot be judged without an SDK. */
   readonly external: number;
   /** The same, in files no entry point includes. */

@@ -486,8 +486,9 @@ export interface Diagnostic {
 }
 
 /**
- * Diagnostics of one project file, code and severity that its record counted past its cap instead of holding
- * (`RECORD_DIAGNOSTIC_CAP`): every count and every answer's "N more" includes them; none is ever listed.
+ * Diagnostics of one project file, code and severity that its record or the link counted past the cap
+ * instead of holding (`RECORD_DIAGNOSTIC_CAP`, see `link-caps.ts`): every count and every answer's "N more"
+ * includes them; none is ever listed. One group per file, code and severity.
  */
 export interface OmittedDiagnostic {
   /** Absolute path. */

@@ -50,7 +50,7 @@ import {
 import { runSteps } from "../steps.ts";
 
 /** The private snapshot format's version: bump it on any change of this file's layout or a record spec. */
-export const SNAPSHOT_SCHEMA_VERSION = 7;
+export const SNAPSHOT_SCHEMA_VERSION = 8;
 
 /** The first 8 bytes of every snapshot. */
 export const SNAPSHOT_MAGIC: Uint8Array = new Uint8Array([0x52, 0x41, 0x33, 0x53, 0x4e, 0x41, 0x50, 0x00]); // "RA3SNAP\0"

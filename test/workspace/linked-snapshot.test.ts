@@ -183,17 +183,17 @@ describe("ra3 status", () => {
 });
 
 describe("snapshots the warm start must not serve", () => {
-  test("a snapshot of the previous format (version 6) is refused with its reason, and the index rebuilt", async () => {
+  test("a snapshot of the previous format (version 7) is refused with its reason, and the index rebuilt", async () => {
     const { dir, home } = await saved();
     const store = new SnapshotStore(home, dir);
     const bytes = readFileSync(store.path);
-    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 6, true);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 7, true);
     writeFileSync(store.path, bytes);
     const ws = new Workspace(config(dir, home));
     const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
     expect(warm).toEqual({
       warm: false,
-      reason: "the snapshot has format version 6; this ra3 reads version 7; rebuilding the index",
+      reason: "the snapshot has format version 7; this ra3 reads version 8; rebuilding the index",
       quiet: false,
     });
     expect(ws.linked).toBeNull();
