@@ -3,9 +3,12 @@
 // input size, wall time, diagnostics and the SARIF size:
 //   assets    Data/Huge.xml, ≈200 MB: 1.27 M WeaponTemplates, each with a reference to the one before
 //   unknown   Data/Mod.xml, ≈7 MB: one asset holding 10^6 elements the schema does not declare
-// Both use the sample mod's XSD set (copied in), so references are schema-typed and unknown elements are
-// reported. Usage: bun scripts/bench-huge.ts [--cases assets,unknown] [--assets 1270000]
-// [--unknown 1000000] [--out /tmp/ra3-huge] [--binary dist/ra3]
+//   links     Data/Mod.xml, ≈54 MB: one asset holding 10^6 weapon nuggets, every other one naming an
+//             undefined `$NAME` or a missing weapon (diagnostics the link makes), with a stand-in SDK
+//             (Schemas/xsd/CnC3Types.xsd only) so that they are reported one by one
+// All use the sample mod's XSD set (copied in), so references are schema-typed and unknown elements are
+// reported. Usage: bun scripts/bench-huge.ts [--cases assets,unknown,links] [--assets 1270000]
+// [--unknown 1000000] [--links 1000000] [--out /tmp/ra3-huge] [--binary dist/ra3]
 import { spawnSync } from "node:child_process";
 import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,9 +18,10 @@ import { parseArgs } from "node:util";
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({
   options: {
-    cases: { type: "string", default: "assets,unknown" },
+    cases: { type: "string", default: "assets,unknown,links" },
     assets: { type: "string", default: "1270000" },
     unknown: { type: "string", default: "1000000" },
+    links: { type: "string", default: "1000000" },
     out: { type: "string", default: join(tmpdir(), "ra3-huge") },
     binary: { type: "string", default: join(root, "dist", "ra3") },
   },
@@ -87,24 +91,46 @@ function* unknownBody(n: number): Generator<string> {
   yield FOOTER;
 }
 
+function* linksBody(n: number): Generator<string> {
+  yield HEADER;
+  yield '<WeaponTemplate id="Links" AttackRange="1">\n<Nuggets>\n';
+  for (let i = 0; i < n; i++) {
+    yield i % 2
+      ? '<FireWeaponNugget WeaponName="MissingWeapon" />\n'
+      : '<FireWeaponNugget WeaponName="$UNDEFINED" />\n';
+  }
+  yield "</Nuggets>\n</WeaponTemplate>\n";
+  yield FOOTER;
+}
+
+/** A stand-in SDK (its marker file only): usable, so unresolved references and undefined defines are reported. */
+function makeSdk(dir: string): string {
+  const sdk = join(dir, "SDK");
+  mkdirSync(join(sdk, "Schemas", "xsd"), { recursive: true });
+  writeStreamed(join(sdk, "Schemas", "xsd", "CnC3Types.xsd"), []);
+  return sdk;
+}
+
 interface Measured {
   readonly rssMb: number;
   readonly seconds: number;
+  /** User + system CPU seconds. */
+  readonly cpu: number;
   readonly stdout: Buffer;
 }
 
 /** One whole-process run under GNU time (fresh home each time: a cold index). */
-function measure(args: string[], project: string): Measured {
+function measure(args: string[], project: string, extra: readonly string[]): Measured {
   const home = mkdtempSync(join(tmpdir(), "ra3-huge-home-"));
   try {
     const r = spawnSync(
       "/usr/bin/time",
-      ["-f", "%M %e", binary, ...args, "--project", project, "--home", home, "--no-progress"],
+      ["-f", "%M %e %U %S", binary, ...args, "--project", project, "--home", home, "--no-progress", ...extra],
       { maxBuffer: 1 << 30 },
     );
     if (r.status !== 0 && r.status !== 1) throw new Error(`ra3 ${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-    const [kb, secs] = r.stderr.toString().trim().split("\n").pop()!.split(" ").map(Number);
-    return { rssMb: kb / 1024, seconds: secs, stdout: r.stdout };
+    const [kb, secs, user, sys] = r.stderr.toString().trim().split("\n").pop()!.split(" ").map(Number);
+    return { rssMb: kb / 1024, seconds: secs, cpu: user + sys, stdout: r.stdout };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
@@ -115,15 +141,16 @@ const rows: string[] = [];
 for (const c of values.cases!.split(",")) {
   const dir = join(values.out!, c);
   const file = c === "assets" ? "Huge.xml" : "Mod.xml";
-  const n = Number(c === "assets" ? values.assets : values.unknown);
+  const n = Number(c === "assets" ? values.assets : c === "links" ? values.links : values.unknown);
   console.error(`bench-huge: ${c}: generating ${dir} (if missing)`);
-  makeMod(dir, file, () => (c === "assets" ? assetsBody(n) : unknownBody(n)));
+  makeMod(dir, file, () => (c === "assets" ? assetsBody(n) : c === "links" ? linksBody(n) : unknownBody(n)));
+  const extra = c === "links" ? ["--sdk", makeSdk(dir)] : [];
   const input = statSync(join(dir, "Data", file)).size;
   console.error(`bench-huge: ${c}: ra3 index`);
-  const index = measure(["index", "--json"], dir);
+  const index = measure(["index", "--json"], dir, extra);
   const result = JSON.parse(index.stdout.toString()).result;
   console.error(`bench-huge: ${c}: ra3 check --format sarif`);
-  const check = measure(["check", "--format", "sarif"], dir);
+  const check = measure(["check", "--format", "sarif"], dir, extra);
   const sarif = JSON.parse(check.stdout.toString());
   const d = result.diagnostics;
   rows.push(
@@ -131,14 +158,16 @@ for (const c of values.cases!.split(",")) {
       Object.values<number>(result.assetsByType).reduce((a, n) => a + n, 0).toLocaleString("en")
     } | ${(d.errors + d.warnings + d.information).toLocaleString("en")} | ${Math.round(index.rssMb)} MB | ${
       (index.rssMb * 1048576 / input).toFixed(1)
-    }× | ${index.seconds.toFixed(1)} s | ${Math.round(check.rssMb)} MB, ${check.seconds.toFixed(1)} s | ${
-      sarif.runs[0].results.length.toLocaleString("en")
-    } results, ${mb(check.stdout.length)} |`,
+    }× | ${index.seconds.toFixed(1)} s (CPU ${index.cpu.toFixed(1)} s) | ${Math.round(check.rssMb)} MB, ${
+      check.seconds.toFixed(1)
+    } s (CPU ${check.cpu.toFixed(1)} s) | ${sarif.runs[0].results.length.toLocaleString("en")} results, ${
+      mb(check.stdout.length)
+    } |`,
   );
 }
 console.log(`binary ${binary}; cold runs with a fresh home; peak RSS from GNU time\n`);
 console.log(
-  "| case | input | files | assets | diagnostics | `ra3 index` peak RSS | RSS / input | time | `ra3 check --format sarif` peak RSS, time | SARIF |",
+  "| case | input | files | assets | diagnostics | `ra3 index` peak RSS | RSS / input | time (CPU) | `ra3 check --format sarif` peak RSS, time (CPU) | SARIF |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) console.log(r);
