@@ -36,6 +36,8 @@ export interface HarnessOptions extends ServerOptions {
   readonly era?: "legacy" | "modern";
   /** A state folder to use (kept on close) instead of a fresh one (removed on close); snapshots go there. */
   readonly home?: string;
+  /** The SDK folder (default: none, project-only mode). */
+  readonly sdk?: string;
   /** Where mod files are read (default: the disk; tests inject a slow one). */
   readonly files?: FileSource;
   /** Reads an XSD file of the schema (default: the disk; tests inject a slow one). */
@@ -55,7 +57,7 @@ export async function connect(project: string = SAMPLE, options: HarnessOptions 
   const registry = new ProjectRegistry({
     request: {
       project,
-      sdk: "",
+      sdk: options.sdk ?? "",
       schema: null,
       home,
       cwd: options.cwd ?? project,
