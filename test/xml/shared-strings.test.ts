@@ -45,4 +45,32 @@ describe("SharedStrings", () => {
     expect(kept[2 * 7]).toBe("Asset_7");
     expect(kept[2 * 7 + 1]).toBe("Asset");
   });
+
+  test("a detached copy is one string of its own, not a view of a padded copy, and exact for any characters", () => {
+    const doc = Array.from({ length: 20_000 }, (_, i) => `<x id="HugeWeapon${String(i).padStart(7, "0")}"/>`).join(
+      "\n",
+    );
+    const kept: string[] = [];
+    for (let at = doc.indexOf('"'); at >= 0; at = doc.indexOf('"', doc.indexOf('"', at + 1) + 1)) {
+      kept.push(detachedSlice(doc, at + 1, doc.indexOf('"', at + 1)));
+    }
+    expect(kept.length).toBe(20_000);
+    expect(kept[12_345]).toBe("HugeWeapon0012345");
+    const strings = (): number => {
+      Bun.gc(true);
+      return heapStats().objectTypeCounts.string ?? 0;
+    };
+    const held = strings();
+    kept.length = 0;
+    // One string cell per copy: 22,038 here (a slice of a padded copy is two, the view and the padded
+    // string: 42,038).
+    const cells = held - strings();
+    expect(cells).toBeGreaterThanOrEqual(20_000);
+    expect(cells).toBeLessThan(30_000);
+    expect(doc.length).toBe(20_000 * 28 - 1);
+    for (const c of ['a"b', "a\\b", "\u0000\u001f\t\r\n", "\ud800x", "x\udfff", "é漢字😀", "\u2028\u2029", "{}[]"]) {
+      expect(detachedSlice(`<<${c}>>`, 2, 2 + c.length)).toBe(c);
+    }
+    expect(detachedSlice("abc", 1, 1)).toBe("");
+  });
 });
