@@ -125,15 +125,28 @@ export class IndexCore implements RecordLookup {
   /**
    * {@link applyChanges} for one file, its parse in steps of about `stepChars` characters (see
    * `parseFileSteps`): for one big file while other work must run. The record is stored after the last
-   * step, so the core holds no half-parsed record between steps. Returns 1 (files parsed).
+   * step, so the core holds no half-parsed record between steps. Returns 1 (files parsed). An XML
+   * file's bytes are decoded by this call and not held by the steps (see `parseFileSteps`).
    */
-  *applyChangeSteps(
+  applyChangeSteps(
     change: { readonly path: string; readonly bytes: Uint8Array; readonly stamp?: FileStamp },
     stepChars: number,
   ): Generator<void, number, void> {
-    const record = yield* parseFileSteps(change.path, change.bytes, this.schema, stepChars);
-    const key = pathKey(change.path);
-    this.store(key, { path: change.path, record, stamp: change.stamp ?? null, key });
+    return this.storeParsed(
+      change.path,
+      change.stamp ?? null,
+      parseFileSteps(change.path, change.bytes, this.schema, stepChars),
+    );
+  }
+
+  private *storeParsed(
+    path: string,
+    stamp: FileStamp | null,
+    parse: Generator<void, FileRecord, void>,
+  ): Generator<void, number, void> {
+    const record = yield* parse;
+    const key = pathKey(path);
+    this.store(key, { path, record, stamp, key });
     return 1;
   }
 

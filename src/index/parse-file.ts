@@ -6,6 +6,7 @@
 import { extensionOf } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import { decodeXml, sniffBinary } from "../xml/decode.ts";
+import type { DecodedText, XmlStartTag } from "../xml/types.ts";
 import { scanShallow } from "../xml/shallow.ts";
 import { parseXml } from "../xml/tokenizer.ts";
 import { parseManifest } from "../formats/manifest.ts";
@@ -20,7 +21,6 @@ import {
   type RefRecord,
   type StreamReferenceDecl,
 } from "./records.ts";
-import type { XmlStartTag } from "../xml/types.ts";
 
 /**
  * The record of a file from its bytes.
@@ -50,17 +50,27 @@ export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries
 /**
  * {@link parseFile} in steps: an XML file's document is parsed in steps of about `stepChars` characters
  * (the generator yields between them; see `parseXmlSteps`), any other file in one. The record is the
- * one {@link parseFile} returns.
+ * one {@link parseFile} returns. An XML file's bytes are decoded by this call, before the first step (any
+ * other file is parsed by it), and the steps hold only the text: a caller that drops its own reference to
+ * `bytes` after this call lets the engine free them while the document is parsed (200 MB of the largest
+ * generated file).
  * @example runSteps(parseFileSteps("Data/Map.xml", bytes, schema, 65536))
  */
-export function* parseFileSteps(
+export function parseFileSteps(
   path: string,
   bytes: Uint8Array,
   schema: SchemaQueries | null,
   stepChars: number,
 ): Generator<void, FileRecord, void> {
-  if (extensionOf(path) !== ".xml") return parseFile(path, bytes, schema);
-  return yield* parseXmlFileSteps(bytes, schema, stepChars);
+  if (extensionOf(path) !== ".xml") return recordOf(parseFile(path, bytes, schema));
+  const prepared = prepareXml(bytes);
+  // A generator's frame keeps its parameters alive to its end, so the bytes never enter one.
+  return "record" in prepared ? recordOf(prepared.record) : extractXmlFileSteps(prepared, schema, stepChars);
+}
+
+// deno-lint-ignore require-yield
+function* recordOf(record: FileRecord): Generator<void, FileRecord, void> {
+  return record;
 }
 
 function* parseXmlFileSteps(
@@ -68,25 +78,43 @@ function* parseXmlFileSteps(
   schema: SchemaQueries | null,
   stepChars: number,
 ): Generator<void, FileRecord, void> {
+  const prepared = prepareXml(bytes);
+  if ("record" in prepared) return prepared.record;
+  return yield* extractXmlFileSteps(prepared, schema, stepChars);
+}
+
+/** An XML file's decoded text, or its whole record when it cannot be parsed (empty, binary). */
+function prepareXml(bytes: Uint8Array): DecodedText | { readonly record: FileRecord } {
   if (bytes.length === 0) {
     return {
-      ...emptyRecord("xml"),
-      diagnostics: [diag("empty-file", "error", "the file is empty (an XML file needs a root element)")],
+      record: {
+        ...emptyRecord("xml"),
+        diagnostics: [diag("empty-file", "error", "the file is empty (an XML file needs a root element)")],
+      },
     };
   }
   if (sniffBinary(bytes)) {
     return {
-      ...emptyRecord("binary"),
-      diagnostics: [
-        diag(
-          "not-xml",
-          "error",
-          "the file is named .xml but holds binary data (it does not start with '<' or contains NUL bytes); it was not parsed",
-        ),
-      ],
+      record: {
+        ...emptyRecord("binary"),
+        diagnostics: [
+          diag(
+            "not-xml",
+            "error",
+            "the file is named .xml but holds binary data (it does not start with '<' or contains NUL bytes); it was not parsed",
+          ),
+        ],
+      },
     };
   }
-  const decoded = decodeXml(bytes);
+  return decodeXml(bytes);
+}
+
+function* extractXmlFileSteps(
+  decoded: DecodedText,
+  schema: SchemaQueries | null,
+  stepChars: number,
+): Generator<void, FileRecord, void> {
   const record = yield* extractXmlRecordSteps(decoded.text, schema, stepChars);
   if (decoded.warnings.length === 0) return record;
   const warnings = decoded.warnings.map((w) => ({

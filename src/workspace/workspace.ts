@@ -1234,7 +1234,7 @@ export class Workspace {
   ): Promise<number> {
     let n = 0;
     for (const path of paths) {
-      let bytes: Uint8Array;
+      let bytes: Uint8Array | null;
       let stamp = stamps?.get(path);
       // Art files are only scanned: their bytes may be read into a reused buffer, parsed at once.
       const art = extensionOf(path) === ".w3x";
@@ -1253,14 +1253,19 @@ export class Workspace {
         continue;
       }
       this.unreadable.delete(pathKey(path));
-      if (!art && bytes.length >= SLICED_PARSE_BYTES) {
-        // A big file (a map's XML) in steps: the server answers between them. Its bytes are its own.
-        n += await slicer.drive(this.core.applyChangeSteps({ path, bytes, stamp }, PARSE_STEP_CHARS));
+      const size = bytes.length;
+      if (!art && size >= SLICED_PARSE_BYTES) {
+        // A big file (a map's XML) in steps: the server answers between them. Its bytes are its own; they
+        // are decoded before the steps and dropped here, so the engine may free them while the text is
+        // parsed (the steps do not hold them: see `parseFileSteps`).
+        const steps = this.core.applyChangeSteps({ path, bytes, stamp }, PARSE_STEP_CHARS);
+        bytes = null;
+        n += await slicer.drive(steps);
       } else {
         // Parsed at once: a slice ends after any file (and a reused art buffer is overwritten by the next read).
         n += this.core.applyChanges([{ path, bytes, stamp }]);
       }
-      if (bytes.length >= LARGE_FILE_BYTES) collectIfLarge();
+      if (size >= LARGE_FILE_BYTES) collectIfLarge();
       if (n % PROGRESS_EVERY === 0) progress?.(n);
       await slicer.pause();
       if (signal?.aborted) throw new BuildCancelled();

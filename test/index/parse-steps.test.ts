@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CORPORA } from "../../scripts/corpora.ts";
 import { extractXmlRecord, extractXmlRecordSteps } from "../../src/index/extract-xml.ts";
+import { IndexCore } from "../../src/index/core.ts";
 import { parseFile, parseFileSteps } from "../../src/index/parse-file.ts";
 import type { FileRecord } from "../../src/index/records.ts";
 import { loadSchema } from "../../src/schema/load.ts";
@@ -122,4 +123,32 @@ describe("a record parsed in steps equals the plain parse", () => {
     },
     60_000,
   );
+
+  test("a big file's bytes are not held by its steps: they are freed while its text is parsed", async () => {
+    const text = bigDocument(1_200);
+    let freed = false;
+    const registry = new FinalizationRegistry(() => {
+      freed = true;
+    });
+    // The bytes exist only inside this function: the steps are all that could hold them afterwards.
+    const start = () => {
+      const bytes = new TextEncoder().encode(text);
+      registry.register(bytes, "bytes");
+      return new IndexCore(sampleSchema).applyChangeSteps({ path: "C:/Mod/Data/Big.xml", bytes }, 65_536);
+    };
+    const g = start();
+    let freedAt = -1;
+    let steps = 0;
+    for (let s = g.next(); !s.done; s = g.next()) {
+      steps++;
+      if (freedAt < 0 && steps % 2 === 0) {
+        Bun.gc(true);
+        await new Promise((r) => setTimeout(r, 0));
+        if (freed) freedAt = steps;
+      }
+    }
+    expect(steps).toBeGreaterThan(10);
+    expect(freedAt).toBeGreaterThan(0);
+    expect(freedAt).toBeLessThan(steps);
+  });
 });
