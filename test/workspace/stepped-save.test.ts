@@ -2,12 +2,17 @@
  * Issue 16 item 7: a server's snapshot save in steps (the records taken, the linked section's folder
  * facts asked and hashed a few hundred folders at a time, the state key hashed a thousand files at a
  * time, each a step of its own) stores exactly what a save in one block stores, and leaves the linked
- * section out when the index changed between its steps.
+ * section out when the index changed between its steps. The encoder's long loops (the linked section's
+ * vocabularies, the string table) cut into steps give what the loops in one block give.
  */
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ByteWriter } from "../../src/store/bytes.ts";
+import { writeStringTableSteps } from "../../src/store/codec.ts";
+import { internVocabularySteps } from "../../src/store/link-codec.ts";
+import { StringTable } from "../../src/store/record-codec.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { linkFactsNow, linkFactsNowSteps } from "../../src/workspace/link-facts.ts";
 import { saveSnapshot, schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
@@ -140,5 +145,77 @@ describe("the encoder's steps", () => {
     expect(pauses).toBeGreaterThanOrEqual(Math.floor(size / (256 * 1024 + size / files.length)) - 1);
     expect(pauses).toBeGreaterThan(20);
     expect(readFileSync(stepped.path)).toEqual(readFileSync(once.path));
+  });
+});
+
+/** Runs `steps` to its end and returns how many times it yielded. */
+function yieldsOf(steps: Generator<void, void, void>): number {
+  let n = 0;
+  while (!steps.next().done) n++;
+  return n;
+}
+
+describe("the encoder's long loops in steps", () => {
+  test("the vocabulary interned in steps (down to one item a step) is the table of every field of every item in order", () => {
+    // Values repeating as a sorted list's do, numbers and absent fields among them, a lone surrogate (interned as U+FFFD).
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      kind: i % 7 === 0 ? "Inherits" : "Reference",
+      element: `E${Math.floor(i / 3) % 50}`,
+      state: i % 11 === 0 ? undefined : `S${i % 4}`,
+      via: i % 13 === 0 ? 5 : i === 500 ? "bad\ud800" : `V${Math.floor(i / 100)}`,
+    }));
+    const fields = ["kind", "element", "state", "via"] as const;
+    // The loop in one block, without the skip of a repeated value: every string field, item by item.
+    const whole = new StringTable();
+    whole.intern("before"); // a table that holds strings already (the assets' vocabulary comes first)
+    for (const item of items) for (const f of fields) if (typeof item[f] === "string") whole.intern(item[f] as string);
+    expect(whole.strings.length).toBe(1 + 2 + 50 + 4 + 10 + 1);
+    for (const perStep of [1, 2, 3, 7, 999, 1000, 8192]) {
+      const table = new StringTable();
+      table.intern("before");
+      expect([perStep, yieldsOf(internVocabularySteps(table, items, fields, perStep))])
+        .toEqual([perStep, Math.floor(items.length / perStep)]);
+      expect([perStep, table.strings]).toEqual([perStep, whole.strings]);
+    }
+  });
+
+  test("the string table in steps (down to one string a step, into a writer of small pieces) writes the bytes of one block", () => {
+    const strings = Array.from(
+      { length: 300 },
+      (_, i) => i % 17 === 0 ? "" : i % 29 === 0 ? `Données\${i}✓` : i % 31 === 0 ? `x😀${i}` : `HugeWeapon${i}`,
+    );
+    // The table written in one block: the count, each string's UTF-16 length, the blob's byte count, the blob.
+    const once = new ByteWriter(16);
+    once.uint(strings.length);
+    for (const s of strings) once.uint(s.length);
+    const blob = new TextEncoder().encode(strings.join(""));
+    once.u32(blob.length);
+    once.bytes(blob);
+    const expected = once.result().slice();
+    for (const perStep of [1, 2, 5, 299, 300, 16384]) {
+      const w = new ByteWriter(16);
+      expect([perStep, yieldsOf(writeStringTableSteps(w, strings, perStep))])
+        .toEqual([perStep, 2 * Math.floor(strings.length / perStep)]);
+      expect([perStep, w.result()]).toEqual([perStep, expected]);
+      // Into a sink taking pieces of 64 bytes (the file of a server's save): the blob's count patched in place.
+      const pieces: Uint8Array[] = [];
+      let patched = 0;
+      const file = {
+        append: (b: Uint8Array) => void pieces.push(b.slice()),
+        writeAt: (at: number, b: Uint8Array) => {
+          patched++;
+          let base = 0;
+          for (const p of pieces) {
+            if (at >= base && at < base + p.length) p.set(b, at - base);
+            base += p.length;
+          }
+        },
+      };
+      const sunk = new ByteWriter(64, file);
+      yieldsOf(writeStringTableSteps(sunk, strings, perStep));
+      sunk.flush();
+      expect(patched).toBe(1);
+      expect([perStep, Buffer.concat(pieces)]).toEqual([perStep, Buffer.from(expected)]);
+    }
   });
 });
