@@ -10,7 +10,6 @@ import { xpointerContainer } from "./link-context.ts";
 import type { WalkResult } from "./include-walk.ts";
 import type { FileTable } from "./link-files.ts";
 import { type AssetDef, type AssetHost, type FileInfo, LinkedAsset, ManifestAsset, push } from "./linked.ts";
-import { runSteps } from "../steps.ts";
 
 /** The offset range of a root-level container child in its fragment file, and the asset it became. */
 export interface XiChildOwner {
@@ -38,19 +37,11 @@ export interface AssetTable {
   readonly manifestOwners: readonly ManifestOwner[];
 }
 
-/**
- * Collects the assets of `files`.
- * @example linkAssets(ctx, files, walk).assets.filter((a) => a.origin === "project").length
- */
-export function linkAssets(ctx: LinkContext, files: FileTable, walk: WalkResult): AssetTable {
-  return runSteps(linkAssetsSteps(ctx, files, walk));
-}
-
 /** Records between two yields of {@link linkAssetsSteps}. */
 const RECORDS_PER_STEP = 1024;
 
 /**
- * {@link linkAssets} in steps: the record-level assets a thousand records at a time, then the
+ * Collects the assets of `files` in steps: the record-level assets a thousand records at a time, then the
  * containers' children, then the manifests' (at Corona scale the phase was 30–40 ms in one piece).
  */
 export function* linkAssetsSteps(

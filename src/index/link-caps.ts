@@ -51,7 +51,7 @@ export class DiagnosticCapper {
   private readonly groups = new Map<string | null, Map<string, Group>>();
   private seq = 0;
 
-  constructor(private readonly cap: number = RECORD_DIAGNOSTIC_CAP) {}
+  private readonly cap = RECORD_DIAGNOSTIC_CAP;
 
   /** Adds one diagnostic (kept or counted; an index-wide note, of no file, is always kept). */
   add(d: Diagnostic): void {

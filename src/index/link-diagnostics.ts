@@ -155,7 +155,7 @@ type DiagnosticPlace = Pick<Diagnostic, "file" | "line" | "column" | "code">;
 /**
  * The diagnostics project files' records counted past their cap, for the files whose record diagnostics are
  * in the index (a spliced fragment's schema warnings are its splices', so its own counted ones of those codes
- * are left out as its held ones are), sorted as the diagnostics are. Nearly always empty: one length test per file.
+ * are left out as its held ones are), in file order (the merge sorts them). Nearly always empty: one length test per file.
  */
 function omittedOf(ctx: LinkContext, files: FileTable, references: SiteTable): OmittedDiagnostic[] {
   const out: OmittedDiagnostic[] = [];
@@ -177,7 +177,7 @@ function omittedOf(ctx: LinkContext, files: FileTable, references: SiteTable): O
       });
     }
   }
-  return out.sort(compareDiagnostics);
+  return out;
 }
 
 /**

@@ -10,25 +10,20 @@ import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileInfo, FileState, XmlErrorAt } from "./linked.ts";
 import type { FileRecord } from "./records.ts";
 import type { WalkResult } from "./include-walk.ts";
-import { runSteps } from "../steps.ts";
 
 /** File key → what the index says about the file. */
 export type FileTable = ReadonlyMap<string, FileInfo>;
 
 const STATE_OF: Record<WalkContext, FileState> = { 0: "compiled", 1: "compiled", 2: "referenced" };
 
-/**
- * The files of the index: records first (in record order), then the walk's missing targets.
- * @example linkFiles(ctx, walk).get(pathKey("/m/x/Data/Mod.xml"))?.state // "compiled"
- */
-export function linkFiles(ctx: LinkContext, walk: WalkResult): FileTable {
-  return runSteps(linkFilesSteps(ctx, walk));
-}
-
 /** Records between two yields of {@link linkFilesSteps}. */
 const FILES_PER_STEP = 2048;
 
-/** {@link linkFiles} in steps of a few thousand records (at Corona scale the phase was 35–50 ms in one piece). */
+/**
+ * The files of the index: records first (in record order), then the walk's missing targets; in steps of a
+ * few thousand records (at Corona scale the phase was 35–50 ms in one piece).
+ * @example runSteps(linkFilesSteps(ctx, walk)).get(pathKey("/m/x/Data/Mod.xml"))?.state // "compiled"
+ */
 export function* linkFilesSteps(ctx: LinkContext, walk: WalkResult): Generator<void, FileTable, void> {
   const files = new Map<string, FileInfo>();
   let n = 0;

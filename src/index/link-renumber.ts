@@ -19,11 +19,12 @@ import type { FileTable } from "./link-files.ts";
 import type { StringTable } from "./link-strings.ts";
 import {
   type AssetDef,
+  byIdThenRank,
+  byRank,
   LinkedAsset,
   plainAsset,
   type PoidSite,
   push,
-  rankCompare,
   type RankedAssets,
   type StringUse,
 } from "./linked.ts";
@@ -116,7 +117,6 @@ export function shiftAssets(
     if (was.length) recordEnd = was[was.length - 1] + 1;
   }
   if (!assets || assets.length !== recordEnd + delta) return null;
-  if (assets.length !== recordEnd + delta) return null;
   // The assets of root-level xi:include containers and of manifests come after every record's: all move by
   // the whole difference.
   for (let x = recordEnd; x < before.length; x++) {
@@ -150,16 +150,11 @@ export function shiftAssets(
   };
 }
 
-/** Best first ({@link rankCompare}), equal ones by index: the order `rankAssets` sorts by. */
-function byRank(assets: readonly AssetDef[]): (x: number, y: number) => number {
-  return (x, y) => rankCompare(assets[x], assets[y]) || x - y;
-}
-
 /**
  * The ranking of the shifted `assets` from the earlier one: the earlier order renumbered (the changed
  * files' earlier assets left out), the changed files' assets inserted where they rank; the by-id and
  * by-type lists renumbered, those of the changed files' ids and types made again, the keys in the order of
- * their best asset (as `rankAssets` lists them).
+ * their best asset (as `rankAssetsSteps` lists them).
  */
 export function shiftRanking(
   previous: RankedAssets,
@@ -183,16 +178,7 @@ export function shiftRanking(
     if (m >= 0) kept[k++] = m;
   }
   const inserting = [...added].sort(compare);
-  const at = inserting.map((a) => {
-    let lo = 0;
-    let hi = kept.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compare(kept[mid], a) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  });
+  const at = inserting.map((a) => insertAt(kept, a, compare));
   const order = new Int32Array(n);
   let q = 0;
   let from = 0;
@@ -237,11 +223,7 @@ export function shiftRanking(
 
   // By type: each list sorted by id, then best first. The changed files' types lose their earlier assets
   // and get the added ones inserted; the keys in the order of their best asset.
-  const byName = (x: number, y: number) => {
-    const lx = lowerIds[x];
-    const ly = lowerIds[y];
-    return lx < ly ? -1 : lx > ly ? 1 : pos[x] - pos[y];
-  };
+  const byName = byIdThenRank(lowerIds, pos);
   const addedByType = new Map<string, number[]>();
   for (const a of added) push(addedByType, assets[a].type, a);
   const types: { type: string; list: readonly number[]; best: number }[] = [];
@@ -273,7 +255,7 @@ export function shiftRanking(
 
 /**
  * Lower-cased id → asset indexes, best first (the by-id lists of a renumbering link): looked up in a map
- * patched from the earlier link's, iterated in the order `rankAssets` lists them — by each id's best
+ * patched from the earlier link's, iterated in the order `rankAssetsSteps` lists them — by each id's best
  * asset — which is made when something first iterates it (a snapshot save, a miss's tables; the link
  * itself only looks ids up).
  */
@@ -336,7 +318,7 @@ function removedOfType(list: readonly number[], map: Int32Array): boolean {
 }
 
 /** Where `a` goes in the sorted `list` (after every entry that sorts before it). */
-function insertAt(list: readonly number[], a: number, compare: (x: number, y: number) => number): number {
+function insertAt(list: ArrayLike<number>, a: number, compare: (x: number, y: number) => number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {

@@ -253,9 +253,8 @@ export interface ReferenceSite {
   readonly confirmedByManifest: boolean;
 }
 
-/** A site's kind is its index in the one list of kinds (3 bits: at most 8). */
+/** A site's kind is its index in the one list of kinds (3 bits: at most 8, which a test checks). */
 const KINDS = REFERENCE_KINDS;
-if (KINDS.length > 8) throw new Error("linked site: more reference kinds than its 3 bits hold");
 const STATUSES: readonly ReferenceStatus[] = ["resolved", "wrong_type", "not_found"];
 const STATES: readonly FileState[] = ["compiled", "referenced", "not-included"];
 /** The position of `v` in `list` (a handful of literals: a scan beats a map lookup). */
@@ -835,22 +834,25 @@ export interface RankedAssets extends AssetRanking {
 }
 
 /** Best first ({@link rankCompare}); equal ones by index, so the order never depends on the sort. */
-function byRank(assets: readonly AssetDef[]): (x: number, y: number) => number {
+export function byRank(assets: readonly AssetDef[]): (x: number, y: number) => number {
   return (x, y) => rankCompare(assets[x], assets[y]) || x - y;
+}
+
+/** A type list's order: by lower-cased id, equal ids best first (by their position in the rank order). */
+export function byIdThenRank(lowerIds: readonly string[], pos: Int32Array): (x: number, y: number) => number {
+  return (x, y) => {
+    const lx = lowerIds[x];
+    const ly = lowerIds[y];
+    return lx < ly ? -1 : lx > ly ? 1 : pos[x] - pos[y];
+  };
 }
 
 /**
  * Ranks `assets` in the one global best-first order ({@link rankCompare}) and lists them by id and by
- * type, so every list gets its order by a number.
- * @example rankAssets(assets).byId.get("alliedathenacannon") // [index of the project copy, …]
- */
-export function rankAssets(assets: readonly AssetDef[]): RankedAssets {
-  return runSteps(rankAssetsSteps(assets));
-}
-
-/**
- * {@link rankAssets} in steps (the sort a few thousand assets at a time, then the lists), for a link
- * that yields between its steps: at Corona scale (32k assets) the phase was 50–80 ms in one piece.
+ * type, so every list gets its order by a number; in steps (the sort a few thousand assets at a time, then
+ * the lists), for a link that yields between its steps: at Corona scale (32k assets) the phase was 50–80 ms
+ * in one piece.
+ * @example runSteps(rankAssetsSteps(assets)).byId.get("alliedathenacannon") // [index of the project copy, …]
  */
 export function* rankAssetsSteps(assets: readonly AssetDef[]): Generator<void, RankedAssets, void> {
   const n = assets.length;
@@ -904,7 +906,7 @@ function groupRanks(assets: readonly AssetDef[]): Int32Array {
 }
 
 /**
- * {@link rankAssets} of `assets` from the ranking of `before` (the same number of assets, each file's at
+ * {@link rankAssetsSteps} of `assets` from the ranking of `before` (the same number of assets, each file's at
  * the same indexes) where only the assets of `blocks` (one list of asset indexes per changed file)
  * changed: each block is re-sorted in place (a file's assets are next to each other in the order, and
  * stay so: they share origin, state and file), then the lists are made again, reusing those of types no
@@ -986,11 +988,7 @@ function* listedSteps(
     list.push(i);
   }
   yield;
-  const byLowerId = (x: number, y: number) => {
-    const lx = lowerIds[x];
-    const ly = lowerIds[y];
-    return lx < ly ? -1 : lx > ly ? 1 : pos[x] - pos[y];
-  };
+  const byLowerId = byIdThenRank(lowerIds, pos);
   for (const list of sortable) yield* sortSteps(list, byLowerId);
   return { byId, byType, order, pos, lowerIds };
 }

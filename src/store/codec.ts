@@ -99,8 +99,6 @@ export class CorruptRecord extends Error {
 interface RecordRegion {
   readonly bytes: Uint8Array;
   readonly table: readonly string[];
-  /** Records decoded so far (for tests and measurements). */
-  decoded: number;
 }
 
 /**
@@ -134,7 +132,6 @@ function decodeRecord(path: string, region: RecordRegion, start: number, end: nu
     const r = new ByteReader(region.bytes, start, end);
     const record = readObject(r, region.table, RECORD_FIELDS) as unknown as FileRecord;
     if (r.pos !== end) throw new CorruptInput(`${end - r.pos} of its ${end - start} bytes are left after it`);
-    region.decoded++;
     return record;
   } catch (e) {
     if (e instanceof CorruptInput || e instanceof TypeError || e instanceof RangeError) {
@@ -531,7 +528,7 @@ export function* decodeSnapshotSteps(
       throw new CorruptInput(`the body holds ${fileCount} files, the header says ${h.fileCount}`);
     }
     const files = new Array<SnapshotFile>(fileCount);
-    const region: RecordRegion = { bytes, table, decoded: 0 };
+    const region: RecordRegion = { bytes, table };
     for (let i = 0; i < fileCount; i++) {
       const path = table[r.uint()];
       if (path === undefined) throw new CorruptInput("a file path is outside the string table");

@@ -10,11 +10,12 @@ import {
   ManifestAsset,
   plainAsset,
   plainSite,
-  rankAssets,
+  rankAssetsSteps,
   rankCompare,
   type ReferenceSite,
 } from "../../src/index/linked.ts";
 import { REFERENCE_KINDS } from "../../src/index/records.ts";
+import { runSteps } from "../../src/steps.ts";
 
 /** A plain site with every field set, `changes` applied. */
 function site(changes: Partial<ReferenceSite> = {}): ReferenceSite {
@@ -123,6 +124,16 @@ describe("LinkedSite", () => {
       confirmedByManifest: true,
     });
   });
+
+  test("a kind, status or state it does not know is refused by name; every kind fits the kind's 3 bits", () => {
+    expect(() => linked(site({ kind: "bogus" as never }))).toThrow(
+      "linked site: bogus is not one of attribute, content, inheritFrom, default, name, manifest, heuristic",
+    );
+    expect(() => linked(site({ status: "maybe" as never }))).toThrow(
+      "linked site: maybe is not one of resolved, wrong_type, not_found",
+    );
+    expect(REFERENCE_KINDS.length).toBeLessThanOrEqual(8);
+  });
 });
 
 describe("LinkedAsset", () => {
@@ -183,7 +194,7 @@ describe("LinkedAsset", () => {
   });
 });
 
-describe("rankAssets", () => {
+describe("rankAssetsSteps", () => {
   test("the order of rankCompare then index, also when one file's assets are not next to each other", () => {
     const host = (file: string, origin: AssetDef["origin"], state: AssetDef["state"]): AssetHost => ({
       file,
@@ -211,7 +222,7 @@ describe("rankAssets", () => {
       }
     });
     const expected = assets.map((a) => a.index).sort((x, y) => rankCompare(assets[x], assets[y]) || x - y);
-    expect([...rankAssets(assets).order]).toEqual(expected);
+    expect([...runSteps(rankAssetsSteps(assets)).order]).toEqual(expected);
     expect(expected).toEqual([12, 6, 7, 8, 1, 2, 0, 9, 5, 4, 3, 10, 11]);
   });
 });
