@@ -168,7 +168,7 @@ export class IndexCore implements RecordLookup {
   /** How many records installed with {@link setDeferred} have not been produced yet. */
   get deferredCount(): number {
     let n = 0;
-    for (const f of this.files.values()) if (f instanceof DeferredFile && !f.source.decoded) n++;
+    for (const f of this.files.values()) if (recordPending(f)) n++;
     return n;
   }
 
@@ -387,8 +387,8 @@ export class IndexCore implements RecordLookup {
  * not produced here: it counts as changed.
  */
 function sameStructure(old: StoredFile, now: StoredFile): boolean {
-  if (now instanceof DeferredFile && !now.source.decoded) return false;
-  if (old instanceof DeferredFile && !old.source.decoded) {
+  if (recordPending(now)) return false;
+  if (recordPending(old)) {
     try {
       void old.record;
     } catch {
@@ -403,7 +403,7 @@ function sameStructure(old: StoredFile, now: StoredFile): boolean {
  * are produced already when this is asked (after {@link sameStructure}); an undecodable one counts as changed.
  */
 function movedOnly(old: StoredFile, now: StoredFile): boolean {
-  if (now instanceof DeferredFile && !now.source.decoded) return false;
+  if (recordPending(now)) return false;
   try {
     return includesMovedOnly(old.record, now.record) && restOf(old.record) === restOf(now.record);
   } catch {

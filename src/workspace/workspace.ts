@@ -351,9 +351,9 @@ export class Workspace {
    * the records as they are, in slices, not published (the published index is that link already).
    * Returns whether it linked. A server runs it once it is idle after a warm start.
    */
-  async prepareIncrementalLink(slicer = new Slicer()): Promise<boolean> {
+  async prepareIncrementalLink(): Promise<boolean> {
     if (this.core.hasLinkState || !this.published) return false;
-    await slicer.drive(this.core.linkSteps(this.ports.inputs));
+    await this.newSlicer().drive(this.core.linkSteps(this.ports.inputs));
     return true;
   }
 
@@ -839,7 +839,7 @@ export class Workspace {
     const known = this.knownUnder(paths);
     const seen = new Set(candidates.map((f) => pathKey(f.path)));
     const stamp = this.confinedStamps();
-    const slicer = new Slicer();
+    const slicer = this.newSlicer();
     for (const s of this.outside(watched)) {
       known.push(s.path);
       if (seen.has(s.key)) continue;
@@ -854,9 +854,9 @@ export class Workspace {
   private outside(watched: readonly string[]): readonly StoredFile[] {
     const c = this.outsideCache;
     if (c && c.structure === this.core.structure && c.watched === watched) return c.files;
-    const prefixes = watched.map((w) => pathKey(w) + "/");
+    const roots = watched.map(pathKey);
     const files: StoredFile[] = [];
-    for (const s of this.core.values()) if (!prefixes.some((p) => s.key.startsWith(p))) files.push(s);
+    for (const s of this.core.values()) if (!roots.some((r) => keyInside(s.key, r))) files.push(s);
     this.outsideCache = { structure: this.core.structure, watched, files };
     return files;
   }
