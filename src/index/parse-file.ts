@@ -31,7 +31,7 @@ export function parseFile(path: string, bytes: Uint8Array, schema: SchemaQueries
   const ext = extensionOf(path);
   switch (ext) {
     case ".xml":
-      return runSteps(parseXmlFileSteps(bytes, schema, Infinity));
+      return runSteps(parseFileSteps(path, bytes, schema, Infinity));
     case ".w3x":
       return parseArtFile(bytes, schema);
     case ".str":
@@ -71,16 +71,6 @@ export function parseFileSteps(
 // deno-lint-ignore require-yield
 function* recordOf(record: FileRecord): Generator<void, FileRecord, void> {
   return record;
-}
-
-function* parseXmlFileSteps(
-  bytes: Uint8Array,
-  schema: SchemaQueries | null,
-  stepChars: number,
-): Generator<void, FileRecord, void> {
-  const prepared = prepareXml(bytes);
-  if ("record" in prepared) return prepared.record;
-  return yield* extractXmlFileSteps(prepared, schema, stepChars);
 }
 
 /** An XML file's decoded text, or its whole record when it cannot be parsed (empty, binary). */

@@ -13,6 +13,7 @@
  * Scope: everything in XML 1.0 well-formedness except entities declared in a DOCTYPE's internal
  * subset (the DOCTYPE is skipped, so such entities are reported as undefined) and XML 1.1 rules.
  */
+import { runSteps } from "../steps.ts";
 import { LineMap } from "./line-map.ts";
 import { SharedStrings } from "./shared-strings.ts";
 import type { XmlAttribute, XmlEndTag, XmlError, XmlStartTag, XmlVisitor } from "./types.ts";
@@ -149,7 +150,7 @@ const SUSPEND = -2;
  */
 export function parseXml(text: string, visitor: XmlVisitor, options?: ParseOptions): XmlError | null {
   const parser = new XmlTokenizer(text, visitor, options?.namespaces !== false, options?.recover === true);
-  parser.run();
+  runSteps(parser.steps(Infinity));
   return parser.error;
 }
 
@@ -233,11 +234,6 @@ class XmlTokenizer {
     this.recover = recover;
     this.wantText = typeof visitor.text === "function";
     this.wantEnd = typeof visitor.endElement === "function";
-  }
-
-  run(): void {
-    const steps = this.steps(Infinity);
-    while (!steps.next().done) { /* one step: an infinite step never suspends */ }
   }
 
   /**
