@@ -67,7 +67,7 @@ async function indexFor(env: ToolEnv, waitMs: number): Promise<LinkedIndex> {
   const linked = h.service.linked ?? (waitMs > 0 ? await h.service.waitForIndex(waitMs) : null);
   if (linked) {
     // A warm start's stored sites are decoded (or refused and the index linked again) before any read.
-    await h.service.ws.decodeStoredSites();
+    await h.service.decodeStoredSites();
     return h.service.linked ?? linked;
   }
   if (h.service.ws.lifecycle.state === "error") {

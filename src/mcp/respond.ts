@@ -136,7 +136,7 @@ export async function acquireIndex(
     if (f) return f;
   } else await awaitSnapshot(registry, h, signal);
   // A warm start's stored sites are decoded (or refused and the index linked again) before any query.
-  await h.service.ws.decodeStoredSites();
+  await h.service.decodeStoredSites();
   const linked = h.service.linked;
   if (linked) return { handle: h, linked };
   const index = envelopeOf(h.service.view());

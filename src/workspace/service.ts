@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isInside, pathKey } from "../project/paths.ts";
 import type { LinkedIndex } from "../index/linked.ts";
+import { CorruptSites } from "../store/link-codec.ts";
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import type { FileSource } from "./file-source.ts";
@@ -343,6 +344,36 @@ export class IndexService {
 
   get linked(): LinkedIndex | null {
     return this.ws.linked;
+  }
+
+  /** The running decode of the published index's stored sites (concurrent queries share it). */
+  private sitesDecoding: Promise<void> | null = null;
+
+  /**
+   * Decodes the published index's stored reference sites if nothing has read them yet: the one way a
+   * query of the server gets there (every tool and resource that may read sites calls this first). The
+   * decode only reads the published index, so it runs at once (a warm start's queries do not wait for
+   * its re-reads); when the sites do not decode, the refusal — the workspace's: that snapshot's records
+   * read again and the index linked from the files — mutates the workspace, so it runs in the exclusive
+   * section after the running work (never beside a refresh), and its failure is recorded like an
+   * update's. Resolves when the published index's sites can be read (or the refusal failed: then the
+   * last error says why).
+   */
+  decodeStoredSites(): Promise<void> {
+    const linked = this.ws.linked;
+    if (!linked || !linked.sitesDeferred) return Promise.resolve();
+    this.sitesDecoding ??= (async () => {
+      try {
+        await this.ws.newSlicer().drive(linked.sitesSteps());
+      } catch (e) {
+        if (!(e instanceof CorruptSites)) throw e;
+        // Decoded again there (the same failure) and refused, unless an index published meanwhile replaced it.
+        await this.exclusive(() => this.ws.decodeStoredSites()).catch(() => {});
+      } finally {
+        this.sitesDecoding = null;
+      }
+    })();
+    return this.sitesDecoding;
   }
 
   /** The message of the last failed build or update, if any. */

@@ -25,6 +25,7 @@ import { TOOL_VERSION } from "../../src/version.ts";
 import { copySample } from "./sample-copy.ts";
 import { config, exported, fresh, ordered } from "./fresh-build.ts";
 import { tempDirs } from "../temp-dirs.ts";
+import { corruptSites, linkedSection } from "./damaged-snapshot.ts";
 
 const TMP = tempDirs();
 
@@ -245,14 +246,6 @@ describe("snapshots the warm start must not serve", () => {
   });
 });
 
-/** Where the linked section of a snapshot is (after the prefix, the header, the table's offset and its marker). */
-function linkedSection(bytes: Uint8Array): { start: number; length: number } {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset);
-  const at = 24 + dv.getUint32(12, true) + 4;
-  if (bytes[at] !== 1) throw new Error("no linked section");
-  return { start: at + 5, length: dv.getUint32(at + 1, true) };
-}
-
 /**
  * Where each file's record is in a snapshot (format 5: after the linked section, each file's path, stamp
  * and record length, then the record), by path.
@@ -407,32 +400,6 @@ describe("records decoded only when read (format 5)", () => {
     expect(exported(ws)).toBe(exported(base));
   });
 });
-
-/**
- * Where the stored reference sites are in a snapshot (format 6: the end of the linked section, behind
- * their u32 byte length): the one place in the section whose u32 is the length of what follows it.
- */
-function sitesRange(bytes: Uint8Array): { start: number; end: number } {
-  const { start, length } = linkedSection(bytes);
-  const end = start + length;
-  const dv = new DataView(bytes.buffer, bytes.byteOffset);
-  const found: number[] = [];
-  for (let p = start; p + 4 <= end; p++) if (dv.getUint32(p, true) === end - p - 4) found.push(p + 4);
-  if (found.length !== 1) throw new Error(`${found.length} candidates for the sites' range`);
-  return { start: found[0], end };
-}
-
-/** The snapshot at `store` with its stored sites (not their count) made undecodable, its checksum fixed. */
-function corruptSites(store: SnapshotStore): void {
-  const bytes = new Uint8Array(readFileSync(store.path));
-  const { start, end } = sitesRange(bytes);
-  expect([bytes[start], end - start]).toEqual([23, expect.any(Number)]); // 23 sites: a one-byte count
-  expect(end - start).toBeGreaterThan(100);
-  bytes.fill(0xff, start + 1, end - 1);
-  bytes[end - 1] = 0x01;
-  new DataView(bytes.buffer).setUint32(20, checksum32(bytes.subarray(24)), true);
-  writeFileSync(store.path, bytes);
-}
 
 describe("reference sites decoded only when read (format 6)", () => {
   test("nothing changed: the sites stay a byte range; queries and the export read them, equal to a fresh build", async () => {
