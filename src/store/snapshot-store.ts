@@ -13,6 +13,7 @@ import { snapshotPathFor } from "../project/home.ts";
 import { writeFileAtomic, writeFileAtomicSteps } from "../disk/atomic.ts";
 import { type FileSystemPort, nodeFileSystem } from "../disk/port.ts";
 import {
+  CorruptRecord,
   type DecodeResult,
   decodeSnapshot,
   decodeSnapshotSteps,
@@ -254,14 +255,16 @@ export class SnapshotStore {
     const snapshot = decoded.snapshot;
     let state: string | null = null;
     // (The key reads the record of a file without a stamp: a lazily decoded one is decoded then, and
-    // one that does not decode throws `CorruptRecord` to the save, which then writes nothing.)
+    // one that does not decode throws `CorruptRecord` to the save's caller, and nothing is written.)
     this.known = { state: () => state ??= snapshotStateKey(snapshot), ...stamp };
     return decoded;
   }
 
   /**
    * Writes `snapshot` and its meta file under the writers' lock. Returns what happened; an I/O failure
-   * is a value ("error"), not an exception, since a failed save must not stop the index.
+   * is a value ("error"), not an exception, since a failed save must not stop the index. A stored part
+   * of `snapshot` that does not decode when read for the state key or the encoding throws (`CorruptRecord`,
+   * `CorruptSites`), and nothing is written: the caller decides what of the snapshot it refuses.
    */
   save(snapshot: Snapshot): SaveResult {
     const state = snapshotStateKey(snapshot);
@@ -319,8 +322,10 @@ export class SnapshotStore {
       this.known = { state, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
       return { saved: true, path: this.path, size, meta };
     } catch (e) {
-      // Stored sites that do not decode: the caller saves without the linked section (nothing was renamed).
-      if (e instanceof CorruptSites) throw e;
+      // A stored part the encoding read that does not decode — a record or the reference sites — is the
+      // snapshot's content, not a failed write: thrown as it is (nothing was renamed), the caller refuses
+      // it (`saveSnapshot`). Only I/O failures are values.
+      if (e instanceof CorruptSites || e instanceof CorruptRecord) throw e;
       return { saved: false, reason: "error", message: `could not write the snapshot ${this.path} (${errText(e)})` };
     } finally {
       releaseQuietly(lock);

@@ -254,21 +254,23 @@ export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: str
   try {
     return store.save(snapshot);
   } catch (e) {
-    // A deferred record the encoder read did not decode: nothing is written (the next run rebuilds it).
-    if (e instanceof CorruptRecord) return { saved: false, reason: "error", message: e.message };
-    if (e instanceof CorruptSites) return store.save(withoutStoredSites(ws, snapshot, e));
-    throw e;
+    const refused = refusedPart(ws, snapshot, e);
+    return "retry" in refused ? store.save(refused.retry) : refused;
   }
 }
 
 /**
- * `snapshot` without its linked section, after the stored sites it would have re-encoded did not decode
- * (`e`, said once): the records are good, so they are saved (the next warm start links them), and the
- * snapshot that held those sites is replaced.
+ * What a save does when a stored part of `snapshot` did not decode as the store read it (`e`: the store
+ * throws those, and returns I/O failures as values), the one rule of both save paths: a deferred record —
+ * nothing is written (the record's reason is the result; the next run reads that snapshot's files again
+ * when it meets the record); the stored sites — said once, and `snapshot` saved again without its linked
+ * section (the records are good: the next warm start links them). Anything else is rethrown.
  */
-function withoutStoredSites(ws: Workspace, snapshot: Snapshot, e: CorruptSites): Snapshot {
+function refusedPart(ws: Workspace, snapshot: Snapshot, e: unknown): SaveResult | { readonly retry: Snapshot } {
+  if (e instanceof CorruptRecord) return { saved: false, reason: "error", message: e.message };
+  if (!(e instanceof CorruptSites)) throw e;
   ws.onRecordProblem?.(`${e.message}; the snapshot was saved without its linked section`);
-  return { ...snapshot, linked: null };
+  return { retry: { ...snapshot, linked: null } };
 }
 
 /**
@@ -302,8 +304,8 @@ export class StoreSnapshotPort implements SnapshotPort {
         try {
           r = await this.store.saveInSteps(snapshot, pause);
         } catch (e) {
-          if (!(e instanceof CorruptSites)) throw e;
-          r = await this.store.saveInSteps(withoutStoredSites(this.ws, snapshot, e), pause);
+          const refused = refusedPart(this.ws, snapshot, e);
+          r = "retry" in refused ? await this.store.saveInSteps(refused.retry, pause) : refused;
         }
         if (!r.saved && r.reason !== "unchanged") this.log(`snapshot not saved: ${r.message}`);
       },

@@ -17,7 +17,13 @@ import { summarize } from "../../src/query/summary.ts";
 import { checksum32 } from "../../src/store/bytes.ts";
 import { decodeSnapshot, encodeSnapshot } from "../../src/store/codec.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
-import { inspectSnapshot, saveSnapshot, schemaKeyOf, warmStart } from "../../src/workspace/snapshots.ts";
+import {
+  inspectSnapshot,
+  saveSnapshot,
+  schemaKeyOf,
+  StoreSnapshotPort,
+  warmStart,
+} from "../../src/workspace/snapshots.ts";
 import { scanProjectFiles } from "../../src/project/scan.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { ByteReader } from "../../src/store/bytes.ts";
@@ -379,6 +385,44 @@ describe("records decoded only when read (format 5)", () => {
     // The same state, but the snapshot is rewritten (it was refused), and then reads back whole.
     expect(saveSnapshot(ws, warmStore, schemaKeyOf(ws.schema)).saved).toBe(true);
     expect(decodeSnapshot(readFileSync(store.path), { projectDir: dir, toolVersion: TOOL_VERSION }).ok).toBe(true);
+  });
+
+  test("a record that does not decode, found by a save that encodes it: nothing written, the record's reason said", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    corruptRecord(store, dir, "Data/Includes/Weapons.xml");
+    const before = readFileSync(store.path);
+    const ws = new Workspace(config(dir, home));
+    const warmStore = new SnapshotStore(home, dir);
+    const warm = await warmStart(ws, warmStore, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    expect([warm.linked, ws.core.deferredCount]).toEqual(["index", 16]);
+    // The loaded file is forgotten (as after a refusal): the save encodes every record, and meets the bad one.
+    warmStore.forgetLoaded();
+    expect(saveSnapshot(ws, warmStore, schemaKeyOf(ws.schema))).toEqual({
+      saved: false,
+      reason: "error",
+      message: `the snapshot is corrupt: the record of ${
+        join(dir, "Data/Includes/Weapons.xml")
+      } does not decode (a number is longer than 8 bytes)`,
+    });
+    expect(readFileSync(store.path).equals(before)).toBe(true);
+    // The server's save (in steps, through the snapshot port) follows the same rule and logs the reason.
+    const logs: string[] = [];
+    const served = new Workspace(config(dir, home));
+    const port = new StoreSnapshotPort(home, dir, schemaKeyOf(served.schema), (l) => logs.push(l), 60_000);
+    expect((await port.restore(served)).restored).toBe(true);
+    port.store.forgetLoaded();
+    port.changed(served);
+    await port.flush();
+    served.close();
+    expect(logs).toEqual([
+      `snapshot not saved: the snapshot is corrupt: the record of ${
+        join(dir, "Data/Includes/Weapons.xml")
+      } does not decode (a number is longer than 8 bytes)`,
+    ]);
+    expect(readFileSync(store.path).equals(before)).toBe(true);
   });
 
   test("a record that does not decode, found by a warm start's link (another file changed): refused, equal to a fresh build", async () => {
