@@ -483,8 +483,8 @@ class StoredSites implements DeferredSites {
       const { sites } = (yield* readObjectSteps(r, this.table, SITES_FIELDS, ITEMS_PER_STEP)) as unknown as {
         sites: ReferenceSite[];
       };
+      // (Their count is `length` by construction: both are the range's first varint.)
       if (r.pos !== r.end) throw new CorruptInput(`${r.end - r.pos} bytes are left after them`);
-      if (sites.length !== this.length) throw new CorruptInput(`${sites.length} sites, not ${this.length}`);
       const problem = yield* sitesProblemSteps(sites, this.assets);
       if (problem !== null) throw new CorruptInput(problem);
       return this.value ??= sites;

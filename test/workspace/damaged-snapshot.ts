@@ -17,7 +17,7 @@ export function linkedSection(bytes: Uint8Array): { start: number; length: numbe
 }
 
 /** The stored reference sites' range: the section's last part, behind its own u32 length. */
-function sitesRange(bytes: Uint8Array): { start: number; end: number } {
+export function sitesRange(bytes: Uint8Array): { start: number; end: number } {
   const { start, length } = linkedSection(bytes);
   const end = start + length;
   const dv = new DataView(bytes.buffer, bytes.byteOffset);
