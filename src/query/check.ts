@@ -8,7 +8,7 @@ import { displayPath, pathKey, toAbsolute } from "../project/paths.ts";
 import type { Diagnostic, LinkedIndex } from "../index/linked.ts";
 import type { Severity } from "../index/records.ts";
 import { clampLimit } from "./assets.ts";
-import { capDiagnostics, type UnlistedDiagnostics } from "./diagnostic-caps.ts";
+import { capDiagnostics, severityCounts, type UnlistedDiagnostics } from "./diagnostic-caps.ts";
 import { presentMessage } from "./diagnostic-codes.ts";
 import { decodeCursor, encodeCursor } from "./present.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
@@ -138,21 +138,10 @@ export function checkFiles(
   if ("error" in all) return all;
   const { files, diagnostics, counted, sorted } = all;
   const capped = capDiagnostics(diagnostics, undefined, counted, sorted);
-  let errors = 0;
-  let warnings = 0;
-  let information = 0;
-  const byCode = new Map<string, number>();
-  const count = (d: { severity: Severity; code: string }, n: number) => {
-    if (d.severity === "error") errors += n;
-    else if (d.severity === "warning") warnings += n;
-    else information += n;
-    byCode.set(d.code, (byCode.get(d.code) ?? 0) + n);
-  };
-  for (const d of diagnostics) count(d, 1);
-  for (const g of counted) count(g, g.count);
+  const { total, errors, warnings, information, byCode } = severityCounts(diagnostics, counted);
   return {
     files,
-    total: errors + warnings + information,
+    total,
     errors,
     warnings,
     information,

@@ -51,6 +51,41 @@ export interface CappedDiagnostics<D> {
   readonly unlisted: UnlistedDiagnostics[];
 }
 
+/** How many diagnostics there are of each severity and code (see {@link severityCounts}). */
+export interface SeverityCounts {
+  readonly total: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly information: number;
+  /** Code → how many, in order of first sight. */
+  readonly byCode: ReadonlyMap<string, number>;
+}
+
+/**
+ * The counts of `held` diagnostics (each one) and of `counted` groups (each by its `count`: what records
+ * counted past their cap, or what a listing left out) together — the one sum every answer's totals are,
+ * so that a count never forgets the diagnostics that are not held.
+ * @example severityCounts(linked.diagnostics, linked.omittedDiagnostics).errors
+ */
+export function severityCounts(
+  held: Iterable<{ readonly severity: Severity; readonly code: string }>,
+  counted: Iterable<{ readonly severity: Severity; readonly code: string; readonly count: number }> = [],
+): SeverityCounts {
+  let errors = 0;
+  let warnings = 0;
+  let information = 0;
+  const byCode = new Map<string, number>();
+  const add = (severity: Severity, code: string, n: number) => {
+    if (severity === "error") errors += n;
+    else if (severity === "warning") warnings += n;
+    else information += n;
+    byCode.set(code, (byCode.get(code) ?? 0) + n);
+  };
+  for (const d of held) add(d.severity, d.code, 1);
+  for (const g of counted) add(g.severity, g.code, g.count);
+  return { total: errors + warnings + information, errors, warnings, information, byCode };
+}
+
 const RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, information: 2 };
 
 /**

@@ -5,6 +5,7 @@
 import { displayPath, pathKey, toAbsolute } from "../project/paths.ts";
 import type { FileInfo, IncludeEdge, LinkedIndex, XmlErrorAt } from "../index/linked.ts";
 import { clampLimit } from "./assets.ts";
+import { severityCounts } from "./diagnostic-caps.ts";
 import { queryError, type QueryResult } from "./envelope.ts";
 import { type ChainHop, type IncludeChain, includeChain } from "./include-chain.ts";
 import { decodeCursor, encodeCursor } from "./present.ts";
@@ -84,8 +85,11 @@ export function fileQuery(
   const key = info ? info.path : abs;
   const edgesFrom = (linked.includesFrom.get(pathKey(key)) ?? []).map((i) => linked.includes[i]);
   const edgesTo = (linked.includesTo.get(pathKey(key)) ?? []).map((i) => linked.includes[i]);
-  const diagnostics = linked.diagnostics.filter((d) => d.file !== null && pathKey(d.file) === pathKey(key)).length +
-    linked.omittedDiagnostics.reduce((n, g) => n + (pathKey(g.file) === pathKey(key) ? g.count : 0), 0);
+  const here = (file: string | null) => file !== null && pathKey(file) === pathKey(key);
+  const diagnostics = severityCounts(
+    linked.diagnostics.filter((d) => here(d.file)),
+    linked.omittedDiagnostics.filter((g) => here(g.file)),
+  ).total;
   if (!info) {
     return queryError(
       "not_found",

@@ -6,6 +6,7 @@ import { displayPath, extensionOf, keyInside, pathKey } from "../project/paths.t
 import type { LinkedIndex, StreamInfo } from "../index/linked.ts";
 import { countsByType } from "./assets.ts";
 import { presentMessage } from "./diagnostic-codes.ts";
+import { severityCounts } from "./diagnostic-caps.ts";
 
 export interface DiagnosticSummary {
   readonly errors: number;
@@ -154,25 +155,10 @@ export function summarize(
 
 /** Counts diagnostics by severity and code. */
 function summarizeDiagnostics(linked: LinkedIndex): DiagnosticSummary {
-  let errors = 0;
-  let warnings = 0;
-  let information = 0;
-  const byCode = new Map<string, number>();
-  const notes: string[] = [];
-  for (const d of linked.diagnostics) {
-    if (d.severity === "error") errors++;
-    else if (d.severity === "warning") warnings++;
-    else information++;
-    byCode.set(d.code, (byCode.get(d.code) ?? 0) + 1);
-    if (d.file === null) notes.push(presentMessage(d));
-  }
   // What records counted past their cap counts as well (it is never listed).
-  for (const g of linked.omittedDiagnostics) {
-    if (g.severity === "error") errors += g.count;
-    else if (g.severity === "warning") warnings += g.count;
-    else information += g.count;
-    byCode.set(g.code, (byCode.get(g.code) ?? 0) + g.count);
-  }
+  const { errors, warnings, information, byCode } = severityCounts(linked.diagnostics, linked.omittedDiagnostics);
+  const notes: string[] = [];
+  for (const d of linked.diagnostics) if (d.file === null) notes.push(presentMessage(d));
   return {
     errors,
     warnings,

@@ -139,4 +139,25 @@ describe("diagnostic caps on 5,000 unknown elements in one file", () => {
       await h.close();
     }
   });
+
+  test("every other count of them counts the 4800 too: ra3 index's summary, MCP is_file_active", async () => {
+    const io = memoryIo(MOD, { RA3_HOME: HOME });
+    expect(await run(["index", "--no-progress", "--json"], io)).toBe(0);
+    expect(JSON.parse(io.stdout).result.diagnostics).toEqual({
+      errors: 0,
+      warnings: 5000,
+      information: 0,
+      byCode: { "unknown-element": 5000 },
+    });
+    const text = memoryIo(MOD, { RA3_HOME: HOME });
+    await run(["index", "--no-progress"], text);
+    expect(text.stdout).toContain("\ndiagnostics: 0 errors, 5000 warnings, 0 notes (ra3 check lists them)\n");
+    const h = await connect(MOD);
+    try {
+      await h.call("get_status", { consistency: "strict" });
+      expect(resultOf(await h.call("is_file_active", { path: "Data/Mod.xml" })).diagnostics).toBe(5000);
+    } finally {
+      await h.close();
+    }
+  });
 });

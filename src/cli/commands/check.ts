@@ -7,7 +7,12 @@ import { type OpenedWorkspace, openWorkspace } from "../context.ts";
 import { type CliIo, EXIT_FINDINGS, EXIT_OK } from "../io.ts";
 import { toSarif } from "../sarif.ts";
 import { checkFiles, collectDiagnostics, type DiagnosticView } from "../../query/check.ts";
-import { capDiagnostics, type UnlistedDiagnostics, unlistedSentence } from "../../query/diagnostic-caps.ts";
+import {
+  capDiagnostics,
+  severityCounts,
+  type UnlistedDiagnostics,
+  unlistedSentence,
+} from "../../query/diagnostic-caps.ts";
 import { envelopeOf, isQueryError, shortEnvelope } from "../../query/envelope.ts";
 import { checkAnswer, errorAnswer } from "../../query/answers.ts";
 
@@ -35,8 +40,7 @@ function runCheckWith(cfg: CliConfig, io: CliIo, opened: OpenedWorkspace): numbe
     } else io.err(`ra3: ${all.error.message}\n`);
     return all.error.code === "outside_project" ? 2 : EXIT_FINDINGS;
   }
-  const errors = all.diagnostics.filter((d) => d.severity === "error").length +
-    all.counted.reduce((n, g) => n + (g.severity === "error" ? g.count : 0), 0);
+  const { errors } = severityCounts(all.diagnostics, all.counted);
   const status = errors > 0 ? EXIT_FINDINGS : EXIT_OK;
   const capped = capDiagnostics(all.diagnostics, undefined, all.counted, all.sorted);
   if (format === "sarif") {
@@ -91,11 +95,7 @@ function renderCheck(
     for (const n of notes) lines.push(`note: ${n.message}`);
     for (const u of unlistedOf(null)) lines.push(`note: ${unlistedSentence(u)}`);
   }
-  const count = (s: string) =>
-    all.filter((d) => d.severity === s).length +
-    counted.reduce((n, g) => n + (g.severity === s ? g.count : 0), 0);
-  const e = count("error");
-  const w = count("warning");
+  const { errors: e, warnings: w } = severityCounts(all, counted);
   const files = new Set(all.filter((d) => d.file).map((d) => d.file)).size;
   const hidden = unlisted.reduce((a, u) => a + u.count, 0);
   if (lines.length) lines.push("");
