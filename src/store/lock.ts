@@ -8,22 +8,11 @@
  * The lock only saves duplicate work: snapshot writes are atomic renames, so even
  * two writers that both believe they hold it leave one complete file, never a torn one.
  */
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { linkSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
-import { parentDir } from "../project/paths.ts";
-import { tempPathFor } from "../disk/atomic.ts";
-import { nodeFileSystem } from "../disk/port.ts";
+import { tempPathFor, writeFileAtomic } from "../disk/atomic.ts";
+import { type FileSystemPort, nodeFileSystem } from "../disk/port.ts";
 
 /** What a lock file holds (JSON). */
 export interface LockOwner {
@@ -48,9 +37,10 @@ export interface Lock {
   release(): boolean;
   /**
    * Dates the lock now, if it is still ours, so a holder that works longer than the stale period is not
-   * taken over while alive. The new content replaces the old one by a rename: a reader sees one or the
-   * other, never a torn file. Returns false when the lock is not ours any more or could not be replaced
-   * (a reader holding it open on Windows): then it simply ages, as before.
+   * taken over while alive. The new content replaces the old one by the one atomic write (`disk/atomic.ts`:
+   * a reader sees one or the other, never a torn file; on Windows the rename is retried while a reader
+   * holds the file open). Returns false when the lock is not ours any more or could not be replaced: then
+   * the file keeps its previous content and the lock simply ages, as before.
    */
   refresh(): boolean;
 }
@@ -74,8 +64,13 @@ export interface AcquireOptions {
   readonly pid?: number;
   /** Whether a pid on this host is alive (default: `process.kill(pid, 0)`, ESRCH means dead). */
   readonly isAlive?: (pid: number) => boolean;
-  /** Creates the lock file with its content, or returns false when one exists (tests replace it). */
+  /**
+   * Creates the lock file with its content, or returns false when one exists (default: {@link createLockFile}
+   * on the disk; with {@link fs}, that file system's exclusive create).
+   */
   readonly create?: (lockPath: string, content: string) => boolean;
+  /** Where the lock is read, re-dated and removed (default: the disk; tests pass an in-memory one). */
+  readonly fs?: FileSystemPort;
 }
 
 const DEFAULT_STALE_MS = 60_000;
@@ -108,7 +103,10 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
   const host = options.hostname ?? osHostname();
   const pid = options.pid ?? process.pid;
   const isAlive = options.isAlive ?? pidIsAlive;
-  mkdirSync(parentDir(lockPath), { recursive: true });
+  const fs = options.fs ?? nodeFileSystem();
+  const create = options.create ??
+    (options.fs ? (path: string, content: string) => createExclusive(fs, path, content) : createLockFile);
+  fs.mkdir(fs.path.dirname(lockPath));
 
   let recovered = false;
   let lastBusy: LockBusy | null = null;
@@ -119,11 +117,9 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
       createdAt: new Date(now()).toISOString(),
       token: randomBytes(8).toString("hex"),
     };
-    if ((options.create ?? createLockFile)(lockPath, JSON.stringify(owner))) {
-      return makeLock(lockPath, owner, recovered, now);
-    }
+    if (create(lockPath, JSON.stringify(owner))) return makeLock(fs, lockPath, owner, recovered, now);
 
-    const seen = readLock(lockPath);
+    const seen = readLock(fs, lockPath);
     if (seen === "missing") continue; // released between our attempt and the read: try again
     const stale = isStale(seen, { staleMs, now: now(), host, isAlive });
     if (!stale) {
@@ -132,18 +128,12 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
     }
     // Re-check right before unlinking: if another process took over in between, the content changed and
     // that lock is not ours to delete.
-    const again = readLock(lockPath);
-    if (again !== "missing" && sameContent(again, seen)) {
-      try {
-        unlinkSync(lockPath);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      }
-    }
+    const again = readLock(fs, lockPath);
+    if (again !== "missing" && sameContent(again, seen)) fs.remove(lockPath);
     recovered = true;
   }
   if (lastBusy) return lastBusy;
-  const final = readLock(lockPath);
+  const final = readLock(fs, lockPath);
   return busyOf(final === "missing" ? null : final, now());
 }
 
@@ -175,33 +165,30 @@ export function createLockFile(lockPath: string, content: string): boolean {
       // Already gone; a leftover is swept with the snapshot's other temporary files.
     }
   }
-  return createExclusive(lockPath, content);
+  return createExclusive(nodeFileSystem(), lockPath, content);
 }
 
-function createExclusive(lockPath: string, content: string): boolean {
-  let fd: number;
+/** Creates `lockPath` with `content` unless it exists (then false); not in one step: see {@link createLockFile}. */
+function createExclusive(fs: FileSystemPort, lockPath: string, content: string): boolean {
+  let file;
   try {
-    fd = openSync(lockPath, "wx", 0o644);
+    file = fs.openNew(lockPath, { exclusive: true, mode: 0o644 });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw e;
   }
   try {
-    writeSync(fd, content);
+    file.append(new TextEncoder().encode(content));
   } finally {
-    closeSync(fd);
+    file.close();
   }
   return true;
 }
 
-function readLock(lockPath: string): SeenLock | "missing" {
-  let raw: string;
-  try {
-    raw = readFileSync(lockPath, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-    throw e;
-  }
+function readLock(fs: FileSystemPort, lockPath: string): SeenLock | "missing" {
+  const bytes = fs.readFile(lockPath);
+  if (bytes === null) return "missing";
+  const raw = new TextDecoder().decode(bytes);
   return { owner: parseOwner(raw), raw };
 }
 
@@ -241,10 +228,10 @@ function busyOf(seen: SeenLock | null, now: number): LockBusy {
   return { busy: { pid: seen.owner.pid, hostname: seen.owner.hostname, since: seen.owner.createdAt } };
 }
 
-function makeLock(path: string, first: LockOwner, recovered: boolean, now: () => number): Lock {
+function makeLock(fs: FileSystemPort, path: string, first: LockOwner, recovered: boolean, now: () => number): Lock {
   let owner = first;
   const ours = () => {
-    const seen = readLock(path);
+    const seen = readLock(fs, path);
     return seen !== "missing" && seen.owner?.token === owner.token;
   };
   return {
@@ -255,27 +242,16 @@ function makeLock(path: string, first: LockOwner, recovered: boolean, now: () =>
     recovered,
     release(): boolean {
       if (!ours()) return false;
-      try {
-        unlinkSync(path);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
-        throw e;
-      }
+      fs.remove(path);
       return true;
     },
     refresh(): boolean {
       if (!ours()) return false;
       const next: LockOwner = { ...owner, createdAt: new Date(now()).toISOString() };
-      const temp = tempPathFor(nodeFileSystem(), path);
       try {
-        writeFileSync(temp, JSON.stringify(next), { flag: "wx", mode: 0o644 });
-        renameSync(temp, path);
+        // The atomic write removes its temporary file when it fails; the lock keeps its previous content.
+        writeFileAtomic(fs, path, JSON.stringify(next), { mode: 0o644 });
       } catch {
-        try {
-          unlinkSync(temp);
-        } catch {
-          // Never written, or already gone.
-        }
         return false;
       }
       owner = next;

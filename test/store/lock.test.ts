@@ -11,9 +11,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix, win32 } from "node:path";
 import { acquireLock, createLockFile, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "../../src/store/lock.ts";
 import { deadPid } from "./dead-pid.ts";
+import { fsError } from "../../src/disk/port.ts";
+import { MemoryFileSystem } from "../disk/memory-fs.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ra3-lock-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -180,6 +182,41 @@ describe("acquireLock", () => {
     expect(JSON.parse(readFileSync(path, "utf8")).token).toBe(theirs.owner.token);
     expect(readdirSync(join(path, "..")).sort()).toEqual(["snap.msgpack.lock"]);
     theirs.release();
+  });
+
+  test("a refresh whose rename fails: false, the lock file as it was (still the holder's), no temporary file left", () => {
+    let t = NOW;
+    const dir = "/home/ann/.ra3modxml/snapshots";
+    const path = `${dir}/snap.msgpack.lock`;
+    const fs = new MemoryFileSystem(posix);
+    const mine = held(acquireLock(path, { staleMs: 5000, now: () => t, fs }));
+    const before = new TextDecoder().decode(fs.readFile(path)!);
+    expect(JSON.parse(before)).toEqual({ ...mine.owner, createdAt: "2026-03-01T12:00:00.000Z" });
+    t = NOW + 4000;
+    fs.failOn("rename", () => true, fsError("EIO", "rename failed"));
+    expect(mine.refresh()).toBe(false);
+    expect(new TextDecoder().decode(fs.readFile(path)!)).toBe(before);
+    expect(fs.listDir(dir)).toEqual(["snap.msgpack.lock"]);
+    expect(mine.owner.createdAt).toBe("2026-03-01T12:00:00.000Z");
+    // The lock still works: the next refresh dates it, the release removes it.
+    expect(mine.refresh()).toBe(true);
+    expect(JSON.parse(new TextDecoder().decode(fs.readFile(path)!))).toEqual({
+      ...mine.owner,
+      createdAt: "2026-03-01T12:00:04.000Z",
+    });
+    expect([mine.release(), fs.listDir(dir)]).toEqual([true, []]);
+  });
+
+  test("on Windows a refresh whose rename meets a reader holding the lock open retries, and dates it", () => {
+    let t = NOW;
+    const path = "C:\\Users\\Ann\\.ra3modxml\\snapshots\\snap.msgpack.lock";
+    const fs = new MemoryFileSystem(win32);
+    const mine = held(acquireLock(path, { staleMs: 5000, now: () => t, fs }));
+    t = NOW + 4000;
+    fs.failOn("rename", () => true, fsError("EBUSY", "file is in use"));
+    expect(mine.refresh()).toBe(true);
+    expect(JSON.parse(new TextDecoder().decode(fs.readFile(path)!)).createdAt).toBe("2026-03-01T12:00:04.000Z");
+    expect(fs.listDir("C:\\Users\\Ann\\.ra3modxml\\snapshots")).toEqual(["snap.msgpack.lock"]);
   });
 
   test("a busy acquirer leaves the holder's file untouched", () => {
