@@ -38,11 +38,12 @@ const KIND_BY_EXTENSION: ReadonlyMap<string, ScannedKind> = new Map([
 ]);
 
 /**
- * The kind of a file from its extension (any case).
+ * The kind of a file the scan indexes, from its extension (any case; `paths.ts` reads it), or null for a
+ * file it does not list.
  * @example fileKindOf("Art/AU/AUTank.W3X") // "w3x"
  */
-export function fileKindOf(path: string): ScannedKind {
-  return KIND_BY_EXTENSION.get(extensionOf(path)) ?? "other-text";
+export function fileKindOf(path: string): ScannedKind | null {
+  return KIND_BY_EXTENSION.get(extensionOf(path)) ?? null;
 }
 
 export interface ScanOptions {
@@ -67,12 +68,6 @@ function byPath(a: ScannedFile, b: ScannedFile): number {
 
 function stampOf(path: string, st: Stats, kind: ScannedKind): ScannedFile {
   return { path, size: st.size, mtimeMs: st.mtimeMs, kind };
-}
-
-/** The kind of a listed file by its name (no separators in it: no path parsing), or null when not indexed. */
-function kindOfName(name: string): ScannedKind | null {
-  const dot = name.lastIndexOf(".");
-  return dot <= 0 ? null : KIND_BY_EXTENSION.get(name.slice(dot).toLowerCase()) ?? null;
 }
 
 /** `dir` joined with a listed entry's `name` (the listing's names are never `.`, `..` or separated). */
@@ -144,7 +139,7 @@ function* scanSteps(root: string, opts: ScanOptions): Generator<void, ScannedFil
         if (!e.name.startsWith(".") && !skip.has(e.name.toLowerCase())) stack.push(p);
         continue;
       }
-      const kind = kindOfName(e.name);
+      const kind = fileKindOf(e.name);
       const wanted = kind !== null;
       if (e.isSymbolicLink()) {
         if (opts.admitLink && !opts.admitLink(p)) {

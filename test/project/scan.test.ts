@@ -124,13 +124,16 @@ describe("scanProjectFiles", () => {
 });
 
 describe("fileKindOf", () => {
-  test("by extension, any case", () => {
+  test("by extension, any case; null for what the scan does not list (other extensions, none, a dot-file's name)", () => {
     expect(fileKindOf("a/B.XML")).toBe("xml");
     expect(fileKindOf("a.w3x")).toBe("w3x");
     expect(fileKindOf("Mod.STR")).toBe("str");
     expect(fileKindOf("mod.BabProj")).toBe("babproj");
     expect(fileKindOf("static.manifest")).toBe("manifest");
-    expect(fileKindOf("Tank_FP.dat")).toBe("other-text");
-    expect(fileKindOf("noext")).toBe("other-text");
+    expect(fileKindOf("C:\\Mods\\My.Mod\\Data\\Mod.Xml")).toBe("xml");
+    expect(fileKindOf("Tank_FP.dat")).toBe(null);
+    expect(fileKindOf("noext")).toBe(null);
+    expect(fileKindOf("Data.d/noext")).toBe(null);
+    expect(fileKindOf(".xml")).toBe(null);
   });
 });
