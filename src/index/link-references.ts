@@ -203,7 +203,8 @@ export type LinkedReferences = SiteTable & {
  * link still valid, taken over instead of being resolved again; their sites renumbered when earlier
  * segments grew or shrank). When no segment that splices anything was made again, the splice tables are
  * the earlier link's. In steps: a yield after every {@link SEGMENTS_PER_STEP} segments, or sooner once
- * {@link SITES_PER_STEP} sites were added (at Corona scale the phase is ≈ 80 ms of 100k sites). Nothing it
+ * {@link SITES_PER_STEP} sites were added (at Corona scale the phase is ≈ 80 ms of 100k sites), and within
+ * a file with more references than that, after each {@link SITES_PER_STEP} of them. Nothing it
  * reads changes between the steps (a driver only pauses), so the result is the one-block phase's.
  * `ranking`: the by-id lists and, when known, each asset's lower-cased id (the keys of `byId`, kept
  * instead of a copy per distinct value).
@@ -230,19 +231,27 @@ export function* linkReferencesSteps(
   const made: [Stage, SiteSegment][] = [];
   // The splice tables can be the earlier ones while every segment that splices, or spliced, is reused.
   let spliceChanged = !reuse;
-  const segment = (stage: Stage, f: KeyedFile, run: (sink: SiteSink, splicer: Splicer) => void) => {
+  /** The earlier link's segment of `f` at `stage` taken over (renumbered), or null when it must be made again. */
+  const takenOver = (stage: Stage, f: KeyedFile): SiteSegment | null => {
     const old = reuse?.previous.stages[stage].get(f.key);
     if (!old) newKeys[stage] = true;
-    let seg: SiteSegment;
-    if (old && reuse!.reusable(old)) {
-      seg = reuse!.map ? remapped(old, count, reuse!.map, reuse!.lowest ?? 0) : renumbered(old, count);
-    } else {
-      seg = fresh(f.key, run);
-      made.push([stage, seg]);
-      if (stage !== 2 && (seg.spliced.length || seg.effects || !old || old.spliced.length || old.effects)) {
-        spliceChanged = true;
-      }
+    if (!old || !reuse!.reusable(old)) return null;
+    return reuse!.map ? remapped(old, count, reuse!.map, reuse!.lowest ?? 0) : renumbered(old, count);
+  };
+  /** `seg`, made again for `f` at `stage`, noted as made. */
+  const madeAgain = (stage: Stage, f: KeyedFile, seg: SiteSegment): SiteSegment => {
+    const old = reuse?.previous.stages[stage].get(f.key);
+    made.push([stage, seg]);
+    if (stage !== 2 && (seg.spliced.length || seg.effects || !old || old.spliced.length || old.effects)) {
+      spliceChanged = true;
     }
+    return seg;
+  };
+  const segment = (stage: Stage, f: KeyedFile, run: (sink: SiteSink, splicer: Splicer) => void) => {
+    place(stage, takenOver(stage, f) ?? madeAgain(stage, f, fresh(f.key, run)));
+  };
+  /** Appends `seg` (numbered from `count`) to the phase's sites. */
+  const place = (stage: Stage, seg: SiteSegment) => {
     if (seg.inherits.length) { for (const k of seg.inherits) inheritSites.push(count + k); }
     if (seg.sites.length) lists.push(seg.sites);
     count += seg.sites.length;
@@ -266,25 +275,32 @@ export function* linkReferencesSteps(
     const sink = new SiteSink(resolver, count);
     const splicer = new Splicer(ctx, sink, cache);
     run(sink, splicer);
-    const inherits: number[] = [];
-    sink.sites.forEach((site, k) => {
-      if (site.kind === "inheritFrom") inherits.push(k);
-    });
-    return {
-      key,
-      sites: sink.sites,
-      inherits: inherits.length ? inherits : NO_INDEXES,
-      names: sink.names,
-      spliced: splicer.splicedFragments.size ? [...splicer.splicedFragments] : NO_KEYS,
-      effects: splicer.splicedModules.size || splicer.fragmentDiagnostics.size || splicer.diagnostics.length
-        ? effectsOf(splicer)
-        : null,
-    };
+    return segmentOf(key, sink, splicer);
   };
+  /** {@link fresh} for a file with many references, yielding after every {@link SITES_PER_STEP} of them. */
+  function* freshSteps(f: KeyedFile, info: FileInfo): Generator<void, SiteSegment, void> {
+    const sink = new SiteSink(resolver, count);
+    const splicer = new Splicer(ctx, sink, cache);
+    const refs = f.loaded.record.refs;
+    for (let lo = 0; lo < refs.length; lo += SITES_PER_STEP) {
+      recordRefs(f, info, table, sink, lo, Math.min(refs.length, lo + SITES_PER_STEP));
+      yield;
+    }
+    recordSplices(f, info, table, splicer);
+    return segmentOf(f.key, sink, splicer);
+  }
   for (const f of ctx.all) {
     const info = files.get(f.key);
     if (!info || (info.kind !== "xml" && info.kind !== "art") || info.fragment) continue;
-    segment(0, f, (sink, splicer) => recordSites(f, info, table, sink, splicer));
+    if (f.loaded.record.refs.length > SITES_PER_STEP) {
+      // A huge file (a generated one, a big map's XML) in steps of its own: the driver runs between them.
+      place(0, takenOver(0, f) ?? madeAgain(0, f, yield* freshSteps(f, info)));
+    } else {
+      segment(0, f, (sink, splicer) => {
+        recordRefs(f, info, table, sink, 0, f.loaded.record.refs.length);
+        recordSplices(f, info, table, splicer);
+      });
+    }
     if (boundary()) yield;
   }
   for (const f of ctx.all) {
@@ -355,6 +371,24 @@ function stageMap(segments: readonly SiteSegment[], before: ReadonlyMap<string, 
   const map = new Map<string, SiteSegment>();
   for (const seg of segments) map.set(seg.key, seg);
   return map;
+}
+
+/** The segment of `key` a sink and its splicer made. */
+function segmentOf(key: string, sink: SiteSink, splicer: Splicer): SiteSegment {
+  const inherits: number[] = [];
+  sink.sites.forEach((site, k) => {
+    if (site.kind === "inheritFrom") inherits.push(k);
+  });
+  return {
+    key,
+    sites: sink.sites,
+    inherits: inherits.length ? inherits : NO_INDEXES,
+    names: sink.names,
+    spliced: splicer.splicedFragments.size ? [...splicer.splicedFragments] : NO_KEYS,
+    effects: splicer.splicedModules.size || splicer.fragmentDiagnostics.size || splicer.diagnostics.length
+      ? effectsOf(splicer)
+      : null,
+  };
 }
 
 const NO_KEYS: readonly string[] = [];
@@ -486,6 +520,9 @@ interface KeyedResolution extends Resolution {
 
 const NO_TARGETS: readonly number[] = [];
 
+/** The values {@link SiteResolver} memoises at most (a Corona-scale mod names ≈ 20k distinct values). */
+const MEMO_LIMIT = 65_536;
+
 /**
  * Resolution by id and type. It depends only on (value, refType, selfType) except when the candidates
  * include the site's own asset (self-references are skipped): the common case is memoised, and the
@@ -505,6 +542,13 @@ class SiteResolver {
     private readonly byId: ReadonlyMap<string, readonly number[]>,
     /** Asset index → its id lower-cased (the ranking's): a found id's lower-cased copy is that string. */
     private readonly lowerIds?: readonly string[],
+    /**
+     * The memo holds at most this many values (later ones are resolved every time). A mod names a few
+     * thousand values many times each, all memoised; a huge generated file naming a million values once
+     * each kept a million answers alive to the phase's end for no hit (≈ 150 MB at 1.27 M sites, and
+     * garbage a quick collection cannot free, since it outlived several).
+     */
+    private readonly memoLimit = MEMO_LIMIT,
   ) {}
 
   resolve(r: RefRecord, from: number): Resolution {
@@ -546,7 +590,9 @@ class SiteResolver {
     known: KeyedResolution | Map<string, Resolution> | undefined,
     answer: KeyedResolution,
   ) {
-    if (known === undefined || (!(known instanceof Map) && known.typeKey === answer.typeKey)) {
+    if (known === undefined) {
+      if (this.memo.size < this.memoLimit) this.memo.set(value, answer);
+    } else if (!(known instanceof Map) && known.typeKey === answer.typeKey) {
       this.memo.set(value, answer);
     } else if (known instanceof Map) {
       known.set(answer.typeKey, answer);
@@ -645,17 +691,30 @@ class SiteSink implements SiteAdder {
   }
 }
 
-/** The sites of one non-fragment XML or art file, each xi:include's selection spliced in after them. */
-function recordSites(
+/**
+ * The sites of one non-fragment XML or art file's references `from` to `to` (a file's segment is all of
+ * them, then {@link recordSplices}).
+ */
+function recordRefs(
   { loaded, key }: KeyedFile,
   info: FileInfo,
   table: AssetTable,
   sink: SiteSink,
-  splicer: Splicer,
+  from: number,
+  to: number,
 ): void {
+  const refs = loaded.record.refs;
+  const indexes = table.recordAssets.get(key) ?? [];
+  for (let k = from; k < to; k++) {
+    const r = refs[k];
+    sink.add(r, r.owner >= 0 ? indexes[r.owner] : -1, loaded.path, info.state, null);
+  }
+}
+
+/** Each xi:include's selection of a non-fragment XML or art file, spliced in after its own sites. */
+function recordSplices({ loaded, key }: KeyedFile, info: FileInfo, table: AssetTable, splicer: Splicer): void {
   const rec = loaded.record;
   const indexes = table.recordAssets.get(key) ?? [];
-  for (const r of rec.refs) sink.add(r, r.owner >= 0 ? indexes[r.owner] : -1, loaded.path, info.state, null);
   for (const xi of rec.xincludes) {
     if (xi.rootLevel || xi.owner < 0) continue;
     splicer.splice(indexes[xi.owner], loaded, xi, info.origin === "sdk" ? "sdk" : "project", info.state);

@@ -47,7 +47,7 @@ describe("the include walk and the link in steps", () => {
     expect(plain.sites.length).toBe(300); // W299 inherits from a W300 nobody defines
   });
 
-  test("the reference phase yields every 32 segments, or after a segment that brought 4,096 sites, and equals the plain link", () => {
+  test("the reference phase yields every 32 segments, after a segment that brought 4,096 sites and within a file every 4,096 references, and equals the plain link", () => {
     /** Yields of the link from a given walk (none in the walk) and its index, with the plain link's. */
     const stepped = (files: Record<string, string>) => {
       const { core, ports } = memIndex(files);
@@ -74,9 +74,11 @@ describe("the include walk and the link in steps", () => {
       big[`Data/${name}.xml`] = doc(lines.join("\n"));
     }
     const large = stepped(big);
-    // The 8 within the phases, and the ranking's two sorts of 15,000 (the order, the one type's list) in
-    // steps: 4 runs of 4,096, 2 merge passes and a yield after 16,384 merged, each.
-    expect(large.yields).toBe(9 + 3 + 8 + 2 * 7);
+    // Each file's 5,000 references in steps of their own (a yield after 4,096 and after the rest), then its
+    // segment ends a step (3 per file); the 8 within the phases, and the ranking's two sorts of 15,000 (the
+    // order, the one type's list) in steps: 4 runs of 4,096, 2 merge passes and a yield after 16,384
+    // merged, each.
+    expect(large.yields).toBe(9 + 3 * 3 + 8 + 2 * 7);
     for (const { linked, plain } of [small, large]) {
       const { linkMs: _a, ...a } = linked.stats;
       const { linkMs: _b, ...b } = plain.stats;
