@@ -5,6 +5,7 @@
  */
 
 import { runStepsWithPauses } from "../steps.ts";
+import { memoryPacer } from "./memory.ts";
 
 /** The longest a job runs between two yields, when its steps are short enough. */
 const SLICE_MS = 10;
@@ -29,8 +30,14 @@ export class Slicer {
     this.last = performance.now();
   }
 
-  /** Runs the steps of `steps` with a pause after each, and returns its result. */
+  /**
+   * Runs the steps of `steps` with a pause after each, and returns its result. Between two steps the
+   * process's {@link memoryPacer} may collect young garbage (a huge input's phases; see `memory.ts`).
+   */
   drive<T>(steps: Generator<void, T, void>): Promise<T> {
-    return runStepsWithPauses(steps, () => this.pause());
+    return runStepsWithPauses(steps, () => {
+      memoryPacer.step();
+      return this.pause();
+    });
   }
 }
