@@ -8,6 +8,7 @@
  */
 import { LineMap } from "../xml/line-map.ts";
 import { SharedStrings } from "../xml/shared-strings.ts";
+import { SeenAssets } from "./seen-assets.ts";
 import { hasAmpOrLt, hasChar, isBlank, looksLikeAssetId, skipSpace, skipToken, trimmedEnd } from "./values.ts";
 import { parseXml, parseXmlSteps } from "../xml/tokenizer.ts";
 import type { XmlAttribute, XmlEndTag, XmlStartTag, XmlVisitor } from "../xml/types.ts";
@@ -244,7 +245,7 @@ class XmlExtraction {
   private readonly perCode: Map<string, number> | null;
   private readonly omitted = new Map<string, Mutable<OmittedDiagnostics>>();
   /** `type\0lower-cased id` → index of its first definition in this file. */
-  private readonly seenAssets = new Map<string, number>();
+  private readonly seenAssets = new SeenAssets(this.assets);
   private readonly stack: Frame[] = [];
   private rootName: string | null = null;
   /** The root is not `AssetDeclaration`: the file is a fragment for xi:include. */
@@ -591,17 +592,14 @@ class XmlExtraction {
       this.diag("missing-id", "error", `<${local}> has no id`, tag.start);
     } else {
       const p = this.pos(idAttr!.valueStart);
-      const key = `${local}\u0000${id.toLowerCase()}`;
-      const first = this.seenAssets.get(key);
-      if (first !== undefined) {
+      const first = this.seenAssets.firstOrAdd(local, id, assets.length);
+      if (first >= 0) {
         this.diag(
           "duplicate-id",
           "error",
           `${local} "${id}" is defined twice in this file (first on line ${assets[first].line})`,
           idAttr!.valueStart,
         );
-      } else {
-        this.seenAssets.set(key, assets.length);
       }
       owner = assets.length;
       const inherit = findAttrCaseless(tag, "inheritFrom");
