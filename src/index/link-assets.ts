@@ -9,6 +9,7 @@ import type { LinkContext, LoadedFile } from "./link-context.ts";
 import { xpointerContainer } from "./link-context.ts";
 import type { WalkResult } from "./include-walk.ts";
 import type { FileTable } from "./link-files.ts";
+import type { AssetDecl } from "./records.ts";
 import { type AssetDef, type AssetHost, type FileInfo, LinkedAsset, ManifestAsset, push } from "./linked.ts";
 
 /** The offset range of a root-level container child in its fragment file, and the asset it became. */
@@ -85,21 +86,8 @@ function* xmlAssets(
  */
 export function recordAsset(ctx: LinkContext, loaded: LoadedFile, info: FileInfo, i: number, index: number): AssetDef {
   const a = loaded.record.assets[i];
-  return new LinkedAsset(
-    index,
-    ctx.canonical(a.type),
-    a.id,
-    hostOf(info, loaded.path),
-    a.line,
-    a.column,
-    a.startLine,
-    a.endLine,
-    a.inheritFrom,
-    i,
-    a.start,
-    // The art scan records where an asset starts, not where it ends.
-    info.kind === "art" ? -1 : a.end,
-  );
+  // The art scan records where an asset starts, not where it ends.
+  return new LinkedAsset(index, ctx.canonical(a.type), hostOf(info, loaded.path), a, i, info.kind !== "art");
 }
 
 /** The host of a file's own assets, one per file info (a link that re-makes a file's info makes a new one). */
@@ -158,20 +146,18 @@ function xiContainerAssets(ctx: LinkContext, files: FileTable, assets: AssetDef[
           fileHasErrors: tinfo?.xmlError != null,
           viaXInclude: true,
         };
-        const a = new LinkedAsset(
-          assets.length,
-          ctx.canonical(c.type),
-          c.id,
-          host,
-          c.line,
-          c.column,
-          c.line,
-          c.line,
-          null,
-          -1,
-          c.start,
-          c.end,
-        );
+        const decl: AssetDecl = {
+          type: c.type,
+          id: c.id,
+          line: c.line,
+          column: c.column,
+          startLine: c.line,
+          endLine: c.line,
+          start: c.start,
+          end: c.end,
+          inheritFrom: null,
+        };
+        const a = new LinkedAsset(assets.length, ctx.canonical(c.type), host, decl, -1);
         assets.push(a);
       }
     }

@@ -6,7 +6,7 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import { type IncludeType, REFERENCE_KINDS, type ReferenceKind, type Severity } from "./records.ts";
+import { type AssetDecl, type IncludeType, REFERENCE_KINDS, type ReferenceKind, type Severity } from "./records.ts";
 import { runSteps, sortSteps } from "../steps.ts";
 
 export type Origin = "project" | "sdk" | "manifest";
@@ -96,25 +96,47 @@ export interface AssetHost {
 }
 
 /**
- * The link's {@link AssetDef}: the fields of its own, its file's through one {@link AssetHost}. A plain
- * object of every field cost 224 bytes an asset (21 properties), this 112 (12 slots; issue 15 item 4). A spread
- * (`{ ...a }`) copies only the own fields: use {@link plainAsset}; `JSON.stringify` writes every field.
+ * The link's {@link AssetDef}: its number, canonical type and record index of its own, its declaration's
+ * fields through the record's {@link AssetDecl} (not copied), its file's through one {@link AssetHost}. A
+ * plain object of every field cost 224 bytes an asset (21 properties), a copy of the declaration's fields
+ * 112 (12 slots), this 64 (6 slots; issue 15 item 4). A spread (`{ ...a }`) copies only the own fields: use
+ * {@link plainAsset}; `JSON.stringify` writes every field.
  */
 export class LinkedAsset implements AssetDef {
   constructor(
     readonly index: number,
     readonly type: string,
-    readonly id: string,
     protected readonly host: AssetHost,
-    readonly line: number,
-    readonly column: number,
-    readonly startLine: number,
-    readonly endLine: number,
-    readonly inheritFrom: string | null,
+    /** Where it is declared (the record's own object; never changed). */
+    protected readonly decl: AssetDecl,
     readonly recordIndex: number,
-    readonly start: number,
-    readonly end: number,
+    /** False for an art file's asset: the art scan records where an asset starts, not where it ends. */
+    private readonly hasEnd: boolean = true,
   ) {}
+  get id(): string {
+    return this.decl.id;
+  }
+  get line(): number {
+    return this.decl.line;
+  }
+  get column(): number {
+    return this.decl.column;
+  }
+  get startLine(): number {
+    return this.decl.startLine;
+  }
+  get endLine(): number {
+    return this.decl.endLine;
+  }
+  get inheritFrom(): string | null {
+    return this.decl.inheritFrom;
+  }
+  get start(): number {
+    return this.decl.start;
+  }
+  get end(): number {
+    return this.hasEnd ? this.decl.end : -1;
+  }
   get file(): string {
     return this.host.file;
   }
@@ -144,20 +166,7 @@ export class LinkedAsset implements AssetDef {
   }
   /** The same asset numbered `index` (a renumbering link moves it). */
   moved(index: number): LinkedAsset {
-    return new LinkedAsset(
-      index,
-      this.type,
-      this.id,
-      this.host,
-      this.line,
-      this.column,
-      this.startLine,
-      this.endLine,
-      this.inheritFrom,
-      this.recordIndex,
-      this.start,
-      this.end,
-    );
+    return new LinkedAsset(index, this.type, this.host, this.decl, this.recordIndex, this.hasEnd);
   }
   toJSON(): AssetDef {
     return plainAsset(this);
@@ -173,7 +182,7 @@ export class ManifestAsset extends LinkedAsset {
     host: AssetHost,
     private readonly source: string | null,
   ) {
-    super(index, type, id, host, 0, 0, 0, 0, null, -1, -1, -1);
+    super(index, type, host, manifestDecl(type, id), -1, false);
   }
   override get manifestSource(): string | null {
     return this.source;
@@ -181,6 +190,11 @@ export class ManifestAsset extends LinkedAsset {
   override moved(index: number): LinkedAsset {
     return new ManifestAsset(index, this.type, this.id, this.host, this.source);
   }
+}
+
+/** The declaration of a manifest's asset: its id, no place in any text. */
+function manifestDecl(type: string, id: string): AssetDecl {
+  return { type, id, line: 0, column: 0, startLine: 0, endLine: 0, start: -1, end: -1, inheritFrom: null };
 }
 
 /** Every field of `a` as one plain object, in the interface's order (what a spread of a plain one gives). */

@@ -148,7 +148,19 @@ describe("LinkedAsset", () => {
   };
 
   test("its own fields and its host's read back; JSON and plainAsset give the plain object", () => {
-    const a = new LinkedAsset(5, "WeaponTemplate", "AlliedAthenaCannon", host, 10, 3, 9, 14, "BaseCannon", 2, 400, 812);
+    const decl = {
+      type: "weapontemplate",
+      id: "AlliedAthenaCannon",
+      line: 10,
+      column: 3,
+      startLine: 9,
+      endLine: 14,
+      start: 400,
+      end: 812,
+      inheritFrom: "BaseCannon",
+    };
+    // The type is the canonical one (the declaration's as written may differ in case).
+    const a = new LinkedAsset(5, "WeaponTemplate", host, decl, 2);
     const plain: AssetDef = {
       index: 5,
       type: "WeaponTemplate",
@@ -173,6 +185,11 @@ describe("LinkedAsset", () => {
     };
     expect(plainAsset(a)).toEqual(plain);
     expect(JSON.stringify(a)).toBe(JSON.stringify(plain));
+    // An art file's asset has no end; moved, it keeps every field but its number.
+    const art = new LinkedAsset(5, "WeaponTemplate", host, decl, 2, false);
+    expect([art.start, art.end]).toEqual([400, -1]);
+    expect(plainAsset(art.moved(9))).toEqual({ ...plain, index: 9, end: -1 });
+    expect(plainAsset(a.moved(7))).toEqual({ ...plain, index: 7 });
   });
 
   test("a manifest asset keeps its source file", () => {
@@ -218,7 +235,19 @@ describe("rankAssetsSteps", () => {
     const assets: AssetDef[] = [];
     hosts.forEach((h, k) => {
       for (const line of lines[k]) {
-        assets.push(new LinkedAsset(assets.length, "T", `a${assets.length}`, h, line, 1, line, line, null, 0, 0, 0));
+        const id = `a${assets.length}`;
+        const decl = {
+          type: "T",
+          id,
+          line,
+          column: 1,
+          startLine: line,
+          endLine: line,
+          start: 0,
+          end: 0,
+          inheritFrom: null,
+        };
+        assets.push(new LinkedAsset(assets.length, "T", h, decl, 0));
       }
     });
     const expected = assets.map((a) => a.index).sort((x, y) => rankCompare(assets[x], assets[y]) || x - y);
