@@ -4,11 +4,12 @@
  * between steps where a server must keep answering (see `workspace/slices.ts`).
  */
 
-/** Runs `steps` to its end at once and returns its result. */
-export function runSteps<T>(steps: Generator<void, T, void>): T {
+/** Runs `steps` to its end at once (calling `between`, when given, after each step) and returns its result. */
+export function runSteps<T>(steps: Generator<void, T, void>, between?: () => void): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
+    between?.();
   }
 }
 

@@ -265,10 +265,11 @@ export class SnapshotStore {
    * is a value ("error"), not an exception, since a failed save must not stop the index. A stored part
    * of `snapshot` that does not decode when read for the state key or the encoding throws (`CorruptRecord`,
    * `CorruptSites`), and nothing is written: the caller decides what of the snapshot it refuses.
+   * `between` runs between the encoding's steps (the workspace's memory pacer).
    */
-  save(snapshot: Snapshot): SaveResult {
+  save(snapshot: Snapshot, between?: () => void): SaveResult {
     const state = snapshotStateKey(snapshot);
-    return this.unchangedOnDisk(state) ?? runSteps(this.writeSteps(snapshot, state));
+    return this.unchangedOnDisk(state) ?? runSteps(this.writeSteps(snapshot, state), between);
   }
 
   /**

@@ -45,7 +45,8 @@ export interface PacerPorts {
  * Collections within a long phase. One phase of a huge input (the parse of a 200 MB file, the reference
  * sites of a million assets) allocates hundreds of megabytes of short-lived objects between two phase
  * ends, and the engine lets the heap reach about twice what is live before it collects on its own: the
- * peak was ≈ 400 MB above what the phase kept. Between two steps of such a job, once the process is past
+ * peak was ≈ 400 MB above what the phase kept. Between two steps of such a job (at every pause of a
+ * workspace's slicer, and between the steps of a snapshot save), once the process is past
  * {@link LARGE_RSS_BYTES} and has grown by {@link PACE_GROWTH_BYTES} since the last collection, the pacer
  * collects the young garbage (a few milliseconds), so the memory freed is reused instead of new memory
  * taken. Below the threshold a step costs one clock read.

@@ -15,8 +15,12 @@ export class Slicer {
 
   constructor(private readonly budgetMs = SLICE_MS) {}
 
-  /** Yields to the event loop when the current slice is spent; else resolves at once. */
+  /**
+   * Yields to the event loop when the current slice is spent; else resolves at once. Before, the
+   * process's {@link memoryPacer} may collect young garbage (a huge input's phases; see `memory.ts`).
+   */
   async pause(): Promise<void> {
+    memoryPacer.step();
     if (performance.now() - this.last < this.budgetMs) return;
     await this.yieldNow();
   }
@@ -30,14 +34,8 @@ export class Slicer {
     this.last = performance.now();
   }
 
-  /**
-   * Runs the steps of `steps` with a pause after each, and returns its result. Between two steps the
-   * process's {@link memoryPacer} may collect young garbage (a huge input's phases; see `memory.ts`).
-   */
+  /** Runs the steps of `steps` with a pause after each, and returns its result. */
   drive<T>(steps: Generator<void, T, void>): Promise<T> {
-    return runStepsWithPauses(steps, () => {
-      memoryPacer.step();
-      return this.pause();
-    });
+    return runStepsWithPauses(steps, () => this.pause());
   }
 }

@@ -13,6 +13,7 @@ import type { ScannedFile } from "../project/scan.ts";
 import type { FileStamp } from "../index/core.ts";
 import { runSteps } from "../steps.ts";
 import { TOOL_VERSION } from "../version.ts";
+import { memoryPacer } from "./memory.ts";
 import type { LoadedSchema } from "./schema.ts";
 import type { SnapshotPort } from "./service.ts";
 import type { UpdateReport, Workspace } from "./workspace.ts";
@@ -243,6 +244,9 @@ function stampIn(
   return (path) => byKey.get(pathKey(path)) ?? stat(path);
 }
 
+/** Between two steps of a save run at once: the process's memory pacer (a huge index's save). */
+const paceMemory = (): void => memoryPacer.step();
+
 /** Saves the workspace's snapshot; a failure is a value (the index keeps working). */
 export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: string): SaveResult {
   if (servedAsStored.get(ws) === store && ws.servesStoredIndex) {
@@ -252,10 +256,10 @@ export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: str
   }
   const snapshot = snapshotOf(ws, schemaKey);
   try {
-    return store.save(snapshot);
+    return store.save(snapshot, paceMemory);
   } catch (e) {
     const refused = refusedPart(ws, snapshot, e);
-    return "retry" in refused ? store.save(refused.retry) : refused;
+    return "retry" in refused ? store.save(refused.retry, paceMemory) : refused;
   }
 }
 
