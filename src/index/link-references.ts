@@ -12,7 +12,7 @@ import type { KeyedFile, LinkContext } from "./link-context.ts";
 import type { FileTable } from "./link-files.ts";
 import { FragmentDiagnostics, type SiteAdder, SpliceCache, type SplicedModule, Splicer } from "./link-splice.ts";
 import type { AssetDef, Diagnostic, FileInfo, FileState, OmittedDiagnostic, ReferenceSite } from "./linked.ts";
-import { LinkedSite, push, rankCompare } from "./linked.ts";
+import { LinkedSite, push, rankCompare, type SiteSource } from "./linked.ts";
 import type { RecordDiagnostic, RefRecord } from "./records.ts";
 
 export interface SiteTable {
@@ -661,27 +661,7 @@ class SiteSink implements SiteAdder {
       if (r.kind === "heuristic" && state === "not-included") return;
     }
     this.sites.push(
-      new LinkedSite(
-        this.base + this.sites.length,
-        from,
-        r.kind,
-        r.value,
-        id,
-        r.refType,
-        r.selfType,
-        r.element,
-        r.parent,
-        r.attribute,
-        file,
-        r.line,
-        r.column,
-        targets,
-        status,
-        state,
-        via,
-        unspliced,
-        false,
-      ),
+      new LinkedSite(this.base + this.sites.length, from, r, id, file, targets, status, state, via, unspliced, false),
     );
   }
 
@@ -756,24 +736,27 @@ function manifestSites(
         manifestTargets.set(to, targets);
       }
       if (confirm.xmlSitesTo(from, targets)) continue;
+      const source: SiteSource = {
+        kind: "manifest",
+        value: `${target.type}:${target.id}`,
+        refType: target.type,
+        selfType: null,
+        element: assets[from].type,
+        parent: null,
+        attribute: null,
+        line: 0,
+        column: 0,
+      };
+      // The compiler's pair inside a prebuilt manifest: part of what the mod references.
       sink.addPrebuilt((index) =>
         new LinkedSite(
           index,
           from,
-          "manifest",
-          `${target.type}:${target.id}`,
+          source,
           target.id,
-          target.type,
-          null,
-          assets[from].type,
-          null,
-          null,
           loaded.path,
-          0,
-          0,
           targets,
           "resolved",
-          // The compiler's pair inside a prebuilt manifest: part of what the mod references.
           "referenced",
           null,
           false,

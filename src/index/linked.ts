@@ -6,7 +6,14 @@
  */
 import { pathKey } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import { type AssetDecl, type IncludeType, REFERENCE_KINDS, type ReferenceKind, type Severity } from "./records.ts";
+import {
+  type AssetDecl,
+  type IncludeType,
+  REFERENCE_KINDS,
+  type ReferenceKind,
+  type RefRecord,
+  type Severity,
+} from "./records.ts";
 import { runSteps, sortSteps } from "../steps.ts";
 
 export type Origin = "project" | "sdk" | "manifest";
@@ -281,55 +288,47 @@ const CONFIRMED = 1 << 8;
 
 /**
  * Where a site is: its file and xi:include, shared by the sites next to each other that have the same (a
- * file's own sites, one splice's); its own when its id is not its value (`Type:Id`) or its line and column
- * do not fit in one number.
+ * file's own sites, one splice's); its own when its id is not its value (`Type:Id`).
  */
 interface SitePlace {
   readonly file: string;
   readonly via: string | null;
   /** The id when it is not the value, else null. */
   readonly id: string | null;
-  /** Line and column when they are not packed in the site (its `at` is -1). */
-  readonly line: number;
-  readonly column: number;
 }
 
-/** Columns below 2^21 and lines below 2^31 are packed as `line * 2^21 + column` (exact in a double). */
-const COLUMN_SPAN = 2_097_152;
-const LINE_SPAN = 2_147_483_648;
+/**
+ * What a site was read from: the record's reference ({@link RefRecord} is one), or for a site made from a
+ * stored or manifest one, an object of these fields of its own.
+ */
+export type SiteSource = Pick<
+  RefRecord,
+  "kind" | "value" | "refType" | "selfType" | "element" | "parent" | "attribute" | "line" | "column"
+>;
 
 /**
  * The place of the site made last: the next one, in the same file through the same include, shares it
  * (sites are made file by file). Only an object to share, never a value: a stale one is simply not reused.
  */
-let lastPlace: SitePlace = { file: "", via: null, id: null, line: 0, column: 0 };
+let lastPlace: SitePlace = { file: "", via: null, id: null };
 
 /**
- * The link's {@link ReferenceSite} in 12 slots: kind, status, state and the two flags packed in one
- * number, line and column in another, file and xi:include in a {@link SitePlace} shared with its
- * neighbours. A plain object of every field cost 224 bytes a site (21 properties); this costs 112 (the
- * engine's next size up, 13–16 slots, is 160; issue 15 item 4). A spread (`{ ...s }`) copies only the own
- * fields: use {@link plainSite}; `JSON.stringify` writes every field.
+ * The link's {@link ReferenceSite} in 6 slots: what it was read from through its {@link SiteSource} (the
+ * record's own reference, not copied), status, state and the two flags packed in one number, file and
+ * xi:include in a {@link SitePlace} shared with its neighbours. A plain object of every field cost 224
+ * bytes a site (21 properties), a copy of the reference's fields 112 (12 slots), this 64 (issue 15 item 4).
+ * A spread (`{ ...s }`) copies only the own fields: use {@link plainSite}; `JSON.stringify` writes every
+ * field.
  */
 export class LinkedSite implements ReferenceSite {
   private readonly bits: number;
-  /** `line * 2^21 + column`, or -1 (then they are in {@link place}). */
-  private readonly at: number;
   private readonly place: SitePlace;
   constructor(
     readonly index: number,
     readonly from: number,
-    kind: ReferenceKind,
-    readonly value: string,
+    private readonly source: SiteSource,
     id: string,
-    readonly refType: string | null,
-    readonly selfType: string | null,
-    readonly element: string,
-    readonly parent: string | null,
-    readonly attribute: string | null,
     file: string,
-    line: number,
-    column: number,
     readonly targets: readonly number[],
     status: ReferenceStatus,
     state: FileState,
@@ -337,56 +336,65 @@ export class LinkedSite implements ReferenceSite {
     unspliced: boolean,
     confirmedByManifest: boolean,
   ) {
-    this.bits = codeOf(KINDS, kind) | (codeOf(STATUSES, status) << 3) | (codeOf(STATES, state) << 5) |
+    this.bits = codeOf(KINDS, source.kind) | (codeOf(STATUSES, status) << 3) | (codeOf(STATES, state) << 5) |
       (unspliced ? UNSPLICED : 0) | (confirmedByManifest ? CONFIRMED : 0);
-    const packs = Number.isInteger(line) && Number.isInteger(column) && line >= 0 && line < LINE_SPAN &&
-      column >= 0 && column < COLUMN_SPAN;
-    this.at = packs ? line * COLUMN_SPAN + column : -1;
-    const own = id !== value || !packs;
-    if (own) this.place = { file, via, id: id === value ? null : id, line, column };
+    if (id !== source.value) this.place = { file, via, id };
     else if (lastPlace.file === file && lastPlace.via === via && lastPlace.id === null) this.place = lastPlace;
-    else this.place = lastPlace = { file, via, id: null, line: 0, column: 0 };
+    else this.place = lastPlace = { file, via, id: null };
   }
-  /** `s` (any site) as a {@link LinkedSite}, with `changes` applied. */
-  static of(s: ReferenceSite, changes: Partial<ReferenceSite> = {}): LinkedSite {
-    const v = { ...plainSite(s), ...changes };
+  /** `s` (any site) as a {@link LinkedSite}, with `changes` (of its number, owner, targets, flags) applied. */
+  static of(
+    s: ReferenceSite,
+    changes: Partial<Pick<ReferenceSite, "index" | "from" | "targets" | "confirmedByManifest">> = {},
+  ): LinkedSite {
+    const source: SiteSource = s instanceof LinkedSite ? s.source : sourceOf(s);
     return new LinkedSite(
-      v.index,
-      v.from,
-      v.kind,
-      v.value,
-      v.id,
-      v.refType,
-      v.selfType,
-      v.element,
-      v.parent,
-      v.attribute,
-      v.file,
-      v.line,
-      v.column,
-      v.targets,
-      v.status,
-      v.state,
-      v.via,
-      v.unspliced,
-      v.confirmedByManifest,
+      changes.index ?? s.index,
+      changes.from ?? s.from,
+      source,
+      s.id,
+      s.file,
+      changes.targets ?? s.targets,
+      s.status,
+      s.state,
+      s.via,
+      s.unspliced,
+      changes.confirmedByManifest ?? s.confirmedByManifest,
     );
   }
   get kind(): ReferenceKind {
     return KINDS[this.bits & 7];
   }
+  get value(): string {
+    return this.source.value;
+  }
+  get refType(): string | null {
+    return this.source.refType;
+  }
+  get selfType(): string | null {
+    return this.source.selfType;
+  }
+  get element(): string {
+    return this.source.element;
+  }
+  get parent(): string | null {
+    return this.source.parent;
+  }
+  get attribute(): string | null {
+    return this.source.attribute;
+  }
   get id(): string {
     const id = this.place.id;
-    return id === null ? this.value : id;
+    return id === null ? this.source.value : id;
   }
   get file(): string {
     return this.place.file;
   }
   get line(): number {
-    return this.at < 0 ? this.place.line : Math.floor(this.at / COLUMN_SPAN);
+    return this.source.line;
   }
   get column(): number {
-    return this.at < 0 ? this.place.column : this.at % COLUMN_SPAN;
+    return this.source.column;
   }
   get status(): ReferenceStatus {
     return STATUSES[(this.bits >> 3) & 3];
@@ -409,6 +417,21 @@ export class LinkedSite implements ReferenceSite {
   toJSON(): ReferenceSite {
     return plainSite(this);
   }
+}
+
+/** The {@link SiteSource} fields of `s`, as an object of their own. */
+export function sourceOf(s: SiteSource): SiteSource {
+  return {
+    kind: s.kind,
+    value: s.value,
+    refType: s.refType,
+    selfType: s.selfType,
+    element: s.element,
+    parent: s.parent,
+    attribute: s.attribute,
+    line: s.line,
+    column: s.column,
+  };
 }
 
 /** Every field of `s` as one plain object, in the interface's order (what a spread of a plain one gives). */

@@ -1,6 +1,6 @@
 // The link's compact assets and sites (src/index/linked.ts): every field reads back exactly what was
-// given, whatever packing it went through (flags in one number, line and column in another, a place
-// shared with the site before), and `plainAsset` / `plainSite` / JSON give the interface's plain object.
+// given, whatever packing it went through (flags in one number, the fields of what it was read from
+// through that object, a place shared with the site before), and `plainAsset` / `plainSite` / JSON give the interface's plain object.
 import { describe, expect, test } from "bun:test";
 import {
   type AssetDef,
@@ -13,6 +13,7 @@ import {
   rankAssetsSteps,
   rankCompare,
   type ReferenceSite,
+  sourceOf,
 } from "../../src/index/linked.ts";
 import { REFERENCE_KINDS } from "../../src/index/records.ts";
 import { runSteps } from "../../src/steps.ts";
@@ -44,22 +45,14 @@ function site(changes: Partial<ReferenceSite> = {}): ReferenceSite {
   };
 }
 
-/** `s` made as a {@link LinkedSite} from its fields. */
+/** `s` made as a {@link LinkedSite} from its fields (its source an object of its own, as a stored site's). */
 function linked(s: ReferenceSite): LinkedSite {
   return new LinkedSite(
     s.index,
     s.from,
-    s.kind,
-    s.value,
+    sourceOf(s),
     s.id,
-    s.refType,
-    s.selfType,
-    s.element,
-    s.parent,
-    s.attribute,
     s.file,
-    s.line,
-    s.column,
     s.targets,
     s.status,
     s.state,
@@ -85,7 +78,7 @@ describe("LinkedSite", () => {
     for (const s of made) expect(plainSite(linked(s))).toEqual(s);
   });
 
-  test("an id that is not the value, an xi:include, lines and columns past what one number packs", () => {
+  test("an id that is not the value, an xi:include, huge lines and columns", () => {
     const cases = [
       site({ value: "WeaponTemplate:AlliedAthenaCannon", id: "AlliedAthenaCannon" }),
       site({ via: "Includes\\Shared.xml#xpointer(/AssetDeclaration/*)" }),
@@ -123,6 +116,43 @@ describe("LinkedSite", () => {
       index: 40,
       confirmedByManifest: true,
     });
+    // From a plain site (a stored one) and from a linked one, with a new owner and targets.
+    const moved = { ...s, from: 8, targets: [1] };
+    expect(plainSite(LinkedSite.of(s, { from: 8, targets: [1] }))).toEqual(moved);
+    expect(plainSite(LinkedSite.of(linked(s), { from: 8, targets: [1] }))).toEqual(moved);
+  });
+
+  test("a site made from a record's reference reads that reference's fields (not copies)", () => {
+    const ref = {
+      owner: 0,
+      kind: "attribute" as const,
+      value: "WeaponTemplate:Gun",
+      refType: "WeaponTemplate",
+      selfType: null,
+      element: "FireWeaponNugget",
+      parent: "Nuggets",
+      attribute: "WeaponName",
+      offset: 900,
+      line: 12,
+      column: 40,
+    };
+    const a = new LinkedSite(0, 1, ref, "Gun", "C:\\m\\a.xml", [2], "resolved", "compiled", null, false, false);
+    const { owner: _o, offset: _f, ...fields } = ref;
+    expect(plainSite(a)).toEqual({
+      ...fields,
+      index: 0,
+      from: 1,
+      id: "Gun",
+      file: "C:\\m\\a.xml",
+      targets: [2],
+      status: "resolved",
+      state: "compiled",
+      active: true,
+      via: null,
+      unspliced: false,
+      confirmedByManifest: false,
+    });
+    expect(Object.keys(a).length).toBe(6);
   });
 
   test("a kind, status or state it does not know is refused by name; every kind fits the kind's 3 bits", () => {
