@@ -72,6 +72,24 @@ export class DiagnosticCapper {
     if (items.length >= 2 * this.cap) this.trim(g);
   }
 
+  /**
+   * Counts a diagnostic of `file`, `code` and `severity` at `line`:`column` when {@link add} would count it
+   * without keeping it (its group full, in order, and it after every kept one) and says so; else false and
+   * nothing changes (the caller makes it and adds it). A million findings past the cap are then counted
+   * without a million messages made first.
+   */
+  countedPast(file: string, code: string, severity: Diagnostic["severity"], line: number, column: number): boolean {
+    const g = this.group(file, code, severity);
+    const items = g.items;
+    if (items.length < this.cap || !g.ordered) return false;
+    const last = items[items.length - 1].d;
+    // At the same position it comes after the last kept one (added later: a larger order of addition).
+    if (line < last.line || (line === last.line && column < last.column)) return false;
+    this.seq++;
+    this.count(g, 1, line, column);
+    return true;
+  }
+
   /** Adds diagnostics counted elsewhere past the same cap (a record's, a part's): counted, never kept. */
   addOmitted(o: OmittedDiagnostic): void {
     this.count(this.group(o.file, o.code, o.severity), o.count, o.line, o.column);

@@ -263,6 +263,7 @@ function findingsOf(
         if (state !== "not-included") externalDefines.push(u.name);
         continue;
       }
+      if (out.countedPast(path, "undefined-define", "warning", u.line, u.column)) continue;
       out.add({
         code: "undefined-define",
         severity: "warning",
@@ -419,11 +420,13 @@ function findingsOfSites(
       continue;
     }
     if (!included) continue; // files nothing includes (maps, drafts) are checked with `ra3 check FILE`, not in the index-wide report
+    const code = s.status === "wrong_type" ? "wrong-type-reference" : "unresolved-reference";
+    if (out.countedPast(s.file, code, "warning", s.line, s.column)) continue;
     // The types in definition order (byId is best first).
     const cands = [...(byId.get(s.id.toLowerCase()) ?? [])].sort((x, y) => x - y).map((i) => assets[i].type);
     const wantedType = s.refType ?? s.selfType;
     out.add({
-      code: s.status === "wrong_type" ? "wrong-type-reference" : "unresolved-reference",
+      code,
       severity: "warning",
       message: s.status === "wrong_type"
         ? `"${s.value}" exists only as ${[...new Set(cands)].join(", ")}, not as ${wantedType ?? "the expected type"}`

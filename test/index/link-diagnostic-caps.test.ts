@@ -109,6 +109,62 @@ describe("DiagnosticCapper", () => {
     }
     expect(over).toBeGreaterThan(25); // the cap was reached in many of them
   });
+
+  test("countedPast before add (a finding counted without being made) gives what add alone gives", () => {
+    // Past the cap: at the last kept one's very place and after it (counted), then on its line before it
+    // (not counted: kept instead of it).
+    const at = (i: number, line: number, column: number): Diagnostic => ({
+      code: "unresolved-reference",
+      severity: "warning",
+      message: `#${i}`,
+      file: "/m/Data/A.xml",
+      line,
+      column,
+    });
+    const edge = Array.from({ length: 200 }, (_, i) => at(i, i + 1, 3));
+    edge.push(at(200, 200, 3), at(201, 201, 1), at(202, 200, 1));
+    const plainEdge = new DiagnosticCapper();
+    const askedEdge = new DiagnosticCapper();
+    const countedEdge: number[] = [];
+    edge.forEach((d, i) => {
+      plainEdge.add(d);
+      if (askedEdge.countedPast(d.file!, d.code, d.severity, d.line, d.column)) countedEdge.push(i);
+      else askedEdge.add(d);
+    });
+    expect(countedEdge).toEqual([200, 201]);
+    expect(askedEdge.result()).toEqual(plainEdge.result());
+    expect(plainEdge.result().omitted.map((o) => [o.count, o.line, o.column])).toEqual([[3, 200, 3]]);
+    expect(plainEdge.result().diagnostics.at(-1)!.message).toBe("#202");
+    const next = random(11);
+    let counted = 0;
+    for (let round = 0; round < 100; round++) {
+      const all: Diagnostic[] = [];
+      const n = 1000 + Math.floor(next() * 3000);
+      let line = 1;
+      for (let i = 0; i < n; i++) {
+        const [code, severity] = CODES[Math.floor(next() * (round % 2 ? 2 : CODES.length))];
+        // Mostly in document order (repeated positions too), some rounds not.
+        line = round % 4 === 3 ? 1 + Math.floor(next() * 300) : line + Math.floor(next() * 2);
+        all.push({
+          code,
+          severity,
+          message: `#${i}`,
+          file: ["/m/Data/A.xml", "/m/Data/B.xml"][Math.floor(next() * 2)],
+          line,
+          column: 1 + Math.floor(next() * 3),
+        });
+      }
+      const plain = new DiagnosticCapper();
+      const asked = new DiagnosticCapper();
+      for (const d of all) {
+        plain.add(d);
+        if (asked.countedPast(d.file!, d.code, d.severity, d.line, d.column)) counted++;
+        else asked.add(d);
+      }
+      expect(asked.result()).toEqual(plain.result());
+    }
+    expect(counted).toBeGreaterThan(10_000); // most past the cap were counted without being made
+  });
 });
 
 describe("the output's caps over what the link holds", () => {
