@@ -119,6 +119,7 @@ export function linkDiagnostics(ctx: LinkContext, parts: DiagnosticsInputs): Dia
   feed(summaries(refs.external, refs.externalInactive, own.externalDefines, parts.walk.suppressedPrefixed));
   for (const o of own.omitted) capper.addOmitted(o);
   for (const o of refs.omitted) capper.addOmitted(o);
+  for (const o of parts.inherit.omitted) capper.addOmitted(o);
   for (const o of omittedOf(ctx, parts.files, parts.references)) capper.addOmitted(o);
   const capped = capper.result();
   return {
