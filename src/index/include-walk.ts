@@ -20,6 +20,12 @@ import type { Diagnostic, IncludeEdge, StreamInfo } from "./linked.ts";
 import type { FileRecord } from "./records.ts";
 import { runSteps } from "../steps.ts";
 
+/**
+ * The parts of an include cycle's chain its warning shows at most: a longer one shows its first files,
+ * how many are left out, and the file included again.
+ */
+const CYCLE_SHOWN = 8;
+
 /** The context a walk reached a file in: 0 `all`, 1 only `instance`, 2 only `reference` includes. */
 export type WalkContext = 0 | 1 | 2;
 
@@ -73,7 +79,8 @@ interface StreamWalk {
   /** File key → the strongest context this stream walked it in. */
   readonly visited: Map<string, WalkContext>;
   readonly onStack: string[];
-  readonly stackKeys: Set<string>;
+  /** The keys of {@link onStack}'s files, each with its position there. */
+  readonly stackKeys: Map<string, number>;
   readonly manifests: string[];
   fileCount: number;
 }
@@ -135,7 +142,7 @@ class IncludeWalker {
   private sinceYield = 0;
 
   *walkEntry(entry: EntryPoint): Generator<void, void, void> {
-    const s: StreamWalk = { entry, visited: new Map(), onStack: [], stackKeys: new Set(), manifests: [], fileCount: 0 };
+    const s: StreamWalk = { entry, visited: new Map(), onStack: [], stackKeys: new Map(), manifests: [], fileCount: 0 };
     const context = ENTRY_CONTEXT[entry.context ?? "compiled"];
     yield* this.visit(s, entry.file, context, 0);
     this.streams.push({
@@ -223,8 +230,8 @@ class IncludeWalker {
       });
       return;
     }
+    s.stackKeys.set(key, s.onStack.length);
     s.onStack.push(loaded.path);
-    s.stackKeys.add(key);
     yield* this.visitIncludes(s, loaded, context, depth);
     s.onStack.pop();
     s.stackKeys.delete(key);
@@ -296,8 +303,15 @@ class IncludeWalker {
     const edgeKey = `${pathKey(from)}\u0000${toKey}`;
     if (this.cycleEdges.has(edgeKey)) return;
     this.cycleEdges.add(edgeKey);
-    const start = s.onStack.findIndex((p) => pathKey(p) === toKey);
-    const cycle = [...s.onStack.slice(start), to].map((p) => displayPath(this.inputs, p));
+    // The files from the one included again to here, and it again: a long chain shortened in the middle
+    // (each cycle edge of a deep chain named the whole stack: n messages of up to n paths).
+    const chain = [...s.onStack.slice(s.stackKeys.get(toKey)), to];
+    const shown = chain.length <= CYCLE_SHOWN
+      ? chain
+      : [...chain.slice(0, CYCLE_SHOWN - 2), null, chain[chain.length - 1]];
+    const cycle = shown.map((p) =>
+      p === null ? `… (${chain.length - (CYCLE_SHOWN - 1)} more)` : displayPath(this.inputs, p)
+    );
     this.diagnostics.push({
       code: "include-cycle",
       severity: "warning",

@@ -130,6 +130,29 @@ describe("includes", () => {
     expect(linked.streams.map((s) => [s.name, s.files])).toEqual([["static", 4]]);
   });
 
+  test("a chain of 250 includes, each file also including the first: 250 cycles, each warning's chain shortened", () => {
+    // Each cycle edge of the deep chain named the whole stack: n warnings of up to n paths (n is bounded by
+    // the include depth limit, 300).
+    const files: Record<string, string> = { "Data/Mod.xml": doc(includes(["all", "C/F0.xml"])) };
+    const n = 250;
+    for (let i = 0; i < n; i++) {
+      const next = i + 1 < n ? [["all", `F${i + 1}.xml`] as [string, string]] : [];
+      files[`Data/C/F${i}.xml`] = doc(includes(...next, ["all", "F0.xml"]));
+    }
+    const { linked } = memIndex(files, sample);
+    const cycles = linked.diagnostics.filter((d) => d.code === "include-cycle");
+    expect(cycles.length).toBe(n);
+    expect(cycles.map((d) => d.message).slice(0, 2)).toEqual([
+      'include cycle: Data/C/F0.xml → Data/C/F0.xml (the include of "F0.xml" is skipped)',
+      'include cycle: Data/C/F0.xml → Data/C/F1.xml → Data/C/F0.xml (the include of "F0.xml" is skipped)',
+    ]);
+    expect(cycles.find((d) => d.file!.endsWith("F249.xml"))!.message).toBe(
+      "include cycle: Data/C/F0.xml → Data/C/F1.xml → Data/C/F2.xml → Data/C/F3.xml → Data/C/F4.xml → " +
+        'Data/C/F5.xml → … (244 more) → Data/C/F0.xml (the include of "F0.xml" is skipped)',
+    );
+    expect(Math.max(...cycles.map((d) => d.message.length))).toBeLessThan(250);
+  });
+
   test("a path with spaces (and Windows backslashes) resolves like any other", () => {
     const { linked } = memIndex(
       {
