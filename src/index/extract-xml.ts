@@ -244,7 +244,7 @@ class XmlExtraction {
    */
   private readonly perCode: Map<string, number> | null;
   private readonly omitted = new Map<string, Mutable<OmittedDiagnostics>>();
-  /** `type\0lower-cased id` → index of its first definition in this file. */
+  /** The (element name, id) pairs declared so far, with the index of each one's first definition (`seen-assets.ts`). */
   private readonly seenAssets = new SeenAssets(this.assets);
   private readonly stack: Frame[] = [];
   private rootName: string | null = null;

@@ -17,14 +17,9 @@
 import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { EntryPoint, IncludeResolution, LinkInputs, LoadedFile, RecordLookup } from "./link-context.ts";
 import type { Diagnostic, IncludeEdge, StreamInfo } from "./linked.ts";
+import { shortenedChain } from "./link-caps.ts";
 import type { FileRecord } from "./records.ts";
 import { runSteps } from "../steps.ts";
-
-/**
- * The parts of an include cycle's chain its warning shows at most: a longer one shows its first files,
- * how many are left out, and the file included again.
- */
-const CYCLE_SHOWN = 8;
 
 /** The context a walk reached a file in: 0 `all`, 1 only `instance`, 2 only `reference` includes. */
 export type WalkContext = 0 | 1 | 2;
@@ -305,12 +300,11 @@ class IncludeWalker {
     this.cycleEdges.add(edgeKey);
     // The files from the one included again to here, and it again: a long chain shortened in the middle
     // (each cycle edge of a deep chain named the whole stack: n messages of up to n paths).
-    const chain = [...s.onStack.slice(s.stackKeys.get(toKey)), to];
-    const shown = chain.length <= CYCLE_SHOWN
-      ? chain
-      : [...chain.slice(0, CYCLE_SHOWN - 2), null, chain[chain.length - 1]];
-    const cycle = shown.map((p) =>
-      p === null ? `… (${chain.length - (CYCLE_SHOWN - 1)} more)` : displayPath(this.inputs, p)
+    const start = s.stackKeys.get(toKey)!;
+    const length = s.onStack.length - start + 1;
+    const cycle = shortenedChain(
+      length,
+      (j) => displayPath(this.inputs, j === length - 1 ? to : s.onStack[start + j]),
     );
     this.diagnostics.push({
       code: "include-cycle",

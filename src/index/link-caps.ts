@@ -150,3 +150,18 @@ export class DiagnosticCapper {
     g.count += n;
   }
 }
+
+/** The parts of a chain (a cycle's members) a message shows at most. */
+const CHAIN_SHOWN = 8;
+
+/**
+ * The names of a chain of `length` items for a message (`nameAt(j)`: the name of item j): all of them up to
+ * {@link CHAIN_SHOWN}; a longer chain shows its first six, how many are left out, and its last (a cycle's
+ * message of every member was n names for each of n members).
+ * @example shortenedChain(3, (j) => "ABA"[j]) // ["A", "B", "A"]
+ */
+export function shortenedChain(length: number, nameAt: (j: number) => string): string[] {
+  if (length <= CHAIN_SHOWN) return Array.from({ length }, (_, j) => nameAt(j));
+  const first = Array.from({ length: CHAIN_SHOWN - 2 }, (_, j) => nameAt(j));
+  return [...first, `… (${length - (CHAIN_SHOWN - 1)} more)`, nameAt(length - 1)];
+}

@@ -309,7 +309,6 @@ function duplicateIds(
   const perId = new Map<string, readonly DuplicateFinding[]>();
   // forEach, not for…of: no [id, group] pair per id (a million of them at a million assets).
   byId.forEach((group, id) => {
-    if (group.length < 2) return;
     const found = duplicatesOf(ctx, assets, group);
     if (found.length) perId.set(id, found);
   });

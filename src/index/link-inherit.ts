@@ -4,7 +4,7 @@
  * `inheritFrom` gets an error naming the whole chain, and queries label those edges as a cycle.
  */
 import { displayPath } from "../project/paths.ts";
-import { DiagnosticCapper } from "./link-caps.ts";
+import { DiagnosticCapper, shortenedChain } from "./link-caps.ts";
 import type { LinkContext } from "./link-context.ts";
 import type { AssetDef, Diagnostic, InheritCycle, OmittedDiagnostic, ReferenceSite } from "./linked.ts";
 
@@ -20,11 +20,6 @@ export interface InheritTable {
   readonly omitted: readonly OmittedDiagnostic[];
 }
 
-/**
- * The parts of the chain a cycle's message shows at most: a longer chain shows its first names, how many
- * are left out, and the member again.
- */
-const CHAIN_SHOWN = 8;
 /** The other members' `inheritFrom` places a cycle's message lists at most. */
 const OTHERS_SHOWN = 4;
 
@@ -93,13 +88,8 @@ function cycleDiagnostics(
       const site = sites[c.sites[k]];
       if (!ctx.insideProject(site.file)) return;
       if (out.countedPast(site.file, "inherit-cycle", "error", site.line, site.column)) return;
-      // The chain from this member round to it again: n + 1 names, the middle left out past CHAIN_SHOWN.
-      const at = (j: number) => c.assets[(k + j) % n];
-      const chain = n + 1 <= CHAIN_SHOWN ? Array.from({ length: n + 1 }, (_, j) => name(at(j))).join(" → ") : [
-        ...Array.from({ length: CHAIN_SHOWN - 2 }, (_, j) => name(at(j))),
-        `… (${n + 1 - (CHAIN_SHOWN - 1)} more)`,
-        name(member),
-      ].join(" → ");
+      // The chain from this member round to it again: n + 1 names (a long one shortened).
+      const chain = shortenedChain(n + 1, (j) => name(c.assets[(k + j) % n])).join(" → ");
       const others: string[] = [];
       for (let j = 0; j < n && others.length < OTHERS_SHOWN; j++) {
         if (j === k) continue;

@@ -520,7 +520,12 @@ interface KeyedResolution extends Resolution {
 
 const NO_TARGETS: readonly number[] = [];
 
-/** The values {@link SiteResolver} memoises at most (a Corona-scale mod names ≈ 20k distinct values). */
+/**
+ * The values {@link SiteResolver} memoises at most. A mod names a few thousand values many times each (a
+ * Corona-scale mod ≈ 20k distinct ones), all memoised; a huge generated file naming a million values once
+ * each kept a million answers alive to the phase's end (≈ 150 MB at 1.27 M sites, and garbage a quick
+ * collection cannot free, since it outlived several) for no hit.
+ */
 const MEMO_LIMIT = 65_536;
 
 /**
@@ -542,13 +547,6 @@ class SiteResolver {
     private readonly byId: ReadonlyMap<string, readonly number[]>,
     /** Asset index → its id lower-cased (the ranking's): a found id's lower-cased copy is that string. */
     private readonly lowerIds?: readonly string[],
-    /**
-     * The memo holds at most this many values (later ones are resolved every time). A mod names a few
-     * thousand values many times each, all memoised; a huge generated file naming a million values once
-     * each kept a million answers alive to the phase's end for no hit (≈ 150 MB at 1.27 M sites, and
-     * garbage a quick collection cannot free, since it outlived several).
-     */
-    private readonly memoLimit = MEMO_LIMIT,
   ) {}
 
   resolve(r: RefRecord, from: number): Resolution {
@@ -591,7 +589,8 @@ class SiteResolver {
     answer: KeyedResolution,
   ) {
     if (known === undefined) {
-      if (this.memo.size < this.memoLimit) this.memo.set(value, answer);
+      // At most MEMO_LIMIT values (later ones are resolved every time): see there.
+      if (this.memo.size < MEMO_LIMIT) this.memo.set(value, answer);
     } else if (!(known instanceof Map) && known.typeKey === answer.typeKey) {
       this.memo.set(value, answer);
     } else if (known instanceof Map) {
@@ -717,6 +716,7 @@ function manifestSites(
   const { assets } = table;
   const confirm = new Confirmations(sink.sites, assets, byId, lowerIds);
   const manifestTargets = new Map<number, number[]>();
+  const sources = new Map<number, SiteSource[]>();
   const seenPairs = new Set<number>();
   for (const { loaded, indexes } of table.manifestOwners) {
     const refs = loaded.record.manifestRefs;
@@ -736,17 +736,7 @@ function manifestSites(
         manifestTargets.set(to, targets);
       }
       if (confirm.xmlSitesTo(from, targets)) continue;
-      const source: SiteSource = {
-        kind: "manifest",
-        value: `${target.type}:${target.id}`,
-        refType: target.type,
-        selfType: null,
-        element: assets[from].type,
-        parent: null,
-        attribute: null,
-        line: 0,
-        column: 0,
-      };
+      const source = manifestSource(sources, to, target, assets[from].type);
       // The compiler's pair inside a prebuilt manifest: part of what the mod references.
       sink.addPrebuilt((index) =>
         new LinkedSite(
@@ -765,6 +755,34 @@ function manifestSites(
       );
     }
   }
+}
+
+/**
+ * The source of a manifest pair's site to asset `to` (`target`) from an asset of type `element`: one per
+ * target and referencing type, shared by its pairs (`sources`: target → those made so far).
+ */
+function manifestSource(
+  sources: Map<number, SiteSource[]>,
+  to: number,
+  target: AssetDef,
+  element: string,
+): SiteSource {
+  let made = sources.get(to);
+  if (!made) sources.set(to, made = []);
+  for (const s of made) if (s.element === element) return s;
+  const source: SiteSource = {
+    kind: "manifest",
+    value: `${target.type}:${target.id}`,
+    refType: target.type,
+    selfType: null,
+    element,
+    parent: null,
+    attribute: null,
+    line: 0,
+    column: 0,
+  };
+  made.push(source);
+  return source;
 }
 
 /**

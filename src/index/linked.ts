@@ -189,20 +189,34 @@ export class ManifestAsset extends LinkedAsset {
     host: AssetHost,
     private readonly source: string | null,
   ) {
-    super(index, type, host, manifestDecl(type, id), -1, false);
+    super(index, type, host, MANIFEST_DECL, -1, false);
+    this.manifestId = id;
+  }
+  /** Its id (the shared declaration has none). */
+  private readonly manifestId: string;
+  override get id(): string {
+    return this.manifestId;
   }
   override get manifestSource(): string | null {
     return this.source;
   }
   override moved(index: number): LinkedAsset {
-    return new ManifestAsset(index, this.type, this.id, this.host, this.source);
+    return new ManifestAsset(index, this.type, this.manifestId, this.host, this.source);
   }
 }
 
-/** The declaration of a manifest's asset: its id, no place in any text. */
-function manifestDecl(type: string, id: string): AssetDecl {
-  return { type, id, line: 0, column: 0, startLine: 0, endLine: 0, start: -1, end: -1, inheritFrom: null };
-}
+/** The place of every manifest asset (none in any text), shared: its id is its own field. */
+const MANIFEST_DECL: AssetDecl = {
+  type: "",
+  id: "",
+  line: 0,
+  column: 0,
+  startLine: 0,
+  endLine: 0,
+  start: -1,
+  end: -1,
+  inheritFrom: null,
+};
 
 /** Every field of `a` as one plain object, in the interface's order (what a spread of a plain one gives). */
 export function plainAsset(a: AssetDef): AssetDef {
@@ -298,8 +312,9 @@ interface SitePlace {
 }
 
 /**
- * What a site was read from: the record's reference ({@link RefRecord} is one), or for a site made from a
- * stored or manifest one, an object of these fields of its own.
+ * What a site was read from: the record's reference ({@link RefRecord} is one); a manifest pair's site
+ * shares one per target and referencing type; {@link LinkedSite.of} given a plain site (not made by a
+ * link: tests) makes one of its own.
  */
 export type SiteSource = Pick<
   RefRecord,
