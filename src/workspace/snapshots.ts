@@ -258,8 +258,15 @@ export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: str
   try {
     return store.save(snapshot, paceMemory);
   } catch (e) {
-    const refused = refusedPart(ws, snapshot, e);
-    return "retry" in refused ? store.save(refused.retry, paceMemory) : refused;
+    const refused = refusedPart(e);
+    if (!("sites" in refused)) return refused;
+    let outcome: { result: SaveResult } | { error: unknown };
+    try {
+      outcome = { result: store.save({ ...snapshot, linked: null }, paceMemory) };
+    } catch (again) {
+      outcome = { error: again };
+    }
+    return afterRetry(ws, refused.sites, outcome);
   }
 }
 
@@ -267,14 +274,38 @@ export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: str
  * What a save does when a stored part of `snapshot` did not decode as the store read it (`e`: the store
  * throws those, and returns I/O failures as values), the one rule of both save paths: a deferred record —
  * nothing is written (the record's reason is the result; the next run reads that snapshot's files again
- * when it meets the record); the stored sites — said once, and `snapshot` saved again without its linked
- * section (the records are good: the next warm start links them). Anything else is rethrown.
+ * when it meets the record); the stored sites — returned, and the caller saves `snapshot` again without its
+ * linked section (the records may be good: the next warm start links them), see {@link afterRetry}.
+ * Anything else is rethrown.
  */
-function refusedPart(ws: Workspace, snapshot: Snapshot, e: unknown): SaveResult | { readonly retry: Snapshot } {
+function refusedPart(e: unknown): SaveResult | { readonly sites: CorruptSites } {
   if (e instanceof CorruptRecord) return { saved: false, reason: "error", message: e.message };
   if (!(e instanceof CorruptSites)) throw e;
-  ws.onRecordProblem?.(`${e.message}; the snapshot was saved without its linked section`);
-  return { retry: { ...snapshot, linked: null } };
+  return { sites: e };
+}
+
+/**
+ * What the save again without the linked section gave (`outcome`: its result, or what it threw), the
+ * stored sites' refusal said once with it: saved without the linked section, or not saved and why (a
+ * record that does not decode, met only now: the linked section is written first).
+ */
+function afterRetry(
+  ws: Workspace,
+  sites: CorruptSites,
+  outcome: { readonly result: SaveResult } | { readonly error: unknown },
+): SaveResult {
+  let r: SaveResult;
+  if ("result" in outcome) r = outcome.result;
+  else {
+    const refused = refusedPart(outcome.error);
+    r = "sites" in refused ? { saved: false, reason: "error", message: refused.sites.message } : refused;
+  }
+  ws.onRecordProblem?.(
+    r.saved || r.reason === "unchanged"
+      ? `${sites.message}; the snapshot was saved without its linked section`
+      : `${sites.message}; the snapshot was not saved (${r.message})`,
+  );
+  return r;
 }
 
 /**
@@ -308,8 +339,16 @@ export class StoreSnapshotPort implements SnapshotPort {
         try {
           r = await this.store.saveInSteps(snapshot, pause);
         } catch (e) {
-          const refused = refusedPart(this.ws, snapshot, e);
-          r = "retry" in refused ? await this.store.saveInSteps(refused.retry, pause) : refused;
+          const refused = refusedPart(e);
+          if ("sites" in refused) {
+            let outcome: { result: SaveResult } | { error: unknown };
+            try {
+              outcome = { result: await this.store.saveInSteps({ ...snapshot, linked: null }, pause) };
+            } catch (again) {
+              outcome = { error: again };
+            }
+            r = afterRetry(this.ws, refused.sites, outcome);
+          } else r = refused;
         }
         if (!r.saved && r.reason !== "unchanged") this.log(`snapshot not saved: ${r.message}`);
       },

@@ -604,6 +604,49 @@ describe("reference sites decoded only when read (format 6)", () => {
     expect(ordered(again.linked!, dir)).toEqual(ordered((await fresh(dir, home)).linked!, dir));
   });
 
+  test("stored sites and a record that both do not decode: the retry without the linked section refused too, said once", async () => {
+    const { dir, home } = await saved();
+    const store = new SnapshotStore(home, dir);
+    corruptRecord(store, dir, "Data/Includes/Weapons.xml");
+    corruptSites(store);
+    const before = readFileSync(store.path);
+    const record = `the snapshot is corrupt: the record of ${
+      join(dir, "Data/Includes/Weapons.xml")
+    } does not decode (a number is longer than 8 bytes)`;
+    const sites = "the snapshot is corrupt: its stored reference sites do not decode (a number is longer than 8 bytes)";
+    const ws = new Workspace(config(dir, home));
+    const warmStore = new SnapshotStore(home, dir);
+    const warm = await warmStart(ws, warmStore, schemaKeyOf(ws.schema));
+    if (!warm.warm) throw new Error(warm.reason);
+    ws.close();
+    const problems: string[] = [];
+    ws.onRecordProblem = (m) => problems.push(m);
+    warmStore.forgetLoaded();
+    // The linked section is written first: its sites throw, then the retry meets the record.
+    expect(saveSnapshot(ws, warmStore, schemaKeyOf(ws.schema))).toEqual({
+      saved: false,
+      reason: "error",
+      message: record,
+    });
+    expect(problems).toEqual([`${sites}; the snapshot was not saved (${record})`]);
+    expect(readFileSync(store.path).equals(before)).toBe(true);
+    // The server's save: the same, logged.
+    const logs: string[] = [];
+    const served = new Workspace(config(dir, home));
+    const port = new StoreSnapshotPort(home, dir, schemaKeyOf(served.schema), (l) => logs.push(l), 60_000);
+    expect((await port.restore(served)).restored).toBe(true);
+    const said: string[] = [];
+    served.onRecordProblem = (m) => said.push(m);
+    port.store.forgetLoaded();
+    port.changed(served);
+    await port.flush();
+    served.close();
+    expect([logs, said]).toEqual([[`snapshot not saved: ${record}`], [
+      `${sites}; the snapshot was not saved (${record})`,
+    ]]);
+    expect(readFileSync(store.path).equals(before)).toBe(true);
+  });
+
   test("ra3 refs on a snapshot whose sites do not decode: refused on stderr, the answer a fresh build's", async () => {
     const { dir, home } = await saved();
     const cli = async (ra3Home: string, ...args: string[]) => {
