@@ -11,7 +11,7 @@
 import { linkSync, unlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
-import { tempPathFor, writeFileAtomic } from "../disk/atomic.ts";
+import { removeQuietly, renameWithRetry, stageFile, tempPathFor } from "../disk/atomic.ts";
 import { type FileSystemPort, nodeFileSystem } from "../disk/port.ts";
 
 /** What a lock file holds (JSON). */
@@ -65,11 +65,10 @@ export interface AcquireOptions {
   /** Whether a pid on this host is alive (default: `process.kill(pid, 0)`, ESRCH means dead). */
   readonly isAlive?: (pid: number) => boolean;
   /**
-   * Creates the lock file with its content, or returns false when one exists (default: {@link createLockFile}
-   * on the disk; with {@link fs}, that file system's exclusive create).
+   * Where the lock is read, re-dated and removed (default: the disk, where it is created by a hard link:
+   * it appears with its content in one step). Tests pass an in-memory one, on which it is created by an
+   * exclusive create and a write (not one step: for tests of one writer only).
    */
-  readonly create?: (lockPath: string, content: string) => boolean;
-  /** Where the lock is read, re-dated and removed (default: the disk; tests pass an in-memory one). */
   readonly fs?: FileSystemPort;
 }
 
@@ -104,8 +103,7 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
   const pid = options.pid ?? process.pid;
   const isAlive = options.isAlive ?? pidIsAlive;
   const fs = options.fs ?? nodeFileSystem();
-  const create = options.create ??
-    (options.fs ? (path: string, content: string) => createExclusive(fs, path, content) : createLockFile);
+  const create = options.fs ? (path: string, content: string) => createExclusive(fs, path, content) : createLockFile;
   fs.mkdir(fs.path.dirname(lockPath));
 
   let recovered = false;
@@ -248,10 +246,15 @@ function makeLock(fs: FileSystemPort, path: string, first: LockOwner, recovered:
     refresh(): boolean {
       if (!ours()) return false;
       const next: LockOwner = { ...owner, createdAt: new Date(now()).toISOString() };
+      // Staged beside the lock and renamed over it (the atomic write's own two steps, without its symbolic
+      // link, permission and backup handling, and with no pause between Windows' rename retries: a refresh
+      // runs inside a server's save steps, and a lock that cannot be re-dated now is re-dated at the next one).
+      let temp: string | null = null;
       try {
-        // The atomic write removes its temporary file when it fails; the lock keeps its previous content.
-        writeFileAtomic(fs, path, JSON.stringify(next), { mode: 0o644 });
+        temp = stageFile(fs, path, new TextEncoder().encode(JSON.stringify(next)));
+        renameWithRetry(fs, temp, path, 0);
       } catch {
+        if (temp !== null) removeQuietly(fs, temp);
         return false;
       }
       owner = next;
