@@ -3,7 +3,7 @@
  * cares about with its stat stamp, and re-stat of known files for warm-start validation.
  */
 import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
-import { extensionOf, isInside, native, pathKey } from "./paths.ts";
+import { baseName, isInside, native, pathKey } from "./paths.ts";
 import { runSteps, runStepsWithPauses } from "../steps.ts";
 
 /** What a scanned file is, by extension; `other-text` is any other file (e.g. a sniffed-XML `.dat`). */
@@ -43,7 +43,16 @@ const KIND_BY_EXTENSION: ReadonlyMap<string, ScannedKind> = new Map([
  * @example fileKindOf("Art/AU/AUTank.W3X") // "w3x"
  */
 export function fileKindOf(path: string): ScannedKind | null {
-  return KIND_BY_EXTENSION.get(extensionOf(path)) ?? null;
+  return kindOfName(baseName(path));
+}
+
+/**
+ * {@link fileKindOf} of a listed entry's bare name, as `extensionOf` reads it (the text from its last dot,
+ * not at its start, in lower case) without the path parsing: the scan asks it for every entry it lists.
+ */
+function kindOfName(name: string): ScannedKind | null {
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? null : KIND_BY_EXTENSION.get(name.slice(dot).toLowerCase()) ?? null;
 }
 
 export interface ScanOptions {
@@ -139,7 +148,7 @@ function* scanSteps(root: string, opts: ScanOptions): Generator<void, ScannedFil
         if (!e.name.startsWith(".") && !skip.has(e.name.toLowerCase())) stack.push(p);
         continue;
       }
-      const kind = fileKindOf(e.name);
+      const kind = kindOfName(e.name);
       const wanted = kind !== null;
       if (e.isSymbolicLink()) {
         if (opts.admitLink && !opts.admitLink(p)) {
