@@ -22,9 +22,15 @@ interface CollectingRuntime {
  * @example collectIfLarge() // after the XML phase of a build
  */
 export function collectIfLarge(): void {
-  const runtime = (globalThis as { Bun?: CollectingRuntime }).Bun;
+  const runtime = collectingRuntime();
   if (!runtime || process.memoryUsage.rss() < LARGE_RSS_BYTES) return;
   runtime.gc(true);
+  memoryPacer.collected();
+}
+
+/** The runtime's collector: Bun's; null elsewhere. */
+function collectingRuntime(): CollectingRuntime | null {
+  return (globalThis as { Bun?: CollectingRuntime }).Bun ?? null;
 }
 
 /** How often (at most) {@link MemoryPacer.step} reads the resident size: reading it costs ≈ 9 µs. */
@@ -73,11 +79,16 @@ export class MemoryPacer {
     collect();
     this.floor = rss();
   }
+
+  /** A collection happened elsewhere (a phase end's full one): growth counts from the size after it. */
+  collected(): void {
+    if (this.ports.collect !== null) this.floor = this.ports.rss();
+  }
 }
 
 /** The process's clock, resident size and (under Bun) quick collection. */
 function processPorts(): PacerPorts {
-  const runtime = (globalThis as { Bun?: CollectingRuntime }).Bun;
+  const runtime = collectingRuntime();
   return {
     now: () => performance.now(),
     rss: () => process.memoryUsage.rss(),

@@ -25,8 +25,13 @@ function scripted(withCollector = true) {
     state.rss = mb * MB;
     pacer.step();
   };
+  pacers.set(state, pacer);
   return { state, step };
 }
+
+const pacers = new WeakMap<object, MemoryPacer>();
+/** The pacer of a {@link scripted} state. */
+const pacerOf = (state: object): MemoryPacer => pacers.get(state)!;
 
 describe("the memory pacer", () => {
   test("below 640 MB it never collects; past it, once per 32 MB of growth since the last collection", () => {
@@ -50,6 +55,22 @@ describe("the memory pacer", () => {
     expect([state.reads, state.collections]).toEqual([2, [700]]); // the step at 0 (and its re-read after collecting)
     step(21, 900);
     expect([state.reads, state.collections]).toEqual([4, [700, 900]]);
+  });
+
+  test("a collection made elsewhere (a phase end's) counts as its last one", () => {
+    const { state, step } = scripted();
+    step(0, 700); // collects at once (600 MB grown since the start)
+    state.collections.length = 0;
+    step(25, 720);
+    step(50, 740); // 40 MB above the last collection…
+    expect(state.collections).toEqual([740]);
+    state.rss = 900 * MB;
+    // …but a full collection elsewhere brought it to 900 (the size read now): growth counts from there.
+    pacerOf(state).collected();
+    step(75, 920);
+    expect(state.collections).toEqual([740]);
+    step(100, 935);
+    expect(state.collections).toEqual([740, 935]);
   });
 
   test("without a collector it does nothing, not even read the size", () => {
