@@ -67,7 +67,13 @@ async function indexFor(env: ToolEnv, waitMs: number): Promise<LinkedIndex> {
   const linked = h.service.linked ?? (waitMs > 0 ? await h.service.waitForIndex(waitMs) : null);
   if (linked) {
     // A warm start's stored sites are decoded (or refused and the index linked again) before any read.
-    await h.service.decodeStoredSites();
+    const unreadable = await h.service.decodeStoredSites();
+    if (unreadable) {
+      throw new ProtocolError(
+        INTERNAL_ERROR,
+        `the stored index cannot be read: ${unreadable}; fix the cause, then call the reindex tool`,
+      );
+    }
     return h.service.linked ?? linked;
   }
   if (h.service.ws.lifecycle.state === "error") {

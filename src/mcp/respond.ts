@@ -136,7 +136,13 @@ export async function acquireIndex(
     if (f) return f;
   } else await awaitSnapshot(registry, h, signal);
   // A warm start's stored sites are decoded (or refused and the index linked again) before any query.
-  await h.service.decodeStoredSites();
+  const unreadable = await h.service.decodeStoredSites();
+  if (unreadable) {
+    return failure(envelopeOf(h.service.view()), {
+      code: "no_index",
+      message: `the stored index cannot be read: ${unreadable}; fix the cause, then call reindex`,
+    });
+  }
   const linked = h.service.linked;
   if (linked) return { handle: h, linked };
   const index = envelopeOf(h.service.view());

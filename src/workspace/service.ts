@@ -347,7 +347,7 @@ export class IndexService {
   }
 
   /** The running decode of the published index's stored sites (concurrent queries share it). */
-  private sitesDecoding: Promise<void> | null = null;
+  private sitesDecoding: Promise<string | null> | null = null;
 
   /**
    * Decodes the published index's stored reference sites if nothing has read them yet: the one way a
@@ -356,19 +356,27 @@ export class IndexService {
    * its re-reads); when the sites do not decode, the refusal — the workspace's: that snapshot's records
    * read again and the index linked from the files — mutates the workspace, so it runs in the exclusive
    * section after the running work (never beside a refresh), and its failure is recorded like an
-   * update's. Resolves when the published index's sites can be read (or the refusal failed: then the
-   * last error says why).
+   * update's. Resolves to null when the published index's sites can be read, or to why not (the sites
+   * did not decode and the refusal failed: the caller answers that, not from the broken index).
    */
-  decodeStoredSites(): Promise<void> {
+  decodeStoredSites(): Promise<string | null> {
     const linked = this.ws.linked;
-    if (!linked || !linked.sitesDeferred) return Promise.resolve();
+    if (!linked || !linked.sitesDeferred) return Promise.resolve(null);
     this.sitesDecoding ??= (async () => {
       try {
         await this.ws.newSlicer().drive(linked.sitesSteps());
+        return null;
       } catch (e) {
         if (!(e instanceof CorruptSites)) throw e;
         // Decoded again there (the same failure) and refused, unless an index published meanwhile replaced it.
-        await this.exclusive(() => this.ws.decodeStoredSites()).catch(() => {});
+        try {
+          await this.exclusive(() => this.ws.decodeStoredSites());
+          return null;
+        } catch (failed) {
+          return `${e.message}, and linking the files again failed: ${
+            failed instanceof Error ? failed.message : String(failed)
+          }`;
+        }
       } finally {
         this.sitesDecoding = null;
       }

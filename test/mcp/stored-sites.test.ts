@@ -6,7 +6,7 @@
  * each touched file is read once by the warm start plus once by the refusal.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, readdirSync, readFileSync, utimesSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import type { FileSource } from "../../src/workspace/file-source.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
@@ -97,6 +97,32 @@ describe("stored sites that do not decode, read by concurrent MCP queries", () =
       expect(failures).toEqual([]);
       expect(results).toEqual([[false, want], [false, want], [false, wantUses], [false, want], [false, want]]);
       expect(files.reads).toBe(xml.length);
+    },
+    30_000,
+  );
+
+  test(
+    "the refusal itself fails (the mod's folder gone): the query says why, not an answer from the broken index",
+    async () => {
+      const { dir, home } = await damaged();
+      const h = await connect(dir, { home });
+      // The warm start done (the stored index served, nothing changed), then the folder goes.
+      const picked = h.registry.pick(null);
+      if (!("service" in picked)) throw new Error("no project");
+      await picked.service.start();
+      rmSync(dir, { recursive: true, force: true });
+      const first = await h.call("find_references", { id: "AthenaCannonBeam" });
+      const again = await h.call("find_references", { id: "AthenaCannonBeam" });
+      await h.close();
+      for (const c of [first, again]) {
+        const error = (c.structuredContent as { error?: { code: string; message: string } }).error;
+        expect([c.isError, error?.code]).toEqual([true, "no_index"]);
+        expect(error?.message).toStartWith(
+          "the stored index cannot be read: the snapshot is corrupt: its stored reference sites do not decode " +
+            "(a number is longer than 8 bytes), and linking the files again failed: ",
+        );
+        expect(error?.message).toEndWith("; fix the cause, then call reindex");
+      }
     },
     30_000,
   );
