@@ -84,7 +84,7 @@ function cycleDiagnostics(
   const name = (a: number) => `${assets[a].type} ${assets[a].id}`;
   for (const c of cycles) {
     const n = c.assets.length;
-    c.assets.forEach((member, k) => {
+    c.assets.forEach((_, k) => {
       const site = sites[c.sites[k]];
       if (!ctx.insideProject(site.file)) return;
       if (out.countedPast(site.file, "inherit-cycle", "error", site.line, site.column)) return;
