@@ -412,15 +412,20 @@ function movedOnly(old: StoredFile, now: StoredFile): boolean {
 }
 
 /** What the include walk reads of a record besides its includes and xi:includes. */
-function restOf(r: FileRecord): string {
-  return JSON.stringify([
+function walkedRest(r: FileRecord): unknown[] {
+  return [
     r.kind,
     r.fragment,
     r.rootName,
     r.streamSources,
     r.streamReferences,
     r.diagnostics.length > 0 && r.kind === "manifest",
-  ]);
+  ];
+}
+
+/** {@link walkedRest} as one comparable string. */
+function restOf(r: FileRecord): string {
+  return JSON.stringify(walkedRest(r));
 }
 
 /**
@@ -428,14 +433,5 @@ function restOf(r: FileRecord): string {
  * diagnostics carry): two records with the same structure walk the same.
  */
 function structureOf(r: FileRecord): string {
-  return JSON.stringify([
-    r.kind,
-    r.fragment,
-    r.rootName,
-    r.includes,
-    r.xincludes,
-    r.streamSources,
-    r.streamReferences,
-    r.diagnostics.length > 0 && r.kind === "manifest",
-  ]);
+  return JSON.stringify([...walkedRest(r), r.includes, r.xincludes]);
 }
