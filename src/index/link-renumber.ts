@@ -21,6 +21,7 @@ import {
   type AssetDef,
   byIdThenRank,
   byRank,
+  LazyLists,
   LinkedAsset,
   plainAsset,
   type PoidSite,
@@ -259,7 +260,7 @@ export function shiftRanking(
  * asset — which is made when something first iterates it (a snapshot save, a miss's tables; the link
  * itself only looks ids up).
  */
-class RankedIds implements ReadonlyMap<string, readonly number[]> {
+class RankedIds extends LazyLists {
   private inOrder: Map<string, readonly number[]> | null = null;
 
   constructor(
@@ -267,10 +268,16 @@ class RankedIds implements ReadonlyMap<string, readonly number[]> {
     readonly lists: ReadonlyMap<string, readonly number[]>,
     private readonly order: Int32Array,
     private readonly lowerIds: readonly string[],
-  ) {}
+  ) {
+    super();
+  }
+
+  protected lookup(): ReadonlyMap<string, readonly number[]> {
+    return this.lists;
+  }
 
   /** The lists in the order of their best asset (each list's first), made once. */
-  private get ordered(): Map<string, readonly number[]> {
+  protected override iterated(): ReadonlyMap<string, readonly number[]> {
     if (this.inOrder) return this.inOrder;
     const out = new Map<string, readonly number[]>();
     for (let p = 0; p < this.order.length; p++) {
@@ -280,34 +287,6 @@ class RankedIds implements ReadonlyMap<string, readonly number[]> {
       if (list[0] === i) out.set(id, list);
     }
     return this.inOrder = out;
-  }
-
-  get size(): number {
-    return this.lists.size;
-  }
-  get(id: string): readonly number[] | undefined {
-    return this.lists.get(id);
-  }
-  has(id: string): boolean {
-    return this.lists.has(id);
-  }
-  forEach(
-    f: (value: readonly number[], key: string, map: ReadonlyMap<string, readonly number[]>) => void,
-    self?: unknown,
-  ): void {
-    this.ordered.forEach((value, key) => f.call(self, value, key, this));
-  }
-  keys() {
-    return this.ordered.keys();
-  }
-  values() {
-    return this.ordered.values();
-  }
-  entries() {
-    return this.ordered.entries();
-  }
-  [Symbol.iterator]() {
-    return this.ordered.entries();
   }
 }
 

@@ -885,6 +885,48 @@ export interface RankedAssets extends AssetRanking {
   readonly lowerIds: readonly string[];
 }
 
+/**
+ * A read-only map of asset lists whose maps are made when first needed: the one it looks keys up in
+ * ({@link lookup}) and the one it iterates in order ({@link iterated}, by default the same). The by-id
+ * lists of a renumbering link and of a warm start are such maps: the link only looks ids up, and `ra3
+ * index` never does.
+ */
+export abstract class LazyLists implements ReadonlyMap<string, readonly number[]> {
+  /** The map keys are looked up in (made once by the subclass). */
+  protected abstract lookup(): ReadonlyMap<string, readonly number[]>;
+  /** The map in iteration order. */
+  protected iterated(): ReadonlyMap<string, readonly number[]> {
+    return this.lookup();
+  }
+  get size(): number {
+    return this.lookup().size;
+  }
+  get(key: string): readonly number[] | undefined {
+    return this.lookup().get(key);
+  }
+  has(key: string): boolean {
+    return this.lookup().has(key);
+  }
+  forEach(
+    f: (value: readonly number[], key: string, map: ReadonlyMap<string, readonly number[]>) => void,
+    self?: unknown,
+  ): void {
+    this.iterated().forEach((value, key) => f.call(self, value, key, this));
+  }
+  keys(): MapIterator<string> {
+    return this.iterated().keys();
+  }
+  values(): MapIterator<readonly number[]> {
+    return this.iterated().values();
+  }
+  entries(): MapIterator<[string, readonly number[]]> {
+    return this.iterated().entries();
+  }
+  [Symbol.iterator](): MapIterator<[string, readonly number[]]> {
+    return this.iterated().entries();
+  }
+}
+
 /** Best first ({@link rankCompare}); equal ones by index, so the order never depends on the sort. */
 export function byRank(assets: readonly AssetDef[]): (x: number, y: number) => number {
   return (x, y) => rankCompare(assets[x], assets[y]) || x - y;

@@ -33,6 +33,7 @@ import type {
   StringDef,
   StringUse,
 } from "../index/linked.ts";
+import { LazyLists } from "../index/linked.ts";
 import { pathKey } from "../project/paths.ts";
 import { type ByteReader, type ByteWriter, CorruptInput } from "./bytes.ts";
 import { runSteps } from "../steps.ts";
@@ -584,48 +585,22 @@ function* keyedListsSteps(
  * lists were checked when read ({@link assetListsProblemSteps}), so making the map cannot fail; it is
  * the map {@link keyedListsSteps} makes, in the same order.
  */
-class KeyedLists implements ReadonlyMap<string, readonly number[]> {
+class KeyedLists extends LazyLists {
   private made: Map<string, readonly number[]> | null = null;
 
   constructor(
     private readonly lists: readonly WireNumbers[],
     private readonly keyOf: (a: AssetDef) => string,
     private readonly assets: readonly AssetDef[],
-  ) {}
+  ) {
+    super();
+  }
 
-  private get map(): Map<string, readonly number[]> {
+  protected lookup(): ReadonlyMap<string, readonly number[]> {
     if (this.made) return this.made;
     const map = new Map<string, readonly number[]>();
     for (const { list } of this.lists) map.set(this.keyOf(this.assets[list[0]]), list);
     return this.made = map;
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-  get(key: string): readonly number[] | undefined {
-    return this.map.get(key);
-  }
-  has(key: string): boolean {
-    return this.map.has(key);
-  }
-  forEach(
-    f: (value: readonly number[], key: string, map: ReadonlyMap<string, readonly number[]>) => void,
-    self?: unknown,
-  ): void {
-    this.map.forEach((value, key) => f.call(self, value, key, this));
-  }
-  keys() {
-    return this.map.keys();
-  }
-  values() {
-    return this.map.values();
-  }
-  entries() {
-    return this.map.entries();
-  }
-  [Symbol.iterator]() {
-    return this.map.entries();
   }
 }
 
