@@ -113,7 +113,18 @@ describe("stored sites that do not decode, read by concurrent MCP queries", () =
       rmSync(dir, { recursive: true, force: true });
       const first = await h.call("find_references", { id: "AthenaCannonBeam" });
       const again = await h.call("find_references", { id: "AthenaCannonBeam" });
+      // A resource read: the same reason, as the protocol error resources fail with.
+      const read = await h.client.readResource({ uri: "ra3://asset/WeaponTemplate/AthenaCannonBeam" }).then(
+        () => null,
+        (x: { code?: number; message?: string }) => x,
+      );
       await h.close();
+      expect(read?.code).toBe(-32603);
+      expect(read?.message).toStartWith(
+        "the stored index cannot be read: the snapshot is corrupt: its stored reference sites do not decode " +
+          "(a number is longer than 8 bytes), and linking the files again failed: ",
+      );
+      expect(read?.message).toEndWith("; fix the cause, then call the reindex tool");
       for (const c of [first, again]) {
         const error = (c.structuredContent as { error?: { code: string; message: string } }).error;
         expect([c.isError, error?.code]).toEqual([true, "no_index"]);
