@@ -759,15 +759,22 @@ class XmlExtraction {
     const type = frame.type;
     const owner = frame.owner;
     const topLevel = frame.top;
+    const text = this.text;
     for (const attr of tag.attributes) {
       if (attr.prefix || attr.qname === "xmlns") continue;
       const name = attr.local;
-      const value = attr.value;
-      if (value.indexOf("$") >= 0) this.recordDefineUses(value, owner, tag.local, name, attr.valueStart);
-      if (owner >= 0 && value.indexOf(":") > 0 && isTextName(name) && STRING_KEY.test(value)) {
+      // A verbatim value is read in place: most values of a big file are never sliced out of it.
+      const { verbatim, valueStart, valueEnd } = attr;
+      if (verbatim ? hasChar(text, 36, /* $ */ valueStart, valueEnd) : attr.value.indexOf("$") >= 0) {
+        this.recordDefineUses(attr.value, owner, tag.local, name, valueStart);
+      }
+      if (
+        owner >= 0 && (verbatim ? hasChar(text, 58, /* : */ valueStart + 1, valueEnd) : attr.value.indexOf(":") > 0) &&
+        isTextName(name) && STRING_KEY.test(attr.value)
+      ) {
         this.stringKeys.push({
           owner,
-          key: keep(value),
+          key: keep(attr.value),
           element: tag.local,
           attribute: name,
           line: this.lines.lineOf(attr.valueStart),
@@ -780,6 +787,7 @@ class XmlExtraction {
       }
       if (name.length === 11 && name.toLowerCase() === "inheritfrom") {
         const isAsset = topLevel || (frame.table !== null && frame.table.isAsset);
+        const value = attr.value;
         const trimmed = value.trim();
         if (isAsset && trimmed && !isExpressionValue(trimmed)) {
           const at = attr.valueStart + leading(value);
@@ -798,13 +806,15 @@ class XmlExtraction {
         if (isAsset || !schema) continue;
       }
       if (!schema) {
-        // The decoded value's positions (after attribute-value normalisation), as always in this mode.
+        // The decoded value's positions (after attribute-value normalisation), as always in this mode: a
+        // verbatim value's are the document's own.
+        const value = verbatim ? text : attr.value;
         this.addTokens(
           value,
-          0,
-          value.length,
+          verbatim ? valueStart : 0,
+          verbatim ? valueEnd : value.length,
           true,
-          attr.valueStart,
+          valueStart,
           true,
           owner,
           "heuristic",
@@ -852,7 +862,6 @@ class XmlExtraction {
     const type = frame.type!;
     const owner = frame.owner;
     const name = attr.local;
-    const value = attr.value;
     const facts = frame.table!.attributes.get(name);
     if (facts === undefined) {
       this.diag(
@@ -867,7 +876,7 @@ class XmlExtraction {
     if (facts.reading === "plain") return;
     if (facts.reading === "runtime-name") return this.runtimeName(tag, frame, attr, facts, parentLocal);
     if (facts.reading === "poid") {
-      const trimmed = value.trim();
+      const trimmed = attr.value.trim();
       if (trimmed && !isExpressionValue(trimmed)) {
         const p = this.pos(attr.valueStart);
         this.poidRefs.push({
@@ -885,9 +894,10 @@ class XmlExtraction {
     const { valueStart, valueEnd } = attr;
     // Attribute-value normalisation turns tabs and line breaks into spaces: tokens of the raw value
     // (when it has no entity references) are the same, at their exact offsets.
-    const exact = !hasChar(this.text, 38, /* & */ valueStart, valueEnd);
+    const exact = attr.verbatim || !hasChar(this.text, 38, /* & */ valueStart, valueEnd);
+    const value = exact ? this.text : attr.value;
     this.addTokens(
-      exact ? this.text : value,
+      value,
       exact ? valueStart : 0,
       exact ? valueEnd : value.length,
       info.isList,
@@ -913,10 +923,11 @@ class XmlExtraction {
     facts: AttributeFacts,
     parentLocal: string | null,
   ): void {
-    const { valueStart, valueEnd, value } = attr;
-    const exact = !hasChar(this.text, 38, /* & */ valueStart, valueEnd);
+    const { valueStart, valueEnd } = attr;
+    const exact = attr.verbatim || !hasChar(this.text, 38, /* & */ valueStart, valueEnd);
+    const value = exact ? this.text : attr.value;
     this.addTokens(
-      exact ? this.text : value,
+      value,
       exact ? valueStart : 0,
       exact ? valueEnd : value.length,
       facts.info.isList,

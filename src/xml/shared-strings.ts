@@ -43,11 +43,18 @@ export class SharedStrings {
    * @example strings.get("a GameObject b", 2, 12) === strings.get("GameObject", 0, 10) // true
    */
   get(src: string, start: number, end: number): string {
+    return this.getHashed(src, start, end, rawHash(src, start, end));
+  }
+
+  /**
+   * {@link get} when the caller has already folded the characters into `raw` (see {@link rawHash}),
+   * e.g. while scanning them: the characters are then read once more only to compare.
+   */
+  getHashed(src: string, start: number, end: number, raw: number): string {
     const n = end - start;
     if (n <= 0) return "";
     if (n > this.maxLength) return detachedSlice(src, start, end);
-    let h = n;
-    for (let k = start; k < end; k++) h = (Math.imul(h, 31) + src.charCodeAt(k)) | 0;
+    let h = (raw + n) | 0;
     h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
     let slot = (h ^ (h >>> 16)) & this.mask;
     const slots = this.slots;
@@ -71,6 +78,17 @@ export class SharedStrings {
   get size(): number {
     return this.count;
   }
+}
+
+/**
+ * The characters of `src[start, end)` folded into one number, the first step of the table's hash: a
+ * scanner may fold each character as it reads it (`h = (Math.imul(h, 31) + c) | 0`, from 0) and pass
+ * the result to {@link SharedStrings.getHashed}.
+ */
+export function rawHash(src: string, start: number, end: number): number {
+  let h = 0;
+  for (let k = start; k < end; k++) h = (Math.imul(h, 31) + src.charCodeAt(k)) | 0;
+  return h;
 }
 
 /** `known` equals `src[start, start + known.length)` (a loop: cheaper than a native call for short strings). */

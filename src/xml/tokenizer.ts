@@ -15,8 +15,8 @@
  */
 import { runSteps } from "../steps.ts";
 import { LineMap } from "./line-map.ts";
-import { SharedStrings } from "./shared-strings.ts";
-import type { XmlAttribute, XmlEndTag, XmlError, XmlStartTag, XmlVisitor } from "./types.ts";
+import { rawHash, SharedStrings } from "./shared-strings.ts";
+import type { XmlAttribute, XmlEndTag, XmlError, XmlVisitor } from "./types.ts";
 
 /** Options of {@link parseXml}. */
 export interface ParseOptions {
@@ -118,6 +118,11 @@ function internedName(text: string, start: number, end: number): string {
   return names.get(text, start, end);
 }
 
+/** {@link internedName} of the name the tokenizer has just scanned, `hash` its folded characters. */
+function internedScanned(text: string, start: number, end: number, hash: number): string {
+  return names.getHashed(text, start, end, hash);
+}
+
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
@@ -172,23 +177,79 @@ export function* parseXmlSteps(
   return parser.error;
 }
 
-/** An attribute while its start tag is parsed (its uri is filled in by the namespace pass). */
-interface MutableAttribute {
+/**
+ * An attribute while its start tag is parsed (its uri is filled in by the namespace pass). Each
+ * tokenizer keeps these objects and fills them in again for every start tag (an attribute is valid only
+ * while the visitor's `startElement` runs; see {@link XmlVisitor.startElement}): a big file has millions
+ * of attributes, and one object each was a third of the tokenizer's time. A verbatim value (see
+ * {@link XmlAttribute.verbatim}) is sliced out of the document only when it is read: most values of a big
+ * file (coordinates, flags) are looked at in place by the extractor and never read.
+ */
+class MutableAttribute implements XmlAttribute {
+  qname = "";
+  prefix = "";
+  local = "";
+  uri = "";
+  nameStart = 0;
+  valueStart = 0;
+  valueEnd = 0;
+  verbatim = true;
+  private held: string | null = null;
+
+  constructor(private readonly text: string) {}
+
+  /** This object as the attribute of the tag being parsed; `decoded` is its value when not verbatim. */
+  fill(
+    qname: string,
+    prefix: string,
+    local: string,
+    nameStart: number,
+    valueStart: number,
+    valueEnd: number,
+    decoded: string | null,
+  ): void {
+    this.qname = qname;
+    this.prefix = prefix;
+    this.local = local;
+    this.uri = "";
+    this.nameStart = nameStart;
+    this.valueStart = valueStart;
+    this.valueEnd = valueEnd;
+    this.verbatim = decoded === null;
+    this.held = decoded;
+  }
+
+  get value(): string {
+    return this.held ??= this.text.slice(this.valueStart, this.valueEnd);
+  }
+}
+
+/** An element whose end tag has not been read yet: what its end needs of its start tag. */
+interface OpenElement {
+  readonly qname: string;
+  readonly local: string;
+  readonly uri: string;
+  readonly start: number;
+  readonly depth: number;
+  /** Length of the namespace binding stack before this element's declarations. */
+  readonly bindingMark: number;
+}
+
+/** The start tag handed to the visitor, filled in again for each (see {@link XmlVisitor.startElement}). */
+interface MutableStartTag {
   qname: string;
   prefix: string;
   local: string;
   uri: string;
-  value: string;
-  nameStart: number;
-  valueStart: number;
-  valueEnd: number;
+  attributes: readonly XmlAttribute[];
+  start: number;
+  end: number;
+  selfClosing: boolean;
+  depth: number;
 }
 
-interface OpenElement {
-  readonly tag: XmlStartTag;
-  /** Length of the namespace binding stack before this element's declarations. */
-  readonly bindingMark: number;
-}
+/** The end tag handed to the visitor, filled in again for each. */
+type MutableEndTag = { -readonly [K in keyof XmlEndTag]: XmlEndTag[K] };
 
 class XmlTokenizer {
   error: XmlError | null = null;
@@ -207,6 +268,23 @@ class XmlTokenizer {
   /** Set by {@link scanName}: index of the first colon in the last name, or -1, and the colon count. */
   private colon = -1;
   private colons = 0;
+  /** The characters of the name {@link scanName} last read, folded (see `rawHash`). */
+  private nameHash = 0;
+  /** The attribute objects filled in for each start tag (see {@link MutableAttribute}). */
+  private readonly attributePool: MutableAttribute[] = [];
+  private readonly attributeView: MutableAttribute[] = [];
+  private readonly startTag: MutableStartTag = {
+    qname: "",
+    prefix: "",
+    local: "",
+    uri: "",
+    attributes: EMPTY_ATTRIBUTES,
+    start: 0,
+    end: 0,
+    selfClosing: false,
+    depth: 0,
+  };
+  private readonly endTag: MutableEndTag = { qname: "", local: "", uri: "", start: 0, end: 0, depth: 0 };
   /** Set by {@link parseReference}: the decoded value of the last reference. */
   private refValue = "";
   /** One line map for every error position (built on the first error). */
@@ -402,7 +480,7 @@ class XmlTokenizer {
         i = this.scanText(i);
         if (i === FAIL) return FAIL;
         if (i >= len) {
-          const top = this.open[this.open.length - 1].tag;
+          const top = this.open[this.open.length - 1];
           this.fail(len, `end of file reached, but element <${top.qname}> (${this.where(top.start)}) is not closed`);
           if (!this.recover) return FAIL;
           this.closeOpen(0, len);
@@ -440,60 +518,75 @@ class XmlTokenizer {
 
   /** Reports the end of an open element that has just been popped, and ends its namespace scope. */
   private emitEnd(top: OpenElement, start: number, end: number): void {
-    const t = top.tag;
     if (this.recover) {
-      const n = this.openNames.get(t.qname)! - 1;
-      if (n === 0) this.openNames.delete(t.qname);
-      else this.openNames.set(t.qname, n);
+      const n = this.openNames.get(top.qname)! - 1;
+      if (n === 0) this.openNames.delete(top.qname);
+      else this.openNames.set(top.qname, n);
     }
-    if (this.wantEnd) {
-      this.visitor.endElement?.(
-        { qname: t.qname, local: t.local, uri: t.uri, start, end, depth: t.depth } satisfies XmlEndTag,
-      );
-    }
+    if (this.wantEnd) this.emitEndTag(top.qname, top.local, top.uri, start, end, top.depth);
     if (this.boundPrefixes.length > top.bindingMark) this.unbind(top.bindingMark);
   }
 
+  /** The visitor's `endElement`, with the one end tag object filled in. */
+  private emitEndTag(qname: string, local: string, uri: string, start: number, end: number, depth: number): void {
+    const tag = this.endTag;
+    tag.qname = qname;
+    tag.local = local;
+    tag.uri = uri;
+    tag.start = start;
+    tag.end = end;
+    tag.depth = depth;
+    this.visitor.endElement!(tag);
+  }
+
   /**
-   * Scans a name from `i` (XML Name production); returns its end (== i when there is none) and
-   * records colon position/count.
+   * Scans a name from `i` (XML Name production); returns its end (== i when there is none), records
+   * colon position/count and folds the name's characters into {@link nameHash}.
    */
   private scanName(i: number): number {
     const text = this.text;
     const len = this.len;
     this.colon = -1;
     this.colons = 0;
+    this.nameHash = 0;
     if (i >= len) return i;
     let c = text.charCodeAt(i);
     let j = i;
+    let h = 0;
     if (c < 0x80) {
       if ((ASCII_NAME[c] & NAME_START) === 0) return i;
       if (c === 0x3a) {
         this.colon = j;
         this.colons = 1;
       }
+      h = c;
       j++;
     } else {
       const w = this.nonAsciiNameWidth(j, NAME_START);
       if (w === 0) return i;
+      h = rawHash(text, j, j + w);
       j += w;
     }
     for (;;) {
-      if (j >= len) return j;
+      if (j >= len) break;
       c = text.charCodeAt(j);
       if (c < 0x80) {
-        if (ASCII_NAME[c] === 0) return j;
+        if (ASCII_NAME[c] === 0) break;
         if (c === 0x3a) {
           if (this.colon < 0) this.colon = j;
           this.colons++;
         }
+        h = (Math.imul(h, 31) + c) | 0;
         j++;
       } else {
         const w = this.nonAsciiNameWidth(j, NAME_CHAR);
-        if (w === 0) return j;
+        if (w === 0) break;
+        for (let k = j; k < j + w; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
         j += w;
       }
     }
+    this.nameHash = h;
+    return j;
   }
 
   /** Width (0, 1 or 2 code units) of the non-ASCII name character at `j` having class `want`. */
@@ -912,10 +1005,13 @@ class XmlTokenizer {
         `invalid element name: '<' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`,
       );
     }
+    const elementHash = this.nameHash;
     if (!this.checkQName(nameStart, nameEnd, "an element")) return FAIL;
-    const qname = internedName(text, nameStart, nameEnd);
+    const qname = internedScanned(text, nameStart, nameEnd, elementHash);
     const elementColon = this.colon;
-    let list: MutableAttribute[] | null = null;
+    // The attributes read so far are pool[0, n) (see MutableAttribute: the objects are reused).
+    const pool = this.attributePool;
+    let n = 0;
     let seen: Set<string> | null = null;
     // Set when an attribute is prefixed or declares a namespace: only then is the namespace pass needed.
     let nsWork = false;
@@ -957,6 +1053,7 @@ class XmlTokenizer {
         broken = this.broke(an, `missing whitespace before attribute '${text.slice(an, ae)}' in start tag <${qname}>`);
         break;
       }
+      const attrHash = this.nameHash;
       if (!this.checkQName(an, ae, "an attribute")) return FAIL;
       const attrColon = this.colon;
       j = ae;
@@ -1029,20 +1126,20 @@ class XmlTokenizer {
         break;
       }
       j = k + 1;
-      const aq = internedName(text, an, ae);
+      const aq = internedScanned(text, an, ae, attrHash);
       let ap = "";
       let al = aq;
       if (attrColon >= 0) {
         ap = internedName(text, an, attrColon);
         al = internedName(text, attrColon + 1, ae);
       }
-      if (list !== null) {
+      if (n > 0) {
         // Pairwise comparison is fastest for the usual handful; a set keeps huge tags linear.
         let duplicate = false;
-        if (list.length < 16) {
-          for (let p = 0; p < list.length; p++) if (list[p].qname === aq) duplicate = true;
+        if (n < 16) {
+          for (let p = 0; p < n; p++) if (pool[p].qname === aq) duplicate = true;
         } else {
-          if (seen === null) seen = new Set(list.map((a) => a.qname));
+          if (seen === null) seen = new Set(pool.slice(0, n).map((a) => a.qname));
           duplicate = seen.has(aq);
           seen.add(aq);
         }
@@ -1053,19 +1150,10 @@ class XmlTokenizer {
         }
       }
       if (attrColon >= 0 || aq === "xmlns") nsWork = true;
-      const value = special ? this.decodeRun(vs, k, true) : text.slice(vs, k);
-      const attribute: MutableAttribute = {
-        qname: aq,
-        prefix: ap,
-        local: al,
-        uri: "",
-        value,
-        nameStart: an,
-        valueStart: vs,
-        valueEnd: k,
-      };
-      if (list === null) list = [attribute];
-      else list.push(attribute);
+      let attribute = pool[n];
+      if (attribute === undefined) pool[n] = attribute = new MutableAttribute(text);
+      attribute.fill(aq, ap, al, an, vs, k, special ? this.decodeRun(vs, k, true) : null);
+      n++;
     }
     if (broken) {
       if (!this.recover) return FAIL;
@@ -1073,6 +1161,12 @@ class XmlTokenizer {
       selfClosing = this.abandonedSelfClosing;
     }
 
+    let list: MutableAttribute[] | null = null;
+    if (n > 0) {
+      list = this.attributeView;
+      list.length = n;
+      for (let p = 0; p < n; p++) list[p] = pool[p];
+    }
     const bindingMark = this.boundPrefixes.length;
     let prefix = "";
     let local = qname;
@@ -1098,24 +1192,23 @@ class XmlTokenizer {
       uri = resolved ?? "";
     }
     const depth = this.open.length;
-    const tag: XmlStartTag = {
-      qname,
-      prefix,
-      local,
-      uri,
-      attributes: list ?? EMPTY_ATTRIBUTES,
-      start: i,
-      end: j,
-      selfClosing,
-      depth,
-    };
+    const tag = this.startTag;
+    tag.qname = qname;
+    tag.prefix = prefix;
+    tag.local = local;
+    tag.uri = uri;
+    tag.attributes = list ?? EMPTY_ATTRIBUTES;
+    tag.start = i;
+    tag.end = j;
+    tag.selfClosing = selfClosing;
+    tag.depth = depth;
     if (depth === 0) this.rootSeen = true;
     this.visitor.startElement(tag);
     if (selfClosing) {
-      if (this.wantEnd) this.visitor.endElement!({ qname, local, uri, start: i, end: j, depth });
+      if (this.wantEnd) this.emitEndTag(qname, local, uri, i, j, depth);
       if (this.boundPrefixes.length > bindingMark) this.unbind(bindingMark);
     } else {
-      this.open.push({ tag, bindingMark });
+      this.open.push({ qname, local, uri, start: i, depth, bindingMark });
       if (this.recover) this.openNames.set(qname, (this.openNames.get(qname) ?? 0) + 1);
     }
     return j;
@@ -1245,7 +1338,7 @@ class XmlTokenizer {
     const nameStart = i + 2;
     const nameEnd = this.scanName(nameStart);
     const top = this.open[this.open.length - 1];
-    const expected = top.tag.qname;
+    const expected = top.qname;
     if (nameEnd === nameStart) {
       if (nameStart >= this.len) return this.fail(i, "end tag is not closed (end of file reached)");
       return this.fail(
@@ -1258,7 +1351,7 @@ class XmlTokenizer {
       this.fail(
         i,
         `end tag </${text.slice(nameStart, nameEnd)}> does not match start tag <${expected}> (${
-          this.where(top.tag.start)
+          this.where(top.start)
         })`,
       );
       if (!this.recover) return FAIL;
@@ -1276,7 +1369,7 @@ class XmlTokenizer {
     if (!matches) {
       // Recovery: an end tag naming an open ancestor closes everything up to it; any other is ignored.
       if (!this.openNames.has(name)) return end;
-      while (this.open[this.open.length - 1].tag.qname !== name) this.emitEnd(this.open.pop()!, i, i);
+      while (this.open[this.open.length - 1].qname !== name) this.emitEnd(this.open.pop()!, i, i);
     }
     this.emitEnd(this.open.pop()!, i, end);
     return end;

@@ -23,6 +23,12 @@ export interface XmlAttribute {
   readonly uri: string;
   /** Entity-decoded value (attribute-value normalisation applied: tab/CR/LF become spaces). */
   readonly value: string;
+  /**
+   * True when {@link value} is exactly the document's text from {@link valueStart} to {@link valueEnd}
+   * (no entity reference, tab or line break in it): a reader may then scan the document in place, at
+   * the same offsets, instead of asking for the value (which is made on first use).
+   */
+  readonly verbatim: boolean;
   /** Offset of the first character of the attribute name. */
   readonly nameStart: number;
   /** Offset of the first character inside the quotes. */
@@ -59,6 +65,10 @@ export interface XmlEndTag {
 
 /** Callbacks of {@link parseXml}. Only `startElement` is required. */
 export interface XmlVisitor {
+  /**
+   * Called for every start tag. The tag's attribute objects are filled in again for later tags: read
+   * what you need of them here and keep copies, not the objects (the tag and its array stay as they are).
+   */
   startElement(tag: XmlStartTag): void;
   /** Called for every element, also self-closing ones (right after `startElement`). */
   endElement?(tag: XmlEndTag): void;

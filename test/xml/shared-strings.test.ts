@@ -1,7 +1,7 @@
 /** The bounded table of shared strings (`src/xml/shared-strings.ts`): same object for the same characters, exact values past its bounds, and copies that pin no document. */
 import { describe, expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
-import { detachedSlice, SharedStrings } from "../../src/xml/shared-strings.ts";
+import { detachedSlice, rawHash, SharedStrings } from "../../src/xml/shared-strings.ts";
 
 describe("SharedStrings", () => {
   test("the same characters give the same string object, read in place from any text", () => {
@@ -14,6 +14,18 @@ describe("SharedStrings", () => {
     expect(table.get("xGameObjecx", 1, 10)).toBe("GameObjec");
     expect(table.get("abc", 1, 1)).toBe("");
     expect(table.size).toBe(3);
+  });
+
+  test("getHashed with the characters folded by the caller finds the same shared copy as get", () => {
+    const table = new SharedStrings(8, 64, 16);
+    const src = "<Prop ThingTemplate='CC_Grass08'/>";
+    const a = table.get(src, 6, 19);
+    let h = 0;
+    for (let k = 6; k < 19; k++) h = (Math.imul(h, 31) + src.charCodeAt(k)) | 0;
+    expect(h).toBe(rawHash(src, 6, 19));
+    expect(Object.is(table.getHashed(src, 6, 19, h), a)).toBe(true);
+    expect(table.getHashed("ThingTemplate", 0, 13, rawHash("ThingTemplate", 0, 13))).toBe("ThingTemplate");
+    expect(table.size).toBe(1);
   });
 
   test("past the entry limit, for long strings and on colliding hashes the values stay exact", () => {

@@ -122,6 +122,37 @@ describe("parseXml: well-formed constructs", () => {
     expect((events[0][9] as unknown[][])[0][4]).toBe("1 2 3 4 5\t\n\r");
   });
 
+  test("verbatim: a value is the document's text in place unless it has a reference, a tab or a line break", () => {
+    const doc = `<r a="GameObject 12" b="x&amp;y" c="1\t2" d="" e='q"q'/>`;
+    const seen: [string, boolean, string][] = [];
+    parseXml(doc, {
+      startElement: (t) => {
+        for (const a of t.attributes) seen.push([a.qname, a.verbatim, doc.slice(a.valueStart, a.valueEnd)]);
+      },
+    });
+    expect(seen).toEqual([
+      ["a", true, "GameObject 12"],
+      ["b", false, "x&amp;y"],
+      ["c", false, "1\t2"],
+      ["d", true, ""],
+      ["e", true, 'q"q'],
+    ]);
+  });
+
+  test("the tag and attribute objects are filled in again for each start tag; copies read in startElement stay right", () => {
+    const tags: unknown[] = [];
+    const copies: string[] = [];
+    parseXml(`<r><a x="1" y="2"/><b z="3"/><c/></r>`, {
+      startElement: (t) => {
+        tags.push(t);
+        copies.push(`${t.qname}:${t.attributes.map((a) => `${a.qname}=${a.value}`).join(",")}`);
+      },
+    });
+    expect(copies).toEqual(["r:", "a:x=1,y=2", "b:z=3", "c:"]);
+    // One object for every start tag (the contract of XmlVisitor.startElement): its fields are the last tag's.
+    expect(new Set(tags).size).toBe(1);
+  });
+
   test("CRLF and lone CR in text are normalised to LF; offsets stay raw", () => {
     expect(run("<r>a\r\nb\rc</r>").events[1]).toEqual(["text", "a\nb\nc", 3, 9]);
   });
