@@ -1,0 +1,146 @@
+// The item writers of their own for reference sites and local ids (record-codec.ts ITEM_WRITERS) write
+// exactly what the generic loop writes for the same spec: the same bytes, the same string table, the
+// same refusals.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ByteWriter } from "../../src/store/bytes.ts";
+import { compileSpec, FILE_RECORD_SPEC, type Spec, StringTable, writeObject } from "../../src/store/record-codec.ts";
+import { emptyRecord, type FileRecord, type RefRecord } from "../../src/index/records.ts";
+import { parseFile } from "../../src/index/parse-file.ts";
+
+const FAST = compileSpec(FILE_RECORD_SPEC);
+
+/** `spec` with every nested item spec copied: no longer the objects the own writers are registered for. */
+function copied(spec: object): object {
+  return Object.fromEntries(
+    Object.entries(spec).map(([k, v]) => [
+      k,
+      typeof v === "object" && v !== null && "list" in v ? { list: copied(v.list) } : v,
+    ]),
+  );
+}
+// Every item goes through the generic loop.
+const GENERIC = compileSpec(copied(FILE_RECORD_SPEC) as Spec<FileRecord>);
+
+function encode(fields: typeof FAST, records: readonly FileRecord[]): { bytes: number[]; strings: string[] } {
+  const table = new StringTable();
+  const w = new ByteWriter(16);
+  for (const r of records) writeObject(w, table, fields, r);
+  return { bytes: [...w.finish()], strings: table.strings };
+}
+
+const ref = (over: Partial<RefRecord>): RefRecord => ({
+  owner: 0,
+  kind: "attribute",
+  value: "AlliedAthenaCannon",
+  refType: "GameObject",
+  selfType: null,
+  element: "Weapon",
+  parent: "WeaponSlot",
+  attribute: "Template",
+  offset: 12,
+  line: 3,
+  column: 9,
+  ...over,
+});
+
+describe("item writers of their own", () => {
+  test("reference sites, local ids, id children, assets and includes: the generic loop's bytes and string table, nulls and wide numbers included", () => {
+    const synthetic: FileRecord = {
+      ...emptyRecord("xml"),
+      refs: [
+        ref({}),
+        ref({ owner: -1, kind: "inheritFrom", refType: null, selfType: "GameObject", parent: null, attribute: null }),
+        ref({ value: "AlliedAthenaCannon", offset: 2 ** 33, line: 70_000, column: 128 }),
+        ref({ kind: "heuristic", value: "Team_é", element: "Prop", parent: null, attribute: "Team", owner: 41 }),
+      ],
+      assets: [
+        {
+          type: "GameObject",
+          id: "AlliedAthenaCannon",
+          line: 4,
+          column: 2,
+          startLine: 4,
+          endLine: 900,
+          start: 100,
+          end: 40_000,
+          inheritFrom: null,
+        },
+        {
+          type: "GameObject",
+          id: "AlliedAthenaCannon_Elite",
+          line: 901,
+          column: 2,
+          startLine: 901,
+          endLine: 910,
+          start: 40_001,
+          end: 40_500,
+          inheritFrom: "AlliedAthenaCannon",
+        },
+      ],
+      includes: [
+        { type: "all", rawType: "all", source: "DATA:static.xml", line: 2, column: 3 },
+        { type: null, rawType: null, source: "Units.xml", line: 3, column: 3 },
+        { type: null, rawType: "bogus", source: "ART:x.xml", line: 200, column: 3 },
+      ],
+      ranges: [{
+        local: "Objects",
+        start: 10,
+        end: 90_000,
+        line: 5,
+        idChildren: [
+          { type: "Prop", id: "CC_GRASS08", line: 6, column: 4, offset: 20, start: 12, end: 200 },
+          {
+            type: "Structure",
+            id: "House",
+            line: 60_000,
+            column: 130,
+            offset: 3_000_000,
+            start: 2_999_990,
+            end: 3_000_500,
+          },
+        ],
+      }],
+      localIds: [
+        { owner: 0, element: "Behavior", id: "ModuleTag_01", offset: 5, line: 1 },
+        { owner: -1, element: "Prop", id: "", offset: 300_000, line: 20_000 },
+      ],
+    };
+    const sample = join(
+      import.meta.dirname,
+      "..",
+      "..",
+      "examples",
+      "sample-mod",
+      "Data",
+      "Includes",
+      "Allied Units",
+      "AthenaCannon.xml",
+    );
+    const parsed = parseFile(sample, readFileSync(sample), null);
+    expect(parsed.refs.length).toBeGreaterThan(0);
+    expect(parsed.assets.length).toBeGreaterThan(0);
+    const fast = encode(FAST, [synthetic, parsed, synthetic]);
+    expect(fast).toEqual(encode(GENERIC, [synthetic, parsed, synthetic]));
+    // Repeated values hit the per-field memory of the table: one entry each.
+    expect(fast.strings.filter((s) => s === "AlliedAthenaCannon").length).toBe(1);
+  });
+
+  test("a value a field cannot hold is refused with the generic loop's message", () => {
+    const bad = { ...emptyRecord("xml"), refs: [ref({ value: 5 as unknown as string })] };
+    const message = (fields: typeof FAST) => {
+      try {
+        encode(fields, [bad]);
+        return "no error";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(message(FAST)).toBe("snapshot encoder: field value cannot hold 5");
+    expect(message(GENERIC)).toBe("snapshot encoder: field value cannot hold 5");
+    const badLine = { ...emptyRecord("xml"), localIds: [{ owner: 0, element: "E", id: "x", offset: 0, line: -2 }] };
+    expect(() => encode(FAST, [badLine])).toThrow("snapshot encoder: -2 is not a non-negative safe integer");
+    expect(() => encode(GENERIC, [badLine])).toThrow("snapshot encoder: -2 is not a non-negative safe integer");
+  });
+});
