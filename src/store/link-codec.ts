@@ -38,12 +38,18 @@ import { pathKey } from "../project/paths.ts";
 import { type ByteReader, type ByteWriter, CorruptInput } from "./bytes.ts";
 import { runSteps } from "../steps.ts";
 import {
+  cannotHold,
   compileSpec,
+  flag,
+  optionalIndex,
   readObjectSteps,
   type SizedItems,
+  slotsOf,
   type Spec,
   type StringTable,
+  withItemWriter,
   writeObjectSteps,
+  written,
 } from "./record-codec.ts";
 
 /** What a stored link depended on beyond the records, each as a comparable value. */
@@ -230,28 +236,65 @@ const ASSET: Spec<AssetDef> = {
   start: "int",
   end: "int",
 };
-const SITE: Spec<ReferenceSite> = {
-  index: "position",
-  from: "int",
-  kind: "str",
-  value: "str",
-  id: { same: "value" },
-  refType: "str?",
-  selfType: "str?",
-  element: "str",
-  parent: "str?",
-  attribute: "str?",
-  file: "str",
-  line: "int",
-  column: "int",
-  targets: "int[]",
-  status: "str",
-  state: "str",
-  active: COMPILED,
-  via: "str?",
-  unspliced: "bool",
-  confirmedByManifest: "bool",
-};
+export const SITE: Spec<ReferenceSite> = withItemWriter<ReferenceSite>(
+  {
+    index: "position",
+    from: "int",
+    kind: "str",
+    value: "str",
+    id: { same: "value" },
+    refType: "str?",
+    selfType: "str?",
+    element: "str",
+    parent: "str?",
+    attribute: "str?",
+    file: "str",
+    line: "int",
+    column: "int",
+    targets: "int[]",
+    status: "str",
+    state: "str",
+    active: COMPILED,
+    via: "str?",
+    unspliced: "bool",
+    confirmedByManifest: "bool",
+  },
+  (sub) => {
+    const [kind, value, id, refType, selfType, element, parent, attribute, file, status, state, via] = slotsOf(
+      sub,
+      "index from kind value id refType selfType element parent attribute file line column targets status state " +
+        "active via unspliced confirmedByManifest",
+    );
+    return (w, table, item, position) => {
+      const s = item as ReferenceSite;
+      if (s.index !== position) throw cannotHold("index", s.index, `its position is ${position}`);
+      w.int(s.from);
+      w.uint(table.internAt(kind, written(s.kind, "kind")));
+      const v = written(s.value, "value");
+      w.uint(table.internAt(value, v));
+      const sid = written(s.id, "id");
+      w.uint(sid === v ? 0 : table.internAt(id, sid) + 1);
+      w.uint(optionalIndex(table, refType, s.refType, "refType"));
+      w.uint(optionalIndex(table, selfType, s.selfType, "selfType"));
+      w.uint(table.internAt(element, written(s.element, "element")));
+      w.uint(optionalIndex(table, parent, s.parent, "parent"));
+      w.uint(optionalIndex(table, attribute, s.attribute, "attribute"));
+      w.uint(table.internAt(file, written(s.file, "file")));
+      w.int(s.line);
+      w.int(s.column);
+      const targets = s.targets;
+      w.uint(targets.length);
+      for (const t of targets) w.int(t);
+      w.uint(table.internAt(status, written(s.status, "status")));
+      const st = written(s.state, "state");
+      w.uint(table.internAt(state, st));
+      if (s.active !== (st === "compiled")) throw cannotHold("active", s.active, `state is ${st}`);
+      w.uint(optionalIndex(table, via, s.via, "via"));
+      w.uint(flag(s.unspliced, "unspliced"));
+      w.uint(flag(s.confirmedByManifest, "confirmedByManifest"));
+    };
+  },
+);
 const DEFINE: Spec<DefineDef> = {
   name: "str",
   value: "str",

@@ -224,7 +224,7 @@ export interface CompiledField {
    * field). Keyed by a symbol, so the layout fingerprint (the compiled specs as JSON) does not see it.
    */
   readonly [SLOT]: number;
-  /** A list's writer of its own for each item (see {@link ITEM_WRITERS}), or null for the generic loop. */
+  /** A list's writer of its own for each item (see {@link itemWriters}), or null for the generic loop. */
   readonly [WRITE]?: ItemWriter | null;
 }
 
@@ -264,23 +264,38 @@ export function compileSpec<T>(spec: Spec<T>): readonly CompiledField[] {
     }
     const list = (kind as ListOf<unknown>).list;
     const sub = compileSpec(list);
-    const writer = ITEM_WRITERS.get(list);
+    const writer = itemWriters.get(list);
     return { name, code: OBJ_LIST, sub, [SLOT]: -1, [WRITE]: writer === undefined ? null : writer(sub) };
   });
 }
 
-/** Writes one item of a list (what {@link writeObject} writes for it, in a function of its own). */
-type ItemWriter = (w: ByteWriter, table: StringTable, item: object) => void;
+/**
+ * Writes one item of a list, at `position` in it: what {@link writeObject} writes for it, in a function
+ * of its own (see {@link itemWriters}).
+ */
+export type ItemWriter = (w: ByteWriter, table: StringTable, item: object, position: number) => void;
+
+/** Makes an {@link ItemWriter} for a spec from its compiled fields (see {@link slotsOf}). */
+export type ItemWriterMaker = (sub: readonly CompiledField[]) => ItemWriter;
+
+/**
+ * `spec`, with a writer of its own for its items wherever it is a list's item spec (see
+ * {@link itemWriters}); call it before compiling any spec that holds this one.
+ */
+export function withItemWriter<T>(spec: Spec<T>, make: ItemWriterMaker): Spec<T> {
+  itemWriters.set(spec, make);
+  return spec;
+}
 
 /**
  * Writers of their own for the items of the lists that hold most of a snapshot's objects: a mod's
  * reference sites, local ids and a map's id children (Upheaval with the RA3 schema: 94k, 85k and 84k of
- * ≈ 275k objects), assets and includes (the TW SDK: 47k sites, 12k assets, 10k includes of ≈ 92k). {@link writeObject} reads
- * each field by its name from the spec (`o[f.name]`), a lookup the engine cannot specialise since every
+ * ≈ 275k objects), assets and includes (the TW SDK: 47k sites, 12k assets, 10k includes of ≈ 92k), and the linked
+ * section's reference sites (link-codec.ts). {@link writeObject} reads each field by its name from the spec (`o[f.name]`), a lookup the engine cannot specialise since every
  * spec passes through it; these read constant properties. Each writes exactly the bytes the generic loop
  * writes for its spec (a test compares them), in the spec's order, with the same checks.
  */
-const ITEM_WRITERS = new Map<object, (sub: readonly CompiledField[]) => ItemWriter>([
+const itemWriters = new Map<object, ItemWriterMaker>([
   [REF, (sub) => {
     const [kind, value, refType, selfType, element, parent, attribute] = slotsOf(
       sub,
@@ -354,24 +369,37 @@ const ITEM_WRITERS = new Map<object, (sub: readonly CompiledField[]) => ItemWrit
 ]);
 
 /**
- * The string-table slots of the string fields of a compiled spec, in order, after checking that its
+ * The string-table slots of the string fields of a compiled spec (`str`, `str?` and a string often the
+ * same as another), in order, after checking that its
  * fields are exactly `names` (wire order): a spec changed without its writer throws here, when the
  * module loads.
  */
-function slotsOf(sub: readonly CompiledField[], names: string): number[] {
+export function slotsOf(sub: readonly CompiledField[], names: string): number[] {
   if (sub.map((f) => f.name).join(" ") !== names) {
     throw new Error(`snapshot spec: the fields are ${sub.map((f) => f.name).join(" ")}, not ${names}`);
   }
-  return sub.filter((f) => f.code === STR || f.code === STR_OPT).map((f) => f[SLOT]);
+  return sub.filter((f) => f[SLOT] >= 0).map((f) => f[SLOT]);
 }
 
-function written(v: unknown, name: string): string {
-  if (typeof v !== "string") throw new Error(`snapshot encoder: field ${name} cannot hold ${JSON.stringify(v)}`);
+/** `v`, checked to be a string as the generic loop checks a `str` field. */
+export function written(v: unknown, name: string): string {
+  if (typeof v !== "string") throw cannotHold(name, v);
   return v;
 }
 
+/** What a `bool` field writes, checked as the generic loop checks it. */
+export function flag(v: unknown, name: string): number {
+  if (typeof v !== "boolean") throw cannotHold(name, v);
+  return v ? 1 : 0;
+}
+
+/** The generic loop's refusal of a value field `name` cannot hold (`why`, when given, in parentheses). */
+export function cannotHold(name: string, v: unknown, why = ""): Error {
+  return new Error(`snapshot encoder: field ${name} cannot hold ${JSON.stringify(v)}${why && ` (${why})`}`);
+}
+
 /** What a `str?` field writes: 0 for null, else the table index + 1. */
-function optionalIndex(table: StringTable, slot: number, v: unknown, name: string): number {
+export function optionalIndex(table: StringTable, slot: number, v: unknown, name: string): number {
   if (v === null) return 0;
   return table.internAt(slot, written(v, name)) + 1;
 }
@@ -493,7 +521,7 @@ export function writeObject(
         const list = v as readonly object[];
         w.uint(list.length);
         const write = f[WRITE];
-        if (write) { for (let k = 0; k < list.length; k++) write(w, table, list[k]); }
+        if (write) { for (let k = 0; k < list.length; k++) write(w, table, list[k], k); }
         else for (let k = 0; k < list.length; k++) writeObject(w, table, f.sub!, list[k], k);
       }
     }
@@ -501,7 +529,7 @@ export function writeObject(
 }
 
 function fieldError(f: CompiledField, v: unknown, why = ""): Error {
-  return new Error(`snapshot encoder: field ${f.name} cannot hold ${JSON.stringify(v)}${why && ` (${why})`}`);
+  return cannotHold(f.name, v, why);
 }
 
 /** Reads one object shaped like `fields`. Throws {@link CorruptInput} on damaged data. */
@@ -545,8 +573,10 @@ export function* writeObjectSteps(
     const list = o[f.name] as SizedItems<object>;
     w.uint(list.length);
     let k = 0;
+    const write = f[WRITE];
     for (const item of list) {
-      writeObject(w, table, f.sub!, item, k);
+      if (write) write(w, table, item, k);
+      else writeObject(w, table, f.sub!, item, k);
       k++;
       if (++since === every) {
         since = 0;

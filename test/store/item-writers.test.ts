@@ -8,7 +8,13 @@ import { ByteWriter } from "../../src/store/bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, type Spec, StringTable, writeObject } from "../../src/store/record-codec.ts";
 import { emptyRecord, type FileRecord, type RefRecord } from "../../src/index/records.ts";
 import { parseFile } from "../../src/index/parse-file.ts";
+import type { ReferenceSite } from "../../src/index/linked.ts";
+import { SITE } from "../../src/store/link-codec.ts";
+import { resolveConfig } from "../../src/workspace/config.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
+import { tempDirs } from "../temp-dirs.ts";
 
+const temp = tempDirs();
 const FAST = compileSpec(FILE_RECORD_SPEC);
 
 /** `spec` with every nested item spec copied: no longer the objects the own writers are registered for. */
@@ -142,5 +148,72 @@ describe("item writers of their own", () => {
     const badLine = { ...emptyRecord("xml"), localIds: [{ owner: 0, element: "E", id: "x", offset: 0, line: -2 }] };
     expect(() => encode(FAST, [badLine])).toThrow("snapshot encoder: -2 is not a non-negative safe integer");
     expect(() => encode(GENERIC, [badLine])).toThrow("snapshot encoder: -2 is not a non-negative safe integer");
+  });
+
+  test("the linked section's reference sites: the generic loop's bytes for linked sites and plain ones", async () => {
+    const home = temp.make("ra3-item-writers-");
+    const cfg = resolveConfig({
+      project: join(import.meta.dirname, "..", "..", "examples", "sample-mod"),
+      sdk: "",
+      schema: null,
+      home,
+    });
+    if ("envError" in cfg) throw new Error(cfg.envError);
+    const ws = new Workspace(cfg);
+    await ws.build();
+    const linked = [...ws.linked!.sites];
+    expect(linked.length).toBeGreaterThan(10);
+    // A linked site reads its fields through getters: a plain copy field by field.
+    const copy = (site: ReferenceSite) =>
+      Object.fromEntries(Object.keys(SITE).map((k) => [k, site[k as keyof ReferenceSite]])) as unknown as ReferenceSite;
+    const plain: ReferenceSite[] = [
+      { ...copy(linked[0]), index: 0, id: "Other", targets: [], via: "Fragments/Headlights.xml", unspliced: true },
+      {
+        ...copy(linked[1]),
+        index: 1,
+        refType: null,
+        selfType: null,
+        parent: null,
+        attribute: null,
+        line: 90_000,
+        column: -1,
+        targets: [3, 0, 70_000],
+        status: "not_found",
+        state: "referenced",
+        active: false,
+        confirmedByManifest: true,
+      },
+    ];
+    const fast = compileSpec<{ sites: readonly ReferenceSite[] }>({ sites: { list: SITE } });
+    const generic = compileSpec<{ sites: readonly ReferenceSite[] }>({ sites: { list: { ...SITE } } });
+    const bytes = (fields: typeof fast, sites: readonly ReferenceSite[]) => {
+      const table = new StringTable();
+      const w = new ByteWriter(16);
+      writeObject(w, table, fields, { sites });
+      return { bytes: [...w.finish()], strings: table.strings };
+    };
+    expect(bytes(fast, linked)).toEqual(bytes(generic, linked));
+    expect(bytes(fast, plain)).toEqual(bytes(generic, plain));
+    const refusal = (fields: typeof fast, sites: readonly ReferenceSite[]) => {
+      try {
+        bytes(fields, sites);
+        return "no error";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    for (
+      const [bad, message] of [
+        [[{ ...plain[0], index: 4 }], "snapshot encoder: field index cannot hold 4 (its position is 0)"],
+        [
+          [{ ...plain[1], index: 0, active: true }],
+          "snapshot encoder: field active cannot hold true (state is referenced)",
+        ],
+        [[{ ...plain[0], unspliced: 1 as unknown as boolean }], "snapshot encoder: field unspliced cannot hold 1"],
+      ] as const
+    ) {
+      expect(refusal(fast, bad)).toBe(message);
+      expect(refusal(generic, bad)).toBe(message);
+    }
   });
 });
