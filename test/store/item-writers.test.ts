@@ -8,8 +8,8 @@ import { ByteWriter } from "../../src/store/bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, type Spec, StringTable, writeObject } from "../../src/store/record-codec.ts";
 import { emptyRecord, type FileRecord, type RefRecord } from "../../src/index/records.ts";
 import { parseFile } from "../../src/index/parse-file.ts";
-import type { ReferenceSite } from "../../src/index/linked.ts";
-import { SITE } from "../../src/store/link-codec.ts";
+import type { AssetDef, ReferenceSite } from "../../src/index/linked.ts";
+import { ASSET, SITE } from "../../src/store/link-codec.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 import { tempDirs } from "../temp-dirs.ts";
@@ -210,6 +210,78 @@ describe("item writers of their own", () => {
           "snapshot encoder: field active cannot hold true (state is referenced)",
         ],
         [[{ ...plain[0], unspliced: 1 as unknown as boolean }], "snapshot encoder: field unspliced cannot hold 1"],
+      ] as const
+    ) {
+      expect(refusal(fast, bad)).toBe(message);
+      expect(refusal(generic, bad)).toBe(message);
+    }
+  });
+
+  test("the linked section's assets: the generic loop's bytes for linked assets and plain ones", async () => {
+    const home = temp.make("ra3-item-writers-");
+    const cfg = resolveConfig({
+      project: join(import.meta.dirname, "..", "..", "examples", "sample-mod"),
+      sdk: "",
+      schema: null,
+      home,
+    });
+    if ("envError" in cfg) throw new Error(cfg.envError);
+    const ws = new Workspace(cfg);
+    await ws.build();
+    const linked = [...ws.linked!.assets];
+    expect(linked.length).toBeGreaterThan(5);
+    const copy = (a: AssetDef) =>
+      Object.fromEntries(Object.keys(ASSET).map((k) => [k, a[k as keyof AssetDef]])) as unknown as AssetDef;
+    const plain: AssetDef[] = [
+      { ...copy(linked[0]), index: 0, streams: ["static", "global"], inheritFrom: "Base", manifestSource: null },
+      {
+        ...copy(linked[1]),
+        index: 1,
+        line: -1,
+        column: 0,
+        startLine: 70_000,
+        state: "not-included",
+        active: false,
+        viaInstance: true,
+        fileHasErrors: true,
+        inheritFrom: null,
+        manifestSource: "static.manifest",
+        viaXInclude: true,
+        recordIndex: -1,
+        start: 2 ** 31,
+        end: 2 ** 31 + 9,
+      },
+    ];
+    const fast = compileSpec<{ assets: readonly AssetDef[] }>({ assets: { list: ASSET } });
+    const generic = compileSpec<{ assets: readonly AssetDef[] }>({ assets: { list: { ...ASSET } } });
+    const bytes = (fields: typeof fast, assets: readonly AssetDef[]) => {
+      const table = new StringTable();
+      const w = new ByteWriter(16);
+      writeObject(w, table, fields, { assets });
+      return { bytes: [...w.finish()], strings: table.strings };
+    };
+    expect(bytes(fast, linked)).toEqual(bytes(generic, linked));
+    expect(bytes(fast, plain)).toEqual(bytes(generic, plain));
+    const refusal = (fields: typeof fast, assets: readonly AssetDef[]) => {
+      try {
+        bytes(fields, assets);
+        return "no error";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    for (
+      const [bad, message] of [
+        [[{ ...plain[0], index: 2 }], "snapshot encoder: field index cannot hold 2 (its position is 0)"],
+        [
+          [{ ...plain[1], index: 0, active: true }],
+          "snapshot encoder: field active cannot hold true (state is not-included)",
+        ],
+        [[{ ...plain[0], streams: ["x", 3 as unknown as string] }], "snapshot encoder: field streams cannot hold 3"],
+        [
+          [{ ...plain[0], fileHasErrors: "no" as unknown as boolean }],
+          'snapshot encoder: field fileHasErrors cannot hold "no"',
+        ],
       ] as const
     ) {
       expect(refusal(fast, bad)).toBe(message);

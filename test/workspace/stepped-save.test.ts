@@ -11,8 +11,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ByteWriter } from "../../src/store/bytes.ts";
 import { writeStringTableSteps } from "../../src/store/codec.ts";
-import { internVocabularySteps } from "../../src/store/link-codec.ts";
+import { internSiteVocabularySteps, internVocabularySteps, SITE_VOCABULARY } from "../../src/store/link-codec.ts";
 import { StringTable } from "../../src/store/record-codec.ts";
+import type { ReferenceSite } from "../../src/index/linked.ts";
+import { runSteps } from "../../src/steps.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import { linkFactsNow, linkFactsNowSteps } from "../../src/workspace/link-facts.ts";
 import { saveSnapshot, schemaKeyOf, StoreSnapshotPort } from "../../src/workspace/snapshots.ts";
@@ -177,6 +179,32 @@ describe("the encoder's long loops in steps", () => {
         .toEqual([perStep, Math.floor(items.length / perStep)]);
       expect([perStep, table.strings]).toEqual([perStep, whole.strings]);
     }
+  });
+
+  test("the sites' vocabulary written out field by field: the generic loop's table, order and yields", () => {
+    const sites = Array.from({ length: 700 }, (_, i) => ({
+      kind: i % 5 === 0 ? "inheritFrom" : "attribute",
+      status: i % 9 === 0 ? "not_found" : "resolved",
+      state: `S${Math.floor(i / 40) % 3}`,
+      element: `E${Math.floor(i / 3) % 60}`,
+      parent: i % 4 === 0 ? null : `P${i % 6}`,
+      attribute: i % 7 === 0 ? null : `A${Math.floor(i / 2) % 9}`,
+      refType: i % 3 === 0 ? null : `T${i % 5}`,
+      selfType: i === 301 ? 7 : i % 8 === 0 ? `T${i % 5}` : null,
+      via: i % 50 === 0 ? `Fragments/F${i}.xml` : null,
+    })) as unknown as ReferenceSite[];
+    for (const perStep of [1, 3, 699, 700, 8192]) {
+      const generic = new StringTable();
+      generic.intern("before");
+      const own = new StringTable();
+      own.intern("before");
+      const genericYields = yieldsOf(internVocabularySteps(generic, sites, SITE_VOCABULARY, perStep));
+      expect([perStep, yieldsOf(internSiteVocabularySteps(own, sites, perStep))]).toEqual([perStep, genericYields]);
+      expect([perStep, own.strings]).toEqual([perStep, generic.strings]);
+    }
+    const table = new StringTable();
+    runSteps(internSiteVocabularySteps(table, sites));
+    expect(table.strings.length).toBe(2 + 2 + 3 + 60 + 6 + 9 + 5 + 14);
   });
 
   test("the string table in steps (down to one string a step, into a writer of small pieces) writes the bytes of one block", () => {
