@@ -68,7 +68,8 @@ export class SharedStrings {
         }
         return fresh;
       }
-      if (known.length === n && sameChars(known, src, start)) return known;
+      // The engine's comparison in place (a memory compare): faster than a loop over the characters.
+      if (known.length === n && src.startsWith(known, start)) return known;
       slot = (slot + 1) & this.mask;
     }
     return detachedSlice(src, start, end);
@@ -89,10 +90,4 @@ export function rawHash(src: string, start: number, end: number): number {
   let h = 0;
   for (let k = start; k < end; k++) h = (Math.imul(h, 31) + src.charCodeAt(k)) | 0;
   return h;
-}
-
-/** `known` equals `src[start, start + known.length)` (a loop: cheaper than a native call for short strings). */
-function sameChars(known: string, src: string, start: number): boolean {
-  for (let k = 0; k < known.length; k++) if (known.charCodeAt(k) !== src.charCodeAt(start + k)) return false;
-  return true;
 }
