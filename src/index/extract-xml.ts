@@ -9,7 +9,16 @@
 import { LineMap } from "../xml/line-map.ts";
 import { SharedStrings } from "../xml/shared-strings.ts";
 import { SeenAssets } from "./seen-assets.ts";
-import { hasAmpOrLt, hasChar, isBlank, looksLikeAssetId, skipSpace, skipToken, trimmedEnd } from "./values.ts";
+import {
+  hasAmpOrLt,
+  hasChar,
+  isBlank,
+  looksLikeAssetId,
+  mayHoldAssetId,
+  skipSpace,
+  skipToken,
+  trimmedEnd,
+} from "./values.ts";
 import { parseXml, parseXmlSteps } from "../xml/tokenizer.ts";
 import type { XmlAttribute, XmlEndTag, XmlStartTag, XmlVisitor } from "../xml/types.ts";
 import type { AttributeFacts, ChildFacts, SchemaQueries, TextReference, TypeTable } from "../schema/model.ts";
@@ -809,10 +818,13 @@ class XmlExtraction {
         // The decoded value's positions (after attribute-value normalisation), as always in this mode: a
         // verbatim value's are the document's own.
         const value = verbatim ? text : attr.value;
+        const from = verbatim ? valueStart : 0;
+        const to = verbatim ? valueEnd : value.length;
+        if (!mayHoldAssetId(value, from, to)) continue;
         this.addTokens(
           value,
-          verbatim ? valueStart : 0,
-          verbatim ? valueEnd : value.length,
+          from,
+          to,
           true,
           valueStart,
           true,

@@ -101,6 +101,25 @@ export function looksLikeAssetId(src: string, start: number, end: number): boole
   return colon || end - start > 5 || !isNotId(src, start, end);
 }
 
+/**
+ * False when no token of `src[from, to)` (split at spaces, as a list is) starts with a letter or `_`: then
+ * none of them can pass {@link looksLikeAssetId}. One pass over the characters, for the values of a big
+ * file (coordinates, flags, health) that hold no candidate at all.
+ * @example mayHoldAssetId("12.5 -3", 0, 7) // false
+ */
+export function mayHoldAssetId(src: string, from: number, to: number): boolean {
+  let atStart = true;
+  for (let i = from; i < to; i++) {
+    const c = src.charCodeAt(i);
+    if (isSpace(c)) atStart = true;
+    else if (atStart) {
+      if (c < 128 && (ID_CLASS[c] & ID_START) !== 0) return true;
+      atStart = false;
+    }
+  }
+  return false;
+}
+
 /** `src[start, end)` (id characters only) is one of {@link NOT_IDS}, ignoring case. */
 function isNotId(src: string, start: number, end: number): boolean {
   for (const word of NOT_IDS) {

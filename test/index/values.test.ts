@@ -10,6 +10,7 @@ import {
   isBlank,
   isSpace,
   looksLikeAssetId,
+  mayHoldAssetId,
   skipSpace,
   skipToken,
   trimmedEnd,
@@ -84,6 +85,24 @@ describe("value tests in place equal the regular expressions they replaced", () 
     }
     // The generated values hit both answers often.
     expect(ids).toBeGreaterThan(2_000);
+  });
+
+  test("mayHoldAssetId is false only where no whitespace-separated token looks like an id", () => {
+    let skipped = 0;
+    for (const v of values(40_000, 13)) {
+      const tokens = v.match(/\S+/g) ?? [];
+      const some = tokens.some((t) => looksLikeAssetIdByRegex(t));
+      const may = mayHoldAssetId(v, 0, v.length);
+      // Never false when a token is a candidate; false for values without one that starts like an id.
+      if (some) expect([v, may]).toEqual([v, true]);
+      expect([v, may]).toEqual([v, tokens.some((t) => /^[A-Za-z_]/.test(t))]);
+      if (!may) skipped++;
+      const text = `<x a="${v}"/>`;
+      expect([v, mayHoldAssetId(text, 6, 6 + v.length)]).toEqual([v, may]);
+    }
+    expect(skipped).toBeGreaterThan(5_000);
+    expect([mayHoldAssetId("12.5 -3 0", 0, 9), mayHoldAssetId("12.5 _x", 0, 7), mayHoldAssetId("1a b", 0, 4)])
+      .toEqual([false, true, true]);
   });
 
   test("isSpace is exactly \\s; tokens and trimming split as /\\S+/g and trim() do", () => {
