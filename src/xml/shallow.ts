@@ -77,23 +77,34 @@ interface RawAttribute {
  * @example scanShallow(new TextEncoder().encode('<A><W3DMesh id="M"/></A>')).assets[0] // { type: "W3DMesh", id: "M", line: 1, column: 17, offset: 16, start: 3 }
  */
 export function scanShallow(bytes: Uint8Array): ShallowScan {
+  return scanShallowAscii(bytes).scan;
+}
+
+/**
+ * {@link scanShallow}, and whether the bytes after a UTF-8 byte order mark are pure ASCII when the scan
+ * had to find out (null when it did not: a declared single-byte encoding, UTF-16). A reader that wants
+ * the same answer (art references read in place) need not scan the bytes again.
+ * @example scanShallowAscii(new TextEncoder().encode("<a/>")).ascii // true
+ */
+export function scanShallowAscii(bytes: Uint8Array): { readonly scan: ShallowScan; readonly ascii: boolean | null } {
   const sniff = sniffEncoding(bytes);
   if (sniff.family !== "8-bit") {
     // UTF-16 is rare: decode, re-encode as UTF-8 and map the offsets back through the UTF-8 counting.
     const utf8 = new TextEncoder().encode(decodeXml(bytes).text);
-    return new ShallowScanner(utf8, 0, "utf-8", false).run();
+    return { scan: new ShallowScanner(utf8, 0, "utf-8", false).run(), ascii: null };
   }
   const body = bytes.subarray(sniff.bomBytes);
   let mode: ByteMode;
   let cp1252 = true;
+  let ascii: boolean | null = null;
   const single = declaredSingleByteEncoding(bytes);
   if (single !== null) {
     mode = "single-byte";
     cp1252 = single === "windows-1252";
-  } else if (isAsciiBytes(body)) mode = "ascii";
+  } else if ((ascii = isAsciiBytes(body))) mode = "ascii";
   else if (isUtf8Bytes(body)) mode = "utf-8";
   else mode = "single-byte";
-  return new ShallowScanner(bytes, sniff.bomBytes, mode, cp1252).run();
+  return { scan: new ShallowScanner(bytes, sniff.bomBytes, mode, cp1252).run(), ascii };
 }
 
 class ShallowScanner {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeXml } from "../../src/xml/decode.ts";
 import { LineMap } from "../../src/xml/line-map.ts";
-import { scanShallow } from "../../src/xml/shallow.ts";
+import { scanShallow, scanShallowAscii } from "../../src/xml/shallow.ts";
 import { parseXml } from "../../src/xml/tokenizer.ts";
 import type { ShallowScan, XmlAttribute } from "../../src/xml/types.ts";
 import { CORPORA } from "../../scripts/corpora.ts";
@@ -165,6 +165,30 @@ describe("scanShallow: encodings and positions", () => {
     expect(scanShallow(bytes).assets).toEqual([
       { type: "M", id: "xÿ", ...at(decoded.text, "xÿ"), start: decoded.text.indexOf("<M") },
     ]);
+  });
+});
+
+describe("scanShallowAscii: the scan's own answer to whether the bytes after a UTF-8 BOM are ASCII", () => {
+  test("ASCII, after a BOM, UTF-8, invalid UTF-8: known and right; a declared single-byte encoding, UTF-16: unknown", () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    const cases: [string, Uint8Array, boolean | null][] = [
+      ["ascii", utf8('<R><M id="a"/></R>'), true],
+      ["ascii after a BOM", new Uint8Array([...bom, ...utf8('<R><M id="a"/></R>')]), true],
+      ["utf-8", utf8('<R><M id="é"/></R>'), false],
+      ["utf-8 after a BOM", new Uint8Array([...bom, ...utf8('<R><M id="é"/></R>')]), false],
+      ["invalid utf-8", new Uint8Array([...utf8('<R><M id="x'), 0xff, ...utf8('"/></R>')]), false],
+      ["declared windows-1252", utf8('<?xml version="1.0" encoding="windows-1252"?><R><M id="a"/></R>'), null],
+      ["utf-16le", new Uint8Array([0xff, 0xfe, 0x3c, 0, 0x52, 0, 0x2f, 0, 0x3e, 0]), null],
+    ];
+    for (const [name, bytes, ascii] of cases) {
+      const both = scanShallowAscii(bytes);
+      expect([name, both.ascii]).toEqual([name, ascii]);
+      expect([name, both.scan]).toEqual([name, scanShallow(bytes)]);
+      if (ascii !== null) {
+        const body = bytes[0] === 0xef ? bytes.subarray(3) : bytes;
+        expect([name, body.every((b) => b < 0x80)]).toEqual([name, ascii]);
+      }
+    }
   });
 });
 
