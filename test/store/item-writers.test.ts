@@ -8,7 +8,7 @@ import { ByteWriter } from "../../src/store/bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, type Spec, StringTable, writeObject } from "../../src/store/record-codec.ts";
 import { emptyRecord, type FileRecord, type RefRecord } from "../../src/index/records.ts";
 import { parseFile } from "../../src/index/parse-file.ts";
-import type { AssetDef, ReferenceSite } from "../../src/index/linked.ts";
+import type { AssetDef, LinkedIndex, ReferenceSite } from "../../src/index/linked.ts";
 import { ASSET, SITE } from "../../src/store/link-codec.ts";
 import { resolveConfig } from "../../src/workspace/config.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
@@ -83,6 +83,29 @@ function expectSameAsGeneric<T>(
     expect(refusal(fast, bad)).toBe(message);
     expect(refusal(generic, bad)).toBe(message);
   }
+}
+
+/** The sample mod's linked index, built once for the tests that read its sites and assets. */
+let linkedSample: Promise<LinkedIndex> | null = null;
+function sampleLinked(): Promise<LinkedIndex> {
+  linkedSample ??= (async () => {
+    const cfg = resolveConfig({
+      project: join(import.meta.dirname, "..", "..", "examples", "sample-mod"),
+      sdk: "",
+      schema: null,
+      home: temp.make("ra3-item-writers-"),
+    });
+    if ("envError" in cfg) throw new Error(cfg.envError);
+    const ws = new Workspace(cfg);
+    await ws.build();
+    return ws.linked!;
+  })();
+  return linkedSample;
+}
+
+/** A plain copy of `item`, field by field as `spec` lists them (a linked item reads its fields through getters). */
+function plainCopy<T>(spec: Spec<T>, item: T): T {
+  return Object.fromEntries(Object.keys(spec).map((k) => [k, item[k as keyof T]])) as T;
 }
 
 describe("item writers of their own", () => {
@@ -185,21 +208,9 @@ describe("item writers of their own", () => {
   });
 
   test("the linked section's reference sites: the generic loop's bytes for linked sites and plain ones", async () => {
-    const home = temp.make("ra3-item-writers-");
-    const cfg = resolveConfig({
-      project: join(import.meta.dirname, "..", "..", "examples", "sample-mod"),
-      sdk: "",
-      schema: null,
-      home,
-    });
-    if ("envError" in cfg) throw new Error(cfg.envError);
-    const ws = new Workspace(cfg);
-    await ws.build();
-    const linked = [...ws.linked!.sites];
+    const linked = [...(await sampleLinked()).sites];
     expect(linked.length).toBeGreaterThan(10);
-    // A linked site reads its fields through getters: a plain copy field by field.
-    const copy = (site: ReferenceSite) =>
-      Object.fromEntries(Object.keys(SITE).map((k) => [k, site[k as keyof ReferenceSite]])) as unknown as ReferenceSite;
+    const copy = (site: ReferenceSite) => plainCopy(SITE, site);
     const plain: ReferenceSite[] = [
       { ...copy(linked[0]), index: 0, id: "Other", targets: [], via: "Fragments/Headlights.xml", unspliced: true },
       {
@@ -229,20 +240,9 @@ describe("item writers of their own", () => {
   });
 
   test("the linked section's assets: the generic loop's bytes for linked assets and plain ones", async () => {
-    const home = temp.make("ra3-item-writers-");
-    const cfg = resolveConfig({
-      project: join(import.meta.dirname, "..", "..", "examples", "sample-mod"),
-      sdk: "",
-      schema: null,
-      home,
-    });
-    if ("envError" in cfg) throw new Error(cfg.envError);
-    const ws = new Workspace(cfg);
-    await ws.build();
-    const linked = [...ws.linked!.assets];
+    const linked = [...(await sampleLinked()).assets];
     expect(linked.length).toBeGreaterThan(5);
-    const copy = (a: AssetDef) =>
-      Object.fromEntries(Object.keys(ASSET).map((k) => [k, a[k as keyof AssetDef]])) as unknown as AssetDef;
+    const copy = (a: AssetDef) => plainCopy(ASSET, a);
     const plain: AssetDef[] = [
       { ...copy(linked[0]), index: 0, streams: ["static", "global"], inheritFrom: "Base", manifestSource: null },
       {
