@@ -290,10 +290,12 @@ export function withItemWriter<T>(spec: Spec<T>, make: ItemWriterMaker): Spec<T>
 /**
  * Writers of their own for the items of the lists that hold most of a snapshot's objects: a mod's
  * reference sites, local ids and a map's id children (Upheaval with the RA3 schema: 94k, 85k and 84k of
- * ≈ 275k objects), assets and includes (the TW SDK: 47k sites, 12k assets, 10k includes of ≈ 92k), and the linked
- * section's reference sites (link-codec.ts). {@link writeObject} reads each field by its name from the spec (`o[f.name]`), a lookup the engine cannot specialise since every
- * spec passes through it; these read constant properties. Each writes exactly the bytes the generic loop
- * writes for its spec (a test compares them), in the spec's order, with the same checks.
+ * ≈ 275k objects), assets and includes (the TW SDK: 47k sites, 12k assets, 10k includes of ≈ 92k); the
+ * linked section adds its sites and assets (`link-codec.ts`, through {@link withItemWriter}).
+ * {@link writeObject} reads each field by its name from the spec (`o[f.name]`), a lookup the engine cannot
+ * specialise since every spec passes through it; these read constant properties. Each writes exactly the
+ * bytes the generic loop writes for its spec (a test compares them), in the spec's order, with the same
+ * checks.
  */
 const itemWriters = new Map<object, ItemWriterMaker>([
   [REF, (sub) => {
@@ -370,9 +372,8 @@ const itemWriters = new Map<object, ItemWriterMaker>([
 
 /**
  * The string-table slots of the string fields of a compiled spec (`str`, `str?` and a string often the
- * same as another), in order, after checking that its
- * fields are exactly `names` (wire order): a spec changed without its writer throws here, when the
- * module loads.
+ * same as another), in order, after checking that its fields are exactly `names` (wire order): a spec
+ * changed without its writer throws here, when the module loads.
  */
 export function slotsOf(sub: readonly CompiledField[], names: string): number[] {
   if (sub.map((f) => f.name).join(" ") !== names) {

@@ -43,6 +43,10 @@ export class SharedStrings {
    * @example strings.get("a GameObject b", 2, 12) === strings.get("GameObject", 0, 10) // true
    */
   get(src: string, start: number, end: number): string {
+    const n = end - start;
+    if (n <= 0) return "";
+    // A string the table does not keep is not hashed (a long value read by extraction).
+    if (n > this.maxLength) return detachedSlice(src, start, end);
     return this.getHashed(src, start, end, rawHash(src, start, end));
   }
 

@@ -16,7 +16,7 @@
 import { runSteps } from "../steps.ts";
 import { LineMap } from "./line-map.ts";
 import { rawHash, SharedStrings } from "./shared-strings.ts";
-import type { XmlAttribute, XmlEndTag, XmlError, XmlVisitor } from "./types.ts";
+import type { XmlAttribute, XmlEndTag, XmlError, XmlStartTag, XmlVisitor } from "./types.ts";
 
 /** Options of {@link parseXml}. */
 export interface ParseOptions {
@@ -236,17 +236,7 @@ interface OpenElement {
 }
 
 /** The start tag handed to the visitor, filled in again for each (see {@link XmlVisitor.startElement}). */
-interface MutableStartTag {
-  qname: string;
-  prefix: string;
-  local: string;
-  uri: string;
-  attributes: readonly XmlAttribute[];
-  start: number;
-  end: number;
-  selfClosing: boolean;
-  depth: number;
-}
+type MutableStartTag = { -readonly [K in keyof XmlStartTag]: XmlStartTag[K] };
 
 /** The end tag handed to the visitor, filled in again for each. */
 type MutableEndTag = { -readonly [K in keyof XmlEndTag]: XmlEndTag[K] };

@@ -5,7 +5,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ByteWriter } from "../../src/store/bytes.ts";
-import { compileSpec, FILE_RECORD_SPEC, type Spec, StringTable, writeObject } from "../../src/store/record-codec.ts";
+import {
+  compileSpec,
+  FILE_RECORD_SPEC,
+  slotsOf,
+  type Spec,
+  StringTable,
+  writeObject,
+} from "../../src/store/record-codec.ts";
 import { emptyRecord, type FileRecord, type RefRecord } from "../../src/index/records.ts";
 import { parseFile } from "../../src/index/parse-file.ts";
 import type { AssetDef, LinkedIndex, ReferenceSite } from "../../src/index/linked.ts";
@@ -275,5 +282,12 @@ describe("item writers of their own", () => {
         'snapshot encoder: field fileHasErrors cannot hold "no"',
       ],
     ]);
+  });
+
+  test("a writer's field list that is not its spec's is refused when it is made, naming both lists", () => {
+    const sub = compileSpec<{ a: string; b: number; c: string | null }>({ a: "str", b: "int", c: "str?" });
+    expect(slotsOf(sub, "a b c")).toHaveLength(2);
+    expect(() => slotsOf(sub, "a c b")).toThrow("snapshot spec: the fields are a b c, not a c b");
+    expect(() => slotsOf(sub, "a b")).toThrow("snapshot spec: the fields are a b c, not a b");
   });
 });
