@@ -6,6 +6,7 @@
 import { processIo } from "./cli/io.ts";
 import { run } from "./cli/run.ts";
 import { captureMcpStdin } from "./cli/commands/mcp.ts";
+import { setTypedArgv } from "./cli/relaunch.ts";
 import { processConsoleHost, runDoubleClick, startedByDoubleClick } from "./cli/double-click.ts";
 
 const argv = process.argv.slice(2);
@@ -14,5 +15,8 @@ captureMcpStdin(argv);
 
 const io = processIo();
 const host = processConsoleHost();
-const code = (await startedByDoubleClick(argv, host)) ? await runDoubleClick(io, host, run) : await run(argv, io);
+const doubleClick = await startedByDoubleClick(argv, host);
+// A command line as typed may run again in a child (a cold build: `cli/relaunch.ts`); a double-click's setup not.
+setTypedArgv(doubleClick ? null : argv);
+const code = doubleClick ? await runDoubleClick(io, host, run) : await run(argv, io);
 process.exitCode = code;

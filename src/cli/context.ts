@@ -10,6 +10,10 @@ import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } f
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
+import { existsSync } from "node:fs";
+import { snapshotPathFor } from "../project/home.ts";
+import { BUILD } from "../version.ts";
+import { relaunchPlan, runRelaunched, typedCommandLine } from "./relaunch.ts";
 import { envelopeOf, isQueryError, type QueryResult, shortEnvelope } from "../query/envelope.ts";
 import { visibleLines } from "../query/visible.ts";
 import { errorAnswer } from "../query/answers.ts";
@@ -79,6 +83,8 @@ export async function openWorkspace(
 ): Promise<OpenedWorkspace | number> {
   const config = configOrExplain(cfg, io);
   if (typeof config === "number") return config;
+  const relaunched = relaunchForColdBuild(cfg, config, io);
+  if (relaunched !== null) return relaunched;
   const ws = new Workspace(config);
   if (config.schemaDir && !ws.schema.queries) {
     const why = ws.schema.diagnostics[0]?.message ?? "unknown error";
@@ -148,6 +154,39 @@ export async function openWorkspace(
     start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note },
     saveSnapshot: saveSnapshotOnce,
   };
+}
+
+/** The commands whose whole run is opening the index and answering (not `setup`, which opens it as a step). */
+const ONE_SHOT: ReadonlySet<string> = new Set([
+  "index",
+  "find",
+  "refs",
+  "uses",
+  "list",
+  "define",
+  "include",
+  "file",
+  "files",
+  "unreferenced",
+  "check",
+  "strings",
+  "export",
+]);
+
+/**
+ * The exit status of this command run again in a child without the top JIT tier, when it is about to
+ * build the index from nothing (see `relaunch.ts`); null to go on here.
+ */
+function relaunchForColdBuild(cfg: CliConfig, config: WorkspaceConfig, io: CliIo): number | null {
+  if (!ONE_SHOT.has(cfg.command)) return null;
+  const plan = relaunchPlan({
+    compiled: BUILD.commit !== null && typeof (globalThis as { Bun?: unknown }).Bun !== "undefined",
+    argv: typedCommandLine(),
+    env: io.env,
+    watch: cfg.watch,
+    snapshotExists: existsSync(snapshotPathFor(config.home, config.projectDir)),
+  });
+  return plan ? runRelaunched(process.execPath, plan) : null;
 }
 
 /**

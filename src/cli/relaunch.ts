@@ -1,0 +1,74 @@
+/**
+ * A one-shot command that is about to build the index from nothing runs in a child of the same binary
+ * with JavaScriptCore's top JIT tier (FTL) off. In a run of one or two seconds that tier costs more than
+ * it gives: on the TW SDK its compiler thread spent about 1.6 s of CPU beside the main thread's 1.2 s, and
+ * the main thread did as much work without it (1.16 s against 1.19 s), so no machine loses: a cold
+ * `ra3 index` took 0.78–0.98× the wall time and 0.59–0.71× the CPU on a 2-core machine, 0.65× the wall
+ * time on one core (docs/performance.md). The engine reads its options from the environment before any
+ * code runs, hence the child; it costs one process start (≈ 10 ms), paid only when a full build of
+ * hundreds of milliseconds follows. Long-lived runs (`ra3 mcp`, `--watch`) keep the tier: they run the
+ * same code for hours.
+ */
+import { spawnSync } from "node:child_process";
+
+/** The engine option the child gets; set by the user (to any value), it is left alone and nothing relaunches. */
+export const FTL_OPTION = "BUN_JSC_useFTLJIT";
+
+/** What {@link relaunchPlan} decides from. */
+export interface RelaunchFacts {
+  /** Running as the compiled binary (not `bun src/main.ts`, not Deno). */
+  readonly compiled: boolean;
+  /** The command line as typed, when the run is one (not a double-click's own setup). */
+  readonly argv: readonly string[] | null;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `--watch`: the run lasts. */
+  readonly watch: boolean;
+  /** A snapshot of the project exists (a warm start, or a rebuild of a broken one: not worth a child). */
+  readonly snapshotExists: boolean;
+}
+
+/** The child to run instead of building here, or null to build in this process. */
+export function relaunchPlan(
+  facts: RelaunchFacts,
+): { readonly args: readonly string[]; readonly env: Record<string, string | undefined> } | null {
+  if (!facts.compiled || facts.argv === null || facts.watch || facts.snapshotExists) return null;
+  if (facts.env[FTL_OPTION] !== undefined) return null;
+  return { args: facts.argv, env: { ...facts.env, [FTL_OPTION]: "0" } };
+}
+
+/** The command line of this run, set by the entry point when it runs one as typed (see {@link relaunchPlan}). */
+let typedArgv: readonly string[] | null = null;
+
+export function setTypedArgv(argv: readonly string[] | null): void {
+  typedArgv = argv;
+}
+
+export function typedCommandLine(): readonly string[] | null {
+  return typedArgv;
+}
+
+/**
+ * Runs `plan`'s child with this process's stdin, stdout and stderr, and returns its exit status (a child
+ * ended by a signal: 128 + the signal's number, as a shell reports it); null when it could not start
+ * (the caller builds here instead).
+ */
+export function runRelaunched(
+  execPath: string,
+  plan: { readonly args: readonly string[]; readonly env: Record<string, string | undefined> },
+): number | null {
+  const r = spawnSync(execPath, plan.args, { stdio: "inherit", env: plan.env, windowsHide: false });
+  if (r.error) return null;
+  if (r.status !== null) return r.status;
+  return 128 + signalNumber(r.signal);
+}
+
+function signalNumber(signal: NodeJS.Signals | null): number {
+  const numbers: Partial<Record<NodeJS.Signals, number>> = {
+    SIGHUP: 1,
+    SIGINT: 2,
+    SIGQUIT: 3,
+    SIGKILL: 9,
+    SIGTERM: 15,
+  };
+  return (signal && numbers[signal]) ?? 1;
+}
