@@ -4,6 +4,7 @@
  */
 import type { LinkedIndex, ReferenceSite } from "../index/linked.ts";
 import { REFERENCE_KINDS, type ReferenceKind } from "../index/records.ts";
+import { shortenedChain } from "../index/link-caps.ts";
 
 export { REFERENCE_KINDS };
 import { clampLimit } from "./assets.ts";
@@ -83,12 +84,18 @@ function siteView(linked: LinkedIndex, s: ReferenceSite): SiteView {
   };
 }
 
-/** A cycle's chain as `Type:Id`, starting (and ending) at `from`. */
+/**
+ * A cycle's chain as `Type:Id`, starting (and ending) at `from`; a long one shortened as the diagnostics
+ * shorten it (its first names, `… (N more)`, the last), so that a site of a huge cycle is not an answer of
+ * its whole length (50,000 members: 50,001 names in every site's answer).
+ */
 export function cycleChain(linked: LinkedIndex, members: readonly number[], from: number): string[] {
+  const n = members.length;
   const k = Math.max(0, members.indexOf(from));
-  return [...members.slice(k), ...members.slice(0, k), members[k]].map((a) =>
-    `${linked.assets[a].type}:${linked.assets[a].id}`
-  );
+  return shortenedChain(n + 1, (j) => {
+    const a = linked.assets[members[(k + j) % n]];
+    return `${a.type}:${a.id}`;
+  });
 }
 
 /**

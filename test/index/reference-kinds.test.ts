@@ -353,6 +353,16 @@ describe("inheritFrom cycles", () => {
     expect(linked.omittedDiagnostics.map((o) => [o.code, o.severity, o.count, o.line])).toEqual([
       ["inherit-cycle", "error", n - 200, 204],
     ]);
+    // The answers shorten the chain the same way: a member's one referencing site, and its own edge.
+    const shortened = (from: number) => [
+      ...[0, 1, 2, 3, 4, 5].map((j) => `GameObject:C${(from + j) % n}`),
+      "… (49994 more)",
+      `GameObject:C${from}`,
+    ];
+    expect(ok(findReferences(linked, "C7", { kinds: ["inheritFrom"] })).references.map((r) => [r.from?.id, r.cycle]))
+      .toEqual([["C6", shortened(6)]]);
+    const edges = ok(uses(linked, "C7")).edges.filter((e) => e.via.kind === "inheritFrom" && !e.definedIn);
+    expect(edges.map((e) => [e.to.id, e.cycle])).toEqual([["C8", shortened(7)]]);
   });
 
   test("without an SDK, an asset naming its own id inherits from its vanilla copy (not indexed): no cycle", () => {
