@@ -74,16 +74,25 @@ export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | nu
  * Opens the configured project: warm start from its snapshot when one is valid (re-reading only changed
  * files), else a full build. The caller saves the snapshot (`saveSnapshot`) once it has answered. Prints
  * why not and returns the exit status when there is no project. Without `sites: false` (a command that
- * reads no reference site: `ra3 index`), a warm start's stored sites are decoded before it returns.
+ * reads no reference site: `ra3 index`), a warm start's stored sites are decoded before it returns. A
+ * command line of the compiled binary that finds no snapshot runs again in a child without the JIT's top
+ * tier, and the child's exit status is returned (`relaunch.ts`).
  */
 export async function openWorkspace(
   cfg: CliConfig,
   io: CliIo,
-  options: { readonly sites?: boolean } = {},
+  options: {
+    readonly sites?: boolean;
+    /**
+     * `false` for a caller that opens the index as one step of a longer run (`setup`): a cold build is
+     * never handed to a child that would run the whole command line again (see `relaunch.ts`).
+     */
+    readonly relaunch?: boolean;
+  } = {},
 ): Promise<OpenedWorkspace | number> {
   const config = configOrExplain(cfg, io);
   if (typeof config === "number") return config;
-  const relaunched = relaunchForColdBuild(cfg, config, io);
+  const relaunched = options.relaunch === false ? null : relaunchForColdBuild(cfg, config, io);
   if (relaunched !== null) return relaunched;
   const ws = new Workspace(config);
   if (config.schemaDir && !ws.schema.queries) {
@@ -156,29 +165,11 @@ export async function openWorkspace(
   };
 }
 
-/** The commands whose whole run is opening the index and answering (not `setup`, which opens it as a step). */
-const ONE_SHOT: ReadonlySet<string> = new Set([
-  "index",
-  "find",
-  "refs",
-  "uses",
-  "list",
-  "define",
-  "include",
-  "file",
-  "files",
-  "unreferenced",
-  "check",
-  "strings",
-  "export",
-]);
-
 /**
  * The exit status of this command run again in a child without the top JIT tier, when it is about to
  * build the index from nothing (see `relaunch.ts`); null to go on here.
  */
 function relaunchForColdBuild(cfg: CliConfig, config: WorkspaceConfig, io: CliIo): number | null {
-  if (!ONE_SHOT.has(cfg.command)) return null;
   const plan = relaunchPlan({
     compiled: BUILD.commit !== null && typeof (globalThis as { Bun?: unknown }).Bun !== "undefined",
     argv: typedCommandLine(),

@@ -47,13 +47,17 @@ export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number
   const buildIndex = async (project: { projectDir: string; sdkDir: string | null }): Promise<IndexOutcome> => {
     const errors: string[] = [];
     const capture: CliIo = { ...silent, err: (t) => errors.push(t.replace(/^ra3: /, "").trim()) };
-    const opened = await openWorkspace({
-      ...cfg,
-      project: project.projectDir,
-      sdk: project.sdkDir ?? cfg.sdk,
-      home,
-      quiet: false,
-    }, capture);
+    const opened = await openWorkspace(
+      {
+        ...cfg,
+        project: project.projectDir,
+        sdk: project.sdkDir ?? cfg.sdk,
+        home,
+        quiet: false,
+      },
+      capture,
+      { relaunch: false },
+    );
     if (typeof opened === "number") return { ok: false, error: errors.join("; ") || "the index could not be built" };
     const counts = envelopeOf(opened.ws.view()).counts;
     const snapshot = opened.saveSnapshot();
