@@ -25,6 +25,20 @@ export interface FileStamp {
   readonly mtimeMs: number;
 }
 
+/**
+ * True when two stamps of a file say it did not change: the same size and modification time, the time
+ * compared in whole milliseconds when one side holds only those — Deno's `statSync` truncates the time
+ * to milliseconds where Bun and Node keep the fraction, so a snapshot one of them wrote would otherwise
+ * make the other re-read every file of a checkout with sub-millisecond times.
+ * @example sameStamp({ size: 1, mtimeMs: 1000 }, { size: 1, mtimeMs: 1000.8 }) // true
+ */
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  if (a.size !== b.size) return false;
+  if (a.mtimeMs === b.mtimeMs) return true;
+  return (Number.isInteger(a.mtimeMs) || Number.isInteger(b.mtimeMs)) &&
+    Math.trunc(a.mtimeMs) === Math.trunc(b.mtimeMs);
+}
+
 export type FileChange =
   | { readonly path: string; readonly bytes: Uint8Array; readonly stamp?: FileStamp }
   | { readonly path: string; readonly deleted: true };

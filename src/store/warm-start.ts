@@ -3,7 +3,7 @@
  * and sorting a loaded snapshot's files into those whose stamp still matches the disk (install them with
  * `IndexCore.setRecord`) and those to read again.
  */
-import { type FileStamp, recordPending, type StoredFile } from "../index/core.ts";
+import { type FileStamp, recordPending, sameStamp, type StoredFile } from "../index/core.ts";
 import type { SnapshotFile } from "./codec.ts";
 
 /** What a warm start does with a loaded snapshot. */
@@ -42,7 +42,7 @@ export function planWarmStart(
     const f = files[i];
     const now = stat(f.path, i);
     if (now === null) vanished.push(f.path);
-    else if (f.stamp !== null && f.stamp.size === now.size && f.stamp.mtimeMs === now.mtimeMs) reuse.push(f);
+    else if (f.stamp !== null && sameStamp(f.stamp, now)) reuse.push(f);
     else changed.push(f.path);
   }
   return { reuse, changed, vanished };

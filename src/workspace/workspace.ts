@@ -17,7 +17,14 @@ import {
   withoutCaseCollisions,
 } from "../project/scan.ts";
 import type { GameId } from "../schema/model.ts";
-import { type DeferredRecord, type FileChange, type FileStamp, IndexCore, type StoredFile } from "../index/core.ts";
+import {
+  type DeferredRecord,
+  type FileChange,
+  type FileStamp,
+  IndexCore,
+  sameStamp,
+  type StoredFile,
+} from "../index/core.ts";
 import type { WalkResult } from "../index/include-walk.ts";
 import { type Diagnostic, LinkedIndex } from "../index/linked.ts";
 import { CorruptSites, type LinkFacts, type LinkState, linkStateOf } from "../store/link-codec.ts";
@@ -903,7 +910,7 @@ export class Workspace {
     for (const f of candidates) {
       seen.add(pathKey(f.path));
       const stored = this.core.file(f.path);
-      if (stored && stored.stamp && stored.stamp.size === f.size && stored.stamp.mtimeMs === f.mtimeMs) continue;
+      if (stored && stored.stamp && sameStamp(stored.stamp, f)) continue;
       changed.push(f.path);
       stamps.set(f.path, { size: f.size, mtimeMs: f.mtimeMs });
     }

@@ -1,6 +1,6 @@
 // Warm-start planning: which stored records are still valid.
 import { describe, expect, test } from "bun:test";
-import { IndexCore } from "../../src/index/core.ts";
+import { IndexCore, sameStamp } from "../../src/index/core.ts";
 import { emptyRecord } from "../../src/index/records.ts";
 import type { SnapshotFile } from "../../src/store/codec.ts";
 import { planWarmStart, snapshotFiles } from "../../src/store/warm-start.ts";
@@ -33,6 +33,35 @@ describe("planWarmStart", () => {
       reuse: ["/m/same.xml"],
       changed: ["/m/edited.xml", "/m/grown.xml", "/m/unknown.xml"],
       vanished: ["/m/deleted.xml"],
+    });
+  });
+});
+
+describe("sameStamp: a snapshot written by the other runtime", () => {
+  test("whole milliseconds on one side (Deno truncates them): equal when the milliseconds are", () => {
+    expect(sameStamp({ size: 10, mtimeMs: 1000 }, { size: 10, mtimeMs: 1000.812 })).toBe(true);
+    expect(sameStamp({ size: 10, mtimeMs: 1000.812 }, { size: 10, mtimeMs: 1000 })).toBe(true);
+    expect(sameStamp({ size: 10, mtimeMs: 1000 }, { size: 10, mtimeMs: 1001.2 })).toBe(false);
+    expect(sameStamp({ size: 10, mtimeMs: 1000 }, { size: 11, mtimeMs: 1000.5 })).toBe(false);
+  });
+
+  test("fractions on both sides (one runtime): compared exactly", () => {
+    expect(sameStamp({ size: 10, mtimeMs: 1000.25 }, { size: 10, mtimeMs: 1000.25 })).toBe(true);
+    expect(sameStamp({ size: 10, mtimeMs: 1000.25 }, { size: 10, mtimeMs: 1000.75 })).toBe(false);
+  });
+
+  test("a Deno-written snapshot's stamps reuse the files Bun sees unchanged, and only those", () => {
+    const disk: Record<string, { size: number; mtimeMs: number }> = {
+      "/m/a.xml": { size: 10, mtimeMs: 1796190960236.812 },
+      "/m/b.xml": { size: 10, mtimeMs: 1796190961000.5 },
+    };
+    const plan = planWarmStart(
+      [file("/m/a.xml", { size: 10, mtimeMs: 1796190960236 }), file("/m/b.xml", { size: 10, mtimeMs: 1796190960236 })],
+      (p) => disk[p] ?? null,
+    );
+    expect({ reuse: plan.reuse.map((f) => f.path), changed: plan.changed }).toEqual({
+      reuse: ["/m/a.xml"],
+      changed: ["/m/b.xml"],
     });
   });
 });
