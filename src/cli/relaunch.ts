@@ -3,13 +3,14 @@
  * with JavaScriptCore's top JIT tier (FTL) off. In a run of one or two seconds that tier costs more than
  * it gives: on the TW SDK its compiler thread spent about 1.6 s of CPU beside the main thread's 1.2 s, and
  * the main thread did as much work without it (1.16 s against 1.19 s), so no machine loses: a cold
- * `ra3 index` took 0.78–0.98× the wall time and 0.59–0.71× the CPU on a 2-core machine, 0.65× the wall
+ * `ra3 index` took 0.78–0.99× the wall time and 0.59–0.72× the CPU on a 2-core machine, 0.65× the wall
  * time on one core (docs/performance.md). The engine reads its options from the environment before any
  * code runs, hence the child; it costs one process start (≈ 10 ms), paid only when a full build of
  * hundreds of milliseconds follows. Long-lived runs (`ra3 mcp`, `--watch`) keep the tier: they run the
- * same code for hours.
+ * same code for hours; so does `ra3 setup`, which opens the index as one of its steps.
  */
 import { spawnSync } from "node:child_process";
+import { constants } from "node:os";
 
 /** The engine option the child gets; set by the user (to any value), it is left alone and nothing relaunches. */
 export const FTL_OPTION = "BUN_JSC_useFTLJIT";
@@ -56,19 +57,9 @@ export function runRelaunched(
   execPath: string,
   plan: { readonly args: readonly string[]; readonly env: Record<string, string | undefined> },
 ): number | null {
-  const r = spawnSync(execPath, plan.args, { stdio: "inherit", env: plan.env, windowsHide: false });
+  const r = spawnSync(execPath, plan.args, { stdio: "inherit", env: plan.env });
   if (r.error) return null;
   if (r.status !== null) return r.status;
-  return 128 + signalNumber(r.signal);
-}
-
-function signalNumber(signal: NodeJS.Signals | null): number {
-  const numbers: Partial<Record<NodeJS.Signals, number>> = {
-    SIGHUP: 1,
-    SIGINT: 2,
-    SIGQUIT: 3,
-    SIGKILL: 9,
-    SIGTERM: 15,
-  };
-  return (signal && numbers[signal]) ?? 1;
+  const signals: Partial<Record<string, number>> = constants.signals;
+  return 128 + ((r.signal && signals[r.signal]) || 0);
 }
