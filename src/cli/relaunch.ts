@@ -28,10 +28,14 @@ export interface RelaunchFacts {
   readonly snapshotExists: boolean;
 }
 
+/** The child to run instead of building here: the same command line, the option off. */
+export interface RelaunchPlan {
+  readonly args: readonly string[];
+  readonly env: Record<string, string | undefined>;
+}
+
 /** The child to run instead of building here, or null to build in this process. */
-export function relaunchPlan(
-  facts: RelaunchFacts,
-): { readonly args: readonly string[]; readonly env: Record<string, string | undefined> } | null {
+export function relaunchPlan(facts: RelaunchFacts): RelaunchPlan | null {
   if (!facts.compiled || facts.argv === null || facts.watch || facts.snapshotExists) return null;
   if (facts.env[FTL_OPTION] !== undefined) return null;
   return { args: facts.argv, env: { ...facts.env, [FTL_OPTION]: "0" } };
@@ -53,10 +57,7 @@ export function typedCommandLine(): readonly string[] | null {
  * ended by a signal: 128 + the signal's number, as a shell reports it); null when it could not start
  * (the caller builds here instead).
  */
-export function runRelaunched(
-  execPath: string,
-  plan: { readonly args: readonly string[]; readonly env: Record<string, string | undefined> },
-): number | null {
+export function runRelaunched(execPath: string, plan: RelaunchPlan): number | null {
   const r = spawnSync(execPath, plan.args, { stdio: "inherit", env: plan.env });
   if (r.error) return null;
   if (r.status !== null) return r.status;
