@@ -509,21 +509,19 @@ class ShallowScanner {
     const work = this.work;
     const base = this.base;
     const utf8 = this.mode === "utf-8";
-    const noCr = work.indexOf(0x0d, base) < 0;
     let line = 1;
     let lineStartByte = base;
     let lineStartUnits = 0;
     let cursor = base;
     let units = 0;
-    // The next line feed at or after the cursor, kept across records so that each byte is searched once.
-    let nextLf = noCr && !utf8 ? work.indexOf(0x0a, base) : -1;
     for (const at of sorted) {
       if (out.has(at)) continue;
-      if (noCr && !utf8) {
-        while (nextLf >= 0 && nextLf < at) {
-          line++;
-          lineStartByte = nextLf + 1;
-          nextLf = work.indexOf(0x0a, nextLf + 1);
+      if (!utf8) {
+        // One byte is one UTF-16 unit: count the line breaks between the records a word at a time.
+        const breaks = countLineBreaks(work, cursor, at);
+        if (breaks > 0) {
+          line += breaks;
+          lineStartByte = lastLineBreak(work, cursor, at) + 1;
         }
         units = at - base;
         lineStartUnits = lineStartByte - base;
@@ -531,7 +529,7 @@ class ShallowScanner {
         for (let k = cursor; k < at; k++) {
           const b = work[k];
           // In UTF-8, continuation bytes add no UTF-16 unit and a 4-byte lead adds two (a surrogate pair).
-          if (!utf8 || b < 0x80 || (b >= 0xc0 && b < 0xf0)) units++;
+          if (b < 0x80 || (b >= 0xc0 && b < 0xf0)) units++;
           else if (b >= 0xf0) units += 2;
           if (b === 0x0a || (b === 0x0d && work[k + 1] !== 0x0a)) {
             line++;
@@ -560,4 +558,58 @@ function normaliseValue(raw: string): string {
       const cp = ref.charCodeAt(1) === 0x78 ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
       return cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
     });
+}
+
+/**
+ * The line breaks in `work[from, to)`: each LF, and each CR not followed by LF (a CRLF pair counts once,
+ * at its LF, even when the LF lies past `to`). Read four bytes at a time: art files are hundreds of
+ * megabytes of short lines, and a record's line is the count of every break before it.
+ */
+export function countLineBreaks(work: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  let k = from;
+  const head = Math.min(to, from + ((4 - ((work.byteOffset + from) & 3)) & 3));
+  for (; k < head; k++) n += breakAt(work, k);
+  const words = LITTLE_ENDIAN ? (to - k) >> 2 : 0;
+  if (words > 0) {
+    const w = new Int32Array(work.buffer, work.byteOffset + k, words);
+    for (let i = 0; i < words; i++) {
+      const x = w[i];
+      // A byte of `lf` (`cr`) has its high bit set exactly where the byte of `x` is LF (CR).
+      const a = x ^ 0x0a0a0a0a;
+      const lf = ~(((a & 0x7f7f7f7f) + 0x7f7f7f7f) | a | 0x7f7f7f7f);
+      const c = x ^ 0x0d0d0d0d;
+      const cr = ~(((c & 0x7f7f7f7f) + 0x7f7f7f7f) | c | 0x7f7f7f7f);
+      if (lf !== 0) n += Math.imul((lf >>> 7) & 0x01010101, 0x01010101) >>> 24;
+      if (cr !== 0) {
+        // A CR counts when no LF follows it: the next byte's LF bit is 8 bits up (little-endian), and
+        // the last byte's next byte is the next word's first.
+        const lone = cr & ~(lf >>> 8);
+        if (lone !== 0) {
+          n += Math.imul((lone >>> 7) & 0x01010101, 0x01010101) >>> 24;
+          if (lone < 0 && work[k + (i << 2) + 4] === 0x0a) n--;
+        }
+      }
+    }
+    k += words << 2;
+  }
+  for (; k < to; k++) n += breakAt(work, k);
+  return n;
+}
+
+/** The offset of the last line break in `work[from, to)` (as {@link countLineBreaks} counts them), or -1. */
+export function lastLineBreak(work: Uint8Array, from: number, to: number): number {
+  for (let k = to - 1; k >= from; k--) {
+    const b = work[k];
+    if (b === 0x0a || (b === 0x0d && work[k + 1] !== 0x0a)) return k;
+  }
+  return -1;
+}
+
+/** The word-at-a-time count reads bytes in little-endian order (every platform ra3 ships for). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function breakAt(work: Uint8Array, k: number): number {
+  const b = work[k];
+  return b === 0x0a || (b === 0x0d && work[k + 1] !== 0x0a) ? 1 : 0;
 }

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeXml } from "../../src/xml/decode.ts";
 import { LineMap } from "../../src/xml/line-map.ts";
-import { scanShallow, scanShallowAscii } from "../../src/xml/shallow.ts";
+import { countLineBreaks, lastLineBreak, scanShallow, scanShallowAscii } from "../../src/xml/shallow.ts";
 import { parseXml } from "../../src/xml/tokenizer.ts";
 import type { ShallowScan, XmlAttribute } from "../../src/xml/types.ts";
 import { CORPORA } from "../../scripts/corpora.ts";
@@ -361,4 +361,63 @@ describe("scanShallow vs parseXml on the corpus", () => {
       expect(records).toBeGreaterThanOrEqual(files.length);
     }, 30_000);
   }
+});
+
+describe("countLineBreaks / lastLineBreak: the art scan's line count, a word at a time", () => {
+  /** The byte-by-byte rule they replace: LF, or CR not followed by LF. */
+  const isBreak = (b: Uint8Array, k: number): boolean => b[k] === 0x0a || (b[k] === 0x0d && b[k + 1] !== 0x0a);
+  const naiveCount = (b: Uint8Array, from: number, to: number): number => {
+    let n = 0;
+    for (let k = from; k < to; k++) if (isBreak(b, k)) n++;
+    return n;
+  };
+  const naiveLast = (b: Uint8Array, from: number, to: number): number => {
+    for (let k = to - 1; k >= from; k--) if (isBreak(b, k)) return k;
+    return -1;
+  };
+
+  test("a known text: LF, CRLF and a lone CR each one break; a CRLF cut at the range's end counts at its LF", () => {
+    const b = utf8("ab\ncd\r\nef\rgh\r\n");
+    expect(countLineBreaks(b, 0, b.length)).toBe(4);
+    expect(lastLineBreak(b, 0, b.length)).toBe(13);
+    // [0, 13) ends on the CR of the last CRLF: that CR is not a break, the lone CR at 9 is the last one.
+    expect(countLineBreaks(b, 0, 13)).toBe(3);
+    expect(lastLineBreak(b, 0, 13)).toBe(9);
+    expect(countLineBreaks(b, 3, 3)).toBe(0);
+    expect(lastLineBreak(b, 3, 3)).toBe(-1);
+  });
+
+  test("random bytes, unaligned views and ranges: equal to the byte-by-byte count", () => {
+    let seed = 12345;
+    const rand = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const alphabet = [0x0a, 0x0d, 0x0d, 0x41, 0x20, 0x3c, 0x8a, 0x8d, 0xff, 0x00];
+    for (let round = 0; round < 400; round++) {
+      const backing = new Uint8Array(80 + rand(200));
+      for (let i = 0; i < backing.length; i++) backing[i] = alphabet[rand(alphabet.length)];
+      const start = rand(7);
+      const view = backing.subarray(start);
+      const from = rand(view.length);
+      const to = from + rand(view.length - from + 1);
+      expect(countLineBreaks(view, from, to)).toBe(naiveCount(view, from, to));
+      expect(lastLineBreak(view, from, to)).toBe(naiveLast(view, from, to));
+    }
+  });
+
+  test("an art file with CRLF line ends: every asset on the same line as with LF", () => {
+    const lines = ['<?xml version="1.0"?>', '<AssetDeclaration xmlns="uri:ea.com:eala:asset">'];
+    for (let a = 0; a < 5; a++) {
+      lines.push(`  <W3DMesh id="M${a}">`);
+      for (let v = 0; v < 40 + a * 7; v++) lines.push(`    <V X="${v}" Y="${a}" Z="0.5"/>`);
+      lines.push("  </W3DMesh>");
+    }
+    lines.push("</AssetDeclaration>");
+    const lf = scanShallowAscii(utf8(lines.join("\n"))).scan;
+    const crlf = scanShallowAscii(utf8(lines.join("\r\n"))).scan;
+    const placed = (s: ShallowScan) => s.assets.map((a) => [a.id, a.line, a.column]);
+    expect(placed(crlf)).toEqual(placed(lf));
+    expect(placed(lf)).toEqual([["M0", 3, 16], ["M1", 45, 16], ["M2", 94, 16], ["M3", 150, 16], ["M4", 213, 16]]);
+  });
 });
