@@ -500,7 +500,7 @@ class ShallowScanner {
 
   /**
    * Text offset and 1-based line/column for each byte offset in `wanted`, in one forward pass over the
-   * bytes up to the last of them (line feeds are found with a native search when there is no CR).
+   * bytes up to the last of them (one byte per unit: the breaks counted a word at a time; UTF-8: byte by byte).
    */
   private resolvePositions(wanted: number[]): Map<number, TextPosition> {
     const out = new Map<number, TextPosition>();
@@ -531,7 +531,7 @@ class ShallowScanner {
           // In UTF-8, continuation bytes add no UTF-16 unit and a 4-byte lead adds two (a surrogate pair).
           if (b < 0x80 || (b >= 0xc0 && b < 0xf0)) units++;
           else if (b >= 0xf0) units += 2;
-          if (b === 0x0a || (b === 0x0d && work[k + 1] !== 0x0a)) {
+          if (breakAt(work, k)) {
             line++;
             lineStartByte = k + 1;
             lineStartUnits = units;
@@ -599,16 +599,14 @@ export function countLineBreaks(work: Uint8Array, from: number, to: number): num
 
 /** The offset of the last line break in `work[from, to)` (as {@link countLineBreaks} counts them), or -1. */
 export function lastLineBreak(work: Uint8Array, from: number, to: number): number {
-  for (let k = to - 1; k >= from; k--) {
-    const b = work[k];
-    if (b === 0x0a || (b === 0x0d && work[k + 1] !== 0x0a)) return k;
-  }
+  for (let k = to - 1; k >= from; k--) if (breakAt(work, k)) return k;
   return -1;
 }
 
 /** The word-at-a-time count reads bytes in little-endian order (every platform ra3 ships for). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/** 1 when `work[k]` ends a line (LF, or CR not followed by LF), else 0. */
 function breakAt(work: Uint8Array, k: number): number {
   const b = work[k];
   return b === 0x0a || (b === 0x0d && work[k + 1] !== 0x0a) ? 1 : 0;
