@@ -1,6 +1,7 @@
 // The Windows build (dist/ra3-windows-x64.exe) under Wine, checked against the Linux binary: the common
 // smoke checks, index counts with Z:\ paths equal to Linux's (sample mod, and the real corpora when
-// present), backslash and mixed-case paths, MCP over stdin from a file and from a Linux pipe, setup /
+// present), backslash and mixed-case paths, a CRLF copy of the sample mod exported as Linux exports the LF
+// files (every line and column), MCP over stdin from a file and from a Linux pipe, setup /
 // doctor / uninstall in the Wine user's home (doctor's live check is MCP through a Windows-side spawn),
 // and no arguments without a console. Prints a table. Started by scripts/windows-smoke.sh, which installs
 // Wine, builds the bcryptprimitives shim and makes a fresh prefix.
@@ -30,6 +31,46 @@ import {
 /** A host path as Wine's Z: drive shows it. @example winePath("/work/mod") // "Z:\\work\\mod" */
 export function winePath(p: string): string {
   return "Z:" + p.replace(/\//g, "\\");
+}
+
+const TEXT_FILE = /\.(xml|w3x|str|xsd|babproj|txt|ini)$/i;
+
+/** Copies the tree `from` to `to` with every line end of its text files made CRLF; returns how many have CRs. */
+function copyWithCrlf(from: string, to: string): number {
+  let converted = 0;
+  mkdirSync(to, { recursive: true });
+  for (const e of readdirSync(from, { withFileTypes: true })) {
+    const src = join(from, e.name);
+    const dest = join(to, e.name);
+    if (e.isDirectory()) converted += copyWithCrlf(src, dest);
+    else if (TEXT_FILE.test(e.name)) {
+      writeFileSync(dest, Buffer.from(readFileSync(src).toString("latin1").replace(/\r?\n/g, "\r\n"), "latin1"));
+      if (readFileSync(dest).includes(0x0d)) converted++;
+    } else writeFileSync(dest, readFileSync(src));
+  }
+  return converted;
+}
+
+/** An `ra3 export` JSON without what differs between two checkouts of one mod (folder, time, file sizes). */
+function comparableExport(json: string): { text: string; counts: string } {
+  const e = JSON.parse(json);
+  delete e.project;
+  delete e.generatedAt;
+  delete e.buildId;
+  delete e.stats.linkMs;
+  for (const f of e.files) {
+    delete f.size;
+    delete f.mtimeMs;
+  }
+  const counts = `${e.assets.length} assets, ${e.references.length} references, ${e.diagnostics.length} diagnostics`;
+  return { text: JSON.stringify(e), counts };
+}
+
+/** `a` around the first character where it differs from `b`. */
+function around(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(Math.max(0, i - 120), i + 80);
 }
 
 /** Runs the Windows binary through `wine` in `prefix`. */
@@ -139,6 +180,42 @@ rows.push(check("file with a backslash path = Linux", () => {
     detail: ok
       ? `data\\includes\\WEAPONS.xml → ${w.file}, active ${w.active ?? true}, streams ${w.streams.join(",")}`
       : `Windows ${JSON.stringify(w)} ≠ Linux ${JSON.stringify(l)}`,
+  };
+}));
+rows.push(check("CRLF checkout (every text file \\r\\n): export = Linux's of the LF files", () => {
+  // What Git for Windows' core.autocrlf or a Windows editor leaves: the same index at the same lines.
+  const crlf = mkdtempSync(join(tmpdir(), "ra3-wsmoke-crlf-"));
+  const converted = copyWithCrlf(SAMPLE, crlf);
+  const linuxOut = join(linuxHome, "lf-export.json");
+  const winOut = join(crlf, "..", `${basename(crlf)}-export.json`);
+  const exportArgs = (project: string, home: string, out: string) => [
+    "export",
+    "--format",
+    "json",
+    "--out",
+    out,
+    "--no-progress",
+    "--sdk",
+    "",
+    "--project",
+    project,
+    "--home",
+    home,
+  ];
+  runBinary(linux, exportArgs(SAMPLE, linuxHome, linuxOut));
+  runBinary(win, exportArgs(winePath(crlf), winHome, winePath(winOut)));
+  const l = comparableExport(readFileSync(linuxOut, "utf8"));
+  const w = comparableExport(readFileSync(winOut, "utf8"));
+  rmSync(crlf, { recursive: true, force: true });
+  rmSync(winOut, { force: true });
+  const ok = l.text === w.text && converted > 10;
+  return {
+    ok,
+    detail: ok
+      ? `${converted} files made CRLF; ${w.counts}, every line and column the same`
+      : converted <= 10
+      ? `only ${converted} files made CRLF`
+      : `first difference: Windows (CRLF) …${around(w.text, l.text)}… ≠ Linux (LF) …${around(l.text, w.text)}…`,
   };
 }));
 rows.push(check("mcp, stdin a Linux pipe", () => {
