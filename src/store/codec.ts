@@ -34,7 +34,7 @@
  * The string table holds each distinct string once, and decoding it is one UTF-8 decode plus slicing.
  * Decoding never throws: every failure is a {@link DecodeFailure} with a reason and one sentence.
  */
-import { Packr } from "msgpackr";
+import { Packr } from "./msgpack.ts";
 import { pathKey } from "../project/paths.ts";
 import type { FileStamp } from "../index/core.ts";
 import type { FileRecord } from "../index/records.ts";

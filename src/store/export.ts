@@ -4,7 +4,7 @@
  * private snapshot it is built from the linked index (resolved references, streams, file states), plus the
  * core's records for what linking does not keep (string tables, file stamps).
  */
-import { Packr } from "msgpackr";
+import { Packr } from "./msgpack.ts";
 import { displayPath, isInside, pathKey } from "../project/paths.ts";
 import type { FileStamp } from "../index/core.ts";
 import type { AssetDef, LinkedIndex } from "../index/linked.ts";
