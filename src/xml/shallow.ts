@@ -526,17 +526,15 @@ class ShallowScanner {
         units = at - base;
         lineStartUnits = lineStartByte - base;
       } else {
-        for (let k = cursor; k < at; k++) {
-          const b = work[k];
-          // In UTF-8, continuation bytes add no UTF-16 unit and a 4-byte lead adds two (a surrogate pair).
-          if (b < 0x80 || (b >= 0xc0 && b < 0xf0)) units++;
-          else if (b >= 0xf0) units += 2;
-          if (breakAt(work, k)) {
-            line++;
-            lineStartByte = k + 1;
-            lineStartUnits = units;
-          }
-        }
+        // UTF-8: the same count of breaks (an LF or CR byte is never part of a multi-byte character),
+        // and the UTF-16 units up to the last line's start and on to the record, both a word at a time.
+        const breaks = countLineBreaks(work, cursor, at);
+        if (breaks > 0) {
+          line += breaks;
+          lineStartByte = lastLineBreak(work, cursor, at) + 1;
+          lineStartUnits = units + countUtf16Units(work, cursor, lineStartByte);
+          units = lineStartUnits + countUtf16Units(work, lineStartByte, at);
+        } else units += countUtf16Units(work, cursor, at);
       }
       cursor = at;
       out.set(at, { offset: units, line, column: units - lineStartUnits + 1 });
@@ -595,6 +593,39 @@ export function countLineBreaks(work: Uint8Array, from: number, to: number): num
   }
   for (; k < to; k++) n += breakAt(work, k);
   return n;
+}
+
+/**
+ * The UTF-16 units the UTF-8 bytes `work[from, to)` decode to: one per byte that starts a character, two
+ * for a 4-byte lead (a surrogate pair), none for a continuation byte (`10xxxxxx`); bytes that are not
+ * UTF-8 (0xF8–0xFF) count as 4-byte leads. Four bytes at a time, like {@link countLineBreaks}.
+ */
+export function countUtf16Units(work: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  let k = from;
+  const head = Math.min(to, from + ((4 - ((work.byteOffset + from) & 3)) & 3));
+  for (; k < head; k++) n += unitsAt(work[k]);
+  const words = LITTLE_ENDIAN ? (to - k) >> 2 : 0;
+  if (words > 0) {
+    const w = new Int32Array(work.buffer, work.byteOffset + k, words);
+    for (let i = 0; i < words; i++) {
+      const x = w[i];
+      // Shifted left by d, a byte's bit 7 holds its own bit 7 - d (no bit crosses into the next byte's).
+      const continuation = x & ~(x << 1) & 0x80808080;
+      const fourByteLead = x & (x << 1) & (x << 2) & (x << 3) & 0x80808080;
+      n += 4;
+      if (continuation !== 0) n -= Math.imul((continuation >>> 7) & 0x01010101, 0x01010101) >>> 24;
+      if (fourByteLead !== 0) n += Math.imul((fourByteLead >>> 7) & 0x01010101, 0x01010101) >>> 24;
+    }
+    k += words << 2;
+  }
+  for (; k < to; k++) n += unitsAt(work[k]);
+  return n;
+}
+
+/** The UTF-16 units a UTF-8 byte adds (see {@link countUtf16Units}). */
+function unitsAt(b: number): number {
+  return b < 0x80 ? 1 : b < 0xc0 ? 0 : b < 0xf0 ? 1 : 2;
 }
 
 /** The offset of the last line break in `work[from, to)` (as {@link countLineBreaks} counts them), or -1. */

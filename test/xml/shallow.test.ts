@@ -3,7 +3,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeXml } from "../../src/xml/decode.ts";
 import { LineMap } from "../../src/xml/line-map.ts";
-import { countLineBreaks, lastLineBreak, scanShallow, scanShallowAscii } from "../../src/xml/shallow.ts";
+import {
+  countLineBreaks,
+  countUtf16Units,
+  lastLineBreak,
+  scanShallow,
+  scanShallowAscii,
+} from "../../src/xml/shallow.ts";
 import { parseXml } from "../../src/xml/tokenizer.ts";
 import type { ShallowScan, XmlAttribute } from "../../src/xml/types.ts";
 import { CORPORA } from "../../scripts/corpora.ts";
@@ -419,5 +425,73 @@ describe("countLineBreaks / lastLineBreak: the art scan's line count, a word at 
     const placed = (s: ShallowScan) => s.assets.map((a) => [a.id, a.line, a.column]);
     expect(placed(crlf)).toEqual(placed(lf));
     expect(placed(lf)).toEqual([["M0", 3, 16], ["M1", 45, 16], ["M2", 94, 16], ["M3", 150, 16], ["M4", 213, 16]]);
+  });
+});
+
+describe("countUtf16Units: the UTF-8 art scan's offsets, a word at a time", () => {
+  /** The byte-by-byte rule it replaces: lead and ASCII bytes one unit, 4-byte leads two, continuations none. */
+  const naiveUnits = (b: Uint8Array, from: number, to: number): number => {
+    let n = 0;
+    for (let k = from; k < to; k++) n += b[k] < 0x80 || (b[k] >= 0xc0 && b[k] < 0xf0) ? 1 : b[k] >= 0xf0 ? 2 : 0;
+    return n;
+  };
+
+  test("a known text: the length of the decoded string", () => {
+    const text = "a é € 😀\r\nz";
+    const b = utf8(text);
+    expect(b.length).toBe(16);
+    expect(countUtf16Units(b, 0, b.length)).toBe(text.length);
+    expect(text.length).toBe(11);
+    // From the second byte of "é" (a continuation: none) over the space and "€" (three bytes: one).
+    expect(countUtf16Units(b, 3, 8)).toBe(2);
+  });
+
+  test("random bytes, unaligned views and ranges: equal to the byte-by-byte count", () => {
+    let seed = 987;
+    const rand = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const alphabet = [0x41, 0x0a, 0x0d, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xbf, 0xc0, 0xef, 0xff];
+    for (let round = 0; round < 400; round++) {
+      const backing = new Uint8Array(80 + rand(200));
+      for (let i = 0; i < backing.length; i++) backing[i] = alphabet[rand(alphabet.length)];
+      const view = backing.subarray(rand(7));
+      const from = rand(view.length);
+      const to = from + rand(view.length - from + 1);
+      expect(countUtf16Units(view, from, to)).toBe(naiveUnits(view, from, to));
+    }
+  });
+
+  test("a UTF-8 art file with non-ASCII text, LF and CRLF: each asset where the decoded text has it", () => {
+    const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<AssetDeclaration xmlns="uri:ea.com:eala:asset">'];
+    for (let a = 0; a < 4; a++) {
+      lines.push(`  <!-- Modèle ${a} — 模型 😀 -->`);
+      lines.push(`  <W3DMesh id="M${a}" Note="größe €${a}">`);
+      for (let v = 0; v < 30 + a * 11; v++) lines.push(`    <V X="${v}" Y="é${a}" Z="0.5"/>`);
+      lines.push(`  </W3DMesh><!--é😀--><W3DHierarchy id="H${a}" Name="骨${a}"/>`);
+    }
+    lines.push("</AssetDeclaration>");
+    for (const eol of ["\n", "\r\n"]) {
+      const text = lines.join(eol);
+      const scan = scanShallow(utf8(text));
+      expect(scan.error).toBeNull();
+      const expected = ["M0", "H0", "M1", "H1", "M2", "H2", "M3", "H3"].map((id) => {
+        const p = at(text, `id="${id}"`);
+        return [id, p.line, p.column + 4, p.offset + 4];
+      });
+      expect(scan.assets.map((a) => [a.id, a.line, a.column, a.offset])).toEqual(expected);
+    }
+    const lf = scanShallow(utf8(lines.join("\n")));
+    expect(lf.assets.map((a) => [a.id, a.line, a.column])).toEqual([
+      ["M0", 4, 16],
+      ["H0", 35, 41],
+      ["M1", 37, 16],
+      ["H1", 79, 41],
+      ["M2", 81, 16],
+      ["H2", 134, 41],
+      ["M3", 136, 16],
+      ["H3", 200, 41],
+    ]);
   });
 });
