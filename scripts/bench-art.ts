@@ -1,7 +1,7 @@
 // The shallow art scan (`.w3x`) of a tree, in process, with each file's line ends as written and turned
-// into CRLF (what a Windows checkout or exporter often writes): files are read once up front, so no I/O
-// is timed. Prints the best and median of N runs per variant and the sum of the last asset's line per file
-// (equal in both variants, or the scan is wrong).
+// into CRLF (what a Windows checkout or exporter often writes), each also with a non-ASCII comment on its
+// first line (a UTF-8 file): files are read once up front, so no I/O is timed. Prints the best and median of N runs per variant and the sum of the last asset's line per file
+// (equal in every variant, or the scan is wrong).
 // Usage: node_modules/.bin/bun scripts/bench-art.ts [--runs 3] [--tree /tmp/ra3-perf-corona]
 // Run it with BUN_JSC_useFTLJIT=0 to match a one-shot build of the binary (docs/performance.md).
 import { readdirSync, readFileSync } from "node:fs";
@@ -34,12 +34,26 @@ if (files.length === 0) {
 }
 const asWritten = files.map((f) => readFileSync(f));
 const crlf = asWritten.map((b) => Buffer.from(b.toString("latin1").replace(/\r?\n/g, "\r\n"), "latin1"));
+// A comment with non-ASCII text on the first line makes a file UTF-8 (another counting path); its line
+// count is unchanged.
+const nonAscii = (b: Buffer) => {
+  const text = b.toString("utf8");
+  let eol = text.indexOf("\n");
+  if (eol > 0 && text[eol - 1] === "\r") eol--;
+  return Buffer.from(eol < 0 ? text : `${text.slice(0, eol)}<!-- modèle 模型 -->${text.slice(eol)}`, "utf8");
+};
+const utf8 = asWritten.map(nonAscii);
+const utf8Crlf = crlf.map(nonAscii);
 const mb = asWritten.reduce((n, b) => n + b.length, 0) / 1e6;
 
 console.log(`${files.length} art files, ${mb.toFixed(0)} MB as written, ${runs} runs per variant`);
 console.log("| line ends | best | median | sum of last asset lines |");
 console.log("|---|---|---|---|");
-for (const [name, set] of [["as written", asWritten], ["CRLF", crlf]] as const) {
+const variants = [["as written", asWritten], ["CRLF", crlf], ["UTF-8 text", utf8], [
+  "UTF-8 text, CRLF",
+  utf8Crlf,
+]] as const;
+for (const [name, set] of variants) {
   const times: number[] = [];
   let lines = 0;
   for (let r = 0; r < runs; r++) {
