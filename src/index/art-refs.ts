@@ -6,6 +6,7 @@
  */
 import * as nodeBuffer from "node:buffer";
 import type { SchemaQueries } from "../schema/model.ts";
+import { countUtf16Units } from "../xml/shallow.ts";
 import type { ShallowScan } from "../xml/types.ts";
 import { extractXmlRecord } from "./extract-xml.ts";
 import type { RefRecord } from "./records.ts";
@@ -42,6 +43,62 @@ export function asciiSource(bytes: Uint8Array): TextSource {
   };
 }
 
+/** Bytes per checkpoint of {@link utf8Source}'s table of UTF-16 offsets. */
+const UTF8_CHUNK = 1024;
+
+/**
+ * A {@link TextSource} over valid UTF-8 bytes (no BOM) with non-ASCII characters, in the decoded text's
+ * offsets (UTF-16 units) without decoding the whole file: a table of the units before every 1 KB of bytes,
+ * made as far as a question needs it (a word-at-a-time count, `countUtf16Units`), takes an offset to its
+ * byte within one chunk's walk. Only the asked ranges are decoded.
+ */
+export function utf8Source(bytes: Uint8Array): TextSource {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  /** units[i]: the UTF-16 units of bytes[0, i * UTF8_CHUNK). */
+  const units: number[] = [0];
+  const grow = (): boolean => {
+    const at = (units.length - 1) * UTF8_CHUNK;
+    if (at + UTF8_CHUNK > bytes.length) return false;
+    units.push(units[units.length - 1] + countUtf16Units(bytes, at, at + UTF8_CHUNK));
+    return true;
+  };
+  /** The byte where the character at text offset `u` starts (the end for offsets past it). */
+  const byteOf = (u: number): number => {
+    while (units[units.length - 1] <= u && grow());
+    let lo = 0;
+    let hi = units.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (units[mid] <= u) lo = mid;
+      else hi = mid - 1;
+    }
+    let b = lo * UTF8_CHUNK;
+    let n = units[lo];
+    while (b < bytes.length && (n < u || (bytes[b] & 0xc0) === 0x80)) {
+      const c = bytes[b++];
+      n += c < 0x80 ? 1 : c < 0xc0 ? 0 : c < 0xf0 ? 1 : 2;
+    }
+    return b;
+  };
+  /** The text offset of the character starting at byte `b`. */
+  const unitsOf = (b: number): number => {
+    const chunk = Math.floor(b / UTF8_CHUNK);
+    while (units.length <= chunk && grow());
+    const i = Math.min(chunk, units.length - 1);
+    return units[i] + countUtf16Units(bytes, i * UTF8_CHUNK, b);
+  };
+  return {
+    slice: (s, e) => buf.toString("utf8", byteOf(s), byteOf(e)),
+    indexOf: (needle, from) => {
+      const b = buf.indexOf(needle, byteOf(from), "utf8");
+      return b < 0 ? -1 : unitsOf(b);
+    },
+    get length() {
+      return unitsOf(bytes.length);
+    },
+  };
+}
+
 /** A {@link TextSource} over a decoded string. */
 export function stringSource(text: string): TextSource {
   return { slice: (s, e) => text.slice(s, e), indexOf: (n, f) => text.indexOf(n, f), length: text.length };
@@ -53,7 +110,8 @@ export function artReferences(source: TextSource, scan: ShallowScan, schema: Sch
   const assets = scan.assets;
   for (let i = 0; i < assets.length; i++) {
     const a = assets[i];
-    const limit = i + 1 < assets.length ? assets[i + 1].start : source.length;
+    // The last asset's bound is the end of the text (no search finds anything past it).
+    const limit = i + 1 < assets.length ? assets[i + 1].start : Infinity;
     const tagEnd = startTagEnd(source, a.start, limit);
     if (tagEnd < 0) continue;
     let snippet: string;

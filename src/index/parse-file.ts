@@ -13,7 +13,7 @@ import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
 import { extractXmlRecordSteps } from "./extract-xml.ts";
 import { runSteps } from "../steps.ts";
-import { artReferences, asciiSource, isAscii, stringSource } from "./art-refs.ts";
+import { artReferences, asciiSource, isAscii, stringSource, utf8Source } from "./art-refs.ts";
 import {
   emptyRecord,
   type FileRecord,
@@ -118,14 +118,19 @@ function* extractXmlFileSteps(
 }
 
 function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileRecord {
-  const { scan, ascii } = scanShallowAscii(bytes);
+  const { scan, ascii, utf8 } = scanShallowAscii(bytes);
   let refs: RefRecord[] = [];
   if (schema && scan.assets.length) {
     // Art files nearly all start with a UTF-8 BOM before pure ASCII: the decoded text (BOM removed) is
     // then the bytes after it, read in place instead of decoding megabytes of vertex data. The scan has
-    // most often told whether they are (300 MB of art at Corona scale: a second pass of 26 ms).
+    // most often told whether they are (300 MB of art at Corona scale: a second pass of 26 ms). UTF-8
+    // with other characters is read in place too, its offsets mapped; anything else is decoded.
     const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
-    const source = (ascii ?? isAscii(body)) ? asciiSource(body) : stringSource(decodeXml(bytes).text);
+    const source = (ascii ?? isAscii(body))
+      ? asciiSource(body)
+      : utf8
+      ? utf8Source(body)
+      : stringSource(decodeXml(bytes).text);
     refs = artReferences(source, scan, schema);
   }
   const diagnostics: RecordDiagnostic[] = [];

@@ -82,16 +82,19 @@ export function scanShallow(bytes: Uint8Array): ShallowScan {
 
 /**
  * {@link scanShallow}, and whether the bytes after a UTF-8 byte order mark are pure ASCII when the scan
- * had to find out (null when it did not: a declared single-byte encoding, UTF-16). A reader that wants
- * the same answer (art references read in place) need not scan the bytes again.
+ * had to find out (null when it did not: a declared single-byte encoding, UTF-16), and whether they were
+ * read as UTF-8 with non-ASCII characters (`utf8`: valid UTF-8, no single-byte encoding declared). A
+ * reader that wants the same answer (art references read in place) need not scan the bytes again.
  * @example scanShallowAscii(new TextEncoder().encode("<a/>")).ascii // true
  */
-export function scanShallowAscii(bytes: Uint8Array): { readonly scan: ShallowScan; readonly ascii: boolean | null } {
+export function scanShallowAscii(
+  bytes: Uint8Array,
+): { readonly scan: ShallowScan; readonly ascii: boolean | null; readonly utf8: boolean } {
   const sniff = sniffEncoding(bytes);
   if (sniff.family !== "8-bit") {
     // UTF-16 is rare: decode, re-encode as UTF-8 and map the offsets back through the UTF-8 counting.
     const utf8 = new TextEncoder().encode(decodeXml(bytes).text);
-    return { scan: new ShallowScanner(utf8, 0, "utf-8", false).run(), ascii: null };
+    return { scan: new ShallowScanner(utf8, 0, "utf-8", false).run(), ascii: null, utf8: false };
   }
   const body = bytes.subarray(sniff.bomBytes);
   let mode: ByteMode;
@@ -104,7 +107,7 @@ export function scanShallowAscii(bytes: Uint8Array): { readonly scan: ShallowSca
   } else if ((ascii = isAsciiBytes(body))) mode = "ascii";
   else if (isUtf8Bytes(body)) mode = "utf-8";
   else mode = "single-byte";
-  return { scan: new ShallowScanner(bytes, sniff.bomBytes, mode, cp1252).run(), ascii };
+  return { scan: new ShallowScanner(bytes, sniff.bomBytes, mode, cp1252).run(), ascii, utf8: mode === "utf-8" };
 }
 
 class ShallowScanner {

@@ -1,11 +1,13 @@
 /**
  * References in shallow-scanned art read the same whatever the file's encoding prefix: pure ASCII, a
  * UTF-8 BOM before ASCII (nearly every real `.w3x`: read in place after the BOM), and UTF-8 with other
- * characters (decoded first). Offsets are into the decoded text, BOM removed, as everywhere.
+ * characters (read in place too, through `utf8Source`'s offset table). Offsets are into the decoded text,
+ * BOM removed, as everywhere.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../scripts/corpora.ts";
+import { stringSource, utf8Source } from "../../src/index/art-refs.ts";
 import { parseFile } from "../../src/index/parse-file.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
@@ -40,5 +42,68 @@ describe("art references and the encoding prefix", () => {
     const shifted = refsOf(accented);
     expect(shifted.map((r) => [r[0], r[1], r[3], r[4]])).toEqual(want.map((r) => [r[0], r[1], r[3], r[4]]));
     expect(shifted.map((r) => r[2])).toEqual(want.map((r) => (r[2] as number) + comment.length));
+  });
+});
+
+describe("utf8Source: the decoded text's offsets over UTF-8 bytes", () => {
+  // Characters of one to four bytes, many crossing the 1 KB checkpoints of the offset table.
+  const pieces = ["a", "<M>", "é", "€", "模型", "😀", "\n", " ", "Hierarchy=", "\r\n"];
+  let seed = 4242;
+  const rand = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  let text = "";
+  while (text.length < 30_000) text += pieces[rand(pieces.length)];
+  const bytes = new TextEncoder().encode(text);
+  const source = utf8Source(bytes);
+  const reference = stringSource(text);
+  /** A random offset where a character starts (never inside a surrogate pair). */
+  const offset = (): number => {
+    let o = rand(text.length + 1);
+    if (o < text.length && text.charCodeAt(o) >= 0xdc00 && text.charCodeAt(o) <= 0xdfff) o--;
+    return o;
+  };
+
+  test("length, slices and searches equal the decoded string's (2,000 random ranges)", () => {
+    expect(bytes.length).toBeGreaterThan(12 * 1024);
+    expect(source.length).toBe(text.length);
+    for (let k = 0; k < 1000; k++) {
+      const a = offset();
+      const b = offset();
+      const [s, e] = a <= b ? [a, b] : [b, a];
+      expect(source.slice(s, e)).toBe(reference.slice(s, e));
+      const needle = ["<M>", ">", "Hierarchy=", "\n", "zzz"][k % 5];
+      expect(source.indexOf(needle, s)).toBe(reference.indexOf(needle, s));
+    }
+  });
+
+  test("a multi-asset UTF-8 art file gives the sites of its ASCII twin (same offsets, lines, columns)", () => {
+    // Each non-ASCII character has an ASCII stand-in of the same UTF-16 length: every position is equal.
+    const lines = ['<?xml version="1.0" encoding="utf-8"?>', '<AssetDeclaration xmlns="uri:ea.com:eala:asset">'];
+    for (let a = 0; a < 6; a++) {
+      lines.push(`  <!-- modèle ${a} 模型 😀 -->`);
+      lines.push(
+        `  <W3DMesh id="T${a}_BODY" GeometryType="Normal"><BoundingBox><Min X="0" Y="0" Z="0"/></BoundingBox>`,
+      );
+      for (let v = 0; v < 60; v++) lines.push(`    <!-- é€😀 ${v} --><Vertex X="${v}" Y="${a}" Z="0.5"/>`);
+      lines.push("  </W3DMesh>");
+      lines.push(`  <!--模--><W3DContainer id="T${a}_SKN" Hierarchy="T${a}_SKL">`);
+      lines.push(
+        `    <SubObject SubObjectID="BODY" BoneIndex="1"><RenderObject><Mesh>T${a}_BODY</Mesh></RenderObject></SubObject>`,
+      );
+      lines.push("  </W3DContainer>");
+    }
+    lines.push("</AssetDeclaration>");
+    const unicode = lines.join("\r\n");
+    const twin = unicode.replaceAll("è", "e").replaceAll("é", "e").replaceAll("€", "E").replaceAll("模", "m")
+      .replaceAll("型", "x").replaceAll("😀", "xx");
+    expect(twin.length).toBe(unicode.length);
+    const bom = [0xef, 0xbb, 0xbf];
+    const utf8Refs = refsOf(new Uint8Array([...bom, ...new TextEncoder().encode(unicode)]));
+    const asciiRefs = refsOf(new TextEncoder().encode(twin));
+    expect(asciiRefs.length).toBe(12);
+    expect(utf8Refs).toEqual(asciiRefs);
+    expect(asciiRefs[10]).toEqual(["attribute", "T5_SKL", twin.indexOf('"T5_SKL"') + 1, 396, 48]);
   });
 });

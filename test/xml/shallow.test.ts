@@ -174,21 +174,26 @@ describe("scanShallow: encodings and positions", () => {
   });
 });
 
-describe("scanShallowAscii: the scan's own answer to whether the bytes after a UTF-8 BOM are ASCII", () => {
+describe("scanShallowAscii: the scan's own answer to whether the bytes after a UTF-8 BOM are ASCII, or UTF-8", () => {
   test("ASCII, after a BOM, UTF-8, invalid UTF-8: known and right; a declared single-byte encoding, UTF-16: unknown", () => {
     const bom = [0xef, 0xbb, 0xbf];
-    const cases: [string, Uint8Array, boolean | null][] = [
-      ["ascii", utf8('<R><M id="a"/></R>'), true],
-      ["ascii after a BOM", new Uint8Array([...bom, ...utf8('<R><M id="a"/></R>')]), true],
-      ["utf-8", utf8('<R><M id="é"/></R>'), false],
-      ["utf-8 after a BOM", new Uint8Array([...bom, ...utf8('<R><M id="é"/></R>')]), false],
-      ["invalid utf-8", new Uint8Array([...utf8('<R><M id="x'), 0xff, ...utf8('"/></R>')]), false],
-      ["declared windows-1252", utf8('<?xml version="1.0" encoding="windows-1252"?><R><M id="a"/></R>'), null],
-      ["utf-16le", new Uint8Array([0xff, 0xfe, 0x3c, 0, 0x52, 0, 0x2f, 0, 0x3e, 0]), null],
+    const cases: [string, Uint8Array, boolean | null, boolean][] = [
+      ["ascii", utf8('<R><M id="a"/></R>'), true, false],
+      ["ascii after a BOM", new Uint8Array([...bom, ...utf8('<R><M id="a"/></R>')]), true, false],
+      ["utf-8", utf8('<R><M id="é"/></R>'), false, true],
+      ["utf-8 after a BOM", new Uint8Array([...bom, ...utf8('<R><M id="é"/></R>')]), false, true],
+      ["invalid utf-8", new Uint8Array([...utf8('<R><M id="x'), 0xff, ...utf8('"/></R>')]), false, false],
+      [
+        "declared windows-1252",
+        utf8('<?xml version="1.0" encoding="windows-1252"?><R><M id="é"/></R>'),
+        null,
+        false,
+      ],
+      ["utf-16le", new Uint8Array([0xff, 0xfe, 0x3c, 0, 0x52, 0, 0x2f, 0, 0x3e, 0]), null, false],
     ];
-    for (const [name, bytes, ascii] of cases) {
+    for (const [name, bytes, ascii, isUtf8] of cases) {
       const both = scanShallowAscii(bytes);
-      expect([name, both.ascii]).toEqual([name, ascii]);
+      expect([name, both.ascii, both.utf8]).toEqual([name, ascii, isUtf8]);
       expect([name, both.scan]).toEqual([name, scanShallow(bytes)]);
       if (ascii !== null) {
         const body = bytes[0] === 0xef ? bytes.subarray(3) : bytes;
