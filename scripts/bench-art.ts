@@ -4,11 +4,12 @@
 // (equal in every variant, or the scan is wrong).
 // Usage: node_modules/.bin/bun scripts/bench-art.ts [--runs 3] [--tree /tmp/ra3-perf-corona]
 // Run it with BUN_JSC_useFTLJIT=0 to match a one-shot build of the binary (docs/performance.md).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { scanShallowAscii } from "../src/xml/shallow.ts";
+import { filesUnder } from "./corpora.ts";
 
 const { values } = parseArgs({
   options: {
@@ -18,16 +19,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 
-function artFiles(dir: string, out: string[]): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) artFiles(p, out);
-    else if (/\.w3x$/i.test(e.name)) out.push(p);
-  }
-  return out;
-}
-
-const files = artFiles(values.tree!, []);
+const files = filesUnder(values.tree!, /\.w3x$/i);
 if (files.length === 0) {
   console.error(`bench-art: no .w3x files under ${values.tree}`);
   process.exit(2);

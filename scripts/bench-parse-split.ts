@@ -9,7 +9,7 @@
 //        [--tree DIR] [--busy 0]
 // (The parse worker was removed in issue 16 item 9; docs/performance.md has what this measured since.)
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -18,7 +18,7 @@ import { parseFile } from "../src/index/parse-file.ts";
 import type { FileRecord } from "../src/index/records.ts";
 import { ByteReader, ByteWriter } from "../src/store/bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } from "../src/store/record-codec.ts";
-import { CORPORA } from "./corpora.ts";
+import { CORPORA, filesUnder } from "./corpora.ts";
 
 const FIELDS = compileSpec(FILE_RECORD_SPEC);
 
@@ -29,15 +29,6 @@ interface Encoded {
   readonly count: number;
   readonly parseMs: number;
   readonly encodeMs: number;
-}
-
-function xmlFiles(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) xmlFiles(p, out);
-    else if (/\.xml$/i.test(e.name)) out.push(p);
-  }
-  return out;
 }
 
 if (!isMainThread) {
@@ -70,7 +61,7 @@ if (!isMainThread) {
       child: { type: "string" },
     },
   });
-  const files = xmlFiles(values.tree!);
+  const files = filesUnder(values.tree!, /\.xml$/i);
   if (files.length === 0) {
     console.error(`bench-parse-split: no .xml files under ${values.tree}`);
     process.exit(2);

@@ -1,13 +1,13 @@
 // Throughput of the XML layer on the Upheaval corpus, ours vs saxes, best of N runs, in MB/s
 // (10^6 bytes of file per second; files are read once up front, so no I/O is timed).
 // Usage: node_modules/.bin/bun scripts/bench-xml.ts [runs=5] [corpora dir=$RA3_CORPORA or ../shared/corpora]
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SaxesParser } from "saxes";
 import { decodeXml } from "../src/xml/decode.ts";
 import { scanShallow } from "../src/xml/shallow.ts";
 import { parseXml } from "../src/xml/tokenizer.ts";
-import { CORPORA } from "./corpora.ts";
+import { CORPORA, filesUnder } from "./corpora.ts";
 
 const runs = Number(process.argv[2] ?? 5);
 const corpora = process.argv[3] ?? CORPORA;
@@ -15,15 +15,6 @@ const upheaval = join(corpora, "upheaval");
 if (!existsSync(upheaval)) {
   console.error(`no corpus at ${upheaval}`);
   process.exit(1);
-}
-
-function walk(dir: string, pattern: RegExp, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) walk(p, pattern, out);
-    else if (pattern.test(e.name)) out.push(p);
-  }
-  return out;
 }
 
 interface Corpus {
@@ -39,9 +30,9 @@ function load(name: string, files: string[]): Corpus {
 }
 
 const sets = [
-  load("Data/ .xml", walk(join(upheaval, "Data"), /\.xml$/i)),
-  load("all .xml", walk(upheaval, /\.xml$/i)),
-  load(".w3x", walk(upheaval, /\.w3x$/i)),
+  load("Data/ .xml", filesUnder(join(upheaval, "Data"), /\.xml$/i)),
+  load("all .xml", filesUnder(upheaval, /\.xml$/i)),
+  load(".w3x", filesUnder(upheaval, /\.w3x$/i)),
 ];
 
 /** Best wall time of `n` runs of `fn`, in ms, and its last result (a checksum against dead-code elimination). */
