@@ -1,7 +1,7 @@
 // The Windows build (dist/ra3-windows-x64.exe) under Wine, checked against the Linux binary: the common
 // smoke checks, index counts with Z:\ paths equal to Linux's (sample mod, and the real corpora when
-// present), backslash and mixed-case paths, a CRLF copy of the sample mod exported as Linux exports the LF
-// files (every line and column), MCP over stdin from a file and from a Linux pipe, setup /
+// present), backslash and mixed-case paths, a CRLF copy of the sample mod (its art made UTF-8) exported as Linux
+// exports the LF files (every line and column), MCP over stdin from a file and from a Linux pipe, setup /
 // doctor / uninstall in the Wine user's home (doctor's live check is MCP through a Windows-side spawn),
 // and no arguments without a console. Prints a table. Started by scripts/windows-smoke.sh, which installs
 // Wine, builds the bcryptprimitives shim and makes a fresh prefix.
@@ -34,8 +34,14 @@ export function winePath(p: string): string {
 }
 
 const TEXT_FILE = /\.(xml|w3x|str|xsd|babproj|txt|ini)$/i;
+/** "<!-- modèle 模型 😀 -->" as UTF-8 bytes read as latin1 (the copy writes latin1 strings byte for byte). */
+const UTF8_COMMENT = Buffer.from("<!-- modèle 模型 😀 -->", "utf8").toString("latin1");
 
-/** Copies the tree `from` to `to` with every line end of its text files made CRLF; returns how many have CRs. */
+/**
+ * Copies the tree `from` to `to` with every line end of its text files made CRLF, and a comment with
+ * non-ASCII text at the end of each art file's first line (a UTF-8 file then: no line or column moves);
+ * returns how many files have CRs.
+ */
 function copyWithCrlf(from: string, to: string): number {
   let converted = 0;
   mkdirSync(to, { recursive: true });
@@ -44,7 +50,9 @@ function copyWithCrlf(from: string, to: string): number {
     const dest = join(to, e.name);
     if (e.isDirectory()) converted += copyWithCrlf(src, dest);
     else if (TEXT_FILE.test(e.name)) {
-      writeFileSync(dest, Buffer.from(readFileSync(src).toString("latin1").replace(/\r?\n/g, "\r\n"), "latin1"));
+      let text = readFileSync(src).toString("latin1").replace(/\r?\n/g, "\r\n");
+      if (/\.w3x$/i.test(e.name)) text = text.replace("\r\n", `${UTF8_COMMENT}\r\n`);
+      writeFileSync(dest, Buffer.from(text, "latin1"));
       if (readFileSync(dest).includes(0x0d)) converted++;
     } else writeFileSync(dest, readFileSync(src));
   }
@@ -182,7 +190,7 @@ rows.push(check("file with a backslash path = Linux", () => {
       : `Windows ${JSON.stringify(w)} ≠ Linux ${JSON.stringify(l)}`,
   };
 }));
-rows.push(check("CRLF checkout (every text file \\r\\n): export = Linux's of the LF files", () => {
+rows.push(check("CRLF checkout (every text file \\r\\n, UTF-8 art): export = Linux's of the LF files", () => {
   // What Git for Windows' core.autocrlf or a Windows editor leaves: the same index at the same lines.
   const crlf = mkdtempSync(join(tmpdir(), "ra3-wsmoke-crlf-"));
   const converted = copyWithCrlf(SAMPLE, crlf);
