@@ -6,7 +6,7 @@
  */
 import * as nodeBuffer from "node:buffer";
 import type { SchemaQueries } from "../schema/model.ts";
-import { countUtf16Units } from "../xml/shallow.ts";
+import { countUtf16Units, utf16UnitsOfByte } from "../xml/shallow.ts";
 import type { ShallowScan } from "../xml/types.ts";
 import { extractXmlRecord } from "./extract-xml.ts";
 import type { RefRecord } from "./records.ts";
@@ -74,10 +74,8 @@ export function utf8Source(bytes: Uint8Array): TextSource {
     }
     let b = lo * UTF8_CHUNK;
     let n = units[lo];
-    while (b < bytes.length && (n < u || (bytes[b] & 0xc0) === 0x80)) {
-      const c = bytes[b++];
-      n += c < 0x80 ? 1 : c < 0xc0 ? 0 : c < 0xf0 ? 1 : 2;
-    }
+    // Characters up to `u`, then the continuation bytes of the last one.
+    while (b < bytes.length && (n < u || (bytes[b] & 0xc0) === 0x80)) n += utf16UnitsOfByte(bytes[b++]);
     return b;
   };
   /** The text offset of the character starting at byte `b`. */

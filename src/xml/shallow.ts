@@ -503,7 +503,7 @@ class ShallowScanner {
 
   /**
    * Text offset and 1-based line/column for each byte offset in `wanted`, in one forward pass over the
-   * bytes up to the last of them (one byte per unit: the breaks counted a word at a time; UTF-8: byte by byte).
+   * bytes up to the last of them (line breaks and, in UTF-8, UTF-16 units counted a word at a time).
    */
   private resolvePositions(wanted: number[]): Map<number, TextPosition> {
     const out = new Map<number, TextPosition>();
@@ -519,26 +519,22 @@ class ShallowScanner {
     let units = 0;
     for (const at of sorted) {
       if (out.has(at)) continue;
+      // The line breaks between the records, a word at a time (in UTF-8 too: an LF or CR byte is never
+      // part of a multi-byte character).
+      const breaks = countLineBreaks(work, cursor, at);
+      if (breaks > 0) {
+        line += breaks;
+        lineStartByte = lastLineBreak(work, cursor, at) + 1;
+      }
       if (!utf8) {
-        // One byte is one UTF-16 unit: count the line breaks between the records a word at a time.
-        const breaks = countLineBreaks(work, cursor, at);
-        if (breaks > 0) {
-          line += breaks;
-          lineStartByte = lastLineBreak(work, cursor, at) + 1;
-        }
+        // One byte is one UTF-16 unit.
         units = at - base;
         lineStartUnits = lineStartByte - base;
-      } else {
-        // UTF-8: the same count of breaks (an LF or CR byte is never part of a multi-byte character),
-        // and the UTF-16 units up to the last line's start and on to the record, both a word at a time.
-        const breaks = countLineBreaks(work, cursor, at);
-        if (breaks > 0) {
-          line += breaks;
-          lineStartByte = lastLineBreak(work, cursor, at) + 1;
-          lineStartUnits = units + countUtf16Units(work, cursor, lineStartByte);
-          units = lineStartUnits + countUtf16Units(work, lineStartByte, at);
-        } else units += countUtf16Units(work, cursor, at);
-      }
+      } else if (breaks > 0) {
+        // The UTF-16 units up to the last line's start and on to the record, a word at a time.
+        lineStartUnits = units + countUtf16Units(work, cursor, lineStartByte);
+        units = lineStartUnits + countUtf16Units(work, lineStartByte, at);
+      } else units += countUtf16Units(work, cursor, at);
       cursor = at;
       out.set(at, { offset: units, line, column: units - lineStartUnits + 1 });
     }
@@ -607,7 +603,7 @@ export function countUtf16Units(work: Uint8Array, from: number, to: number): num
   let n = 0;
   let k = from;
   const head = Math.min(to, from + ((4 - ((work.byteOffset + from) & 3)) & 3));
-  for (; k < head; k++) n += unitsAt(work[k]);
+  for (; k < head; k++) n += utf16UnitsOfByte(work[k]);
   const words = LITTLE_ENDIAN ? (to - k) >> 2 : 0;
   if (words > 0) {
     const w = new Int32Array(work.buffer, work.byteOffset + k, words);
@@ -622,12 +618,12 @@ export function countUtf16Units(work: Uint8Array, from: number, to: number): num
     }
     k += words << 2;
   }
-  for (; k < to; k++) n += unitsAt(work[k]);
+  for (; k < to; k++) n += utf16UnitsOfByte(work[k]);
   return n;
 }
 
 /** The UTF-16 units a UTF-8 byte adds (see {@link countUtf16Units}). */
-function unitsAt(b: number): number {
+export function utf16UnitsOfByte(b: number): number {
   return b < 0x80 ? 1 : b < 0xc0 ? 0 : b < 0xf0 ? 1 : 2;
 }
 
