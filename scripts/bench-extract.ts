@@ -23,6 +23,11 @@ if (!values.base || !existsSync(join(values.base, "src", "xml", "tokenizer.ts"))
 }
 const trees: Record<string, string> = { base: values.base, this: join(import.meta.dirname, "..") };
 const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 2) {
+  // The first round is the engine's warm-up and is left out of the statistics: one round leaves none.
+  console.error(`bench-extract: --rounds must be a whole number of at least 2 (got ${values.rounds})`);
+  process.exit(2);
+}
 
 // deno-lint-ignore no-explicit-any -- two copies of the same modules, typed alike
 const mods: Record<string, any> = {};
