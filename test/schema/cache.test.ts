@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Packr } from "msgpackr";
+import { Packr } from "../../src/store/msgpack.ts";
 import { loadSchemaCached, loadSchemaCachedSteps, schemaCacheFile } from "../../src/schema/cache.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { CORPORA } from "../../scripts/corpora.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Packr, unpack } from "msgpackr";
+import { Packr } from "../../src/store/msgpack.ts";
 import { emptyRecord, type FileRecord } from "../../src/index/records.ts";
 import { checksum32 } from "../../src/store/bytes.ts";
 import {
@@ -52,7 +52,8 @@ function withHeader(b: Uint8Array, header: unknown): Uint8Array {
 
 function headerOf(b: Uint8Array): Record<string, unknown> {
   const headerLength = new DataView(b.buffer, b.byteOffset).getUint32(12, true);
-  return unpack(b.subarray(24, 24 + headerLength)) as Record<string, unknown>;
+  // `useRecords: false` is what msgpackr's module-level `unpack` uses (maps read as plain objects).
+  return new Packr({ useRecords: false }).unpack(b.subarray(24, 24 + headerLength)) as Record<string, unknown>;
 }
 
 /** A copy of `b` with the header/body changed and the checksum made valid again. */
