@@ -4,7 +4,6 @@
  * every art asset (`Hierarchy="…"`) and the whole of each `W3DContainer` (small: `SubObject` →
  * `RenderObject` → `Mesh` / `CollisionBox`). Mesh internals (vertex data, shader constants) are not read.
  */
-import * as nodeBuffer from "node:buffer";
 import type { SchemaQueries } from "../schema/model.ts";
 import { countUtf16Units, utf16UnitsOfByte } from "../xml/shallow.ts";
 import type { ShallowScan } from "../xml/types.ts";
@@ -21,16 +20,6 @@ export interface TextSource {
   slice(start: number, end: number): string;
   indexOf(needle: string, from: number): number;
   readonly length: number;
-}
-
-// `isAscii` lives on the node:buffer module (not on Buffer) in Node, Bun and Deno; fall back when absent.
-const nativeIsAscii = (nodeBuffer as unknown as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
-
-/** True when every byte is below 0x80 (native when the runtime has `Buffer.isAscii`). */
-export function isAscii(bytes: Uint8Array): boolean {
-  if (nativeIsAscii) return nativeIsAscii(bytes);
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return false;
-  return true;
 }
 
 /** A {@link TextSource} over bytes that are pure ASCII (text offsets equal byte offsets): no full decode. */

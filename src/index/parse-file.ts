@@ -7,13 +7,13 @@ import { extensionOf } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
 import { decodeXml, sniffBinary } from "../xml/decode.ts";
 import type { DecodedText, XmlStartTag } from "../xml/types.ts";
-import { scanShallowAscii } from "../xml/shallow.ts";
+import { isAsciiBytes, scanShallowAscii } from "../xml/shallow.ts";
 import { parseXml } from "../xml/tokenizer.ts";
 import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
 import { extractXmlRecordSteps } from "./extract-xml.ts";
 import { runSteps } from "../steps.ts";
-import { artReferences, asciiSource, isAscii, stringSource, utf8Source } from "./art-refs.ts";
+import { artReferences, asciiSource, stringSource, utf8Source } from "./art-refs.ts";
 import {
   emptyRecord,
   type FileRecord,
@@ -126,7 +126,7 @@ function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
     // most often told whether they are (300 MB of art at Corona scale: a second pass of 26 ms). UTF-8
     // with other characters is read in place too, its offsets mapped; anything else is decoded.
     const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
-    const source = (ascii ?? isAscii(body))
+    const source = (ascii ?? isAsciiBytes(body))
       ? asciiSource(body)
       : utf8
       ? utf8Source(body)

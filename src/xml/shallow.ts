@@ -35,12 +35,16 @@ const NEEDLE_BANG = Buffer.from("<!");
 const NEEDLE_QMARK = Buffer.from("<?");
 const NEEDLE_INCLUDE = Buffer.from("include");
 
-const isAsciiBytes: (b: Uint8Array) => boolean = typeof (nodeBuffer as { isAscii?: unknown }).isAscii === "function"
-  ? (nodeBuffer as unknown as { isAscii: (b: Uint8Array) => boolean }).isAscii
-  : (b) => {
-    for (let i = 0; i < b.length; i++) if (b[i] >= 0x80) return false;
-    return true;
-  };
+const nativeIsAscii = (nodeBuffer as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
+
+/**
+ * True when every byte is below 0x80: native (SIMD) where the runtime has `isAscii` on the `node:buffer`
+ * module (Node, Bun and Deno do), else a loop.
+ */
+export const isAsciiBytes: (b: Uint8Array) => boolean = typeof nativeIsAscii === "function" ? nativeIsAscii : (b) => {
+  for (let i = 0; i < b.length; i++) if (b[i] >= 0x80) return false;
+  return true;
+};
 const isUtf8Bytes: (b: Uint8Array) => boolean = typeof (nodeBuffer as { isUtf8?: unknown }).isUtf8 === "function"
   ? (nodeBuffer as unknown as { isUtf8: (b: Uint8Array) => boolean }).isUtf8
   : (b) => decodeUtf8Strict(b) !== null;
@@ -600,6 +604,9 @@ export function countLineBreaks(work: Uint8Array, from: number, to: number): num
  * UTF-8 (0xF8–0xFF) count as 4-byte leads. Four bytes at a time, like {@link countLineBreaks}.
  */
 export function countUtf16Units(work: Uint8Array, from: number, to: number): number {
+  // Most of a UTF-8 art file is ASCII (its non-ASCII text a comment or a name or two): a native test of the
+  // range answers those at memory speed, and only a range holding a non-ASCII byte is counted below.
+  if (to - from >= ASCII_TEST_MIN && isAsciiBytes(work.subarray(from, to))) return to - from;
   let n = 0;
   let k = from;
   const head = Math.min(to, from + ((4 - ((work.byteOffset + from) & 3)) & 3));
@@ -621,6 +628,9 @@ export function countUtf16Units(work: Uint8Array, from: number, to: number): num
   for (; k < to; k++) n += utf16UnitsOfByte(work[k]);
   return n;
 }
+
+/** The shortest range {@link countUtf16Units} first tests as ASCII (below it, the view costs more than the loop). */
+const ASCII_TEST_MIN = 64;
 
 /** The UTF-16 units a UTF-8 byte adds (see {@link countUtf16Units}). */
 export function utf16UnitsOfByte(b: number): number {

@@ -451,6 +451,35 @@ describe("countUtf16Units: the UTF-8 art scan's offsets, a word at a time", () =
     expect(countUtf16Units(b, 3, 8)).toBe(2);
   });
 
+  test("long mostly-ASCII ranges (the native ASCII test first): equal to the byte-by-byte count", () => {
+    // 2 KB of ASCII with one 2-, 3- or 4-byte character at a random place: ranges that hold it and ranges
+    // that do not, long and short.
+    let seed = 31;
+    const rand = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const chars = [utf8("é"), utf8("€"), utf8("😀")];
+    let pure = 0;
+    for (let round = 0; round < 300; round++) {
+      const backing = new Uint8Array(2048).fill(0x41);
+      const c = chars[rand(3)];
+      backing.set(c, rand(2048 - 4));
+      const view = backing.subarray(rand(7));
+      const from = rand(view.length);
+      const to = from + rand(view.length - from + 1);
+      if (!view.subarray(from, to).some((b) => b >= 0x80) && to - from >= 64) pure++;
+      expect(countUtf16Units(view, from, to)).toBe(naiveUnits(view, from, to));
+    }
+    expect(pure).toBeGreaterThan(50);
+    // A range that ends on a 4-byte lead (two units) or starts on a continuation (none).
+    const b = new Uint8Array(200).fill(0x41);
+    b.set(utf8("😀"), 100);
+    expect(countUtf16Units(b, 0, 101)).toBe(102);
+    expect(countUtf16Units(b, 101, 200)).toBe(96);
+    expect(countUtf16Units(b, 0, 100)).toBe(100);
+  });
+
   test("random bytes, unaligned views and ranges: equal to the byte-by-byte count", () => {
     let seed = 987;
     const rand = (n: number): number => {
