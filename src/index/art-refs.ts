@@ -5,6 +5,7 @@
  * `RenderObject` → `Mesh` / `CollisionBox`). Mesh internals (vertex data, shader constants) are not read.
  */
 import type { SchemaQueries } from "../schema/model.ts";
+import { decodeSingleByte } from "../xml/decode.ts";
 import { countUtf16Units, utf16UnitsOfByte } from "../xml/shallow.ts";
 import type { ShallowScan } from "../xml/types.ts";
 import { extractXmlRecord } from "./extract-xml.ts";
@@ -27,6 +28,21 @@ export function asciiSource(bytes: Uint8Array): TextSource {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
     slice: (s, e) => buf.toString("latin1", s, e),
+    indexOf: (needle, from) => buf.indexOf(needle, from, "latin1"),
+    length: buf.length,
+  };
+}
+
+/**
+ * A {@link TextSource} over the bytes of a single-byte code page (windows-1252, ISO-8859-1): every byte is
+ * one UTF-16 unit, so text offsets are byte offsets, and only the asked ranges are decoded (as
+ * `decodeXml` decodes the file). Searches compare bytes: their needles (markup) are ASCII, which both
+ * code pages map to itself.
+ */
+export function singleByteSource(bytes: Uint8Array, cp1252: boolean): TextSource {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    slice: (s, e) => decodeSingleByte(bytes.subarray(s, e), cp1252),
     indexOf: (needle, from) => buf.indexOf(needle, from, "latin1"),
     length: buf.length,
   };

@@ -13,7 +13,7 @@ import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
 import { extractXmlRecordSteps } from "./extract-xml.ts";
 import { runSteps } from "../steps.ts";
-import { artReferences, asciiSource, stringSource, utf8Source } from "./art-refs.ts";
+import { artReferences, asciiSource, singleByteSource, stringSource, utf8Source } from "./art-refs.ts";
 import {
   emptyRecord,
   type FileRecord,
@@ -118,15 +118,18 @@ function* extractXmlFileSteps(
 }
 
 function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileRecord {
-  const { scan, ascii, utf8 } = scanShallowAscii(bytes);
+  const { scan, ascii, utf8, singleByte } = scanShallowAscii(bytes);
   let refs: RefRecord[] = [];
   if (schema && scan.assets.length) {
     // Art files nearly all start with a UTF-8 BOM before pure ASCII: the decoded text (BOM removed) is
     // then the bytes after it, read in place instead of decoding megabytes of vertex data. The scan has
     // most often told whether they are (300 MB of art at Corona scale: a second pass of 26 ms). UTF-8
-    // with other characters is read in place too, its offsets mapped; anything else is decoded.
+    // with other characters is read in place too, its offsets mapped, and a single-byte code page (one
+    // byte, one unit) with the asked ranges decoded; only UTF-16 is decoded whole.
     const body = hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes;
-    const source = (ascii ?? isAsciiBytes(body))
+    const source = singleByte !== null
+      ? singleByteSource(body, singleByte === "windows-1252")
+      : (ascii ?? isAsciiBytes(body))
       ? asciiSource(body)
       : utf8
       ? utf8Source(body)

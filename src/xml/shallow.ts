@@ -87,18 +87,25 @@ export function scanShallow(bytes: Uint8Array): ShallowScan {
 /**
  * {@link scanShallow}, and whether the bytes after a UTF-8 byte order mark are pure ASCII when the scan
  * had to find out (null when it did not: a declared single-byte encoding, UTF-16), and whether they were
- * read as UTF-8 with non-ASCII characters (`utf8`: valid UTF-8, no single-byte encoding declared). A
- * reader that wants the same answer (art references read in place) need not scan the bytes again.
+ * read as UTF-8 with non-ASCII characters (`utf8`: valid UTF-8, no single-byte encoding declared), or
+ * as a single-byte code page (`singleByte`: declared, or windows-1252 for bytes that are not UTF-8 —
+ * as `decodeXml` decodes them). A reader that wants the same answer (art references read in place) need
+ * not scan the bytes again.
  * @example scanShallowAscii(new TextEncoder().encode("<a/>")).ascii // true
  */
 export function scanShallowAscii(
   bytes: Uint8Array,
-): { readonly scan: ShallowScan; readonly ascii: boolean | null; readonly utf8: boolean } {
+): {
+  readonly scan: ShallowScan;
+  readonly ascii: boolean | null;
+  readonly utf8: boolean;
+  readonly singleByte: "windows-1252" | "iso-8859-1" | null;
+} {
   const sniff = sniffEncoding(bytes);
   if (sniff.family !== "8-bit") {
     // UTF-16 is rare: decode, re-encode as UTF-8 and map the offsets back through the UTF-8 counting.
     const utf8 = new TextEncoder().encode(decodeXml(bytes).text);
-    return { scan: new ShallowScanner(utf8, 0, "utf-8", false).run(), ascii: null, utf8: false };
+    return { scan: new ShallowScanner(utf8, 0, "utf-8", false).run(), ascii: null, utf8: false, singleByte: null };
   }
   const body = bytes.subarray(sniff.bomBytes);
   let mode: ByteMode;
@@ -111,7 +118,12 @@ export function scanShallowAscii(
   } else if ((ascii = isAsciiBytes(body))) mode = "ascii";
   else if (isUtf8Bytes(body)) mode = "utf-8";
   else mode = "single-byte";
-  return { scan: new ShallowScanner(bytes, sniff.bomBytes, mode, cp1252).run(), ascii, utf8: mode === "utf-8" };
+  return {
+    scan: new ShallowScanner(bytes, sniff.bomBytes, mode, cp1252).run(),
+    ascii,
+    utf8: mode === "utf-8",
+    singleByte: mode !== "single-byte" ? null : cp1252 ? "windows-1252" : "iso-8859-1",
+  };
 }
 
 class ShallowScanner {

@@ -7,10 +7,12 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../scripts/corpora.ts";
-import { stringSource, utf8Source } from "../../src/index/art-refs.ts";
+import { artReferences, singleByteSource, stringSource, utf8Source } from "../../src/index/art-refs.ts";
 import { parseFile } from "../../src/index/parse-file.ts";
 import { loadSchema } from "../../src/schema/load.ts";
 import { Schema } from "../../src/schema/schema.ts";
+import { decodeXml } from "../../src/xml/decode.ts";
+import { scanShallowAscii } from "../../src/xml/shallow.ts";
 
 const schema = new Schema(loadSchema(join(REPO_ROOT, "examples", "sample-mod", "Schemas", "xsd")).model!);
 
@@ -105,5 +107,60 @@ describe("utf8Source: the decoded text's offsets over UTF-8 bytes", () => {
     expect(asciiRefs.length).toBe(12);
     expect(utf8Refs).toEqual(asciiRefs);
     expect(asciiRefs[10]).toEqual(["attribute", "T5_SKL", twin.indexOf('"T5_SKL"') + 1, 396, 48]);
+  });
+});
+
+describe("singleByteSource: windows-1252 and ISO-8859-1 art read in place", () => {
+  // A declared single-byte file with bytes 0x80–0x9F (windows-1252's €, …, ‰, Ÿ; C1 controls in ISO-8859-1)
+  // before the assets, between them and inside a referenced value.
+  const body = (a: number) =>
+    `  <!-- mod\x80le ${a} \x85 \x89 \x9f \xe9 -->\n` +
+    `  <W3DMesh id="T${a}_BODY"><BoundingBox><Min X="0" Y="0" Z="0"/></BoundingBox></W3DMesh>\n` +
+    `  <W3DContainer id="T${a}_SKN" Hierarchy="T${a}_SKL\x80">\n` +
+    `    <SubObject SubObjectID="B\x8a" BoneIndex="1"><RenderObject><Mesh>T${a}_BODY</Mesh></RenderObject></SubObject>\n` +
+    `  </W3DContainer>\n`;
+  const fileOf = (encoding: string | null): Uint8Array => {
+    const declared = encoding === null ? "" : ` encoding="${encoding}"`;
+    let text = `<?xml version="1.0"${declared}?>\r\n<AssetDeclaration xmlns="uri:ea.com:eala:asset">\r\n`;
+    for (let a = 0; a < 5; a++) text += body(a).replaceAll("\n", "\r\n");
+    text += "</AssetDeclaration>\r\n";
+    return Uint8Array.from(text, (c) => c.charCodeAt(0));
+  };
+
+  for (const [encoding, cp1252] of [["windows-1252", true], ["ISO-8859-1", false]] as const) {
+    test(`${encoding}: the sites of the file decoded whole (values, offsets, lines, columns)`, () => {
+      const bytes = fileOf(encoding);
+      const decoded = decodeXml(bytes).text;
+      const { scan, singleByte } = scanShallowAscii(bytes);
+      expect(singleByte).toBe(cp1252 ? "windows-1252" : "iso-8859-1");
+      const want = artReferences(stringSource(decoded), scan, schema).map((r) => [r.value, r.offset, r.line, r.column]);
+      expect(want.length).toBe(10);
+      expect(want[0]).toEqual([cp1252 ? "T0_SKL\u20ac" : "T0_SKL\u0080", decoded.indexOf('"T0_SKL') + 1, 5, 40]);
+      expect(parseFile("Art/T.w3x", bytes, schema).refs.map((r) => [r.value, r.offset, r.line, r.column])).toEqual(
+        want,
+      );
+      const source = singleByteSource(bytes, cp1252);
+      const reference = stringSource(decoded);
+      expect(source.length).toBe(decoded.length);
+      for (let s = 0; s < decoded.length; s += 37) {
+        const e = Math.min(decoded.length, s + 1 + ((s * 7) % 300));
+        expect(source.slice(s, e)).toBe(reference.slice(s, e));
+        for (const needle of ["</W3DContainer>", ">", "\n", "zzz"]) {
+          expect(source.indexOf(needle, s)).toBe(reference.indexOf(needle, s));
+        }
+      }
+    });
+  }
+
+  test("bytes that are not UTF-8 and declare nothing are read as windows-1252, as decodeXml reads them", () => {
+    const undeclared = fileOf(null);
+    expect(scanShallowAscii(undeclared).singleByte).toBe("windows-1252");
+    const decoded = decodeXml(undeclared).text;
+    const { scan } = scanShallowAscii(undeclared);
+    const want = artReferences(stringSource(decoded), scan, schema).map((r) => [r.value, r.offset, r.line, r.column]);
+    expect(want[0][0]).toBe("T0_SKL\u20ac");
+    expect(parseFile("Art/T.w3x", undeclared, schema).refs.map((r) => [r.value, r.offset, r.line, r.column])).toEqual(
+      want,
+    );
   });
 });
