@@ -33,6 +33,11 @@ const ROOT = join(import.meta.dirname, "..");
 const RA3 = join(ROOT, "dist", "ra3");
 const SAMPLE = join(ROOT, "examples", "sample-mod");
 const TIMEOUT_MS = 120_000;
+/**
+ * The npm install of the seven CLIs (≈ 150 MB): 60–90 s here on a good day, over 120 s on a slow one (a
+ * submission's CI failed on that alone), so it gets its own, longer bound.
+ */
+const INSTALL_TIMEOUT_MS = 600_000;
 
 /** What a client's own command says about a server. */
 type Seen = "connected" | "listed" | "recognised" | "disabled" | "failed" | "absent";
@@ -252,9 +257,21 @@ interface Row {
   how: string;
 }
 
-function sh(cmd: string, args: readonly string[], opts: { cwd: string; env: Record<string, string> }) {
-  const r = spawnSync(cmd, args, { ...opts, encoding: "utf8", timeout: TIMEOUT_MS });
-  return { status: r.status, out: (r.stdout ?? "") + (r.stderr ?? ""), stdout: r.stdout ?? "" };
+function sh(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+) {
+  const timeout = opts.timeoutMs ?? TIMEOUT_MS;
+  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env, encoding: "utf8", timeout });
+  let out = (r.stdout ?? "") + (r.stderr ?? "");
+  // A command killed at its bound (or not started) says nothing itself: say why here.
+  if (r.error) {
+    out += `\n${cmd}: ${
+      (r.error as NodeJS.ErrnoException).code === "ETIMEDOUT" ? `killed after ${timeout / 1000} s` : r.error.message
+    }`;
+  } else if (r.signal) out += `\n${cmd}: killed by ${r.signal}`;
+  return { status: r.status, out, stdout: r.stdout ?? "" };
 }
 
 async function main(): Promise<number> {
@@ -294,6 +311,7 @@ async function main(): Promise<number> {
     const r = sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...wanted], {
       cwd: clientsDir,
       env: process.env as Record<string, string>,
+      timeoutMs: INSTALL_TIMEOUT_MS,
     });
     if (r.status !== 0) {
       console.error(`clients-e2e: npm install failed:\n${r.out}`);
