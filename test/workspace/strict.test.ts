@@ -120,6 +120,31 @@ describe("strict consistency by the watcher's health", () => {
     await service.dispose();
   });
 
+  test("watcher healthy, no events: an indexed file deleted is forgotten, an unchanged tree is not read again", async () => {
+    const w = fakeWatcher();
+    const { dir, service, weapons } = await serviceOn({ watch: true, watchFolder: w.watchFolder });
+    const read = spyOn(fs, "readFileSync");
+    let quiet: Awaited<ReturnType<IndexService["strict"]>>;
+    try {
+      quiet = await service.strict(10_000);
+    } finally {
+      read.mockRestore();
+    }
+    expect([quiet?.scope, quiet?.changed, quiet?.deleted]).toEqual(["watched", [], []]);
+    expect(read.mock.calls.filter(([p]) => String(p).startsWith(dir + "/"))).toEqual([]);
+    const before = indexedFiles(service, dir);
+    fs.rmSync(weapons); // no event: as when the watcher thread has not caught up
+    const r = await service.strict(10_000);
+    expect([r?.scope, r?.changed, r?.deleted.map((p) => p.slice(dir.length + 1))]).toEqual([
+      "watched",
+      [],
+      ["Data/Includes/Weapons.xml"],
+    ]);
+    expect(indexedFiles(service, dir)).toEqual(before.filter((p) => p !== "Data/Includes/Weapons.xml"));
+    expect(service.linked!.findAssets("AthenaSplash").length).toBe(0);
+    await service.dispose();
+  });
+
   test("watcher healthy: a new file it names is indexed; only its folder is listed again", async () => {
     const w = fakeWatcher();
     const { dir, service } = await serviceOn({ watch: true, watchFolder: w.watchFolder });
