@@ -37,7 +37,7 @@ export function asciiSource(bytes: Uint8Array): TextSource {
  * A {@link TextSource} over the bytes of a single-byte code page (windows-1252, ISO-8859-1): every byte is
  * one UTF-16 unit, so text offsets are byte offsets, and only the asked ranges are decoded (as
  * `decodeXml` decodes the file). Searches compare bytes: their needles (markup) are ASCII, which both
- * code pages map to itself.
+ * code pages map to themselves.
  */
 export function singleByteSource(bytes: Uint8Array, cp1252: boolean): TextSource {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

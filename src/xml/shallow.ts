@@ -641,7 +641,7 @@ export function countUtf16Units(work: Uint8Array, from: number, to: number): num
   return n;
 }
 
-/** The shortest range {@link countUtf16Units} first tests as ASCII (below it, the view costs more than the loop). */
+/** The shortest range {@link countUtf16Units} first tests as ASCII (a shorter one is a few words of the loop). */
 const ASCII_TEST_MIN = 64;
 
 /** The UTF-16 units a UTF-8 byte adds (see {@link countUtf16Units}). */
