@@ -23,26 +23,16 @@ export interface TextSource {
   readonly length: number;
 }
 
-/** A {@link TextSource} over bytes that are pure ASCII (text offsets equal byte offsets): no full decode. */
-export function asciiSource(bytes: Uint8Array): TextSource {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return {
-    slice: (s, e) => buf.toString("latin1", s, e),
-    indexOf: (needle, from) => buf.indexOf(needle, from, "latin1"),
-    length: buf.length,
-  };
-}
-
 /**
- * A {@link TextSource} over the bytes of a single-byte code page (windows-1252, ISO-8859-1): every byte is
- * one UTF-16 unit, so text offsets are byte offsets, and only the asked ranges are decoded (as
- * `decodeXml` decodes the file). Searches compare bytes: their needles (markup) are ASCII, which both
- * code pages map to themselves.
+ * A {@link TextSource} over bytes in which every byte is one UTF-16 unit — pure ASCII, or a single-byte
+ * code page (`cp1252`: windows-1252, else ISO-8859-1) — so text offsets are byte offsets and only the asked
+ * ranges are decoded, as `decodeXml` decodes the file (ISO-8859-1, and so ASCII, natively as Latin-1).
+ * Searches compare bytes: their needles (markup) are ASCII, which both code pages map to themselves.
  */
 export function singleByteSource(bytes: Uint8Array, cp1252: boolean): TextSource {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
-    slice: (s, e) => decodeSingleByte(bytes.subarray(s, e), cp1252),
+    slice: cp1252 ? (s, e) => decodeSingleByte(bytes.subarray(s, e), true) : (s, e) => buf.toString("latin1", s, e),
     indexOf: (needle, from) => buf.indexOf(needle, from, "latin1"),
     length: buf.length,
   };

@@ -13,7 +13,7 @@ import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";
 import { extractXmlRecordSteps } from "./extract-xml.ts";
 import { runSteps } from "../steps.ts";
-import { artReferences, asciiSource, singleByteSource, stringSource, utf8Source } from "./art-refs.ts";
+import { artReferences, singleByteSource, stringSource, utf8Source } from "./art-refs.ts";
 import {
   emptyRecord,
   type FileRecord,
@@ -130,7 +130,7 @@ function parseArtFile(bytes: Uint8Array, schema: SchemaQueries | null): FileReco
     const source = singleByte !== null
       ? singleByteSource(body, singleByte === "windows-1252")
       : (ascii ?? isAsciiBytes(body))
-      ? asciiSource(body)
+      ? singleByteSource(body, false) // ASCII: read as Latin-1
       : utf8
       ? utf8Source(body)
       : stringSource(decodeXml(bytes).text);
