@@ -257,7 +257,8 @@ interface Row {
   how: string;
 }
 
-function sh(
+/** Runs a command to its end or its bound; `out` ends with why, when it was killed or did not start. */
+export function sh(
   cmd: string,
   args: readonly string[],
   opts: { cwd: string; env: Record<string, string>; timeoutMs?: number },
@@ -424,4 +425,4 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-process.exit(await main());
+if (import.meta.main) process.exit(await main());
