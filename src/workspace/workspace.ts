@@ -582,7 +582,10 @@ export class Workspace {
         sdkFiles = vanilla.filter((f) => this.core.file(f.path) && !this.unreadable.has(pathKey(f.path))).length;
         aside = await slicer.drive(this.setAsideOutsideSteps([...xml, ...vanilla]));
       }
-      sdkFiles += await this.discover(false, slicer, signal, aside);
+      // The files the include walk wants beyond those: at once when an XML-only index is published next;
+      // a build that publishes none asks after the art (below), since a walk made now would be made again
+      // as soon as the art's records arrive (at Corona scale the second walk was 260 ms).
+      if (twoPhase) sdkFiles += (await this.discover(false, slicer, signal, aside)).files;
       timings.sdkMs = performance.now() - t;
 
       t = performance.now();
@@ -596,9 +599,14 @@ export class Workspace {
 
       t = performance.now();
       await this.loadScanned(art, "art", report, slicer, signal);
-      const moreArt = await this.discover(true, slicer, signal);
-      collectIfLarge();
       timings.artMs = performance.now() - t;
+      t = performance.now();
+      const more = await this.discover(true, slicer, signal);
+      // What the walk pulled in besides art counts, as above, with the SDK layer (time included).
+      sdkFiles += more.files - more.art;
+      collectIfLarge();
+      if (twoPhase) timings.artMs += performance.now() - t;
+      else timings.sdkMs += performance.now() - t;
       // The final link (the only one of a one-shot run) counts as link time, not as art.
       t = performance.now();
       await this.relinkInSlices(slicer);
@@ -609,7 +617,7 @@ export class Workspace {
       return {
         timings: roundTimings(timings),
         parsedFiles: xml.length,
-        artFiles: art.length + moreArt,
+        artFiles: art.length + more.art,
         sdkFiles,
         reachedFiles,
         unreadable: [...this.unreadable.values()],
@@ -1161,7 +1169,8 @@ export class Workspace {
   }
 
   /**
-   * Loads the files the include walk wants until nothing new is wanted. Returns how many were loaded.
+   * Loads the files the include walk wants until nothing new is wanted. Returns how many were loaded
+   * (`files`) and how many of those are art (`art`, only with `includeArt`).
    * A wanted file that `aside` holds (a reachable-first build parsed it already) is put back instead of
    * read again, at the place a first read would have put it.
    */
@@ -1170,31 +1179,39 @@ export class Workspace {
     slicer: Slicer,
     signal?: AbortSignal,
     aside: SetAside | null = null,
-  ): Promise<number> {
-    let loaded = 0;
+  ): Promise<{ readonly files: number; readonly art: number }> {
+    let files = 0;
+    let art = 0;
     for (let round = 0; round < MAX_DISCOVERY_ROUNDS; round++) {
       const wanted = await slicer.drive(
         this.toRead(await slicer.drive(this.core.wantedSteps(this.ports.inputs)), includeArt),
       );
       if (wanted.length === 0) break;
       if (!aside) {
-        loaded += await this.loadPaths(wanted, slicer, signal);
+        const artPaths = includeArt ? wanted.filter((p) => extensionOf(p) === ".w3x") : [];
+        const loadedArt = artPaths.length ? await this.loadPaths(artPaths, slicer, signal) : 0;
+        const rest = artPaths.length ? wanted.filter((p) => extensionOf(p) !== ".w3x") : wanted;
+        files += loadedArt + await this.loadPaths(rest, slicer, signal);
+        art += loadedArt;
         continue;
       }
       for (const p of wanted) {
         const key = pathKey(p);
         const kept = aside.records.get(key);
         if (!kept) {
-          loaded += await this.loadPaths([p], slicer, signal);
+          const n = await this.loadPaths([p], slicer, signal);
+          files += n;
+          if (extensionOf(p) === ".w3x") art += n;
           continue;
         }
         this.core.setRecord(kept.path, kept.record, kept.stamp);
         const failed = aside.unreadable.get(key);
         if (failed) this.unreadable.set(key, failed);
-        loaded++;
+        files++;
+        if (extensionOf(p) === ".w3x") art++;
       }
     }
-    return loaded;
+    return { files, art };
   }
 
   /**
