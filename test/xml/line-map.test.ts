@@ -117,4 +117,32 @@ describe("LineMap.lineOf / columnOf (the cursor)", () => {
       }
     }
   });
+
+  test("questions that jump ahead by up to thousands of lines, or back, match counting from the start", () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    // 20,000 lines of 0–8 characters, ending in LF or CRLF (the LF search), then once more with lone CRs.
+    const lines = Array.from({ length: 20_000 }, () => "y".repeat(Math.floor(random() * 9)));
+    const crlf = lines.map((l) => l + (random() < 0.5 ? "\n" : "\r\n")).join("");
+    const mixed = lines.map((l) => l + ["\n", "\r\n", "\r"][Math.floor(random() * 3)]).join("");
+    for (const text of [crlf, mixed]) {
+      const map = new LineMap(text);
+      let o = 0;
+      let asked = 0;
+      while (o <= text.length) {
+        expect([o, map.lineOf(o)]).toEqual([o, naive(text, o).line]);
+        asked++;
+        // Mostly a few lines on, sometimes thousands, now and then back.
+        const r = random();
+        const gap = r < 0.75 ? Math.floor(random() * 40) : r < 0.95 ? Math.floor(random() * 10_000) : 1;
+        if (r > 0.95 && o > 100) {
+          const back = o - 1 - Math.floor(random() * Math.min(o - 1, 2000));
+          expect([back, map.lineOf(back)]).toEqual([back, naive(text, back).line]);
+        }
+        o += gap + 1;
+      }
+      expect(asked).toBeGreaterThan(100);
+      expect(map.lineOf(text.length)).toBe(text === crlf ? 20_001 : naive(text, text.length).line);
+    }
+  });
 });
