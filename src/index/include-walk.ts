@@ -126,7 +126,8 @@ class IncludeWalker {
   /** SDK stream root key → the `reference` include that first pulled it in. */
   private readonly referencedFrom = new Map<string, StreamInfo["referencedFrom"]>();
   private readonly cycleEdges = new Set<string>();
-  private readonly edgeSeen = new Set<string>();
+  /** Keys of the walked files whose edges are listed (see {@link visitIncludes}). */
+  private readonly edgesListed = new Set<string>();
   private readonly sdkStreamsQueued = new Set<string>();
 
   constructor(private readonly records: RecordLookup, private readonly inputs: LinkInputs) {
@@ -139,7 +140,7 @@ class IncludeWalker {
   *walkEntry(entry: EntryPoint): Generator<void, void, void> {
     const s: StreamWalk = { entry, visited: new Map(), onStack: [], stackKeys: new Map(), manifests: [], fileCount: 0 };
     const context = ENTRY_CONTEXT[entry.context ?? "compiled"];
-    yield* this.visit(s, entry.file, context, 0);
+    yield* this.visit(s, entry.file, pathKey(entry.file), context, 0);
     this.streams.push({
       name: entry.stream,
       entry: entry.file,
@@ -157,7 +158,7 @@ class IncludeWalker {
   *walkUnreached(): Generator<void, void, void> {
     const { inputs } = this;
     for (const loaded of this.records.values()) {
-      if (this.reached.has(pathKey(loaded.path)) || !isInside(loaded.path, inputs.projectDir)) continue;
+      if (this.reached.has(loaded.key ?? pathKey(loaded.path)) || !isInside(loaded.path, inputs.projectDir)) continue;
       if (++this.sinceYield >= FILES_PER_STEP) {
         this.sinceYield = 0;
         yield;
@@ -187,9 +188,8 @@ class IncludeWalker {
     }
   }
 
-  /** Marks `path` reached by stream `s` in `context` (keeping the strongest context seen). */
-  private reach(path: string, s: StreamWalk, context: WalkContext): void {
-    const key = pathKey(path);
+  /** Marks `path` (whose key is `key`) reached by stream `s` in `context` (keeping the strongest context seen). */
+  private reach(path: string, key: string, s: StreamWalk, context: WalkContext): void {
     const r = this.reached.get(key);
     if (!r) this.reached.set(key, { path, streams: new Set([s.entry.stream]), context });
     else {
@@ -198,8 +198,13 @@ class IncludeWalker {
     }
   }
 
-  private *visit(s: StreamWalk, file: string, context: WalkContext, depth: number): Generator<void, void, void> {
-    const key = pathKey(file);
+  private *visit(
+    s: StreamWalk,
+    file: string,
+    key: string,
+    context: WalkContext,
+    depth: number,
+  ): Generator<void, void, void> {
     const prev = s.visited.get(key);
     if (prev !== undefined && prev <= context) return;
     if (++this.sinceYield >= FILES_PER_STEP) {
@@ -208,7 +213,7 @@ class IncludeWalker {
     }
     s.visited.set(key, context);
     if (prev === undefined) s.fileCount++;
-    this.reach(file, s, context);
+    this.reach(file, key, s, context);
     const loaded = this.records.get(key);
     if (!loaded) {
       this.wanted.add(file);
@@ -227,7 +232,7 @@ class IncludeWalker {
     }
     s.stackKeys.set(key, s.onStack.length);
     s.onStack.push(loaded.path);
-    yield* this.visitIncludes(s, loaded, context, depth);
+    yield* this.visitIncludes(s, loaded, key, context, depth);
     s.onStack.pop();
     s.stackKeys.delete(key);
   }
@@ -235,47 +240,54 @@ class IncludeWalker {
   private *visitIncludes(
     s: StreamWalk,
     loaded: LoadedFile,
+    key: string,
     context: WalkContext,
     depth: number,
   ): Generator<void, void, void> {
     const { inputs } = this;
     const rec = loaded.record;
+    // A file's edges are the same however often it is walked (a stronger context, another stream): they
+    // are listed at its first walk; the ones a later walk makes are the same edges, not kept.
+    const edges = !this.edgesListed.has(key);
+    if (edges) this.edgesListed.add(key);
     for (const inc of rec.includes) {
       const res = inputs.resolve(inc.source, loaded.path, s.entry.layer);
       if (!res.path || inc.type === null) {
-        this.addEdge(
-          loaded.path,
-          res,
-          inc.source,
-          inc.type,
-          res.path ? "ignored" : unresolved(res),
-          inc.line,
-          inc.column,
-        );
+        if (edges) {
+          this.addEdge(
+            loaded.path,
+            res,
+            inc.source,
+            inc.type,
+            res.path ? "ignored" : unresolved(res),
+            inc.line,
+            inc.column,
+          );
+        }
         if (!res.path) this.notFound(loaded.path, inc.source, res, inc.line, inc.column, "include");
         continue;
       }
       if (inc.type === "reference") {
         const target = this.referenceTarget(inc.source, s);
-        this.addEdge(loaded.path, res, inc.source, "reference", target.resolution, inc.line, inc.column);
+        if (edges) this.addEdge(loaded.path, res, inc.source, "reference", target.resolution, inc.line, inc.column);
         this.reference(s, target, { file: loaded.path, line: inc.line, column: inc.column, source: inc.source });
         // BAB falls back to the referenced XML when no prebuilt manifest (or SDK stream) stands for it.
-        if (target.resolution === "file") yield* this.follow(s, loaded.path, res.path, 2, depth, 0, 0, inc.source);
+        if (target.resolution === "file") yield* this.follow(s, loaded.path, key, res.path, 2, depth, 0, 0, inc.source);
         continue;
       }
-      this.addEdge(loaded.path, res, inc.source, inc.type, "file", inc.line, inc.column);
+      if (edges) this.addEdge(loaded.path, res, inc.source, inc.type, "file", inc.line, inc.column);
       const next = inc.type === "instance" && context === 0 ? 1 : context;
-      yield* this.follow(s, loaded.path, res.path, next, depth, inc.line, inc.column, inc.source);
+      yield* this.follow(s, loaded.path, key, res.path, next, depth, inc.line, inc.column, inc.source);
     }
     for (const xi of rec.xincludes) {
       if (xi.href === "") continue; // only an xpointer: its own document, no file to include
       const res = inputs.resolve(xi.href, loaded.path, s.entry.layer);
-      this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : unresolved(res), xi.line, xi.column);
+      if (edges) this.addEdge(loaded.path, res, xi.href, "xi", res.path ? "file" : unresolved(res), xi.line, xi.column);
       if (!res.path) {
         this.notFound(loaded.path, xi.href, res, xi.line, xi.column, "xi:include");
         continue;
       }
-      yield* this.follow(s, loaded.path, res.path, context, depth, xi.line, xi.column, xi.href);
+      yield* this.follow(s, loaded.path, key, res.path, context, depth, xi.line, xi.column, xi.href);
     }
   }
 
@@ -283,6 +295,7 @@ class IncludeWalker {
   private *follow(
     s: StreamWalk,
     from: string,
+    fromKey: string,
     to: string,
     context: WalkContext,
     depth: number,
@@ -292,10 +305,10 @@ class IncludeWalker {
   ): Generator<void, void, void> {
     const toKey = pathKey(to);
     if (!s.stackKeys.has(toKey)) {
-      yield* this.visit(s, to, context, depth + 1);
+      yield* this.visit(s, to, toKey, context, depth + 1);
       return;
     }
-    const edgeKey = `${pathKey(from)}\u0000${toKey}`;
+    const edgeKey = `${fromKey}\u0000${toKey}`;
     if (this.cycleEdges.has(edgeKey)) return;
     this.cycleEdges.add(edgeKey);
     // The files from the one included again to here, and it again: a long chain shortened in the middle
@@ -344,10 +357,10 @@ class IncludeWalker {
   private reference(s: StreamWalk, target: ReferenceTarget, from: NonNullable<StreamInfo["referencedFrom"]>): void {
     const loaded = target.manifest;
     if (loaded) {
-      const mk = pathKey(loaded.path);
+      const mk = loaded.key ?? pathKey(loaded.path);
       if (!s.manifests.includes(loaded.path)) s.manifests.push(loaded.path);
       if (!this.manifestsUsed.has(mk)) this.manifestsUsed.set(mk, s.entry.stream);
-      this.reach(loaded.path, s, 2);
+      this.reach(loaded.path, mk, s, 2);
     }
     const root = target.root;
     if (root) {
@@ -367,6 +380,10 @@ class IncludeWalker {
     }
   }
 
+  /**
+   * Lists one include edge. Each file's edges are listed once per walk: at its first walk
+   * ({@link visitIncludes}), or by {@link walkUnreached} for a project file no stream reaches.
+   */
   private addEdge(
     from: string,
     res: IncludeResolution,
@@ -376,9 +393,6 @@ class IncludeWalker {
     line: number,
     column: number,
   ): void {
-    const key = `${pathKey(from)}\u0000${line}\u0000${column}\u0000${source}`;
-    if (this.edgeSeen.has(key)) return;
-    this.edgeSeen.add(key);
     this.includes.push({ from, to: res.path, source, type, resolution, line, column, caseFixed: res.caseFixed });
   }
 

@@ -293,6 +293,12 @@ export function resolveIncludeSource(
  */
 export class IncludeResolver {
   private readonly cache = new Map<string, IncludeResolution>();
+  /**
+   * The same answers by including file, then raw string: a walk asks again for every include of every
+   * file it walks, with the same two strings, so a hit costs two lookups (no folder name cut out, no key
+   * joined, no prefix test). Cleared with {@link cache}.
+   */
+  private readonly byFile = new Map<string, Map<string, IncludeResolution>>();
   private readonly resolver: CaseResolver;
   private hits = 0;
   private misses = 0;
@@ -308,26 +314,35 @@ export class IncludeResolver {
     if (key(alias) === key(this.alias)) return;
     this.alias = alias;
     this.cache.clear();
+    this.byFile.clear();
   }
 
   /** How `raw`, written in `includingFile`, resolves (cached). */
   resolve(raw: string, includingFile: string): IncludeResolution {
+    let mine = this.byFile.get(includingFile);
+    const known = mine?.get(raw);
+    if (known) {
+      this.hits++;
+      return known;
+    }
     const aliased = /^\s*(data|art|audio):/i.test(raw);
     const key = aliased ? `\0${raw}` : `${native.dirname(includingFile)}\0${raw}`;
-    const cached = this.cache.get(key);
-    if (cached) {
-      this.hits++;
-      return cached;
+    let res = this.cache.get(key);
+    if (res) this.hits++;
+    else {
+      this.misses++;
+      res = resolveIncludeSource(raw, includingFile, this.paths, this.resolver, this.alias);
+      this.cache.set(key, res);
     }
-    this.misses++;
-    const res = resolveIncludeSource(raw, includingFile, this.paths, this.resolver, this.alias);
-    this.cache.set(key, res);
+    if (!mine) this.byFile.set(includingFile, mine = new Map());
+    mine.set(raw, res);
     return res;
   }
 
   /** Forgets every cached answer (and the case resolver's; with a path, tells the lister too). */
   invalidate(path?: string): void {
     this.cache.clear();
+    this.byFile.clear();
     this.resolver.invalidate(path);
   }
 

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { walkStreams, walkStreamsSteps } from "../../src/index/include-walk.ts";
 import { link, relinkSteps } from "../../src/index/link.ts";
 import { doc, includes, memIndex, ROOT } from "./fixture.ts";
+import { pathKey } from "../../src/project/paths.ts";
 
 /** A mod of 300 files in a chain (the last one back to the first), a missing and an unreached include. */
 function chain(): Record<string, string> {
@@ -137,5 +138,34 @@ describe("the include walk and the link in steps", () => {
     expect(walkOf().yields).toBe(settled.yields);
     expect(stale.walk).toEqual(walkStreams(core, ports.inputs));
     expect(stale.walk.reached.size).toBe(settled.walk.reached.size);
+  });
+});
+
+describe("a file walked again in a stronger context", () => {
+  test("has its edges listed once, at its first walk, in the walk's order; its includes resolve the same", () => {
+    // Shared.xml is first reached through an instance include (context 1), then through an `all` one
+    // (context 0), so it is walked twice; Leaf.xml with it. Gone.xml does not exist.
+    const { core, ports } = memIndex({
+      "Data/Mod.xml": doc(includes(["instance", "Inst.xml"], ["all", "Mid.xml"])),
+      "Data/Inst.xml": doc(includes(["all", "Shared.xml"])),
+      "Data/Mid.xml": doc(includes(["all", "Shared.xml"])),
+      "Data/Shared.xml": doc(includes(["all", "Leaf.xml"], ["all", "Gone.xml"])),
+      "Data/Leaf.xml": doc(`\t<WeaponTemplate id="LeafWeapon" />`),
+    });
+    const walk = walkStreams(core, ports.inputs);
+    const rel = (p: string | null) => (p === null ? null : p.slice(ROOT.length + 1));
+    expect(walk.includes.map((e) => [rel(e.from), e.source, rel(e.to), e.resolution])).toEqual([
+      ["Data/Mod.xml", "Inst.xml", "Data/Inst.xml", "file"],
+      ["Data/Inst.xml", "Shared.xml", "Data/Shared.xml", "file"],
+      ["Data/Shared.xml", "Leaf.xml", "Data/Leaf.xml", "file"],
+      ["Data/Shared.xml", "Gone.xml", null, "missing"],
+      ["Data/Mod.xml", "Mid.xml", "Data/Mid.xml", "file"],
+      ["Data/Mid.xml", "Shared.xml", "Data/Shared.xml", "file"],
+    ]);
+    // Walked again in the stronger context: compiled, as is what it includes.
+    expect(walk.reached.get(pathKey(`${ROOT}/Data/Shared.xml`))!.context).toBe(0);
+    expect(walk.reached.get(pathKey(`${ROOT}/Data/Leaf.xml`))!.context).toBe(0);
+    // A second walk of the same records (its includes answered from the resolver's cache) is the same.
+    expect(walkStreams(core, ports.inputs)).toEqual(walk);
   });
 });
