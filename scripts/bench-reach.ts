@@ -33,7 +33,7 @@ const { values } = parseArgs({
     mode: { type: "string" },
     binary: { type: "string" },
     "before-binary": { type: "string" },
-    id: { type: "string", default: "SovietDesolatorInfantry" },
+    id: { type: "string" },
   },
 });
 
@@ -42,23 +42,39 @@ interface Target {
   readonly project: string;
   readonly sdk: string;
   readonly schema: string | null;
+  /** An asset the mod defines: the `find_asset` hit of `--binary` mode (`--id` overrides it). */
+  readonly id: string;
 }
 
 const TARGETS: Record<string, Target> = {
-  upheaval: { name: "Upheaval, project-only", project: join(CORPORA, "upheaval"), sdk: "", schema: null },
+  upheaval: {
+    name: "Upheaval, project-only",
+    project: join(CORPORA, "upheaval"),
+    sdk: "",
+    schema: null,
+    id: "SovietDesolatorInfantry",
+  },
   "upheaval-schema": {
     name: "Upheaval, RA3 schema",
     project: join(CORPORA, "upheaval"),
     sdk: "",
     schema: join(CORPORA, "ra3-xsd"),
+    id: "SovietDesolatorInfantry",
   },
   "tw-sdk": {
     name: "TW SDK + Commander (SDK mode)",
     project: join(CORPORA, "tw-sdk", "Mods", "Commander"),
     sdk: join(CORPORA, "tw-sdk"),
     schema: null,
+    id: "NODCommando",
   },
-  corona: { name: "Corona scale (generated, scale 1)", project: values.corona!, sdk: "", schema: null },
+  corona: {
+    name: "Corona scale (generated, scale 1)",
+    project: values.corona!,
+    sdk: "",
+    schema: null,
+    id: "AlliedHammerRangerOld",
+  },
 };
 
 /** What one run measured (ms; `firstMs` is the first published index, reachable-only or not; files: records). */
@@ -120,6 +136,9 @@ if (values.child) {
 const runs = Number(values.runs);
 const only = values.only ? new Set(values.only.split(",")) : null;
 
+/** The refusals that mean the index is not there yet (the build goes on): polled again. */
+const NOT_YET = new Set(["building", "no_index", "timeout"]);
+
 /** Through `ra3 mcp`: ms from the spawn to a find_asset hit, to a list_files answer, to get_status ready. */
 async function mcpRun(binary: string, t: Target): Promise<{ hitMs: number; listMs: number; readyMs: number }> {
   const home = mkdtempSync(join(tmpdir(), "ra3-bench-reach-mcp-"));
@@ -142,11 +161,18 @@ async function mcpRun(binary: string, t: Target): Promise<{ hitMs: number; listM
       for (;;) {
         const r = await call(name, a);
         if (ok(r)) return performance.now() - t0;
+        // Only "not yet" is polled again; any other refusal (an id the mod does not define) is the answer.
+        const code = r.structuredContent?.error?.code;
+        if (code !== undefined && !NOT_YET.has(code)) {
+          throw new Error(
+            `${name} ${JSON.stringify(a)} on ${t.name} answered ${code} (pass --id with an asset it defines)`,
+          );
+        }
         if (performance.now() - t0 > 120_000) throw new Error(`${name} never answered`);
         await new Promise((res) => setTimeout(res, 2));
       }
     };
-    const hitMs = await until("find_asset", { id: values.id }, (r) => !r.isError);
+    const hitMs = await until("find_asset", { id: values.id ?? t.id }, (r) => !r.isError);
     const listMs = await until("list_files", { state: "not-included", limit: 1 }, (r) => !r.isError);
     const readyMs = await until("get_status", {}, (r) => r.structuredContent?.index?.state === "ready");
     return { hitMs, listMs, readyMs };
@@ -156,11 +182,21 @@ async function mcpRun(binary: string, t: Target): Promise<{ hitMs: number; listM
   }
 }
 
+const names = Object.keys(TARGETS).filter((n) => !only || only.has(n));
+const corona = TARGETS.corona.project;
+if (names.includes("corona") && !existsSync(join(corona, "Data", "Mod.xml"))) {
+  console.error(`bench-reach: generating the Corona-scale mod into ${corona}`);
+  const g = spawnSync(process.execPath, [join(root, "scripts", "gen-corpus.ts"), "--out", corona], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (g.status !== 0) throw new Error("corpus generation failed");
+}
+
 if (values.binary) {
   const bins: [string, string][] = [["before", values["before-binary"] ?? ""], ["after", values.binary]];
   console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   const lines: string[] = [];
-  for (const name of Object.keys(TARGETS).filter((n) => !only || only.has(n))) {
+  for (const name of names) {
     const got: Record<string, { hitMs: number; listMs: number; readyMs: number }[]> = { before: [], after: [] };
     for (let i = 0; i < runs; i++) {
       for (const [label, bin] of i % 2 === 0 ? bins : [...bins].reverse()) {
@@ -187,15 +223,6 @@ if (values.binary) {
   console.log("|---|---|---:|---:|---:|");
   for (const l of lines) console.log(l);
   process.exit(0);
-}
-const names = Object.keys(TARGETS).filter((n) => !only || only.has(n));
-const corona = TARGETS.corona.project;
-if (names.includes("corona") && !existsSync(join(corona, "Data", "Mod.xml"))) {
-  console.error(`bench-reach: generating the Corona-scale mod into ${corona}`);
-  const g = spawnSync(process.execPath, [join(root, "scripts", "gen-corpus.ts"), "--out", corona], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  if (g.status !== 0) throw new Error("corpus generation failed");
 }
 
 function spawnRun(name: string, mode: "reach" | "full"): Run {
