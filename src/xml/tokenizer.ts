@@ -107,6 +107,31 @@ const NAME_LIMIT = 8192;
 const NAME_MAX_LENGTH = 64;
 const names = new SharedStrings(14, NAME_LIMIT, NAME_MAX_LENGTH);
 
+/**
+ * Per element name, the attribute names of its last start tag (in any document), in order, up to the
+ * first prefixed one: the next start tag of that name is read against them (`parseStartTag`), and a
+ * name that is there, followed by a character that ends a name, is taken without scanning or hashing it.
+ * A map file's thousands of `<Prop Angle=… Team=… ThingTemplate=…>` repeat one list. A guess only saves
+ * work: what is read is checked in place, so the events never depend on this table. Bounded like the
+ * name table.
+ */
+const guesses = new Map<string, string[]>();
+const GUESS_LIMIT = 4096;
+
+/** Records `pool[0, n)`'s names as the guess for `qname`'s next start tag (reusing its list). */
+function remember(qname: string, list: string[] | undefined, pool: readonly MutableAttribute[], n: number): void {
+  if (list === undefined) {
+    if (guesses.size >= GUESS_LIMIT) return;
+    guesses.set(qname, list = []);
+  }
+  list.length = 0;
+  for (let p = 0; p < n; p++) {
+    const q = pool[p].qname;
+    if (q.indexOf(":") >= 0) break;
+    list.push(q);
+  }
+}
+
 /** Whitespace runs with CR (from the name table) → their value with line breaks normalised to LF. */
 const normalisedIndentation = new Map<string, string>();
 
@@ -1015,6 +1040,8 @@ class XmlTokenizer {
     // Each `broken` below is a start-tag error: strict mode stops; recovery ends the tag at its `>` (or
     // before the next `<`) with the attributes read so far.
     let broken = false;
+    const predicted = guesses.get(qname);
+    let missed = false;
     for (;;) {
       let c = text.charCodeAt(j);
       const wsBefore = isWs(c);
@@ -1038,7 +1065,22 @@ class XmlTokenizer {
         break;
       }
       const an = j;
-      const ae = this.scanName(an);
+      // The name this element's previous start tag had at this place: read in place, no scan, no hash.
+      const guess = predicted !== undefined && n < predicted.length ? predicted[n] : null;
+      let ae: number;
+      let guessed = false;
+      if (guess !== null && text.startsWith(guess, an)) {
+        const after = text.charCodeAt(an + guess.length);
+        guessed = after < 0x80 && ASCII_NAME[after] === 0;
+      }
+      if (guessed) {
+        ae = an + guess!.length;
+        this.colon = -1;
+        this.colons = 0;
+      } else {
+        ae = this.scanName(an);
+        missed = true;
+      }
       if (ae === an) {
         if (c === 0x3c) broken = this.broke(j, `'<' inside start tag <${qname}> (is the tag missing its '>'?)`);
         else broken = this.broke(j, `invalid character ${describeChar(c)} in start tag <${qname}>`);
@@ -1049,7 +1091,7 @@ class XmlTokenizer {
         break;
       }
       const attrHash = this.nameHash;
-      if (!this.checkQName(an, ae, "an attribute")) return FAIL;
+      if (!guessed && !this.checkQName(an, ae, "an attribute")) return FAIL;
       const attrColon = this.colon;
       j = ae;
       while (isWs(text.charCodeAt(j))) j++;
@@ -1121,7 +1163,7 @@ class XmlTokenizer {
         break;
       }
       j = k + 1;
-      const aq = internedScanned(text, an, ae, attrHash);
+      const aq = guessed ? guess! : internedScanned(text, an, ae, attrHash);
       let ap = "";
       let al = aq;
       if (attrColon >= 0) {
@@ -1156,6 +1198,7 @@ class XmlTokenizer {
       selfClosing = this.abandonedSelfClosing;
     }
 
+    if (missed || (predicted !== undefined && predicted.length !== n)) remember(qname, predicted, pool, n);
     let list: MutableAttribute[] | null = null;
     if (n > 0) {
       list = this.attributeView;

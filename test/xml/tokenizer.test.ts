@@ -617,6 +617,54 @@ describe("parseXml: names from the shared name table", () => {
     ]);
   });
 
+  test("an element's attribute names guessed from its previous start tag read exactly as scanned ones", () => {
+    // Each <a> below differs from the one before it where a guess could go wrong: a longer name that
+    // starts with the guess, another order, fewer and more names, a non-ASCII name character (U+203F) after the
+    // guess, a prefixed name, a guess at the end of the document's text, and a duplicate of a guessed name.
+    const doc = `<r xmlns:p="urn:p"><a Angle="1" Team="x"/><a AngleX="2" Team="y"/><a Team="z" AngleX="3"/>` +
+      `<a An="4"/><a An="5" Team="6" Extra="7"/><a An‿="8" Team="9"/><a p:An="10" Team="11"/>` +
+      `<a An="12" Team="13"/></r>`;
+    const attrs: [string, string, string, string, number, number][][] = [];
+    const error = parseXml(doc, {
+      startElement: (t) => {
+        if (t.qname === "a") {
+          attrs.push(t.attributes.map((a) => [a.qname, a.prefix, a.local, a.value, a.nameStart, a.valueStart]));
+        }
+      },
+    });
+    expect(error).toBeNull();
+    const at = (from: number, name: string) => doc.indexOf(` ${name}=`, from) + 1;
+    const starts: number[] = [];
+    for (let i = doc.indexOf("<a "); i >= 0; i = doc.indexOf("<a ", i + 1)) starts.push(i);
+    const expected: [string, string, string, string][][] = [
+      [["Angle", "", "Angle", "1"], ["Team", "", "Team", "x"]],
+      [["AngleX", "", "AngleX", "2"], ["Team", "", "Team", "y"]],
+      [["Team", "", "Team", "z"], ["AngleX", "", "AngleX", "3"]],
+      [["An", "", "An", "4"]],
+      [["An", "", "An", "5"], ["Team", "", "Team", "6"], ["Extra", "", "Extra", "7"]],
+      [["An‿", "", "An‿", "8"], ["Team", "", "Team", "9"]],
+      [["p:An", "p", "An", "10"], ["Team", "", "Team", "11"]],
+      [["An", "", "An", "12"], ["Team", "", "Team", "13"]],
+    ];
+    expect(attrs).toEqual(expected.map((list, k) =>
+      list.map(([q, prefix, local, value]) => {
+        const nameStart = at(starts[k], q);
+        return [q, prefix, local, value, nameStart, nameStart + q.length + 2] as [
+          string,
+          string,
+          string,
+          string,
+          number,
+          number,
+        ];
+      })
+    ));
+    const dup = parseXml(`<r><a x="1" y="2"/><a x="1" x="2"/></r>`, { startElement: () => {} });
+    expect(dup?.message).toBe("duplicate attribute 'x' in start tag <a>");
+    const tail = parseXml(`<r><a Team="1"/><a Team`, { startElement: () => {} });
+    expect(tail?.message).toBe("start tag <a> is not closed (end of file reached)");
+  });
+
   test("whitespace runs (shared) read as before: CRLF and CR normalised to LF, offsets of the raw run", () => {
     const doc = "<a>\r\n\t<b/>\r\t<c/>\n <d> x </d>\r\n\t</a>";
     for (let round = 0; round < 2; round++) {
