@@ -1170,7 +1170,8 @@ class XmlTokenizer {
         ap = internedName(text, an, attrColon);
         al = internedName(text, attrColon + 1, ae);
       }
-      if (n > 0) {
+      // Every name so far guessed: they are the guess list's first names, which are distinct.
+      if (n > 0 && (missed || !guessed || n >= 16)) {
         // Pairwise comparison is fastest for the usual handful; a set keeps huge tags linear.
         let duplicate = false;
         if (n < 16) {

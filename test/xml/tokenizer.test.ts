@@ -661,6 +661,8 @@ describe("parseXml: names from the shared name table", () => {
     ));
     const dup = parseXml(`<r><a x="1" y="2"/><a x="1" x="2"/></r>`, { startElement: () => {} });
     expect(dup?.message).toBe("duplicate attribute 'x' in start tag <a>");
+    const dupLater = parseXml(`<r><a x="1" y="2" z="3"/><a x="1" y="2" y="3"/></r>`, { startElement: () => {} });
+    expect(dupLater?.message).toBe("duplicate attribute 'y' in start tag <a>");
     const tail = parseXml(`<r><a Team="1"/><a Team`, { startElement: () => {} });
     expect(tail?.message).toBe("start tag <a> is not closed (end of file reached)");
   });
