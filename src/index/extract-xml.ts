@@ -9,18 +9,16 @@
 import { LineMap } from "../xml/line-map.ts";
 import { SharedStrings } from "../xml/shared-strings.ts";
 import { SeenAssets } from "./seen-assets.ts";
-import {
-  hasAmpOrLt,
-  hasChar,
-  isBlank,
-  looksLikeAssetId,
-  mayHoldAssetId,
-  skipSpace,
-  skipToken,
-  trimmedEnd,
-} from "./values.ts";
+import { hasAmpOrLt, hasChar, isBlank, scanIdToken, skipSpace, skipToken, trimmedEnd } from "./values.ts";
 import { parseXml, parseXmlSteps } from "../xml/tokenizer.ts";
-import type { XmlAttribute, XmlEndTag, XmlStartTag, XmlVisitor } from "../xml/types.ts";
+import {
+  VALUE_HAS_DOLLAR,
+  VALUE_HAS_INNER_COLON,
+  type XmlAttribute,
+  type XmlEndTag,
+  type XmlStartTag,
+  type XmlVisitor,
+} from "../xml/types.ts";
 import type { AttributeFacts, ChildFacts, SchemaQueries, TextReference, TypeTable } from "../schema/model.ts";
 import {
   type AssetDecl,
@@ -774,11 +772,11 @@ class XmlExtraction {
       const name = attr.local;
       // A verbatim value is read in place: most values of a big file are never sliced out of it.
       const { verbatim, valueStart, valueEnd } = attr;
-      if (verbatim ? hasChar(text, 36, /* $ */ valueStart, valueEnd) : attr.value.indexOf("$") >= 0) {
+      if (verbatim ? (attr.marks & VALUE_HAS_DOLLAR) !== 0 : attr.value.indexOf("$") >= 0) {
         this.recordDefineUses(attr.value, owner, tag.local, name, valueStart);
       }
       if (
-        owner >= 0 && (verbatim ? hasChar(text, 58, /* : */ valueStart + 1, valueEnd) : attr.value.indexOf(":") > 0) &&
+        owner >= 0 && (verbatim ? (attr.marks & VALUE_HAS_INNER_COLON) !== 0 : attr.value.indexOf(":") > 0) &&
         isTextName(name) && STRING_KEY.test(attr.value)
       ) {
         this.stringKeys.push({
@@ -820,7 +818,6 @@ class XmlExtraction {
         const value = verbatim ? text : attr.value;
         const from = verbatim ? valueStart : 0;
         const to = verbatim ? valueEnd : value.length;
-        if (!mayHoldAssetId(value, from, to)) continue;
         this.addTokens(
           value,
           from,
@@ -1009,9 +1006,21 @@ class XmlExtraction {
     const end = list ? to : trimmedEnd(src, i, to);
     const heuristic = kind === "heuristic";
     while (i < end) {
-      const tokenEnd = list ? skipToken(src, i, end) : end;
+      let tokenEnd: number;
+      let take: boolean;
+      if (heuristic) {
+        // One pass finds the token's end and tests it (see scanIdToken); not a list, the token is the
+        // whole trimmed range, an id only if no space cuts it.
+        const r = scanIdToken(src, i, end);
+        const at = r >= 0 ? r : ~r;
+        take = r >= 0 && (list || at === end);
+        tokenEnd = list ? at : end;
+      } else {
+        tokenEnd = list ? skipToken(src, i, end) : end;
+        take = true;
+      }
       const c = src.charCodeAt(i);
-      if (c !== 36 /* $ */ && c !== 61 /* = */ && (!heuristic || looksLikeAssetId(src, i, tokenEnd))) {
+      if (take && c !== 36 /* $ */ && c !== 61 /* = */) {
         const at = exactOffsets ? base + (i - from) : base;
         this.addRef(owner, kind, keepRange(src, i, tokenEnd), refType, null, element, parent, attribute, at);
       }

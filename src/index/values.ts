@@ -102,22 +102,46 @@ export function looksLikeAssetId(src: string, start: number, end: number): boole
 }
 
 /**
- * False when no token of `src[from, to)` (split at spaces, as a list is) starts with a letter or `_`: then
- * none of them can pass {@link looksLikeAssetId}. One pass over the characters, for the values of a big
- * file (coordinates, flags, health) that hold no candidate at all.
- * @example mayHoldAssetId("12.5 -3", 0, 7) // false
+ * {@link skipToken} and {@link looksLikeAssetId} in one pass: the end of the token starting at `i` (the
+ * first space, or `to`), or `~end` (negative) when that token does not look like an asset id. Heuristic
+ * extraction asks this of every token of every value: a coordinate is read once, not once to find its
+ * end and once more to test it.
+ * @example scanIdToken("Tank 12", 0, 7) // 4
+ * @example scanIdToken("Tank 12", 5, 7) // ~7
  */
-export function mayHoldAssetId(src: string, from: number, to: number): boolean {
-  let atStart = true;
-  for (let i = from; i < to; i++) {
+export function scanIdToken(src: string, i: number, to: number): number {
+  const start = i;
+  let segment = start;
+  let colon = false;
+  let enumLike = true;
+  let ok = true;
+  for (; i < to; i++) {
     const c = src.charCodeAt(i);
-    if (isSpace(c)) atStart = true;
-    else if (atStart) {
-      if (c < 128 && (ID_CLASS[c] & ID_START) !== 0) return true;
-      atStart = false;
+    if (c >= 128) {
+      if (isSpace(c)) break;
+      ok = false;
+      continue;
     }
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) break;
+    if (!ok) continue;
+    if (c === 58 /* : */) {
+      if (colon || i === segment) ok = false;
+      else {
+        colon = true;
+        segment = i + 1;
+        enumLike = true;
+      }
+      continue;
+    }
+    const cls = ID_CLASS[c];
+    if ((cls & (i === segment ? ID_START : ID_PART)) === 0) ok = false;
+    else if ((cls & ENUM_PART) === 0) enumLike = false;
   }
-  return false;
+  const end = i;
+  if (ok) {
+    ok = end - start >= 2 && segment !== end && !enumLike && (colon || end - start > 5 || !isNotId(src, start, end));
+  }
+  return ok ? end : ~end;
 }
 
 /** `src[start, end)` (id characters only) is one of {@link NOT_IDS}, ignoring case. */

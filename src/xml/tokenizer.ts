@@ -16,7 +16,15 @@
 import { runSteps } from "../steps.ts";
 import { LineMap } from "./line-map.ts";
 import { rawHash, SharedStrings } from "./shared-strings.ts";
-import type { XmlAttribute, XmlEndTag, XmlError, XmlStartTag, XmlVisitor } from "./types.ts";
+import {
+  VALUE_HAS_DOLLAR,
+  VALUE_HAS_INNER_COLON,
+  type XmlAttribute,
+  type XmlEndTag,
+  type XmlError,
+  type XmlStartTag,
+  type XmlVisitor,
+} from "./types.ts";
 
 /** Options of {@link parseXml}. */
 export interface ParseOptions {
@@ -73,6 +81,7 @@ const CR = 4;
 const WS_CTRL = 5; // tab, LF: allowed, but normalised to a space in attribute values
 const BAD = 6;
 const QUOTE = 7;
+const MARK = 8; // `$` and `:` in attribute values: noted in the attribute's marks (see XmlAttribute.marks)
 const TEXT_CLASS = new Uint8Array(128);
 const VALUE_CLASS = new Uint8Array(128);
 for (let c = 0; c < 0x20; c++) {
@@ -92,6 +101,8 @@ VALUE_CLASS[0x3c] = LT;
 VALUE_CLASS[0x26] = AMP;
 VALUE_CLASS[0x22] = QUOTE;
 VALUE_CLASS[0x27] = QUOTE;
+VALUE_CLASS[0x24] = MARK;
+VALUE_CLASS[0x3a] = MARK;
 
 const PREDEFINED: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
 
@@ -219,6 +230,7 @@ class MutableAttribute implements XmlAttribute {
   valueStart = 0;
   valueEnd = 0;
   verbatim = true;
+  marks = 0;
   private held: string | null = null;
 
   constructor(private readonly text: string) {}
@@ -232,6 +244,7 @@ class MutableAttribute implements XmlAttribute {
     valueStart: number,
     valueEnd: number,
     decoded: string | null,
+    marks: number,
   ): void {
     this.qname = qname;
     this.prefix = prefix;
@@ -241,6 +254,7 @@ class MutableAttribute implements XmlAttribute {
     this.valueStart = valueStart;
     this.valueEnd = valueEnd;
     this.verbatim = decoded === null;
+    this.marks = marks;
     this.held = decoded;
   }
 
@@ -1114,6 +1128,7 @@ class XmlTokenizer {
       const vs = j + 1;
       let k = vs;
       let special = false;
+      let marks = 0;
       for (;;) {
         if (k >= len) {
           broken = this.broke(j, `the value of attribute '${text.slice(an, ae)}' is not closed (end of file reached)`);
@@ -1140,6 +1155,9 @@ class XmlTokenizer {
           } else if (cls === LT) {
             broken = this.broke(k, `'<' is not allowed in an attribute value (write '&lt;')`);
             break;
+          } else if (cls === MARK) {
+            marks |= v === 0x24 ? VALUE_HAS_DOLLAR : k > vs ? VALUE_HAS_INNER_COLON : 0;
+            k++;
           } else if (cls === BAD) {
             this.failChar(k);
             if (!this.recover) return FAIL;
@@ -1190,7 +1208,7 @@ class XmlTokenizer {
       if (attrColon >= 0 || aq === "xmlns") nsWork = true;
       let attribute = pool[n];
       if (attribute === undefined) pool[n] = attribute = new MutableAttribute(text);
-      attribute.fill(aq, ap, al, an, vs, k, special ? this.decodeRun(vs, k, true) : null);
+      attribute.fill(aq, ap, al, an, vs, k, special ? this.decodeRun(vs, k, true) : null, marks);
       n++;
     }
     if (broken) {

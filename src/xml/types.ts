@@ -14,6 +14,11 @@ export interface XmlError {
   readonly column: number;
 }
 
+/** {@link XmlAttribute.marks}: the raw value holds a `$`. */
+export const VALUE_HAS_DOLLAR = 1;
+/** {@link XmlAttribute.marks}: the raw value holds a `:` after its first character. */
+export const VALUE_HAS_INNER_COLON = 2;
+
 export interface XmlAttribute {
   /** As written, e.g. `xai:joinAction`. */
   readonly qname: string;
@@ -29,6 +34,12 @@ export interface XmlAttribute {
    * the same offsets, instead of asking for the value (which is made on first use).
    */
   readonly verbatim: boolean;
+  /**
+   * What the value's raw text (between the quotes, before references are decoded) holds, read while it
+   * was scanned: {@link VALUE_HAS_DOLLAR}, {@link VALUE_HAS_INNER_COLON}. A reader of a verbatim value
+   * tests these bits instead of scanning it again.
+   */
+  readonly marks: number;
   /** Offset of the first character of the attribute name. */
   readonly nameStart: number;
   /** Offset of the first character inside the quotes. */

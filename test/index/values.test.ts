@@ -10,7 +10,7 @@ import {
   isBlank,
   isSpace,
   looksLikeAssetId,
-  mayHoldAssetId,
+  scanIdToken,
   skipSpace,
   skipToken,
   trimmedEnd,
@@ -87,22 +87,32 @@ describe("value tests in place equal the regular expressions they replaced", () 
     expect(ids).toBeGreaterThan(2_000);
   });
 
-  test("mayHoldAssetId is false only where no whitespace-separated token looks like an id", () => {
-    let skipped = 0;
+  test("scanIdToken splits as /\\S+/g does and tests each token as the regular expression does", () => {
+    let ids = 0;
+    let others = 0;
     for (const v of values(40_000, 13)) {
-      const tokens = v.match(/\S+/g) ?? [];
-      const some = tokens.some((t) => looksLikeAssetIdByRegex(t));
-      const may = mayHoldAssetId(v, 0, v.length);
-      // Never false when a token is a candidate; false for values without one that starts like an id.
-      if (some) expect([v, may]).toEqual([v, true]);
-      expect([v, may]).toEqual([v, tokens.some((t) => /^[A-Za-z_]/.test(t))]);
-      if (!may) skipped++;
-      const text = `<x a="${v}"/>`;
-      expect([v, mayHoldAssetId(text, 6, 6 + v.length)]).toEqual([v, may]);
+      const want = (v.match(/\S+/g) ?? []).map((t) => [t, looksLikeAssetIdByRegex(t)]);
+      // In the value alone and inside a longer text (offsets moved by 6).
+      for (const [text, from] of [[v, 0], [`<x a="${v}"/>`, 6]] as const) {
+        const got: (string | boolean)[][] = [];
+        for (let i = skipSpace(text, from, from + v.length); i < from + v.length;) {
+          const r = scanIdToken(text, i, from + v.length);
+          const end = r >= 0 ? r : ~r;
+          got.push([text.slice(i, end), r >= 0]);
+          i = skipSpace(text, end, from + v.length);
+        }
+        expect([v, got]).toEqual([v, want]);
+      }
+      for (const [, id] of want) id ? ids++ : others++;
     }
-    expect(skipped).toBeGreaterThan(5_000);
-    expect([mayHoldAssetId("12.5 -3 0", 0, 9), mayHoldAssetId("12.5 _x", 0, 7), mayHoldAssetId("1a b", 0, 4)])
-      .toEqual([false, true, true]);
+    // The generated values hit both answers often.
+    expect(ids).toBeGreaterThan(2_000);
+    expect(others).toBeGreaterThan(5_000);
+    expect([scanIdToken("Tank 12", 0, 7), scanIdToken("Tank 12", 5, 7), scanIdToken("TANK", 0, 4)]).toEqual([
+      4,
+      ~7,
+      ~4,
+    ]);
   });
 
   test("isSpace is exactly \\s; tokens and trimming split as /\\S+/g and trim() do", () => {

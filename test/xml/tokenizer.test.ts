@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseXml, XML_NAMESPACE, XMLNS_NAMESPACE } from "../../src/xml/tokenizer.ts";
-import type { XmlError } from "../../src/xml/types.ts";
+import { VALUE_HAS_DOLLAR, VALUE_HAS_INNER_COLON, type XmlError } from "../../src/xml/types.ts";
 
 type Event = (string | number | boolean | unknown[])[];
 
@@ -665,6 +665,23 @@ describe("parseXml: names from the shared name table", () => {
     expect(dupLater?.message).toBe("duplicate attribute 'y' in start tag <a>");
     const tail = parseXml(`<r><a Team="1"/><a Team`, { startElement: () => {} });
     expect(tail?.message).toBe("start tag <a> is not closed (end of file reached)");
+  });
+
+  test("an attribute's marks say whether its raw value holds '$' and a ':' after its first character", () => {
+    const doc = `<r a="x$y" b=":lead" c="DATA:x" d="$" e="&#36;&#58;z" f="" g="p:q$" h='1:2'/>`;
+    const got: [string, number, boolean][] = [];
+    parseXml(doc, { startElement: (t) => t.attributes.forEach((a) => got.push([a.qname, a.marks, a.verbatim])) });
+    expect(got).toEqual([
+      ["a", VALUE_HAS_DOLLAR, true],
+      ["b", 0, true],
+      ["c", VALUE_HAS_INNER_COLON, true],
+      ["d", VALUE_HAS_DOLLAR, true],
+      // Decoded characters are not in the raw text: a reader of a value that is not verbatim reads the value.
+      ["e", 0, false],
+      ["f", 0, true],
+      ["g", VALUE_HAS_DOLLAR | VALUE_HAS_INNER_COLON, true],
+      ["h", VALUE_HAS_INNER_COLON, true],
+    ]);
   });
 
   test("whitespace runs (shared) read as before: CRLF and CR normalised to LF, offsets of the raw run", () => {
