@@ -9,11 +9,13 @@
 import { LineMap } from "../xml/line-map.ts";
 import { SharedStrings } from "../xml/shared-strings.ts";
 import { SeenAssets } from "./seen-assets.ts";
-import { hasAmpOrLt, hasChar, isBlank, scanIdToken, skipSpace, skipToken, trimmedEnd } from "./values.ts";
+import { hasAmpOrLt, hasChar, isBlank, isIdStart, scanIdToken, skipSpace, skipToken, trimmedEnd } from "./values.ts";
 import { parseXml, parseXmlSteps } from "../xml/tokenizer.ts";
 import {
   VALUE_HAS_DOLLAR,
   VALUE_HAS_INNER_COLON,
+  VALUE_HAS_NON_ASCII,
+  VALUE_HAS_SPACE,
   type XmlAttribute,
   type XmlEndTag,
   type XmlStartTag,
@@ -766,12 +768,11 @@ class XmlExtraction {
     const type = frame.type;
     const owner = frame.owner;
     const topLevel = frame.top;
-    const text = this.text;
     for (const attr of tag.attributes) {
       if (attr.prefix || attr.qname === "xmlns") continue;
       const name = attr.local;
       // A verbatim value is read in place: most values of a big file are never sliced out of it.
-      const { verbatim, valueStart, valueEnd } = attr;
+      const { verbatim, valueStart } = attr;
       if (verbatim ? (attr.marks & VALUE_HAS_DOLLAR) !== 0 : attr.value.indexOf("$") >= 0) {
         this.recordDefineUses(attr.value, owner, tag.local, name, valueStart);
       }
@@ -813,29 +814,42 @@ class XmlExtraction {
         if (isAsset || !schema) continue;
       }
       if (!schema) {
-        // The decoded value's positions (after attribute-value normalisation), as always in this mode: a
-        // verbatim value's are the document's own.
-        const value = verbatim ? text : attr.value;
-        const from = verbatim ? valueStart : 0;
-        const to = verbatim ? valueEnd : value.length;
-        this.addTokens(
-          value,
-          from,
-          to,
-          true,
-          valueStart,
-          true,
-          owner,
-          "heuristic",
-          null,
-          tag.local,
-          parentLocal,
-          name,
-        );
+        this.heuristicAttribute(tag, owner, attr, parentLocal);
         continue;
       }
       if (type) this.typedAttribute(tag, frame, attr, parentLocal);
     }
+  }
+
+  /** An attribute without a schema: each token that looks like an id is a candidate reference. */
+  private heuristicAttribute(tag: XmlStartTag, owner: number, attr: XmlAttribute, parentLocal: string | null): void {
+    const text = this.text;
+    const { verbatim, valueStart, valueEnd } = attr;
+    // The decoded value's positions (after attribute-value normalisation), as always in this mode: a
+    // verbatim value's are the document's own.
+    const value = verbatim ? text : attr.value;
+    const from = verbatim ? valueStart : 0;
+    const to = verbatim ? valueEnd : value.length;
+    // A verbatim value without a space or a character outside ASCII is one token: one that does not
+    // start like an id (a coordinate, a count, an empty value) is not read at all.
+    if (
+      verbatim && (attr.marks & (VALUE_HAS_SPACE | VALUE_HAS_NON_ASCII)) === 0 &&
+      (from === to || !isIdStart(text.charCodeAt(from)))
+    ) return;
+    this.addTokens(
+      value,
+      from,
+      to,
+      true,
+      valueStart,
+      true,
+      owner,
+      "heuristic",
+      null,
+      tag.local,
+      parentLocal,
+      attr.local,
+    );
   }
 
   /**

@@ -101,6 +101,11 @@ export function looksLikeAssetId(src: string, start: number, end: number): boole
   return colon || end - start > 5 || !isNotId(src, start, end);
 }
 
+/** True when `c` may start an id in heuristic mode (an ASCII letter or `_`): else no token starting with it passes. */
+export function isIdStart(c: number): boolean {
+  return c < 128 && (ID_CLASS[c] & ID_START) !== 0;
+}
+
 /**
  * {@link skipToken} and {@link looksLikeAssetId} in one pass: the end of the token starting at `i` (the
  * first space, or `to`), or `~end` (negative) when that token does not look like an asset id. Heuristic

@@ -19,6 +19,8 @@ import { rawHash, SharedStrings } from "./shared-strings.ts";
 import {
   VALUE_HAS_DOLLAR,
   VALUE_HAS_INNER_COLON,
+  VALUE_HAS_NON_ASCII,
+  VALUE_HAS_SPACE,
   type XmlAttribute,
   type XmlEndTag,
   type XmlError,
@@ -81,7 +83,7 @@ const CR = 4;
 const WS_CTRL = 5; // tab, LF: allowed, but normalised to a space in attribute values
 const BAD = 6;
 const QUOTE = 7;
-const MARK = 8; // `$` and `:` in attribute values: noted in the attribute's marks (see XmlAttribute.marks)
+const MARK = 8; // space, `$` and `:` in attribute values: noted in the attribute's marks (see XmlAttribute.marks)
 const TEXT_CLASS = new Uint8Array(128);
 const VALUE_CLASS = new Uint8Array(128);
 for (let c = 0; c < 0x20; c++) {
@@ -101,6 +103,7 @@ VALUE_CLASS[0x3c] = LT;
 VALUE_CLASS[0x26] = AMP;
 VALUE_CLASS[0x22] = QUOTE;
 VALUE_CLASS[0x27] = QUOTE;
+VALUE_CLASS[0x20] = MARK;
 VALUE_CLASS[0x24] = MARK;
 VALUE_CLASS[0x3a] = MARK;
 
@@ -1156,9 +1159,11 @@ class XmlTokenizer {
             broken = this.broke(k, `'<' is not allowed in an attribute value (write '&lt;')`);
             break;
           } else if (cls === MARK) {
-            marks |= v === 0x24 ? VALUE_HAS_DOLLAR : k > vs ? VALUE_HAS_INNER_COLON : 0;
+            marks |= v === 0x20 ? VALUE_HAS_SPACE : v === 0x24 ? VALUE_HAS_DOLLAR : k > vs ? VALUE_HAS_INNER_COLON : 0;
             k++;
           } else if (cls === BAD) {
+            // Kept in recovery: 0x0B and 0x0C are spaces to a reader splitting the value.
+            marks |= VALUE_HAS_SPACE;
             this.failChar(k);
             if (!this.recover) return FAIL;
             k++;
@@ -1166,14 +1171,17 @@ class XmlTokenizer {
             special = true;
             k++;
           }
-        } else if (v < 0xd800) k++;
-        else {
-          const w = this.wideCharWidth(k);
-          if (w === 0) {
-            this.failChar(k);
-            if (!this.recover) return FAIL;
-            k++;
-          } else k += w;
+        } else {
+          marks |= VALUE_HAS_NON_ASCII;
+          if (v < 0xd800) k++;
+          else {
+            const w = this.wideCharWidth(k);
+            if (w === 0) {
+              this.failChar(k);
+              if (!this.recover) return FAIL;
+              k++;
+            } else k += w;
+          }
         }
       }
       if (broken) {

@@ -18,6 +18,10 @@ export interface XmlError {
 export const VALUE_HAS_DOLLAR = 1;
 /** {@link XmlAttribute.marks}: the raw value holds a `:` after its first character. */
 export const VALUE_HAS_INNER_COLON = 2;
+/** {@link XmlAttribute.marks}: the raw value holds a space (or a control character recovery kept). */
+export const VALUE_HAS_SPACE = 4;
+/** {@link XmlAttribute.marks}: the raw value holds a character outside ASCII. */
+export const VALUE_HAS_NON_ASCII = 8;
 
 export interface XmlAttribute {
   /** As written, e.g. `xai:joinAction`. */
@@ -36,8 +40,9 @@ export interface XmlAttribute {
   readonly verbatim: boolean;
   /**
    * What the value's raw text (between the quotes, before references are decoded) holds, read while it
-   * was scanned: {@link VALUE_HAS_DOLLAR}, {@link VALUE_HAS_INNER_COLON}. A reader of a verbatim value
-   * tests these bits instead of scanning it again.
+   * was scanned: {@link VALUE_HAS_DOLLAR}, {@link VALUE_HAS_INNER_COLON}, {@link VALUE_HAS_SPACE},
+   * {@link VALUE_HAS_NON_ASCII}. A reader of a verbatim value tests these bits instead of scanning it
+   * again (one with neither a space nor a character outside ASCII is a single whitespace-free token).
    */
   readonly marks: number;
   /** Offset of the first character of the attribute name. */

@@ -876,6 +876,26 @@ describe("heuristic mode (no schema)", () => {
     ]);
   });
 
+  test("a value's tokens: split at any space (a non-breaking one too), one not starting like an id never read", () => {
+    // Line 3 of Data/Mod.xml (doc() puts the body there); each attribute holds TankCmds in another way.
+    const line = `<GameObject id="Tank2" A="12 TankCmds" B="9TankCmds" C="1\u00a0TankCmds" D="Tänk TankCmds" ` +
+      `E="TankCmds" F="" G="TankCmds12"/>`;
+    const { linked } = memIndex(mod(`${line}\n<LogicCommandSet id="TankCmds" />`), null);
+    const at = (attribute: string, from = 0) => line.indexOf("TankCmds", line.indexOf(` ${attribute}="`) + from) + 1;
+    const heuristic = (attribute: string) =>
+      site({
+        at: `Data/Mod.xml:3:${at(attribute)}`,
+        kind: "heuristic",
+        value: "TankCmds",
+        element: "GameObject",
+        parent: "AssetDeclaration",
+        attribute,
+        to: ["LogicCommandSet:TankCmds"],
+        from: "GameObject:Tank2",
+      });
+    expect(sitesOf(linked)).toEqual([heuristic("A"), heuristic("C"), heuristic("D"), heuristic("E")]);
+  });
+
   test("no unresolved-reference noise without a schema", () => {
     const { linked } = memIndex({ ...mod(body), "sdk:Schemas/xsd/CnC3Types.xsd": "" }, null);
     expect(diagnosticsOf(linked)).toEqual([]);

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { parseXml, XML_NAMESPACE, XMLNS_NAMESPACE } from "../../src/xml/tokenizer.ts";
-import { VALUE_HAS_DOLLAR, VALUE_HAS_INNER_COLON, type XmlError } from "../../src/xml/types.ts";
+import {
+  VALUE_HAS_DOLLAR,
+  VALUE_HAS_INNER_COLON,
+  VALUE_HAS_NON_ASCII,
+  VALUE_HAS_SPACE,
+  type XmlError,
+} from "../../src/xml/types.ts";
 
 type Event = (string | number | boolean | unknown[])[];
 
@@ -667,8 +673,9 @@ describe("parseXml: names from the shared name table", () => {
     expect(tail?.message).toBe("start tag <a> is not closed (end of file reached)");
   });
 
-  test("an attribute's marks say whether its raw value holds '$' and a ':' after its first character", () => {
-    const doc = `<r a="x$y" b=":lead" c="DATA:x" d="$" e="&#36;&#58;z" f="" g="p:q$" h='1:2'/>`;
+  test("an attribute's marks say whether its raw value holds '$', a ':' after its first character, a space, non-ASCII", () => {
+    const doc = `<r a="x$y" b=":lead" c="DATA:x" d="$" e="&#36;&#58;z" f="" g="p:q$" h='1:2' i="1 2" j="é" ` +
+      `k="a\u00a0b:c"/>`;
     const got: [string, number, boolean][] = [];
     parseXml(doc, { startElement: (t) => t.attributes.forEach((a) => got.push([a.qname, a.marks, a.verbatim])) });
     expect(got).toEqual([
@@ -681,6 +688,9 @@ describe("parseXml: names from the shared name table", () => {
       ["f", 0, true],
       ["g", VALUE_HAS_DOLLAR | VALUE_HAS_INNER_COLON, true],
       ["h", VALUE_HAS_INNER_COLON, true],
+      ["i", VALUE_HAS_SPACE, true],
+      ["j", VALUE_HAS_NON_ASCII, true],
+      ["k", VALUE_HAS_NON_ASCII | VALUE_HAS_INNER_COLON, true],
     ]);
   });
 
