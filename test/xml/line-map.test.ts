@@ -30,6 +30,19 @@ describe("LineMap.position", () => {
     expect(new LineMap("").position(0)).toEqual({ line: 1, column: 1 });
   });
 
+  test("more lines than the first guess of their number (one per 32 characters): every start kept", () => {
+    // 10,000 empty lines in 10,000 characters (LF, then lone CR, then CRLF): the table doubles many times.
+    for (const br of ["\n", "\r", "\r\n"]) {
+      const text = "x" + br.repeat(10_000);
+      const m = new LineMap(text);
+      expect(m.lineCount).toBe(10_001);
+      expect([m.lineStart(2), m.lineStart(5_000), m.lineStart(10_001)]).toEqual(
+        [1 + br.length, 1 + 4_999 * br.length, text.length],
+      );
+      expect(m.position(text.length)).toEqual({ line: 10_001, column: 1 });
+    }
+  });
+
   test("columns count UTF-16 code units", () => {
     expect(new LineMap("\ud83d\ude00x").position(2)).toEqual({ line: 1, column: 3 });
   });
