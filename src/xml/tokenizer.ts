@@ -302,6 +302,8 @@ class XmlTokenizer {
   private colons = 0;
   /** The characters of the name {@link scanName} last read, folded (see `rawHash`). */
   private nameHash = 0;
+  /** Per depth, the name (without a colon) of the last element started there: the next one's guess. */
+  private readonly siblingNames: string[] = [];
   /** The attribute objects filled in for each start tag (see {@link MutableAttribute}). */
   private readonly attributePool: MutableAttribute[] = [];
   private readonly attributeView: MutableAttribute[] = [];
@@ -1034,18 +1036,35 @@ class XmlTokenizer {
     const text = this.text;
     const len = this.len;
     const nameStart = i + 1;
-    const nameEnd = this.scanName(nameStart);
-    if (nameEnd === nameStart) {
-      if (nameStart >= len) return this.fail(i, "unexpected end of file after '<'");
-      return this.fail(
-        nameStart,
-        `invalid element name: '<' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`,
-      );
+    // The name of the last element started at this depth (a sibling, or the same element's last
+    // occurrence): when it is there, followed by a character that ends a name, it is taken unscanned.
+    const depthNow = this.open.length;
+    const sibling = depthNow < this.siblingNames.length ? this.siblingNames[depthNow] : "";
+    let qname: string;
+    let nameEnd: number;
+    let elementColon = -1;
+    const after = sibling === "" ? 0 : text.charCodeAt(nameStart + sibling.length);
+    if (sibling !== "" && after < 0x80 && ASCII_NAME[after] === 0 && text.startsWith(sibling, nameStart)) {
+      qname = sibling;
+      nameEnd = nameStart + sibling.length;
+    } else {
+      nameEnd = this.scanName(nameStart);
+      if (nameEnd === nameStart) {
+        if (nameStart >= len) return this.fail(i, "unexpected end of file after '<'");
+        return this.fail(
+          nameStart,
+          `invalid element name: '<' must be followed by a name, found ${describeChar(text.charCodeAt(nameStart))}`,
+        );
+      }
+      const elementHash = this.nameHash;
+      if (!this.checkQName(nameStart, nameEnd, "an element")) return FAIL;
+      qname = internedScanned(text, nameStart, nameEnd, elementHash);
+      elementColon = this.colon;
+      if (elementColon < 0 && depthNow < 256) {
+        while (this.siblingNames.length <= depthNow) this.siblingNames.push("");
+        this.siblingNames[depthNow] = qname;
+      }
     }
-    const elementHash = this.nameHash;
-    if (!this.checkQName(nameStart, nameEnd, "an element")) return FAIL;
-    const qname = internedScanned(text, nameStart, nameEnd, elementHash);
-    const elementColon = this.colon;
     // The attributes read so far are pool[0, n) (see MutableAttribute: the objects are reused).
     const pool = this.attributePool;
     let n = 0;

@@ -673,6 +673,25 @@ describe("parseXml: names from the shared name table", () => {
     expect(tail?.message).toBe("start tag <a> is not closed (end of file reached)");
   });
 
+  test("an element's name guessed from the last one started at its depth reads exactly as a scanned one", () => {
+    // Siblings that share a prefix with the guess, one name the guess is a prefix of, a prefixed name,
+    // a non-ASCII name character (U+203F) after the guess, and the same names nested one level down.
+    const doc = `<r xmlns:ab="urn:ab"><ab/><abc x="1"/><ab>t</ab><a/><ab:x/><ab/><ab‿/>` +
+      `<ab><ab><abc/><ab/></ab></ab><Z/></r>`;
+    const got: [string, string, string, number, number, number][] = [];
+    const error = parseXml(doc, {
+      startElement: (t) => got.push([t.qname, t.prefix, t.local, t.start, t.end, t.depth]),
+    });
+    expect(error).toBeNull();
+    const names = [...doc.matchAll(/<([^/\s>]+)[^>]*>/g)].map((m) => [m[1], m.index!, m.index! + m[0].length] as const);
+    expect(got).toEqual(names.map(([q, start, end]) => {
+      const colon = q.indexOf(":");
+      const depth = (doc.slice(0, start).match(/<[^/!?][^>]*[^/]>|<[^/!?]>/g) ?? []).length -
+        (doc.slice(0, start).match(/<\//g) ?? []).length;
+      return [q, colon < 0 ? "" : q.slice(0, colon), q.slice(colon + 1), start, end, depth];
+    }));
+  });
+
   test("an attribute's marks say whether its raw value holds '$', a ':' after its first character, a space, non-ASCII", () => {
     const doc = `<r a="x$y" b=":lead" c="DATA:x" d="$" e="&#36;&#58;z" f="" g="p:q$" h='1:2' i="1 2" j="é" ` +
       `k="a\u00a0b:c"/>`;
