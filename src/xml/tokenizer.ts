@@ -302,6 +302,8 @@ class XmlTokenizer {
   private colons = 0;
   /** The characters of the name {@link scanName} last read, folded (see `rawHash`). */
   private nameHash = 0;
+  /** Per length (up to NAME_MAX_LENGTH), the last whitespace-only text run of that length. */
+  private readonly indentByLength: (string | undefined)[] = new Array(NAME_MAX_LENGTH + 1).fill(undefined);
   /** Per depth, the name (without a colon) of the last element started there: the next one's guess. */
   private readonly siblingNames: string[] = [];
   /** The attribute objects filled in for each start tag (see {@link MutableAttribute}). */
@@ -985,11 +987,18 @@ class XmlTokenizer {
    */
   private indentation(i: number, j: number, special: boolean): string | null {
     const text = this.text;
-    for (let k = i; k < j; k++) {
-      const c = text.charCodeAt(k);
-      if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d) return null;
+    // The last whitespace run of this length: a file indents the same few ways over and over.
+    const last = this.indentByLength[j - i];
+    let raw: string;
+    if (last !== undefined && text.startsWith(last, i)) raw = last;
+    else {
+      for (let k = i; k < j; k++) {
+        const c = text.charCodeAt(k);
+        if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d) return null;
+      }
+      raw = internedName(text, i, j);
+      this.indentByLength[j - i] = raw;
     }
-    const raw = internedName(text, i, j);
     if (!special) return raw;
     let value = normalisedIndentation.get(raw);
     if (value === undefined) {
