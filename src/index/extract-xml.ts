@@ -9,7 +9,17 @@
 import { LineMap } from "../xml/line-map.ts";
 import { SharedStrings } from "../xml/shared-strings.ts";
 import { SeenAssets } from "./seen-assets.ts";
-import { hasAmpOrLt, hasChar, isBlank, isIdStart, scanIdToken, skipSpace, skipToken, trimmedEnd } from "./values.ts";
+import {
+  hasAmpOrLt,
+  hasChar,
+  isBlank,
+  isIdStart,
+  isSpace,
+  scanIdToken,
+  skipSpace,
+  skipToken,
+  trimmedEnd,
+} from "./values.ts";
 import { parseXml, parseXmlSteps } from "../xml/tokenizer.ts";
 import {
   VALUE_HAS_DOLLAR,
@@ -128,6 +138,19 @@ function keep(s: string): string {
 /** The kept copy of `src[start, end)`, read in place. */
 function keepRange(src: string, start: number, end: number): string {
   return kept.get(src, start, end);
+}
+
+/**
+ * The kept copy of an attribute's trimmed value ("" when blank): a verbatim value that starts and ends
+ * with no space (an id, nearly always) is kept from the document in place, with no slice and no trim.
+ */
+function keptTrimmed(text: string, attr: XmlAttribute): string {
+  const { valueStart: from, valueEnd: to } = attr;
+  if (attr.verbatim && from < to && !isSpace(text.charCodeAt(from)) && !isSpace(text.charCodeAt(to - 1))) {
+    return keepRange(text, from, to);
+  }
+  const trimmed = attr.value.trim();
+  return trimmed ? keep(trimmed) : "";
 }
 
 /** True when `value` is an expression or define use, never an asset reference. */
@@ -659,12 +682,14 @@ class XmlExtraction {
   private addIdChild(tag: XmlStartTag, frame: Frame, parent: Frame): void {
     if (!parent.idChildren) return;
     const id = findAttr(tag, "id");
-    if (!id || !id.value.trim()) return;
+    if (!id) return;
+    const kept = keptTrimmed(this.text, id);
+    if (!kept) return;
     const p = this.pos(id.valueStart);
     frame.idChildIndex = parent.idChildren.length;
     parent.idChildren.push({
       type: tag.local,
-      id: keep(id.value.trim()),
+      id: kept,
       line: p.line,
       column: p.column,
       offset: id.valueStart,
@@ -1157,7 +1182,7 @@ function isXInclude(tag: XmlStartTag): boolean {
   return tag.local === "include" && (tag.uri === XINCLUDE_NS || findAttr(tag, "href") !== null);
 }
 
-function findAttr(tag: XmlStartTag, local: string): { value: string; valueStart: number } | null {
+function findAttr(tag: XmlStartTag, local: string): XmlAttribute | null {
   for (const a of tag.attributes) if (a.local === local && !a.prefix) return a;
   return null;
 }

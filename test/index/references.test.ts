@@ -1082,3 +1082,23 @@ async function sampleIndex() {
   await ws.build();
   return { linked: ws.linked! };
 }
+
+describe("a root-level xi:include's spliced children are assets", () => {
+  test("their ids as the game reads them: trimmed, read in place or decoded", () => {
+    const files = {
+      "Data/Mod.xml": doc(
+        `<xi:include href="Frag.xml" xpointer="xmlns(n=uri:ea.com:eala:asset) xpointer(/n:Units/child::*)" />`,
+        ` xmlns:xi="http://www.w3.org/2001/XInclude"`,
+      ),
+      "Data/Frag.xml":
+        `<Units xmlns="uri:ea.com:eala:asset">\n<GameObject id=" Padded\t" />\n<GameObject id="Plain" />` +
+        `\n<GameObject id="A&amp;B" />\n<GameObject id="  " />\n</Units>\n`,
+    };
+    const { linked } = memIndex(files, null);
+    expect(linked.assets.filter((a) => a.viaXInclude).map((a) => [a.type, a.id, a.line, a.column])).toEqual([
+      ["GameObject", "Padded", 2, 17],
+      ["GameObject", "Plain", 3, 17],
+      ["GameObject", "A&B", 4, 17],
+    ]);
+  });
+});
