@@ -882,14 +882,14 @@ class XmlExtraction {
    * else a pipeline-local id (a module's own id, or a Poid-typed id naming another kind of object).
    */
   private idAttribute(tag: XmlStartTag, frame: Frame, attr: XmlAttribute, parentLocal: string | null): void {
-    const value = attr.value;
     const facts = frame.table === null ? undefined : frame.table.attributes.get("id");
     const info = facts === undefined ? null : facts.info;
-    const trimmed = value.trim();
+    // The trimmed value, kept (read in place when it can be: a map's thousands of ids).
+    const trimmed = keptTrimmed(this.text, attr);
     if (info && info.refType && !info.isPoid && !facts!.ownTypeIsTarget) {
       if (trimmed && !isExpressionValue(trimmed)) {
-        const at = attr.valueStart + leading(value);
-        this.addRef(frame.owner, "attribute", keep(trimmed), info.refType, null, tag.local, parentLocal, "id", at);
+        const at = attr.valueStart + leading(attr.value);
+        this.addRef(frame.owner, "attribute", trimmed, info.refType, null, tag.local, parentLocal, "id", at);
       }
     } else if (
       trimmed || (info && info.refType && info.isPoid && !facts!.ownTypeIsTarget)
@@ -898,7 +898,7 @@ class XmlExtraction {
       this.localIds.push({
         owner: frame.owner,
         element: intern(tag.local),
-        id: keep(trimmed),
+        id: trimmed,
         offset: attr.valueStart,
         line: this.lines.lineOf(attr.valueStart),
       });
