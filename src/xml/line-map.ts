@@ -139,36 +139,43 @@ export class LineMap {
 
   private lineStarts(): Int32Array {
     if (this.starts) return this.starts;
-    // Two passes (count, then fill) straight into the typed array: a file of millions of lines would
-    // otherwise build a plain array of them first, several times the size.
-    this.starts = new Int32Array(this.scanLines(null) + 1);
-    this.scanLines(this.starts);
+    this.starts = scanLines(this.text);
     return this.starts;
   }
+}
 
-  /** Counts the line breaks; with `out`, also writes each line's start from index 1 (index 0 is 0). */
-  private scanLines(out: Int32Array | null): number {
-    const text = this.text;
-    let n = 0;
-    // Without a lone CR (no CR at all, or only CRLF: Windows files) every line ends at an LF, found by
-    // the engine's character search instead of a loop over every character.
-    if (!hasLoneCr(text)) {
-      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
-        n++;
-        if (out) out[n] = i + 1;
-      }
-      return n;
+/**
+ * Each line's start (index 0 is 0), in one pass straight into a typed array that doubles when full, then
+ * copied to its length: a file of millions of lines would otherwise build a plain array of them first,
+ * several times the size; counting them first read every line twice (Upheaval's 1.1 M lines: 24 → 15 ms).
+ */
+function scanLines(text: string): Int32Array {
+  let out: Int32Array = new Int32Array(Math.max(64, text.length >> 5));
+  let n = 0;
+  // Without a lone CR (no CR at all, or only CRLF: Windows files) every line ends at an LF, found by
+  // the engine's character search instead of a loop over every character.
+  if (!hasLoneCr(text)) {
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
+      if (++n === out.length) out = doubled(out);
+      out[n] = i + 1;
     }
+  } else {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x0a || c === 0x0d) {
         if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
-        n++;
-        if (out) out[n] = i + 1;
+        if (++n === out.length) out = doubled(out);
+        out[n] = i + 1;
       }
     }
-    return n;
   }
+  return out.slice(0, n + 1);
+}
+
+function doubled(a: Int32Array): Int32Array {
+  const grown = new Int32Array(a.length * 2);
+  grown.set(a);
+  return grown;
 }
 
 /** True when `text` has a CR not followed by an LF (a line break of its own). */
