@@ -297,6 +297,8 @@ class XmlTokenizer {
   private readonly boundPrefixes: string[] = [];
   /** Per prefix, the stack of URIs it is bound to (innermost last). */
   private readonly scopes = new Map<string, string[]>();
+  /** `scopes.get("")` once the default namespace has been declared (the same array from then on). */
+  private defaultUris: string[] | undefined = undefined;
   /** Set by {@link scanName}: index of the first colon in the last name, or -1, and the colon count. */
   private colon = -1;
   private colons = 0;
@@ -1408,8 +1410,11 @@ class XmlTokenizer {
   private bind(prefix: string, uri: string): void {
     this.boundPrefixes.push(prefix);
     const uris = this.scopes.get(prefix);
-    if (uris === undefined) this.scopes.set(prefix, [uri]);
-    else uris.push(uri);
+    if (uris === undefined) {
+      const made = [uri];
+      this.scopes.set(prefix, made);
+      if (prefix === "") this.defaultUris = made;
+    } else uris.push(uri);
   }
 
   /** Ends the scope of the declarations made after the first `mark` ones. */
@@ -1420,7 +1425,8 @@ class XmlTokenizer {
 
   /** The namespace URI of `prefix` in the current scope ("" for no default namespace), or null when undeclared. */
   private resolvePrefix(prefix: string): string | null {
-    const uris = this.scopes.get(prefix);
+    // The default namespace (every unprefixed element of a mod) without a map lookup.
+    const uris = prefix === "" ? this.defaultUris : this.scopes.get(prefix);
     if (uris !== undefined && uris.length > 0) return uris[uris.length - 1];
     if (prefix === "") return "";
     if (prefix === "xml") return XML_NAMESPACE;
@@ -1430,9 +1436,13 @@ class XmlTokenizer {
   private parseEndTag(i: number): number {
     const text = this.text;
     const nameStart = i + 2;
-    const nameEnd = this.scanName(nameStart);
     const top = this.open[this.open.length - 1];
     const expected = top.qname;
+    // The name it must have, when it is there (followed by a character that ends a name): not scanned.
+    const after = text.charCodeAt(nameStart + expected.length);
+    const nameEnd = after < 0x80 && ASCII_NAME[after] === 0 && text.startsWith(expected, nameStart)
+      ? nameStart + expected.length
+      : this.scanName(nameStart);
     if (nameEnd === nameStart) {
       if (nameStart >= this.len) return this.fail(i, "end tag is not closed (end of file reached)");
       return this.fail(

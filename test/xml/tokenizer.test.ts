@@ -249,6 +249,24 @@ describe("parseXml: errors (message, offset, line, column)", () => {
       line: 3,
       column: 3,
     }],
+    ["end tag naming a longer name than the open element's", "<r><ab></abc></r>", {
+      message: "end tag </abc> does not match start tag <ab> (line 1, column 4)",
+      offset: 7,
+      line: 1,
+      column: 8,
+    }],
+    ["end tag with a non-ASCII name character after the open element's name", "<r><ab></ab\u203f></r>", {
+      message: "end tag </ab\u203f> does not match start tag <ab> (line 1, column 4)",
+      offset: 7,
+      line: 1,
+      column: 8,
+    }],
+    ["end tag naming a shorter name than the open element's", "<r><abc></ab></r>", {
+      message: "end tag </ab> does not match start tag <abc> (line 1, column 4)",
+      offset: 8,
+      line: 1,
+      column: 9,
+    }],
     ["unclosed element at end of file", "<r>\n<a>\n", {
       message: "end of file reached, but element <a> (line 2, column 1) is not closed",
       offset: 8,
