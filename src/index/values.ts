@@ -72,45 +72,17 @@ for (let c = 0; c < 128; c++) {
 /** Words that are never ids (compared ignoring case). */
 const NOT_IDS = ["true", "false", "yes", "no", "none", "null"];
 
-/**
- * True when `src[start, end)` could be an asset id in heuristic (schema-less) mode: at least two
- * characters, an optional `prefix:` and a name (both `[A-Za-z_][A-Za-z0-9_.-]*`), not one of
- * {@link NOT_IDS}, and a last segment that is not enum-like (`[A-Z0-9_]+`). A character loop over the
- * text in place: no regular expression, no copy.
- */
-export function looksLikeAssetId(src: string, start: number, end: number): boolean {
-  if (end - start < 2) return false;
-  let segment = start;
-  let colon = false;
-  let enumLike = true;
-  for (let i = start; i < end; i++) {
-    const c = src.charCodeAt(i);
-    if (c === 58 /* : */) {
-      if (colon || i === segment) return false;
-      colon = true;
-      segment = i + 1;
-      enumLike = true;
-      continue;
-    }
-    if (c >= 128) return false;
-    const cls = ID_CLASS[c];
-    if ((cls & (i === segment ? ID_START : ID_PART)) === 0) return false;
-    if ((cls & ENUM_PART) === 0) enumLike = false;
-  }
-  if (segment === end || enumLike) return false;
-  return colon || end - start > 5 || !isNotId(src, start, end);
-}
-
 /** True when `c` may start an id in heuristic mode (an ASCII letter or `_`): else no token starting with it passes. */
 export function isIdStart(c: number): boolean {
   return c < 128 && (ID_CLASS[c] & ID_START) !== 0;
 }
 
 /**
- * {@link skipToken} and {@link looksLikeAssetId} in one pass: the end of the token starting at `i` (the
- * first space, or `to`), or `~end` (negative) when that token does not look like an asset id. Heuristic
- * extraction asks this of every token of every value: a coordinate is read once, not once to find its
- * end and once more to test it.
+ * The end of the token starting at `i` (the first space, or `to`, as {@link skipToken} finds it), or `~end`
+ * (negative) when that token does not look like an asset id in heuristic (schema-less) mode: an id has at
+ * least two characters, an optional `prefix:` and a name (both `[A-Za-z_][A-Za-z0-9_.-]*`), is not one of
+ * {@link NOT_IDS}, and its last segment is not enum-like (`[A-Z0-9_]+`). One character loop over the text in
+ * place, no regular expression, no copy: heuristic extraction asks this of every token of every value.
  * @example scanIdToken("Tank 12", 0, 7) // 4
  * @example scanIdToken("Tank 12", 5, 7) // ~7
  */
