@@ -71,10 +71,22 @@ export class ByteWriter {
 
   /** Writes a non-negative safe integer. Throws on anything else (an encoder bug, not bad input). */
   uint(n: number): void {
-    if (n >= 0 && n < 0x80 && (n | 0) === n) {
-      this.ensure(1);
-      this.buf[this.pos++] = n;
-      return;
+    // One and two bytes (nearly every line, column and table index) with the buffer's room tested in
+    // place: `(n >>> 0) === n` holds exactly for the integers 0 … 2^32 − 1.
+    if ((n >>> 0) === n && n < 0x4000) {
+      const pos = this.pos;
+      const buf = this.buf;
+      if (pos + 2 <= buf.length) {
+        if (n < 0x80) {
+          buf[pos] = n;
+          this.pos = pos + 1;
+        } else {
+          buf[pos] = (n & 0x7f) | 0x80;
+          buf[pos + 1] = n >>> 7;
+          this.pos = pos + 2;
+        }
+        return;
+      }
     }
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`snapshot encoder: ${n} is not a non-negative safe integer`);
     this.ensure(8);

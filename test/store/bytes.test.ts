@@ -45,6 +45,11 @@ describe("varints", () => {
     expect(() => w.uint(-1)).toThrow("snapshot encoder: -1 is not a non-negative safe integer");
     expect(() => w.uint(2 ** 53)).toThrow("snapshot encoder: 9007199254740992 is not a non-negative safe integer");
     expect(() => w.int(0.5)).toThrow("snapshot encoder: 0.5 is not an integer in ±2^51");
+    // The one- and two-byte path takes only integers: a fraction, NaN or -0.5 below 2^14 is refused too.
+    expect(() => w.uint(1.5)).toThrow("snapshot encoder: 1.5 is not a non-negative safe integer");
+    expect(() => w.uint(NaN)).toThrow("snapshot encoder: NaN is not a non-negative safe integer");
+    expect(() => w.uint(-0.5)).toThrow("snapshot encoder: -0.5 is not a non-negative safe integer");
+    expect(w.length).toBe(0);
   });
 
   test("the reader stops at its end and at over-long numbers", () => {
