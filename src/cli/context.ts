@@ -9,6 +9,7 @@ import { progressBar } from "./progress.ts";
 import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
+import { loadWorkspaceSchemaDeferred } from "../workspace/schema.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
 import { existsSync } from "node:fs";
 import { snapshotPathFor } from "../project/home.ts";
@@ -94,7 +95,9 @@ export async function openWorkspace(
   if (typeof config === "number") return config;
   const relaunched = options.relaunch === false ? null : relaunchForColdBuild(cfg, config, io);
   if (relaunched !== null) return relaunched;
-  const ws = new Workspace(config);
+  // A first load of an XSD set writes its model cache after the answer and the snapshot (saveSnapshot).
+  const loaded = loadWorkspaceSchemaDeferred(config);
+  const ws = new Workspace(config, loaded.schema);
   if (config.schemaDir && !ws.schema.queries) {
     const why = ws.schema.diagnostics[0]?.message ?? "unknown error";
     if (config.schemaSource === "flag") {
@@ -155,6 +158,8 @@ export async function openWorkspace(
       ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null }
       : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
     if (!saved.saved && saved.reason !== "unchanged" && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
+    // Not said when it fails, as a load that writes it at once does not say it: the next run loads the XSDs again.
+    loaded.writeCache();
     return outcome;
   };
   return {

@@ -39,6 +39,21 @@ export interface CachedSchemaLoadResult extends SchemaLoadResult {
   readonly cacheFile: string;
   /** Why the cache could not be written (the load itself succeeded), else null. */
   readonly cacheWarning: string | null;
+  /**
+   * With `deferWrite`: the cache's write, left to the caller (null when there is nothing to write: the model
+   * came from the cache, or could not be cached). Returns why it could not be written, else null.
+   */
+  readonly writeCache?: (() => string | null) | null;
+}
+
+/** {@link loadSchemaCachedSteps}'s options: the loader's, and whether the cache's write is left to the caller. */
+export interface CachedSchemaLoadOptions extends LoadSchemaOptions {
+  /**
+   * Do not write the cache: return its write as `writeCache`, for a caller that answers first (a cold
+   * one-shot run: the write, ≈ 25 ms for the RA3 set, then comes after the answer). The stamps it writes
+   * are those of the files read, so a file edited in between fails the next run's check as it would now.
+   */
+  readonly deferWrite?: boolean;
 }
 
 /** `[path, size, mtimeMs]` of a file the model was built from. */
@@ -342,7 +357,7 @@ function pooled(model: SchemaModel): { pools: Pools; types: [string, PooledType]
 export function loadSchemaCached(
   dir: string,
   cacheDir: string,
-  options: LoadSchemaOptions = {},
+  options: CachedSchemaLoadOptions = {},
 ): CachedSchemaLoadResult {
   return runSteps(loadSchemaCachedSteps(dir, cacheDir, options));
 }
@@ -354,11 +369,12 @@ export function loadSchemaCached(
 export function* loadSchemaCachedSteps(
   dir: string,
   cacheDir: string,
-  options: LoadSchemaOptions = {},
+  options: CachedSchemaLoadOptions = {},
 ): Generator<void, CachedSchemaLoadResult, void> {
   const cacheFile = schemaCacheFile(dir, cacheDir);
   const cached = yield* readCache(cacheFile, toAbsolute(dir));
-  if (cached) return { ...cached, fromCache: true, cacheFile, cacheWarning: null };
+  const deferred = options.deferWrite ? { writeCache: null } : {};
+  if (cached) return { ...cached, fromCache: true, cacheFile, cacheWarning: null, ...deferred };
 
   // Stamp each file just before reading it: an edit made during the load then fails the next check.
   // Read from the disk, the stamp is that of the file read (its descriptor's), one stat fewer per file.
@@ -382,14 +398,22 @@ export function* loadSchemaCachedSteps(
     else stamps.push(s);
     return read(p);
   };
-  const result = yield* loadSchemaSteps(dir, { ...options, readFile });
-  if (result.model === null || unstamped) return { ...result, fromCache: false, cacheFile, cacheWarning: null };
+  const { deferWrite, ...loadOptions } = options;
+  const result = yield* loadSchemaSteps(dir, { ...loadOptions, readFile });
+  if (result.model === null || unstamped) {
+    return { ...result, fromCache: false, cacheFile, cacheWarning: null, ...deferred };
+  }
+  const entry: CacheFile = { format: SCHEMA_CACHE_FORMAT, dir: pathKey(toAbsolute(dir)), stamps, result };
+  if (deferWrite) {
+    let written = false;
+    const writeCache = (): string | null => {
+      if (written) return null;
+      written = true;
+      return runSteps(writeCacheSteps(cacheFile, entry));
+    };
+    return { ...result, fromCache: false, cacheFile, cacheWarning: null, writeCache };
+  }
   yield;
-  const cacheWarning = yield* writeCacheSteps(cacheFile, {
-    format: SCHEMA_CACHE_FORMAT,
-    dir: pathKey(toAbsolute(dir)),
-    stamps,
-    result,
-  });
+  const cacheWarning = yield* writeCacheSteps(cacheFile, entry);
   return { ...result, fromCache: false, cacheFile, cacheWarning };
 }

@@ -47,6 +47,17 @@ export function loadWorkspaceSchema(config: SchemaConfig): LoadedSchema {
 }
 
 /**
+ * {@link loadWorkspaceSchema} with the schema cache's write left to the caller: `writeCache` writes it (once;
+ * nothing when the model came from the cache or cannot be cached) and returns why it could not, else null.
+ * A cold one-shot run calls it after its answer and the snapshot's save.
+ */
+export function loadWorkspaceSchemaDeferred(
+  config: SchemaConfig,
+): { schema: LoadedSchema; writeCache: () => string | null } {
+  return runSteps(loadSteps(config, undefined, true));
+}
+
+/**
  * {@link loadWorkspaceSchema} in steps (a server answers between them), the XSDs read by `readFile`
  * (default: the disk). `loadMs` is the time from the
  * first step to the last, pauses included.
@@ -55,15 +66,30 @@ export function* loadWorkspaceSchemaSteps(
   config: SchemaConfig,
   readFile?: (path: string) => Uint8Array,
 ): Generator<void, LoadedSchema, void> {
+  return (yield* loadSteps(config, readFile, false)).schema;
+}
+
+function* loadSteps(
+  config: SchemaConfig,
+  readFile: ((path: string) => Uint8Array) | undefined,
+  deferWrite: boolean,
+): Generator<void, { schema: LoadedSchema; writeCache: () => string | null }, void> {
+  const nothing = () => null;
   if (!config.schemaDir) {
-    return { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0, contentKey: null };
+    return {
+      schema: { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0, contentKey: null },
+      writeCache: nothing,
+    };
   }
   const t = performance.now();
   // The parsed model is the same for every project using this XSD folder: cache it under the home folder.
-  const loaded = yield* loadSchemaCachedSteps(config.schemaDir, join(config.home, "cache", "schema"), { readFile });
+  const loaded = yield* loadSchemaCachedSteps(config.schemaDir, join(config.home, "cache", "schema"), {
+    readFile,
+    deferWrite,
+  });
   yield;
   const loadMs = Math.round((performance.now() - t) * 10) / 10;
-  return {
+  const schema: LoadedSchema = {
     queries: loaded.model ? new Schema(loaded.model) : null,
     dir: config.schemaDir,
     source: config.schemaSource,
@@ -73,4 +99,5 @@ export function* loadWorkspaceSchemaSteps(
     // The same bytes make another model when the loader changes, which bumps the cache format.
     contentKey: loaded.model && loaded.contentKey ? `${SCHEMA_CACHE_FORMAT}.${loaded.contentKey}` : null,
   };
+  return { schema, writeCache: loaded.writeCache ?? nothing };
 }

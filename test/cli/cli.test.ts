@@ -1,6 +1,6 @@
 // The CLI run in-process on the sample mod: outputs, JSON envelope, exit statuses and error sentences.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
@@ -84,6 +84,28 @@ describe("ra3 index: the time line", () => {
     );
     expect(m).not.toBeNull();
     expect(Number(m![1])).toBe(Number(m![2]) + Number(m![3]));
+  });
+});
+
+describe("ra3 index: the schema cache of a first load", () => {
+  // Rule: a cold run writes the XSD set's model cache after its answer and the snapshot, and writes it.
+  // Fails if the deferred write is never made, or made before the snapshot.
+  test("is in the home after the run, written after the snapshot; the next cold run loads from it", async () => {
+    const home = TMP.make("ra3-cli-schema-cache-");
+    const io = memoryIo(SAMPLE, { RA3_HOME: home });
+    expect(await run(["--no-progress", "index"], io)).toBe(0);
+    const cacheDir = join(home, "cache", "schema");
+    const caches = readdirSync(cacheDir);
+    expect(caches.length).toBe(1);
+    const snapshots = readdirSync(join(home, "snapshots")).filter((f) => f.endsWith(".msgpack"));
+    expect(snapshots.length).toBe(1);
+    const cacheTime = statSync(join(cacheDir, caches[0])).mtimeMs;
+    expect(cacheTime).toBeGreaterThanOrEqual(statSync(join(home, "snapshots", snapshots[0])).mtimeMs);
+    // Another cold build (the snapshot removed) reads the model from the cache: the file is not rewritten.
+    rmSync(join(home, "snapshots"), { recursive: true });
+    const again = memoryIo(SAMPLE, { RA3_HOME: home });
+    expect(await run(["--no-progress", "index"], again)).toBe(0);
+    expect(statSync(join(cacheDir, caches[0])).mtimeMs).toBe(cacheTime);
   });
 });
 

@@ -76,6 +76,32 @@ describe("loadSchemaCached", () => {
     expect(loadSchema(join(b.xsd, "nowhere")).contentKey).toBeNull();
   });
 
+  // Rule: with `deferWrite` the load writes nothing; `writeCache` writes what an immediate load would have
+  // written, once. Fails if the load still writes, if the write is lost, or if an edit between the load and
+  // the write is cached as the new content.
+  test("deferWrite: the cache is written by writeCache, once, with the stamps of the files read", () => {
+    const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    const first = loadSchemaCached(xsd, cache, { deferWrite: true });
+    expect([first.fromCache, existsSync(first.cacheFile), typeof first.writeCache]).toEqual([false, false, "function"]);
+    expect(first.writeCache!()).toBeNull();
+    expect(readdirSync(cache)).toEqual([first.cacheFile.slice(cache.length + 1)]);
+    const bytes = readFileSync(first.cacheFile);
+    expect(first.writeCache!()).toBeNull(); // the second call writes nothing
+    expect(readFileSync(first.cacheFile).equals(bytes)).toBe(true);
+    const second = loadSchemaCached(xsd, cache, { deferWrite: true });
+    expect([second.fromCache, second.writeCache]).toEqual([true, null]);
+    expect(second.model).toEqual(loadSchema(xsd).model!);
+
+    // Edited after the load, before the write: the cache holds the old stamps, so the next load re-reads.
+    const other = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
+    const early = loadSchemaCached(other.xsd, other.cache, { deferWrite: true });
+    writeFileSync(join(other.xsd, "Types.xsd"), text(`<xs:complexType name="B" />`));
+    utimesSync(join(other.xsd, "Types.xsd"), new Date(2030, 0, 1), new Date(2030, 0, 1));
+    early.writeCache!();
+    const after = loadSchemaCached(other.xsd, other.cache);
+    expect([after.fromCache, Object.keys(after.model!.complexTypes)]).toEqual([false, ["B"]]);
+  });
+
   test("an edited XSD invalidates the cache", () => {
     const { xsd, cache } = setup({ "CnC3Types.xsd": entry, "Types.xsd": types });
     loadSchemaCached(xsd, cache);
