@@ -10,6 +10,7 @@ import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } f
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { loadWorkspaceSchemaDeferred } from "../workspace/schema.ts";
+import { runSteps } from "../steps.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
 import { existsSync } from "node:fs";
 import { snapshotPathFor } from "../project/home.ts";
@@ -159,7 +160,7 @@ export async function openWorkspace(
       : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
     if (!saved.saved && saved.reason !== "unchanged" && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
     // Not said when it fails, as a load that writes it at once does not say it: the next run loads the XSDs again.
-    loaded.writeCache();
+    runSteps(loaded.writeCache());
     return outcome;
   };
   return {

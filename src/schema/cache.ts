@@ -40,10 +40,11 @@ export interface CachedSchemaLoadResult extends SchemaLoadResult {
   /** Why the cache could not be written (the load itself succeeded), else null. */
   readonly cacheWarning: string | null;
   /**
-   * With `deferWrite`: the cache's write, left to the caller (null when there is nothing to write: the model
-   * came from the cache, or could not be cached). Returns why it could not be written, else null.
+   * With `deferWrite`: the cache's write in steps, left to the caller (null when there is nothing to write:
+   * the model came from the cache, or could not be cached). Writes once (later runs do nothing); returns
+   * why it could not be written, else null.
    */
-  readonly writeCache?: (() => string | null) | null;
+  readonly writeCache?: (() => Generator<void, string | null, void>) | null;
 }
 
 /** {@link loadSchemaCachedSteps}'s options: the loader's, and whether the cache's write is left to the caller. */
@@ -406,10 +407,10 @@ export function* loadSchemaCachedSteps(
   const entry: CacheFile = { format: SCHEMA_CACHE_FORMAT, dir: pathKey(toAbsolute(dir)), stamps, result };
   if (deferWrite) {
     let written = false;
-    const writeCache = (): string | null => {
+    const writeCache = function* (): Generator<void, string | null, void> {
       if (written) return null;
       written = true;
-      return runSteps(writeCacheSteps(cacheFile, entry));
+      return yield* writeCacheSteps(cacheFile, entry);
     };
     return { ...result, fromCache: false, cacheFile, cacheWarning: null, writeCache };
   }

@@ -577,12 +577,20 @@ export class IndexService {
         } ms`,
       );
       if (r.changed.length || r.deleted.length) this.snapshots?.changed(this.ws, { promptly: true });
+      await this.writeSchemaCache();
       return;
     }
     if (restored.reason) this.log(restored.reason);
     const report = await this.ws.build();
     this.log(`indexed ${this.ws.config.projectDir} in ${Math.round(report.timings.totalMs)} ms`);
     this.snapshots?.changed(this.ws, { promptly: true });
+    await this.writeSchemaCache();
+  }
+
+  /** The XSD set's model cache, after the first index is published (see `Workspace.writeSchemaCacheSteps`). */
+  private async writeSchemaCache(): Promise<void> {
+    if (this.disposed) return;
+    await this.ws.newSlicer().drive(this.ws.writeSchemaCacheSteps());
   }
 
   /**

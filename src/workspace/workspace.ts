@@ -36,7 +36,13 @@ import { INITIAL_LIFECYCLE, type Lifecycle, type LifecycleEvent, nextState } fro
 import type { IndexView } from "../query/envelope.ts";
 import type { WorkspaceConfig } from "./config.ts";
 import { type LinkPorts, makeLinkPorts } from "./link-inputs.ts";
-import { type LoadedSchema, loadWorkspaceSchema, loadWorkspaceSchemaSteps, unloadedSchema } from "./schema.ts";
+import {
+  type DeferredSchema,
+  type LoadedSchema,
+  loadWorkspaceSchema,
+  loadWorkspaceSchemaDeferredSteps,
+  unloadedSchema,
+} from "./schema.ts";
 import { DiskFileSource, type FileSource } from "./file-source.ts";
 import { collectIfLarge, LARGE_FILE_BYTES } from "./memory.ts";
 import { Slicer } from "./slices.ts";
@@ -132,6 +138,8 @@ export class Workspace {
   private bound: SchemaBound;
   /** The load of a schema left for later: null before it starts, settled once it is installed. */
   private schemaLoad: Promise<void> | null = null;
+  /** The schema cache's write {@link loadSchema} left for later ({@link writeSchemaCacheSteps}). */
+  private schemaCacheWrite: DeferredSchema["writeCache"] | null = null;
   private schemaPending: boolean;
   private lifecycleState: Lifecycle = INITIAL_LIFECYCLE;
   private published: LinkedIndex | null = null;
@@ -211,15 +219,27 @@ export class Workspace {
    * await it before anything reads files into the core (the empty core made without it is replaced).
    */
   loadSchema(
-    drive: (steps: Generator<void, LoadedSchema, void>) => Promise<LoadedSchema>,
+    drive: (steps: Generator<void, DeferredSchema, void>) => Promise<DeferredSchema>,
     readFile?: (path: string) => Uint8Array,
   ): Promise<void> {
     if (!this.schemaPending) return Promise.resolve();
-    this.schemaLoad ??= drive(loadWorkspaceSchemaSteps(this.config, readFile)).then((schema) => {
-      this.bound = this.bind(schema);
+    this.schemaLoad ??= drive(loadWorkspaceSchemaDeferredSteps(this.config, readFile)).then((loaded) => {
+      this.bound = this.bind(loaded.schema);
       this.schemaPending = false;
+      this.schemaCacheWrite = loaded.writeCache;
     });
     return this.schemaLoad;
+  }
+
+  /**
+   * The XSD set's model cache, written by a schema {@link loadSchema} loaded from the XSDs: left until the
+   * first index is published (a server's first answer does not wait for it), then made in steps. Once; no
+   * steps when there is nothing to write.
+   */
+  *writeSchemaCacheSteps(): Generator<void, void, void> {
+    const write = this.schemaCacheWrite;
+    this.schemaCacheWrite = null;
+    if (write) yield* write();
   }
 
   /** Whether the schema is still to be loaded ({@link loadSchema}). */

@@ -165,6 +165,21 @@ describe("snapshots when they help", () => {
     expect(saves).toEqual(["saved"]);
   });
 
+  // Rule: a server's first load of an XSD set leaves the model cache's write until its first index is
+  // published. Fails if the load writes it at once (the folder is not empty once the schema is loaded) or
+  // if the write is lost (empty after the start).
+  test("the server writes the XSD set's model cache after its first build, not while loading it", async () => {
+    const { dir, home } = copySample(TMP, "ra3-snapshots-");
+    const { service } = serviceOn(dir, home);
+    const cacheDir = join(home, "cache", "schema");
+    const schema = await service.schemaLoaded();
+    expect(schema.fileCount).toBeGreaterThan(0);
+    expect(existsSync(cacheDir) ? readdirSync(cacheDir) : []).toEqual([]);
+    await service.start();
+    expect(readdirSync(cacheDir).length).toBe(1);
+    await service.dispose();
+  });
+
   test("a server restarted on an unchanged project writes nothing, and a reindex to the same state neither", async () => {
     const { dir, home } = copySample(TMP, "ra3-snapshots-");
     const first = serviceOn(dir, home);
