@@ -43,7 +43,7 @@ type SchemaConfig = Pick<WorkspaceConfig, "schemaDir" | "schemaSource" | "home">
 
 /** The schema for `config` (null queries when there is no XSD set: heuristic mode). */
 export function loadWorkspaceSchema(config: SchemaConfig): LoadedSchema {
-  return runSteps(loadWorkspaceSchemaSteps(config));
+  return runSteps(loadSteps(config, undefined, false)).schema;
 }
 
 /** A loaded schema and its cache's write, left to the caller (see {@link loadWorkspaceSchemaDeferredSteps}). */
@@ -62,8 +62,9 @@ export function loadWorkspaceSchemaDeferred(config: SchemaConfig): DeferredSchem
 }
 
 /**
- * {@link loadWorkspaceSchemaSteps} with the schema cache's write left to the caller, who makes it after its
- * first answer (≈ 25 ms for the RA3 set, a fifth of its first load).
+ * The schema for `config` in steps (a server answers between them), the XSDs read by `readFile` (default:
+ * the disk), with the schema cache's write left to the caller, who makes it after its first answer (≈ 25 ms
+ * for the RA3 set, a fifth of its first load).
  */
 export function* loadWorkspaceSchemaDeferredSteps(
   config: SchemaConfig,
@@ -73,27 +74,19 @@ export function* loadWorkspaceSchemaDeferredSteps(
 }
 
 /**
- * {@link loadWorkspaceSchema} in steps (a server answers between them), the XSDs read by `readFile`
- * (default: the disk). `loadMs` is the time from the
+ * Loads the schema in steps (a server answers between them), the XSDs read by `readFile` (default: the
+ * disk); with `deferWrite` the model cache's write is left to the caller. `loadMs` is the time from the
  * first step to the last, pauses included.
  */
-export function* loadWorkspaceSchemaSteps(
-  config: SchemaConfig,
-  readFile?: (path: string) => Uint8Array,
-): Generator<void, LoadedSchema, void> {
-  return (yield* loadSteps(config, readFile, false)).schema;
-}
-
 function* loadSteps(
   config: SchemaConfig,
   readFile: ((path: string) => Uint8Array) | undefined,
   deferWrite: boolean,
 ): Generator<void, DeferredSchema, void> {
-  const nothing = (): Generator<void, string | null, void> => noWrite();
   if (!config.schemaDir) {
     return {
       schema: { queries: null, dir: null, source: null, diagnostics: [], fileCount: 0, loadMs: 0, contentKey: null },
-      writeCache: nothing,
+      writeCache: noWrite,
     };
   }
   const t = performance.now();
@@ -114,7 +107,7 @@ function* loadSteps(
     // The same bytes make another model when the loader changes, which bumps the cache format.
     contentKey: loaded.model && loaded.contentKey ? `${SCHEMA_CACHE_FORMAT}.${loaded.contentKey}` : null,
   };
-  return { schema, writeCache: loaded.writeCache ?? nothing };
+  return { schema, writeCache: loaded.writeCache ?? noWrite };
 }
 
 /** A cache write with nothing to write. */
