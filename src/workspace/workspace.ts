@@ -233,13 +233,11 @@ export class Workspace {
 
   /**
    * The XSD set's model cache, written by a schema {@link loadSchema} loaded from the XSDs: left until the
-   * first index is published (a server's first answer does not wait for it), then made in steps. Once; no
-   * steps when there is nothing to write.
+   * first index is published (a server's first answer does not wait for it), then made in steps. The write
+   * happens once (later calls, and a schema that came from the cache, take no step).
    */
   *writeSchemaCacheSteps(): Generator<void, void, void> {
-    const write = this.schemaCacheWrite;
-    this.schemaCacheWrite = null;
-    if (write) yield* write();
+    if (this.schemaCacheWrite) yield* this.schemaCacheWrite();
   }
 
   /** Whether the schema is still to be loaded ({@link loadSchema}). */
