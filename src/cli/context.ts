@@ -131,7 +131,7 @@ export async function openWorkspace(
       note = warm.reason;
       if (!cfg.quiet) io.err(`ra3: ${warm.reason}\n`);
     }
-    const bar = progressBar(process.stderr, cfg.progress && !cfg.quiet && io.errIsTTY);
+    const bar = progressBar((t) => io.err(t), cfg.progress && !cfg.quiet && io.errIsTTY);
     try {
       report = await ws.build((phase, done, total) => bar.update(phase, done, total), undefined, {
         publishXmlPhase: false,

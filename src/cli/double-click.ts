@@ -7,7 +7,6 @@
  * which can be dragged into the window. The console facts come through {@link ConsoleHost}, so tests
  * inject them.
  */
-import { createInterface } from "node:readline";
 import { findProjectRoot } from "../project/detect.ts";
 import { NodeDirectoryLister } from "../project/fs-port.ts";
 import type { CliIo } from "./io.ts";
@@ -95,15 +94,23 @@ async function windowsConsoleProcessCount(): Promise<number | null> {
   }
 }
 
-/** The real process's console. */
+/**
+ * The real process's console. Its facts are read when first asked: `process.stdin` and `process.stdout`
+ * cost a process ≈ 7.5 ms to make (see `fd-writer.ts`), and a command line with arguments never asks.
+ */
 export function processConsoleHost(): ConsoleHost {
   return {
     platform: process.platform,
-    stdinIsTTY: process.stdin.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
+    get stdoutIsTTY() {
+      return process.stdout.isTTY === true;
+    },
     consoleProcessCount: windowsConsoleProcessCount,
-    ask: (prompt) =>
-      new Promise((resolve) => {
+    ask: async (prompt) => {
+      const { createInterface } = await import("node:readline");
+      return await new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stdout });
         let answer: string | null = null;
         rl.question(prompt, (line) => {
@@ -111,6 +118,7 @@ export function processConsoleHost(): ConsoleHost {
           rl.close();
         });
         rl.once("close", () => resolve(answer));
-      }),
+      });
+    },
   };
 }

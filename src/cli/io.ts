@@ -3,6 +3,7 @@
  * `process.exit` or write to `process.stdout` directly, so they run the same in tests.
  */
 import { logicalCwd } from "../project/cwd.ts";
+import { fdIsTTY, fdWriter } from "./fd-writer.ts";
 
 export const EXIT_OK = 0;
 /** Findings (`check`) or a query whose answer is "not found". */
@@ -20,12 +21,18 @@ export interface CliIo {
   readonly env: Record<string, string | undefined>;
 }
 
-/** The real process streams. */
+/**
+ * The real process streams: pipes and files written in place, `process.stdout` and `process.stderr` made
+ * only for a console (see `fd-writer.ts`), `errIsTTY` told when first asked.
+ */
 export function processIo(): CliIo {
+  let errIsTTY: boolean | null = null;
   return {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
-    errIsTTY: process.stderr.isTTY === true,
+    out: fdWriter(1, () => (chunk) => process.stdout.write(chunk)),
+    err: fdWriter(2, () => (chunk) => process.stderr.write(chunk)),
+    get errIsTTY() {
+      return errIsTTY ??= fdIsTTY(2, () => process.stderr.isTTY === true);
+    },
     // The folder as the user reached it (through a link, too): the project keeps that name.
     cwd: logicalCwd(process.env),
     env: process.env,

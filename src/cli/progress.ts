@@ -12,27 +12,34 @@ export interface ProgressSink {
 
 const NO_PROGRESS: ProgressSink = { update() {}, finish() {} };
 
-/** A progress bar writing to `stream` when it is a TTY and `enabled`, else a no-op sink. */
-export function progressBar(stream: NodeJS.WriteStream, enabled: boolean): ProgressSink {
-  if (!enabled || !stream.isTTY) return NO_PROGRESS;
+/**
+ * A progress bar drawn with `write` when `enabled` (the caller tells whether stderr is a terminal), else a
+ * no-op sink. `now` is the clock (injected by tests).
+ */
+export function progressBar(
+  write: (text: string) => void,
+  enabled: boolean,
+  now: () => number = Date.now,
+): ProgressSink {
+  if (!enabled) return NO_PROGRESS;
   let last = 0;
   let shown = false;
-  const started = Date.now();
+  const started = now();
   return {
     update(phase, done, total) {
-      const now = Date.now();
+      const t = now();
       // Runs under half a second never show a bar; afterwards redraw at most 10 times a second.
-      if (now - started < 500 || (now - last < 100 && done < total)) return;
-      last = now;
+      if (t - started < 500 || (t - last < 100 && done < total)) return;
+      last = t;
       shown = true;
       const width = 24;
       const frac = total > 0 ? Math.min(1, done / total) : 0;
       const filled = Math.round(frac * width);
       const bar = "#".repeat(filled) + "-".repeat(width - filled);
-      stream.write(`\r${phase.padEnd(10)} [${bar}] ${done}/${total}\u001b[K`);
+      write(`\r${phase.padEnd(10)} [${bar}] ${done}/${total}\u001b[K`);
     },
     finish() {
-      if (shown) stream.write("\r\u001b[K");
+      if (shown) write("\r\u001b[K");
       shown = false;
     },
   };
