@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FTL_OPTION, type RelaunchFacts, relaunchPlan, runRelaunched } from "../../src/cli/relaunch.ts";
+import { FTL_OPTION, HEAP_OPTION, type RelaunchFacts, relaunchPlan, runRelaunched } from "../../src/cli/relaunch.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
 const TMP = tempDirs();
@@ -25,8 +25,14 @@ describe("relaunchPlan", () => {
   test("a compiled one-shot run with no snapshot runs its command line again with the option off", () => {
     expect(relaunchPlan(COLD)).toEqual({
       args: ["index", "--project", "C:\\Mods\\My Mod"],
-      env: { PATH: "/usr/bin", RA3_HOME: "/h", [FTL_OPTION]: "0" },
+      env: { PATH: "/usr/bin", RA3_HOME: "/h", [FTL_OPTION]: "0", [HEAP_OPTION]: "268435456" },
     });
+  });
+
+  test("the collector's allowance set by the user is kept in the child", () => {
+    const plan = relaunchPlan({ ...COLD, env: { ...COLD.env, [HEAP_OPTION]: "1048576" } })!;
+    expect(plan.env[HEAP_OPTION]).toBe("1048576");
+    expect(plan.env[FTL_OPTION]).toBe("0");
   });
 
   test("nothing relaunches with a snapshot, from source, without a typed command line, or with --watch", () => {
@@ -73,15 +79,18 @@ describe.skipIf(!existsSync(BIN) || !STRACE || process.platform !== "linux")("di
     });
     const execs = readFileSync(log, "utf8").split("\n").filter((l) => /execve\(.*\) = 0$/.test(l));
     const options = execs.map((l) => new RegExp(`"${FTL_OPTION}=([^"]*)"`).exec(l)?.[1] ?? null);
-    return { status: r.status, stdout: r.stdout, stderr: r.stderr, options };
+    const heaps = execs.map((l) => new RegExp(`"${HEAP_OPTION}=([^"]*)"`).exec(l)?.[1] ?? null);
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr, options, heaps };
   }
 
   test("one child with the option off, then a warm start with none; the answer is the same as without it", () => {
     const home = TMP.make("ra3-relaunch-home-");
-    const env = { ...process.env, [FTL_OPTION]: undefined };
+    const env = { ...process.env, [FTL_OPTION]: undefined, [HEAP_OPTION]: undefined };
     const cold = traced(["find", "BaseVehicle", "--project", SAMPLE, "--home", home, "--no-progress"], env);
     expect(cold.status).toBe(0);
     expect(cold.options).toEqual([null, "0"]);
+    // The engine of the binary knows the second option: it started, and answered.
+    expect(cold.heaps).toEqual([null, "268435456"]);
     const warm = traced(["find", "BaseVehicle", "--project", SAMPLE, "--home", home, "--no-progress"], env);
     expect(warm.options).toEqual([null]);
     expect(warm.stdout).toBe(cold.stdout);
