@@ -5,6 +5,7 @@
  */
 import { processIo } from "./cli/io.ts";
 import { run } from "./cli/run.ts";
+import { runsUntilStopped } from "./cli/args.ts";
 import { captureMcpStdin } from "./cli/commands/mcp.ts";
 import { setTypedArgv } from "./cli/relaunch.ts";
 import { processConsoleHost, runDoubleClick, startedByDoubleClick } from "./cli/double-click.ts";
@@ -13,7 +14,8 @@ const argv = process.argv.slice(2);
 // Before the first await: an MCP client writes initialize right after spawning us.
 captureMcpStdin(argv);
 
-const io = processIo();
+// A run that lasts writes through Node's streams (see `cli/fd-writer.ts`).
+const io = processIo({ inPlace: !runsUntilStopped(argv) });
 const host = processConsoleHost();
 const doubleClick = await startedByDoubleClick(argv, host);
 // A command line as typed may run again in a child (a cold build: `cli/relaunch.ts`); a double-click's setup not.

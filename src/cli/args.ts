@@ -481,3 +481,13 @@ export function parseCli(argv: readonly string[]): CliConfig | UsageError {
 export function isUsageError(r: CliConfig | UsageError): r is UsageError {
   return (r as UsageError).usageError !== undefined;
 }
+
+/**
+ * True when the command line runs until stopped: the MCP server, or `--watch`. Such a run writes through
+ * Node's streams, which queue what a reader does not take (an MCP client that never reads stderr), where a
+ * write in place to a full pipe would stop the server (`fd-writer.ts`). A usage error answers and exits.
+ */
+export function runsUntilStopped(argv: readonly string[]): boolean {
+  const cfg = parseCli(argv);
+  return !isUsageError(cfg) && (cfg.command === "mcp" || cfg.watch);
+}

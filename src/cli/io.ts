@@ -22,16 +22,21 @@ export interface CliIo {
 }
 
 /**
- * The real process streams: pipes and files written in place, `process.stdout` and `process.stderr` made
- * only for a console (see `fd-writer.ts`), `errIsTTY` told when first asked.
+ * The real process streams. With `inPlace` (a command that answers and exits), pipes and files are written
+ * in place and `process.stdout` and `process.stderr` are made only for a console (see `fd-writer.ts`);
+ * without it (a run that lasts), everything goes through them. `errIsTTY` is told when first asked.
  */
-export function processIo(): CliIo {
+export function processIo(options: { readonly inPlace: boolean }): CliIo {
   let errIsTTY: boolean | null = null;
+  const stdout = () => (chunk: string | Uint8Array) => process.stdout.write(chunk);
+  const stderr = () => (chunk: string | Uint8Array) => process.stderr.write(chunk);
   return {
-    out: fdWriter(1, () => (chunk) => process.stdout.write(chunk)),
-    err: fdWriter(2, () => (chunk) => process.stderr.write(chunk)),
+    out: options.inPlace ? fdWriter(1, stdout) : stdout(),
+    err: options.inPlace ? fdWriter(2, stderr) : stderr(),
     get errIsTTY() {
-      return errIsTTY ??= fdIsTTY(2, () => process.stderr.isTTY === true);
+      return errIsTTY ??= options.inPlace
+        ? fdIsTTY(2, () => process.stderr.isTTY === true)
+        : process.stderr.isTTY === true;
     },
     // The folder as the user reached it (through a link, too): the project keeps that name.
     cwd: logicalCwd(process.env),

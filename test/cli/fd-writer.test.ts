@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runsUntilStopped } from "../../src/cli/args.ts";
 import { fdIsTTY, type FdPort, fdWriter } from "../../src/cli/fd-writer.ts";
 import { progressBar } from "../../src/cli/progress.ts";
 import { tempDirs } from "../temp-dirs.ts";
@@ -120,6 +121,18 @@ describe("fdIsTTY", () => {
   });
 });
 
+describe("runsUntilStopped: which runs keep Node's streams", () => {
+  test("the MCP server and --watch last; a query, an index, --help and a usage error answer and exit", () => {
+    expect(runsUntilStopped(["mcp"])).toBe(true);
+    expect(runsUntilStopped(["mcp", "--project", "C:\\Mods\\My Mod"])).toBe(true);
+    expect(runsUntilStopped(["index", "--watch"])).toBe(true);
+    expect(runsUntilStopped(["index"])).toBe(false);
+    expect(runsUntilStopped(["find", "AlliedAntiVehicleVehicleTech1"])).toBe(false);
+    expect(runsUntilStopped(["--help"])).toBe(false);
+    expect(runsUntilStopped(["mcp", "--no-such-flag"])).toBe(false);
+  });
+});
+
 describe("processIo through a real pipe", () => {
   test("8 MB written to a slow reader arrive whole and in order; a reader that left early is not an error", () => {
     const dir = TMP.make("fd-writer-");
@@ -127,7 +140,7 @@ describe("processIo through a real pipe", () => {
     const io = JSON.stringify(join(import.meta.dir, "../../src/cli/io.ts"));
     writeFileSync(
       script,
-      `import { processIo } from ${io};\nconst io = processIo();\n` +
+      `import { processIo } from ${io};\nconst io = processIo({ inPlace: true });\n` +
         `for (let i = 0; i < 8192; i++) io.out(String(i).padStart(8, "0") + "x".repeat(1015) + "\\n");\n` +
         `io.err("tty " + io.errIsTTY + "\\n");\n`,
     );
