@@ -6,16 +6,13 @@
 import type { CliConfig } from "./args.ts";
 import { type CliIo, EXIT_ENV, EXIT_FINDINGS, EXIT_OK } from "./io.ts";
 import { progressBar } from "./progress.ts";
-import { type ConfigRequest, isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
+import { isEnvError, resolveConfig, type WorkspaceConfig } from "../workspace/config.ts";
+import { configRequest } from "./config-request.ts";
 import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { loadWorkspaceSchemaDeferred } from "../workspace/schema.ts";
 import { runSteps } from "../steps.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
-import { existsSync } from "node:fs";
-import { snapshotPathFor } from "../project/home.ts";
-import { BUILD } from "../version.ts";
-import { relaunchPlan, runRelaunched, typedCommandLine } from "./relaunch.ts";
 import { envelopeOf, isQueryError, type QueryResult, shortEnvelope } from "../query/envelope.ts";
 import { visibleLines } from "../query/visible.ts";
 import { errorAnswer } from "../query/answers.ts";
@@ -50,19 +47,6 @@ export interface OpenedWorkspace {
   saveSnapshot(): SnapshotOutcome;
 }
 
-/** What the command line asks `resolveConfig` for: its project, SDK, schema, home and entry flags. */
-export function configRequest(cfg: CliConfig, io: CliIo): ConfigRequest {
-  return {
-    project: cfg.project,
-    sdk: cfg.sdk,
-    schema: cfg.schema,
-    home: cfg.home,
-    entries: cfg.entries,
-    cwd: io.cwd,
-    env: io.env,
-  };
-}
-
 /** The run's configuration, or (after printing why, with the mods found in a container folder) EXIT_ENV. */
 export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | number {
   const config = resolveConfig(configRequest(cfg, io));
@@ -76,26 +60,17 @@ export function configOrExplain(cfg: CliConfig, io: CliIo): WorkspaceConfig | nu
  * Opens the configured project: warm start from its snapshot when one is valid (re-reading only changed
  * files), else a full build. The caller saves the snapshot (`saveSnapshot`) once it has answered. Prints
  * why not and returns the exit status when there is no project. Without `sites: false` (a command that
- * reads no reference site: `ra3 index`), a warm start's stored sites are decoded before it returns. A
- * command line of the compiled binary that finds no snapshot runs again in a child without the JIT's top
- * tier, and the child's exit status is returned (`relaunch.ts`).
+ * reads no reference site: `ra3 index`), a warm start's stored sites are decoded before it returns. (A
+ * command line of the compiled binary that would build from nothing has already been run again in a child
+ * by then: `cold-start.ts`, before the command's module loaded.)
  */
 export async function openWorkspace(
   cfg: CliConfig,
   io: CliIo,
-  options: {
-    readonly sites?: boolean;
-    /**
-     * `false` for a caller that opens the index as one step of a longer run (`setup`): a cold build is
-     * never handed to a child that would run the whole command line again (see `relaunch.ts`).
-     */
-    readonly relaunch?: boolean;
-  } = {},
+  options: { readonly sites?: boolean } = {},
 ): Promise<OpenedWorkspace | number> {
   const config = configOrExplain(cfg, io);
   if (typeof config === "number") return config;
-  const relaunched = options.relaunch === false ? null : relaunchForColdBuild(cfg, config, io);
-  if (relaunched !== null) return relaunched;
   // A first load of an XSD set writes its model cache after the answer and the snapshot (saveSnapshot).
   const loaded = loadWorkspaceSchemaDeferred(config);
   const ws = new Workspace(config, loaded.schema);
@@ -169,21 +144,6 @@ export async function openWorkspace(
     start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note },
     saveSnapshot: saveSnapshotOnce,
   };
-}
-
-/**
- * The exit status of this command run again in a child without the top JIT tier, when it is about to
- * build the index from nothing (see `relaunch.ts`); null to go on here.
- */
-function relaunchForColdBuild(cfg: CliConfig, config: WorkspaceConfig, io: CliIo): number | null {
-  const plan = relaunchPlan({
-    compiled: BUILD.commit !== null && typeof (globalThis as { Bun?: unknown }).Bun !== "undefined",
-    argv: typedCommandLine(),
-    env: io.env,
-    watch: cfg.watch,
-    snapshotExists: existsSync(snapshotPathFor(config.home, config.projectDir)),
-  });
-  return plan ? runRelaunched(process.execPath, plan) : null;
 }
 
 /**

@@ -55,6 +55,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.err(`ra3: ${cfg.command} is not available in this build yet\n`);
     return EXIT_USAGE;
   }
+  // A cold build runs in a child (`cold-start.ts`): decided before the command's module loads.
+  const cold = await import("./cold-start.ts");
+  if (cold.OPENS_INDEX.has(cfg.command)) {
+    const status = cold.relaunchForColdBuild(cfg, io);
+    if (status !== null) return status;
+  }
   const command = await load();
   return command(cfg, io);
 }

@@ -3,9 +3,10 @@
 // compiled binary doing it for real (one child on a cold build, none on a warm start, the same answer).
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FTL_OPTION, HEAP_OPTION, type RelaunchFacts, relaunchPlan, runRelaunched } from "../../src/cli/relaunch.ts";
+import { OPENS_INDEX } from "../../src/cli/cold-start.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
 const TMP = tempDirs();
@@ -46,6 +47,20 @@ describe("relaunchPlan", () => {
     expect(relaunchPlan({ ...COLD, env: { ...COLD.env, [FTL_OPTION]: "1" } })).toBeNull();
     const child = relaunchPlan(COLD)!;
     expect(relaunchPlan({ ...COLD, env: child.env })).toBeNull();
+  });
+});
+
+describe("OPENS_INDEX: the commands whose cold build is run in a child", () => {
+  test("is every command whose module opens the index, except setup (one step of a longer run)", () => {
+    const dir = join(ROOT, "src", "cli", "commands");
+    const opening = readdirSync(dir)
+      .filter((f) => f.endsWith(".ts") && readFileSync(join(dir, f), "utf8").includes("openWorkspace("))
+      .map((f) => f.slice(0, -3))
+      .filter((name) => name !== "setup")
+      .sort();
+    expect([...OPENS_INDEX].sort() as string[]).toEqual(opening);
+    expect(opening).toContain("find");
+    expect(OPENS_INDEX.has("mcp")).toBe(false);
   });
 });
 

@@ -33,7 +33,7 @@ export async function runMcp(cfg: CliConfig, io: CliIo): Promise<number> {
     // Loaded here, not at the top: main.ts imports this module for captureMcpStdin in every command, and
     // neither the server nor the workspace behind configRequest should load for the other commands.
     const { startStdioSession } = await import("../../mcp/server.ts");
-    const { configRequest } = await import("../context.ts");
+    const { configRequest } = await import("../config-request.ts");
     session = await startStdioSession({
       request: configRequest(cfg, io),
       input,

@@ -56,7 +56,6 @@ export async function runSetupCommand(cfg: CliConfig, io: CliIo): Promise<number
         quiet: false,
       },
       capture,
-      { relaunch: false },
     );
     if (typeof opened === "number") return { ok: false, error: errors.join("; ") || "the index could not be built" };
     const counts = envelopeOf(opened.ws.view()).counts;
