@@ -9,11 +9,11 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { ReferenceSite } from "../../src/index/linked.ts";
-import { checksum32 } from "../../src/store/bytes.ts";
 import {
   decodeSnapshot,
   encodeSnapshot,
   type Snapshot,
+  snapshotChecksum,
   type SnapshotSink,
   writeSnapshotSteps,
 } from "../../src/store/codec.ts";
@@ -61,7 +61,7 @@ describe("the snapshot codec's messages for damaged input", () => {
     for (const at of [sites - 4, section - 4, 24 + headerLength, 16]) {
       dv.setUint32(at, dv.getUint32(at, true) + 3, true);
     }
-    dv.setUint32(20, checksum32(grown.subarray(24)), true);
+    dv.setUint32(20, snapshotChecksum(grown.subarray(24)), true);
     const s = decoded(grown, expectation);
     const held = s.linked!.parts.sites as { produce(): readonly ReferenceSite[] };
     expect(() => held.produce()).toThrow(

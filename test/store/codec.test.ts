@@ -4,7 +4,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Packr } from "../../src/store/msgpack.ts";
 import { emptyRecord, type FileRecord } from "../../src/index/records.ts";
-import { checksum32 } from "../../src/store/bytes.ts";
 import {
   type DecodeResult,
   decodeSnapshot,
@@ -13,6 +12,7 @@ import {
   RECORD_LAYOUT,
   SNAPSHOT_MAGIC,
   SNAPSHOT_SCHEMA_VERSION,
+  snapshotChecksum,
 } from "../../src/store/codec.ts";
 import { CORPORA, recordsOf, SAMPLE, snapshotOf } from "./records.ts";
 
@@ -59,9 +59,26 @@ function headerOf(b: Uint8Array): Record<string, unknown> {
 /** A copy of `b` with the header/body changed and the checksum made valid again. */
 function resealed(b: Uint8Array): Uint8Array {
   const out = b.slice();
-  new DataView(out.buffer).setUint32(20, checksum32(out.subarray(24)), true);
+  new DataView(out.buffer).setUint32(20, snapshotChecksum(out.subarray(24)), true);
   return out;
 }
+
+describe("snapshotChecksum (format 9: zlib's CRC-32)", () => {
+  test("the standard check value, the empty input, and any cut of the input continued gives the whole's", () => {
+    expect(snapshotChecksum(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
+    expect(snapshotChecksum(new Uint8Array(0))).toBe(0);
+    const bytes = new Uint8Array(10_000).map((_, i) => (i * 2654435761) >>> 24);
+    const whole = snapshotChecksum(bytes);
+    for (const cut of [1, 3, 4097, 9_999]) {
+      expect(snapshotChecksum(bytes.subarray(cut), snapshotChecksum(bytes.subarray(0, cut)))).toBe(whole);
+    }
+  });
+
+  test("the prefix holds the checksum of every byte after it", () => {
+    const bytes = encodeSnapshot(snapshotOf(SAMPLE, recordsOf(SAMPLE, null)));
+    expect(new DataView(bytes.buffer, bytes.byteOffset).getUint32(20, true)).toBe(snapshotChecksum(bytes.subarray(24)));
+  });
+});
 
 describe("round trip", () => {
   test("the sample mod's records come back exactly", () => {

@@ -5,7 +5,7 @@
  */
 import { expect } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
-import { checksum32 } from "../../src/store/bytes.ts";
+import { snapshotChecksum } from "../../src/store/codec.ts";
 import type { SnapshotStore } from "../../src/store/snapshot-store.ts";
 
 /** Where the linked section's bytes are in a snapshot file (after the string table, behind a 1 and its length). */
@@ -35,6 +35,6 @@ export function corruptSites(store: SnapshotStore): void {
   expect(end - start).toBeGreaterThan(100);
   bytes.fill(0xff, start + 1, end - 1);
   bytes[end - 1] = 0x01;
-  new DataView(bytes.buffer).setUint32(20, checksum32(bytes.subarray(24)), true);
+  new DataView(bytes.buffer).setUint32(20, snapshotChecksum(bytes.subarray(24)), true);
   writeFileSync(store.path, bytes);
 }

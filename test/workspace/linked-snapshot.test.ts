@@ -14,8 +14,7 @@ import { findReferences } from "../../src/query/references.ts";
 import { memoryIo } from "../../src/cli/io.ts";
 import { run } from "../../src/cli/run.ts";
 import { summarize } from "../../src/query/summary.ts";
-import { checksum32 } from "../../src/store/bytes.ts";
-import { decodeSnapshot, encodeSnapshot } from "../../src/store/codec.ts";
+import { decodeSnapshot, encodeSnapshot, snapshotChecksum } from "../../src/store/codec.ts";
 import { SnapshotStore } from "../../src/store/snapshot-store.ts";
 import {
   inspectSnapshot,
@@ -190,17 +189,17 @@ describe("ra3 status", () => {
 });
 
 describe("snapshots the warm start must not serve", () => {
-  test("a snapshot of the previous format (version 7) is refused with its reason, and the index rebuilt", async () => {
+  test("a snapshot of the previous format (version 8) is refused with its reason, and the index rebuilt", async () => {
     const { dir, home } = await saved();
     const store = new SnapshotStore(home, dir);
     const bytes = readFileSync(store.path);
-    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 7, true);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(8, 8, true);
     writeFileSync(store.path, bytes);
     const ws = new Workspace(config(dir, home));
     const warm = await warmStart(ws, new SnapshotStore(home, dir), schemaKeyOf(ws.schema));
     expect(warm).toEqual({
       warm: false,
-      reason: "the snapshot has format version 7; this ra3 reads version 8; rebuilding the index",
+      reason: "the snapshot has format version 8; this ra3 reads version 9; rebuilding the index",
       quiet: false,
     });
     expect(ws.linked).toBeNull();
@@ -237,7 +236,7 @@ describe("snapshots the warm start must not serve", () => {
     const { start, length } = linkedSection(bytes);
     expect(length).toBeGreaterThan(1000);
     bytes.fill(0xff, start + 10, start + length - 10);
-    new DataView(bytes.buffer).setUint32(20, checksum32(bytes.subarray(24)), true);
+    new DataView(bytes.buffer).setUint32(20, snapshotChecksum(bytes.subarray(24)), true);
     writeFileSync(store.path, bytes);
     const decoded = decodeSnapshot(bytes, { projectDir: dir, toolVersion: TOOL_VERSION });
     expect(decoded.ok && decoded.snapshot.files.length).toBe(16);
@@ -286,7 +285,7 @@ function corruptRecord(store: SnapshotStore, dir: string, file: string): void {
   // A varint longer than any number: the record cannot decode, and the files after it are intact.
   bytes.fill(0xff, range.start, range.end - 1);
   bytes[range.end - 1] = 0x01;
-  new DataView(bytes.buffer).setUint32(20, checksum32(bytes.subarray(24)), true);
+  new DataView(bytes.buffer).setUint32(20, snapshotChecksum(bytes.subarray(24)), true);
   writeFileSync(store.path, bytes);
 }
 
