@@ -1,10 +1,10 @@
 /**
  * The byte-level pieces of the snapshot codec: a growable writer and a bounds-checked reader of
- * LEB128 varints and float64s, and a 32-bit checksum. Varints keep the common small numbers (lines,
+ * LEB128 varints and float64s. Varints keep the common small numbers (lines,
  * columns, string indexes) at one or two bytes; the reader never reads past its end and reports damage
  * as a {@link CorruptInput} exception that the codec turns into a "corrupt" result. A writer given a
  * {@link ByteSink} hands its bytes on in chunks (a snapshot goes to its file while it is encoded, never
- * whole in memory), and the checksum can be fed in pieces ({@link Checksum32}).
+ * whole in memory). The snapshot's checksum is zlib's CRC-32 (`codec.ts` `snapshotChecksum`).
  */
 
 /** Thrown by {@link ByteReader} on bytes that cannot be what the writer wrote; caught by the codec. */
@@ -276,96 +276,4 @@ export class ByteReader {
     this.pos += n;
     return out;
   }
-}
-
-/**
- * A 32-bit checksum (MurmurHash3's mixing over little-endian words) of `bytes`: cheap enough to verify
- * a whole snapshot on every load, and any flipped byte changes it.
- * @example checksum32(new Uint8Array([1, 2, 3])) // a number in [0, 2^32)
- */
-export function checksum32(bytes: Uint8Array): number {
-  return new Checksum32().update(bytes).digest();
-}
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/**
- * {@link checksum32} fed in pieces: `update` with each piece in order, then `digest` once; the result is
- * that of the pieces joined, however they are cut.
- * @example new Checksum32().update(a).update(b).digest() === checksum32(concat(a, b)) // true
- */
-export class Checksum32 {
-  private h = 0x9747b28c;
-  private total = 0;
-  /** Bytes of a word not complete at the end of the last piece (0–3 of them). */
-  private readonly carry = new Uint8Array(4);
-  private carried = 0;
-
-  update(bytes: Uint8Array): this {
-    this.total += bytes.length;
-    let start = 0;
-    if (this.carried > 0) {
-      while (this.carried < 4 && start < bytes.length) this.carry[this.carried++] = bytes[start++];
-      if (this.carried < 4) return this;
-      const c = this.carry;
-      this.mix(c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24));
-      this.carried = 0;
-    }
-    const words = (bytes.length - start) >>> 2;
-    const at = bytes.byteOffset + start;
-    // Unaligned input (a pooled Buffer) is read through a DataView: slower, but only ever small inputs.
-    const w32 = at % 4 === 0 ? new Uint32Array(bytes.buffer, at, words) : null;
-    const dv = w32 ? null : new DataView(bytes.buffer, at, words * 4);
-    // Inline, on a local state: this loop verifies every snapshot on every load.
-    let h = this.h;
-    for (let i = 0; i < words; i++) {
-      let k = w32 ? (LITTLE_ENDIAN ? w32[i] : swap32(w32[i])) : dv!.getUint32(i * 4, true);
-      k = Math.imul(k, 0xcc9e2d51);
-      k = (k << 15) | (k >>> 17);
-      k = Math.imul(k, 0x1b873593);
-      h ^= k;
-      h = (h << 13) | (h >>> 19);
-      h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-    }
-    this.h = h;
-    for (let i = start + words * 4; i < bytes.length; i++) this.carry[this.carried++] = bytes[i];
-    return this;
-  }
-
-  private mix(word: number): void {
-    let k = Math.imul(word, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    let h = this.h ^ k;
-    h = (h << 13) | (h >>> 19);
-    this.h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-
-  /** The checksum of everything passed to {@link update}. */
-  digest(): number {
-    let h = this.h;
-    const rest = this.carried;
-    if (rest > 0) {
-      const c = this.carry;
-      let k = c[0];
-      if (rest > 1) k ^= c[1] << 8;
-      if (rest > 2) k ^= c[2] << 16;
-      k = Math.imul(k, 0xcc9e2d51);
-      k = (k << 15) | (k >>> 17);
-      k = Math.imul(k, 0x1b873593);
-      h ^= k;
-    }
-    // The length enters as a 32-bit value, as in the one-piece original (`h ^= bytes.length`).
-    h ^= this.total;
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-}
-
-function swap32(v: number): number {
-  return (((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) >>> 0;
 }

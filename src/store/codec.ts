@@ -38,7 +38,7 @@ import { Packr } from "./msgpack.ts";
 import { pathKey } from "../project/paths.ts";
 import type { FileStamp } from "../index/core.ts";
 import type { FileRecord } from "../index/records.ts";
-import { ByteReader, type ByteSink, ByteWriter, checksum32, CorruptInput } from "./bytes.ts";
+import { ByteReader, type ByteSink, ByteWriter, CorruptInput } from "./bytes.ts";
 import { compileSpec, FILE_RECORD_SPEC, readObject, StringTable, writeObject } from "./record-codec.ts";
 import {
   LINK_LAYOUT_FIELDS,
@@ -218,7 +218,7 @@ const RECORD_FIELDS = compileSpec(FILE_RECORD_SPEC);
  * without bumping {@link SNAPSHOT_SCHEMA_VERSION} (easy to forget during development) still invalidates
  * old snapshots instead of misreading them.
  */
-export const RECORD_LAYOUT: string = checksum32(
+export const RECORD_LAYOUT: string = snapshotChecksum(
   new TextEncoder().encode(JSON.stringify([RECORD_FIELDS, LINK_LAYOUT_FIELDS])),
 ).toString(16).padStart(8, "0");
 

@@ -1,6 +1,6 @@
 // Varints, floats and the checksum under the snapshot codec.
 import { describe, expect, test } from "bun:test";
-import { ByteReader, ByteWriter, checksum32, CorruptInput } from "../../src/store/bytes.ts";
+import { ByteReader, ByteWriter, CorruptInput } from "../../src/store/bytes.ts";
 
 describe("varints", () => {
   test("unsigned values round-trip with the expected byte counts", () => {
@@ -67,38 +67,5 @@ describe("varints", () => {
     expect(() => new ByteReader(new Uint8Array([1, 2, 3]), 1, 1).uint()).toThrow(
       new CorruptInput("unexpected end of data"),
     );
-  });
-});
-
-describe("checksum32", () => {
-  test("known values (MurmurHash3 x86_32, seed 0x9747b28c)", () => {
-    const enc = (s: string) => new TextEncoder().encode(s);
-    const vectors: [string, number][] = [
-      ["", 0xebb6c228],
-      ["a", 0x7fa09ea6],
-      ["ab", 0x74875592],
-      ["abc", 0xc84a62dd],
-      ["aaaa", 0x5a97808a],
-      ["Hello, world!", 0x24884cba],
-      ["The quick brown fox jumps over the lazy dog", 0x2fa826cd],
-    ];
-    for (const [s, h] of vectors) expect([s, checksum32(enc(s))]).toEqual([s, h]);
-  });
-
-  test("an unaligned view gives the same value as an aligned copy", () => {
-    const data = Uint8Array.from({ length: 103 }, (_, i) => (i * 37) & 0xff);
-    const backing = new Uint8Array(110);
-    backing.set(data, 3);
-    expect(checksum32(backing.subarray(3, 106))).toBe(checksum32(data));
-  });
-
-  test("any single flipped bit changes it", () => {
-    const data = Uint8Array.from({ length: 64 }, (_, i) => i);
-    const base = checksum32(data);
-    for (let bit = 0; bit < 64 * 8; bit++) {
-      const b = data.slice();
-      b[bit >> 3] ^= 1 << (bit & 7);
-      if (checksum32(b) === base) throw new Error(`bit ${bit} went unnoticed`);
-    }
   });
 });

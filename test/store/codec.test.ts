@@ -72,6 +72,17 @@ describe("snapshotChecksum (format 9: zlib's CRC-32)", () => {
     for (const cut of [1, 3, 4097, 9_999]) {
       expect(snapshotChecksum(bytes.subarray(cut), snapshotChecksum(bytes.subarray(0, cut)))).toBe(whole);
     }
+    // An unaligned view gives the same value as an aligned copy; any single flipped bit changes it.
+    const backing = new Uint8Array(bytes.length + 5);
+    backing.set(bytes, 3);
+    expect(snapshotChecksum(backing.subarray(3, 3 + bytes.length))).toBe(whole);
+    const small = bytes.slice(0, 64);
+    const base = snapshotChecksum(small);
+    for (let bit = 0; bit < 64 * 8; bit++) {
+      const b = small.slice();
+      b[bit >> 3] ^= 1 << (bit & 7);
+      if (snapshotChecksum(b) === base) throw new Error(`bit ${bit} went unnoticed`);
+    }
   });
 
   test("the prefix holds the checksum of every byte after it", () => {

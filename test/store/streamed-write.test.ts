@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { type ByteSink, ByteWriter, Checksum32, checksum32 } from "../../src/store/bytes.ts";
+import { type ByteSink, ByteWriter } from "../../src/store/bytes.ts";
 import { decodeSnapshot, encodeSnapshot, type Snapshot } from "../../src/store/codec.ts";
 import { isLowerCaseOf } from "../../src/store/link-codec.ts";
 import { acquireLock, isLockBusy } from "../../src/store/lock.ts";
@@ -76,27 +76,6 @@ describe("the pieces of a streamed write", () => {
       expect([key, id, isLowerCaseOf(key, id)]).toEqual([key, id, id.toLowerCase() === key]);
       expect([key, id, isLowerCaseOf(key, id)]).toEqual([key, id, want]);
     }
-  });
-
-  test("the checksum fed in pieces, cut anywhere and unaligned, equals the checksum of the whole", () => {
-    const whole = noise(203).subarray(1); // 202 bytes starting at an odd offset
-    const expected = checksum32(whole);
-    expect(expected).toBe(new Checksum32().update(whole).digest());
-    for (let a = 0; a <= whole.length; a += 1) {
-      for (const b of [a, a + 1, a + 3, a + 5, whole.length]) {
-        if (b > whole.length) continue;
-        const sum = new Checksum32().update(whole.subarray(0, a)).update(whole.subarray(a, b))
-          .update(whole.subarray(b));
-        if (sum.digest() !== expected) throw new Error(`cut at ${a} and ${b}: ${sum.digest()} ≠ ${expected}`);
-      }
-    }
-    // Byte by byte, and a different byte anywhere changes it.
-    const byByte = new Checksum32();
-    for (let i = 0; i < whole.length; i++) byByte.update(whole.subarray(i, i + 1));
-    expect(byByte.digest()).toBe(expected);
-    const flipped = whole.slice();
-    flipped[101] ^= 1;
-    expect(checksum32(flipped)).not.toBe(expected);
   });
 
   test("a writer with a sink hands on the bytes of one without, patches of handed-on bytes included", () => {
