@@ -120,6 +120,18 @@ describe.skipIf(!existsSync(BIN) || !STRACE || process.platform !== "linux")("di
     expect(own.stdout).toBe(cold.stdout);
   });
 
+  test("a project that does not resolve starts no child: the command says why, once, and exits 3", () => {
+    const missing = join(TMP.make("ra3-relaunch-noproj-"), "no-such-mod");
+    const r = traced(["find", "BaseVehicle", "--project", missing, "--home", TMP.make("ra3-relaunch-nohome-")], {
+      ...process.env,
+      [FTL_OPTION]: undefined,
+      [HEAP_OPTION]: undefined,
+    });
+    expect(r.options).toEqual([null]);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toBe(`ra3: the project folder ${missing} does not exist; check --project\n`);
+  });
+
   test("the child's exit status is the command's: a missing asset exits 1 from a cold build", () => {
     const r = traced(["find", "NoSuchAsset", "--project", SAMPLE, "--home", TMP.make("ra3-relaunch-miss-")], {
       ...process.env,
