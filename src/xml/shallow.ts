@@ -12,7 +12,16 @@
  */
 import * as nodeBuffer from "node:buffer";
 import { Buffer } from "node:buffer";
-import { declaredSingleByteEncoding, decodeSingleByte, decodeUtf8Strict, decodeXml, sniffEncoding } from "./decode.ts";
+import {
+  declaredSingleByteEncoding,
+  decodeSingleByte,
+  decodeUtf8Strict,
+  decodeXml,
+  isAsciiBytes,
+  sniffEncoding,
+} from "./decode.ts";
+
+export { isAsciiBytes };
 import type { ShallowAsset, ShallowDefine, ShallowInclude, ShallowScan, ShallowXInclude } from "./types.ts";
 
 const LT = 0x3c;
@@ -35,16 +44,6 @@ const NEEDLE_BANG = Buffer.from("<!");
 const NEEDLE_QMARK = Buffer.from("<?");
 const NEEDLE_INCLUDE = Buffer.from("include");
 
-const nativeIsAscii = (nodeBuffer as { isAscii?: (b: Uint8Array) => boolean }).isAscii;
-
-/**
- * True when every byte is below 0x80: native (SIMD) where the runtime has `isAscii` on the `node:buffer`
- * module (Node, Bun and Deno do), else a loop.
- */
-export const isAsciiBytes: (b: Uint8Array) => boolean = typeof nativeIsAscii === "function" ? nativeIsAscii : (b) => {
-  for (let i = 0; i < b.length; i++) if (b[i] >= 0x80) return false;
-  return true;
-};
 const isUtf8Bytes: (b: Uint8Array) => boolean = typeof (nodeBuffer as { isUtf8?: unknown }).isUtf8 === "function"
   ? (nodeBuffer as unknown as { isUtf8: (b: Uint8Array) => boolean }).isUtf8
   : (b) => decodeUtf8Strict(b) !== null;

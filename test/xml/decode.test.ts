@@ -299,3 +299,31 @@ describe("decodeSingleByte", () => {
     expect(cp.slice(0x80, 0xa0)).toBe("€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ");
   });
 });
+
+describe("ASCII bytes (decoded one character per byte, natively)", () => {
+  const ascii = new Uint8Array(128).map((_, i) => i);
+  const expected = String.fromCharCode(...ascii);
+
+  test("every 8-bit decoder gives the same text for them", () => {
+    expect(decodeSingleByte(ascii, true)).toBe(expected);
+    expect(decodeSingleByte(ascii, false)).toBe(expected);
+    expect(decodeXml(bytes("<a>", [...ascii.slice(0x20)], "</a>")).text).toBe(`<a>${expected.slice(0x20)}</a>`);
+  });
+
+  test("a view into a larger buffer is read from its own offset (a BOM, a reused read buffer)", () => {
+    const decoded = decodeXml(bytes(BOM, "<a x='1'/>"));
+    expect(decoded).toEqual({ text: "<a x='1'/>", encoding: "utf-8", bomBytes: 3, warnings: [] });
+    const big = bytes("JUNK<b/>JUNK");
+    expect(decodeXml(big.subarray(4, 8)).text).toBe("<b/>");
+    expect(decodeSingleByte(big.subarray(4, 8), true)).toBe("<b/>");
+  });
+
+  test("one byte at 0x80 or above takes the full decoder (UTF-8 stays UTF-8)", () => {
+    expect(decodeXml(utf8("<a>é</a>")).text).toBe("<a>é</a>");
+    expect(decodeXml(bytes("<a>", [0xe9], "</a>"))).toMatchObject({ text: "<a>é</a>", encoding: "windows-1252" });
+  });
+
+  test("declared us-ascii stays us-ascii", () => {
+    expect(decodeXml(bytes('<?xml version="1.0" encoding="us-ascii"?><a/>')).encoding).toBe("us-ascii");
+  });
+});
