@@ -33,6 +33,7 @@ export function nativeLauncher(binary: string): Launcher {
   delete env.RA3_SDK;
   delete env.RA3_HOME;
   const home = mkdtempSync(join(tmpdir(), "ra3-smoke-user-"));
+  process.on("exit", () => rmSync(home, { recursive: true, force: true }));
   const user = {
     home,
     env: {
@@ -91,8 +92,10 @@ export function runBinary(
 ): Ran {
   const { file, args: argv } = l.command(args);
   let fd: number | null = null;
+  let inputDir: string | null = null;
   if (options.input !== undefined) {
-    const f = join(mkdtempSync(join(tmpdir(), "ra3-smoke-in-")), "stdin.jsonl");
+    inputDir = mkdtempSync(join(tmpdir(), "ra3-smoke-in-"));
+    const f = join(inputDir, "stdin.jsonl");
     writeFileSync(f, options.input);
     fd = openSync(f, "r");
   }
@@ -108,6 +111,7 @@ export function runBinary(
     return { status: r.status, stdout: r.stdout ?? "", stderr: (r.stderr ?? "") + (r.error ? String(r.error) : "") };
   } finally {
     if (fd !== null) closeSync(fd);
+    if (inputDir !== null) rmSync(inputDir, { recursive: true, force: true });
   }
 }
 
