@@ -175,6 +175,12 @@ function readEveryByte(dir: string): number {
 }
 
 /**
+ * Edits per edit row (at least; more with `--runs`). Five gave medians 1.5× those of twenty on one host (the first
+ * edits run before the link's code is compiled: 161 ms, then 54–107), so eleven.
+ */
+const EDITS = 11;
+
+/**
  * Median ms from writing an edit to a strict answer that shows it (in process, watcher on), and how many
  * strict answers missed the edit (the watcher's event came later than strict waits for it). The edit
  * renames the first `element` of the first active file defining one (`first`: at Corona scale a base
@@ -210,7 +216,7 @@ async function editToAnswer(
   const reverts: number[] = [];
   let missed = 0;
   try {
-    for (let i = 0; i < Math.max(5, runs); i++) {
+    for (let i = 0; i < Math.max(EDITS, runs); i++) {
       const marker = `BenchTargetsEdit${i}`;
       const edited = change === "add"
         ? text.replace(/<\/AssetDeclaration>/, `\t<${element} id="${marker}" />\n</AssetDeclaration>`)
