@@ -5,9 +5,9 @@
  */
 import { extensionOf } from "../project/paths.ts";
 import type { SchemaQueries } from "../schema/model.ts";
-import { decodeXml, sniffBinary } from "../xml/decode.ts";
+import { decodeXml, isAsciiBytes, sniffBinary } from "../xml/decode.ts";
 import type { DecodedText, XmlStartTag } from "../xml/types.ts";
-import { isAsciiBytes, scanShallowAscii } from "../xml/shallow.ts";
+import { scanShallowAscii } from "../xml/shallow.ts";
 import { parseXml } from "../xml/tokenizer.ts";
 import { parseManifest } from "../formats/manifest.ts";
 import { parseStringTable } from "../formats/str.ts";

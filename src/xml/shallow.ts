@@ -20,8 +20,6 @@ import {
   isAsciiBytes,
   sniffEncoding,
 } from "./decode.ts";
-
-export { isAsciiBytes };
 import type { ShallowAsset, ShallowDefine, ShallowInclude, ShallowScan, ShallowXInclude } from "./types.ts";
 
 const LT = 0x3c;
