@@ -135,6 +135,53 @@ export function acquireLock(lockPath: string, options: AcquireOptions = {}): Loc
   return busyOf(final === "missing" ? null : final, now());
 }
 
+/**
+ * The holder of the lock at `lockPath` while it is live (not stale by {@link acquireLock}'s rules), or
+ * null: no lock, or one a writer would take over. Never throws (an unreadable lock counts as none).
+ */
+export function liveLockHolder(
+  lockPath: string,
+  options: Pick<AcquireOptions, "staleMs" | "now" | "hostname" | "isAlive" | "fs"> = {},
+): LockOwner | null {
+  const fs = options.fs ?? nodeFileSystem();
+  let seen;
+  try {
+    seen = readLock(fs, lockPath);
+  } catch {
+    return null;
+  }
+  if (seen === "missing") return null;
+  const stale = isStale(seen, {
+    staleMs: options.staleMs ?? DEFAULT_STALE_MS,
+    now: (options.now ?? Date.now)(),
+    host: options.hostname ?? osHostname(),
+    isAlive: options.isAlive ?? pidIsAlive,
+  });
+  return stale ? null : seen.owner;
+}
+
+/**
+ * Waits while `target` is missing and a live writer holds `lockPath` (a save still running after its run
+ * answered: `cli/detach.ts`), polling every few milliseconds, at most `maxMs`. Returns whether it waited;
+ * a stale lock, or none, or the file there, returns at once.
+ */
+export async function waitForLiveWriter(
+  target: string,
+  lockPath: string,
+  options: Pick<AcquireOptions, "staleMs" | "isAlive" | "fs"> & { readonly maxMs?: number } = {},
+): Promise<boolean> {
+  const fs = options.fs ?? nodeFileSystem();
+  const writing = () => !fs.exists(target) && liveLockHolder(lockPath, options) !== null;
+  if (!writing()) return false;
+  const until = Date.now() + (options.maxMs ?? WRITER_WAIT_MS);
+  while (Date.now() < until && writing()) await new Promise((r) => setTimeout(r, WRITER_POLL_MS));
+  return true;
+}
+
+/** How long a reader waits for a running save of a missing file (a Corona-scale snapshot: ≈ 0.3 s). */
+const WRITER_WAIT_MS = 30_000;
+const WRITER_POLL_MS = 5;
+
 type SeenLock = { readonly owner: LockOwner | null; readonly raw: string };
 
 /** Error codes of file systems without hard links (FAT, some network shares). */

@@ -25,7 +25,7 @@ import {
   writeSnapshotSteps,
 } from "./codec.ts";
 import { CorruptSites, type LinkState } from "./link-codec.ts";
-import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "./lock.ts";
+import { acquireLock, isLockBusy, type Lock, type LockBusy, pidIsAlive, waitForLiveWriter } from "./lock.ts";
 import { sweepTempFiles, tempFilesOf } from "./leftovers.ts";
 import { runSteps, runStepsWithPauses } from "../steps.ts";
 
@@ -267,9 +267,24 @@ export class SnapshotStore {
    * `CorruptSites`), and nothing is written: the caller decides what of the snapshot it refuses.
    * `between` runs between the encoding's steps (the workspace's memory pacer).
    */
-  save(snapshot: Snapshot, between?: () => void): SaveResult {
+  save(snapshot: Snapshot, between?: () => void, onLocked?: () => void): SaveResult {
     const state = snapshotStateKey(snapshot);
-    return this.unchangedOnDisk(state) ?? runSteps(this.writeSteps(snapshot, state), between);
+    return this.unchangedOnDisk(state) ?? runSteps(this.writeSteps(snapshot, state, onLocked), between);
+  }
+
+  /**
+   * Waits while the snapshot file is missing and a live writer holds its lock — a save still running
+   * after its run answered (`cli/detach.ts`) — at most `maxMs` (`lock.ts` `waitForLiveWriter`). Returns
+   * whether it waited. A stale lock, or none, returns at once. The wait is only for a missing file: a
+   * save that answers early only happens after a build from nothing (`cli/relaunch.ts`).
+   */
+  waitForWriter(maxMs?: number): Promise<boolean> {
+    return waitForLiveWriter(this.path, this.lockPath, {
+      staleMs: this.options.staleLockMs,
+      isAlive: this.options.isAlive,
+      fs: this.options.fs ?? disk,
+      maxMs,
+    });
   }
 
   /**
@@ -287,7 +302,7 @@ export class SnapshotStore {
    * the encoding, since the encoding is the write: no whole snapshot is ever held in memory (see
    * `writeSnapshotSteps`). A failure anywhere leaves the previous snapshot as it was.
    */
-  private *writeSteps(snapshot: Snapshot, state: string): Generator<void, SaveResult, void> {
+  private *writeSteps(snapshot: Snapshot, state: string, onLocked?: () => void): Generator<void, SaveResult, void> {
     let lock;
     try {
       lock = acquireLock(this.lockPath, { staleMs: this.options.staleLockMs, isAlive: this.options.isAlive });
@@ -304,6 +319,8 @@ export class SnapshotStore {
         busy: b,
       };
     }
+    // The lock is ours: a reader from now on waits for this save (`waitForWriter`).
+    onLocked?.();
     try {
       this.sweep();
       const fs = this.options.fs ?? disk;

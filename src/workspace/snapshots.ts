@@ -107,6 +107,8 @@ export async function warmStart(
   served?: () => void,
 ): Promise<WarmStartResult> {
   const t = performance.now();
+  // The run before may still be writing the snapshot after its answer (`cli/detach.ts`): wait for it.
+  await store.waitForWriter();
   // A writer killed mid-save left its temporary file: remove it before anything else is written.
   store.cleanLeftovers();
   // Records are decoded when read (most warm starts read none): one that then does not decode is refused.
@@ -248,7 +250,12 @@ function stampIn(
 const paceMemory = (): void => memoryPacer.step();
 
 /** Saves the workspace's snapshot; a failure is a value (the index keeps working). */
-export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: string): SaveResult {
+export function saveSnapshot(
+  ws: Workspace,
+  store: SnapshotStore,
+  schemaKey: string,
+  onLocked?: () => void,
+): SaveResult {
   if (servedAsStored.get(ws) === store && ws.servesStoredIndex) {
     // The stored index, published as it was, nothing changed since: the state is the loaded file's.
     const unchanged = store.unchangedSinceLoad();
@@ -256,13 +263,13 @@ export function saveSnapshot(ws: Workspace, store: SnapshotStore, schemaKey: str
   }
   const snapshot = snapshotOf(ws, schemaKey);
   try {
-    return store.save(snapshot, paceMemory);
+    return store.save(snapshot, paceMemory, onLocked);
   } catch (e) {
     const refused = refusedPart(e);
     if (!("sites" in refused)) return refused;
     let outcome: { result: SaveResult } | { error: unknown };
     try {
-      outcome = { result: store.save({ ...snapshot, linked: null }, paceMemory) };
+      outcome = { result: store.save({ ...snapshot, linked: null }, paceMemory, onLocked) };
     } catch (again) {
       outcome = { error: again };
     }

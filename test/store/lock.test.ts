@@ -12,7 +12,16 @@ import {
 } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join, posix, win32 } from "node:path";
-import { acquireLock, createLockFile, isLockBusy, type Lock, type LockBusy, pidIsAlive } from "../../src/store/lock.ts";
+import {
+  acquireLock,
+  createLockFile,
+  isLockBusy,
+  liveLockHolder,
+  type Lock,
+  type LockBusy,
+  pidIsAlive,
+  waitForLiveWriter,
+} from "../../src/store/lock.ts";
 import { deadPid } from "./dead-pid.ts";
 import { fsError } from "../../src/disk/port.ts";
 import { MemoryFileSystem } from "../disk/memory-fs.ts";
@@ -233,5 +242,53 @@ describe("pidIsAlive", () => {
     expect(pidIsAlive(process.pid)).toBe(true);
     expect(pidIsAlive(deadPid())).toBe(false);
     expect([pidIsAlive(0), pidIsAlive(-5), pidIsAlive(1.5)]).toEqual([false, false, false]);
+  });
+});
+
+describe("waitForLiveWriter", () => {
+  test("waits while the file is missing and a live writer holds the lock, then returns true", async () => {
+    const lockPath = fresh();
+    const target = lockPath.replace(/\.lock$/, "");
+    const lock = held(acquireLock(lockPath));
+    setTimeout(() => {
+      writeFileSync(target, "snapshot");
+      lock.release();
+    }, 60);
+    expect(await waitForLiveWriter(target, lockPath)).toBe(true);
+    expect(existsSync(lockPath)).toBe(false);
+    expect(readFileSync(target, "utf8")).toBe("snapshot");
+  });
+
+  test("returns false at once with no lock, a dead writer's lock, or the file already there", async () => {
+    const lockPath = fresh();
+    const target = lockPath.replace(/\.lock$/, "");
+    mkdirSync(join(lockPath, ".."), { recursive: true });
+    expect(await waitForLiveWriter(target, lockPath)).toBe(false);
+    held(acquireLock(lockPath, { pid: deadPid() }));
+    expect(await waitForLiveWriter(target, lockPath)).toBe(false);
+    rmSync(lockPath);
+    const live = held(acquireLock(lockPath));
+    writeFileSync(target, "snapshot");
+    expect(await waitForLiveWriter(target, lockPath)).toBe(false);
+    live.release();
+  });
+
+  test("gives up after maxMs while the writer still holds the lock (true: it waited)", async () => {
+    const lockPath = fresh();
+    const lock = held(acquireLock(lockPath));
+    expect(await waitForLiveWriter(lockPath.replace(/\.lock$/, ""), lockPath, { maxMs: 30 })).toBe(true);
+    expect(existsSync(lockPath)).toBe(true);
+    lock.release();
+  });
+
+  test("liveLockHolder: the owner of a live lock, null for a stale or unparsable one", () => {
+    const lockPath = fresh();
+    const lock = held(acquireLock(lockPath));
+    expect(liveLockHolder(lockPath)?.token).toBe(lock.owner.token);
+    expect(liveLockHolder(lockPath, { now: () => Date.now() + 120_000 })).toBeNull();
+    lock.release();
+    expect(liveLockHolder(lockPath)).toBeNull();
+    writeFileSync(lockPath, "{not json");
+    expect(liveLockHolder(lockPath)).toBeNull();
   });
 });
