@@ -12,7 +12,8 @@ import { configRequest } from "./config-request.ts";
 import { isEnvError, resolveConfig } from "../workspace/config.ts";
 import { snapshotPathFor } from "../project/home.ts";
 import { BUILD } from "../version.ts";
-import { relaunchPlan, runRelaunched, typedCommandLine } from "./relaunch.ts";
+import { waitForLiveWriter } from "../store/lock.ts";
+import { FAILED_SAVE_SUFFIX, relaunchPlan, runRelaunched, typedCommandLine } from "./relaunch.ts";
 
 /**
  * The commands that open the index (through `context.ts` `openWorkspace`), so may build it from nothing.
@@ -39,18 +40,26 @@ export const OPENS_INDEX: ReadonlySet<CommandName> = new Set<CommandName>([
  * to build the index from nothing; null to go on in this process (also when the configuration does not
  * resolve: the command itself says why).
  */
-export function relaunchForColdBuild(cfg: CliConfig, io: CliIo): number | null {
+export async function relaunchForColdBuild(cfg: CliConfig, io: CliIo): Promise<number | null> {
   const facts = {
     compiled: BUILD.commit !== null && typeof (globalThis as { Bun?: unknown }).Bun !== "undefined",
     argv: typedCommandLine(),
     env: io.env,
     watch: cfg.watch,
     snapshotExists: false,
+    detach: false,
   };
   // Nothing but the snapshot would decide it: only then is the configuration resolved.
   if (relaunchPlan(facts) === null) return null;
   const config = resolveConfig(configRequest(cfg, io));
   if (isEnvError(config)) return null;
-  const plan = relaunchPlan({ ...facts, snapshotExists: existsSync(snapshotPathFor(config.home, config.projectDir)) });
-  return plan ? runRelaunched(process.execPath, plan) : null;
+  const snapshot = snapshotPathFor(config.home, config.projectDir);
+  // The run before may still be writing it after its answer (`detach.ts`): wait, then start warm.
+  await waitForLiveWriter(snapshot, snapshot + ".lock");
+  const plan = relaunchPlan({
+    ...facts,
+    snapshotExists: existsSync(snapshot),
+    detach: process.platform !== "win32" && !existsSync(snapshot + FAILED_SAVE_SUFFIX),
+  });
+  return plan ? await runRelaunched(process.execPath, plan) : null;
 }

@@ -12,6 +12,8 @@ import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { loadWorkspaceSchemaDeferred } from "../workspace/schema.ts";
 import { runSteps } from "../steps.ts";
+import { existsSync } from "node:fs";
+import { canReleaseParent, failedSavePath, recordFailedSave, releaseParent } from "./detach.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
 import { envelopeOf, isQueryError, type QueryResult, shortEnvelope } from "../query/envelope.ts";
 import { visibleLines } from "../query/visible.ts";
@@ -25,6 +27,19 @@ export interface SnapshotOutcome {
   readonly unchanged: boolean;
   readonly size: number | null;
   readonly message: string | null;
+  /**
+   * True when the save went on after this run handed its status to the waiting parent (`detach.ts`):
+   * `saved`, `size` and `message` then tell what only this process saw.
+   */
+  readonly background: boolean;
+}
+
+/** How a command's save may finish without it (`detach.ts`). */
+export interface SaveOptions {
+  /** The command's exit status: given, a waiting parent may exit with it once the writer's lock is held. */
+  readonly status?: number;
+  /** Runs right before the parent is let go: the last words the caller's reader sees. */
+  readonly beforeRelease?: () => void;
 }
 
 export interface OpenedWorkspace {
@@ -42,9 +57,12 @@ export interface OpenedWorkspace {
   /**
    * Saves the snapshot unless the one on disk already holds this index, once (later calls return the
    * first outcome). Queries call it after printing their answer ({@link answer}); `ra3 index` before,
-   * since its answer reports the save.
+   * since its answer reports the save. With `status`, the save may finish after the run's parent exited
+   * with that status (a build from nothing in the compiled binary: `detach.ts`).
    */
-  saveSnapshot(): SnapshotOutcome;
+  saveSnapshot(options?: SaveOptions): SnapshotOutcome;
+  /** Where the snapshot is (or will be) saved. */
+  readonly snapshotPath: string;
 }
 
 /** The run's configuration, or (after printing why, with the mods found in a container folder) EXIT_ENV. */
@@ -126,13 +144,27 @@ export async function openWorkspace(
   if (options.sites !== false) await ws.decodeStoredSites();
   const ms = Math.round((performance.now() - t) * 10) / 10;
   let outcome: SnapshotOutcome | null = null;
-  const saveSnapshotOnce = (): SnapshotOutcome => {
+  const saveSnapshotOnce = (options: SaveOptions = {}): SnapshotOutcome => {
     if (outcome) return outcome;
+    let background = false;
+    const status = options.status;
+    // The writer's lock is held from here on: a reader waits for the file, so the parent may go.
+    const onLocked = status !== undefined && canReleaseParent(io.env)
+      ? () => {
+        // Once (a save refused for its stored sites runs again); an answer not all out yet keeps the parent.
+        if (background || io.outputPending?.()) return;
+        options.beforeRelease?.();
+        background = releaseParent(status, io.env);
+      }
+      : undefined;
     // Saved whenever the index differs from the snapshot on disk; the store skips a write of the same state.
-    const saved = saveSnapshot(ws, store, schemaKey);
+    const saved = saveSnapshot(ws, store, schemaKey, onLocked);
     outcome = saved.saved || saved.reason === "unchanged"
-      ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null }
-      : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
+      ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null, background }
+      : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message, background };
+    if (saved.saved) {
+      if (existsSync(failedSavePath(store.path))) recordFailedSave(store.path, null);
+    } else if (saved.reason === "error" && background) recordFailedSave(store.path, saved.message);
     if (!saved.saved && saved.reason !== "unchanged" && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
     // Not said when it fails, as a load that writes it at once does not say it: the next run loads the XSDs again.
     runSteps(loaded.writeCache());
@@ -142,6 +174,7 @@ export async function openWorkspace(
     ws,
     report,
     start: { mode: warm.warm ? "warm" : "cold", changed, deleted, ms, note },
+    snapshotPath: store.path,
     saveSnapshot: saveSnapshotOnce,
   };
 }
@@ -159,7 +192,7 @@ export function answer<R>(
   json: JsonForm<R>,
 ): number {
   const code = emit(cfg, io, opened.ws, result, text, json);
-  opened.saveSnapshot();
+  opened.saveSnapshot({ status: code });
   return code;
 }
 

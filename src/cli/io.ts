@@ -19,6 +19,11 @@ export interface CliIo {
   readonly errIsTTY: boolean;
   readonly cwd: string;
   readonly env: Record<string, string | undefined>;
+  /**
+   * True while text written to stdout or stderr still waits in a stream's buffer (a console, or a full
+   * pipe: `fd-writer.ts`); absent: never (everything is written when `out`/`err` return).
+   */
+  readonly outputPending?: () => boolean;
 }
 
 /**
@@ -28,8 +33,17 @@ export interface CliIo {
  */
 export function processIo(options: { readonly inPlace: boolean }): CliIo {
   let errIsTTY: boolean | null = null;
-  const stdout = () => (chunk: string | Uint8Array) => process.stdout.write(chunk);
-  const stderr = () => (chunk: string | Uint8Array) => process.stderr.write(chunk);
+  // Whether each stream was made: asking a stream that was not would make it.
+  let madeOut = false;
+  let madeErr = false;
+  const stdout = () => {
+    madeOut = true;
+    return (chunk: string | Uint8Array) => process.stdout.write(chunk);
+  };
+  const stderr = () => {
+    madeErr = true;
+    return (chunk: string | Uint8Array) => process.stderr.write(chunk);
+  };
   return {
     out: options.inPlace ? fdWriter(1, stdout) : stdout(),
     err: options.inPlace ? fdWriter(2, stderr) : stderr(),
@@ -41,6 +55,8 @@ export function processIo(options: { readonly inPlace: boolean }): CliIo {
     // The folder as the user reached it (through a link, too): the project keeps that name.
     cwd: logicalCwd(process.env),
     env: process.env,
+    outputPending: () =>
+      (madeOut && process.stdout.writableLength > 0) || (madeErr && process.stderr.writableLength > 0),
   };
 }
 

@@ -10,8 +10,22 @@
  * Long-lived runs (`ra3 mcp`, `--watch`) keep the tier: they run the
  * same code for hours; so does `ra3 setup`, which opens the index as one of its steps.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { constants } from "node:os";
+
+/**
+ * The environment variable that tells the child its status pipe (`detach.ts`): set by the parent only,
+ * to {@link STATUS_FD}, the fourth entry of the child's stdio.
+ */
+export const STATUS_FD_OPTION = "RA3_STATUS_FD";
+export const STATUS_FD = 3;
+/** Beside the snapshot: the message of a save that failed after its run had answered (`detach.ts`). */
+export const FAILED_SAVE_SUFFIX = ".failed";
+/**
+ * Set (to anything but "" or "0"), a run exits only once its snapshot is on disk, as before `detach.ts`:
+ * for a script that reads the snapshot file itself, or a measurement of the whole process tree.
+ */
+export const WAIT_FOR_SAVE_OPTION = "RA3_WAIT_FOR_SAVE";
 
 /** The engine option the child gets; set by the user (to any value), it is left alone and nothing relaunches. */
 export const FTL_OPTION = "BUN_JSC_useFTLJIT";
@@ -39,12 +53,19 @@ export interface RelaunchFacts {
   readonly watch: boolean;
   /** A snapshot of the project exists (a warm start, or a rebuild of a broken one: not worth a child). */
   readonly snapshotExists: boolean;
+  /**
+   * The child may hand back its status before its save ends (`detach.ts`): not on Windows, and not after
+   * such a save failed (its note is beside the snapshot), so that a failure is seen by the next run.
+   */
+  readonly detach: boolean;
 }
 
 /** The child to run instead of building here: the same command line, the option off. */
 export interface RelaunchPlan {
   readonly args: readonly string[];
   readonly env: Record<string, string | undefined>;
+  /** The parent exits when the child's status comes through its pipe, not at the child's end. */
+  readonly detach: boolean;
 }
 
 /** The child to run instead of building here, or null to build in this process. */
@@ -53,7 +74,11 @@ export function relaunchPlan(facts: RelaunchFacts): RelaunchPlan | null {
   if (facts.env[FTL_OPTION] !== undefined) return null;
   const env: Record<string, string | undefined> = { ...facts.env, [FTL_OPTION]: "0" };
   if (env[HEAP_OPTION] === undefined) env[HEAP_OPTION] = HEAP_BYTES;
-  return { args: facts.argv, env };
+  const wait = env[WAIT_FOR_SAVE_OPTION];
+  const detach = facts.detach && (wait === undefined || wait === "" || wait === "0");
+  if (detach) env[STATUS_FD_OPTION] = String(STATUS_FD);
+  else delete env[STATUS_FD_OPTION];
+  return { args: facts.argv, env, detach };
 }
 
 /** The command line of this run, set by the entry point when it runs one as typed (see {@link relaunchPlan}). */
@@ -70,12 +95,39 @@ export function typedCommandLine(): readonly string[] | null {
 /**
  * Runs `plan`'s child with this process's stdin, stdout and stderr, and returns its exit status (a child
  * ended by a signal: 128 + the signal's number, as a shell reports it); null when it could not start
- * (the caller builds here instead).
+ * (the caller builds here instead). With `plan.detach` the status is the one the child sends through its
+ * pipe once its answer is out and its save has begun (`detach.ts`); the child's end, if first, gives it.
  */
-export function runRelaunched(execPath: string, plan: RelaunchPlan): number | null {
-  const r = spawnSync(execPath, plan.args, { stdio: "inherit", env: plan.env });
-  if (r.error) return null;
-  if (r.status !== null) return r.status;
+export function runRelaunched(execPath: string, plan: RelaunchPlan): Promise<number | null> {
+  if (!plan.detach) {
+    const r = spawnSync(execPath, plan.args, { stdio: "inherit", env: plan.env });
+    return Promise.resolve(r.error ? null : r.status ?? signalStatus(r.signal));
+  }
+  // The status comes through the pipe (the child goes on saving), or the child's end gives it.
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (status: number | null) => {
+      if (done) return;
+      done = true;
+      child.unref();
+      child.stdio[STATUS_FD]?.destroy();
+      resolve(status);
+    };
+    const child = spawn(execPath, plan.args, { stdio: ["inherit", "inherit", "inherit", "pipe"], env: plan.env });
+    let line = "";
+    child.stdio[STATUS_FD]?.on("data", (chunk: Buffer) => {
+      line += chunk.toString("latin1");
+      const end = line.indexOf("\n");
+      const status = end < 0 ? NaN : Number(line.slice(0, end));
+      if (Number.isSafeInteger(status)) finish(status);
+    });
+    child.stdio[STATUS_FD]?.on("error", () => {}); // a child gone mid-line: its end decides
+    child.on("error", () => finish(null));
+    child.on("exit", (code, signal) => finish(code ?? signalStatus(signal)));
+  });
+}
+
+function signalStatus(signal: NodeJS.Signals | null): number {
   const signals: Partial<Record<string, number>> = constants.signals;
-  return 128 + ((r.signal && signals[r.signal]) || 0);
+  return 128 + ((signal && signals[signal]) || 0);
 }

@@ -58,7 +58,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   // A cold build runs in a child (`cold-start.ts`): decided before the command's module loads.
   const cold = await import("./cold-start.ts");
   if (cold.OPENS_INDEX.has(cfg.command)) {
-    const status = cold.relaunchForColdBuild(cfg, io);
+    const status = await cold.relaunchForColdBuild(cfg, io);
     if (status !== null) return status;
   }
   const command = await load();

@@ -5,7 +5,15 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FTL_OPTION, HEAP_OPTION, type RelaunchFacts, relaunchPlan, runRelaunched } from "../../src/cli/relaunch.ts";
+import {
+  FTL_OPTION,
+  HEAP_OPTION,
+  type RelaunchFacts,
+  relaunchPlan,
+  runRelaunched,
+  STATUS_FD_OPTION,
+  WAIT_FOR_SAVE_OPTION,
+} from "../../src/cli/relaunch.ts";
 import { OPENS_INDEX } from "../../src/cli/cold-start.ts";
 import { tempDirs } from "../temp-dirs.ts";
 
@@ -20,6 +28,7 @@ const COLD: RelaunchFacts = {
   env: { PATH: "/usr/bin", RA3_HOME: "/h" },
   watch: false,
   snapshotExists: false,
+  detach: false,
 };
 
 describe("relaunchPlan", () => {
@@ -27,7 +36,28 @@ describe("relaunchPlan", () => {
     expect(relaunchPlan(COLD)).toEqual({
       args: ["index", "--project", "C:\\Mods\\My Mod"],
       env: { PATH: "/usr/bin", RA3_HOME: "/h", [FTL_OPTION]: "0", [HEAP_OPTION]: "268435456" },
+      detach: false,
     });
+  });
+
+  test("a child that may save after its answer is told its status pipe; one that may not, never", () => {
+    const plan = relaunchPlan({ ...COLD, detach: true })!;
+    expect(plan.detach).toBe(true);
+    expect(plan.env[STATUS_FD_OPTION]).toBe("3");
+    // A value inherited from somewhere else is not passed on to a child that has no pipe.
+    const inherited = relaunchPlan({ ...COLD, env: { ...COLD.env, [STATUS_FD_OPTION]: "3" } })!;
+    expect(inherited.detach).toBe(false);
+    expect(STATUS_FD_OPTION in inherited.env).toBe(false);
+  });
+
+  test('RA3_WAIT_FOR_SAVE set: the run waits for its save ("0" or empty: it does not)', () => {
+    const waits = (v: string) =>
+      relaunchPlan({ ...COLD, detach: true, env: { ...COLD.env, [WAIT_FOR_SAVE_OPTION]: v } })!;
+    expect(waits("1").detach).toBe(false);
+    expect(STATUS_FD_OPTION in waits("1").env).toBe(false);
+    expect(waits("yes").detach).toBe(false);
+    expect(waits("0").detach).toBe(true);
+    expect(waits("").detach).toBe(true);
   });
 
   test("the collector's allowance set by the user is kept in the child", () => {
@@ -66,19 +96,42 @@ describe("OPENS_INDEX: the commands whose cold build is run in a child", () => {
 
 describe("runRelaunched", () => {
   const bun = process.execPath;
-  test("hands back the child's exit status", () => {
-    expect(runRelaunched(bun, { args: ["-e", "process.exit(3)"], env: process.env })).toBe(3);
-    expect(runRelaunched(bun, { args: ["-e", `process.exit(process.env.X === "y" ? 0 : 4)`], env: { X: "y" } })).toBe(
-      0,
-    );
+  const plan = (args: string[], env: Record<string, string | undefined>, detach = false) => ({ args, env, detach });
+  test("hands back the child's exit status", async () => {
+    expect(await runRelaunched(bun, plan(["-e", "process.exit(3)"], process.env))).toBe(3);
+    expect(await runRelaunched(bun, plan(["-e", `process.exit(process.env.X === "y" ? 0 : 4)`], { X: "y" }))).toBe(0);
   });
 
-  test.skipIf(process.platform === "win32")("a child ended by a signal: 128 + its number", () => {
-    expect(runRelaunched(bun, { args: ["-e", "process.kill(process.pid, 'SIGTERM')"], env: process.env })).toBe(143);
+  test.skipIf(process.platform === "win32")("a child ended by a signal: 128 + its number", async () => {
+    const r = await runRelaunched(bun, plan(["-e", "process.kill(process.pid, 'SIGTERM')"], process.env));
+    expect(r).toBe(143);
+    const detached = await runRelaunched(bun, plan(["-e", "process.kill(process.pid, 'SIGTERM')"], process.env, true));
+    expect(detached).toBe(143);
   });
 
-  test("a program that cannot start: null (the caller builds in its own process)", () => {
-    expect(runRelaunched(join(TMP.make("ra3-relaunch-"), "missing"), { args: [], env: {} })).toBeNull();
+  test.skipIf(process.platform === "win32")("detached: the status from the pipe, before the child's end", async () => {
+    const marker = join(TMP.make("ra3-relaunch-late-"), "ended.txt");
+    // The child sends 5, then works on (ends 0) and leaves a file once done.
+    const script = `require("fs").writeSync(3, "5\\n"); require("fs").closeSync(3);
+      setTimeout(() => require("fs").writeFileSync(${JSON.stringify(marker)}, "x"), 400);`;
+    const status = await runRelaunched(bun, plan(["-e", script], process.env, true));
+    expect(status).toBe(5);
+    expect(existsSync(marker)).toBe(false); // the child is still working
+    for (let i = 0; i < 200 && !existsSync(marker); i++) await Bun.sleep(10);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  test.skipIf(process.platform === "win32")("detached: a child that ends without a status gives its own", async () => {
+    expect(await runRelaunched(bun, plan(["-e", "process.exit(6)"], process.env, true))).toBe(6);
+    // A half line and then the end: the end decides.
+    expect(await runRelaunched(bun, plan(["-e", `require("fs").writeSync(3, "7"); process.exit(2)`], {}, true)))
+      .toBe(2);
+  });
+
+  test("a program that cannot start: null (the caller builds in its own process)", async () => {
+    const missing = join(TMP.make("ra3-relaunch-"), "missing");
+    expect(await runRelaunched(missing, plan([], {}))).toBeNull();
+    expect(await runRelaunched(missing, plan([], {}, true))).toBeNull();
   });
 });
 

@@ -19,10 +19,13 @@ import { checkAnswer, errorAnswer } from "../../query/answers.ts";
 export async function runCheck(cfg: CliConfig, io: CliIo): Promise<number> {
   const opened = await openWorkspace(cfg, io);
   if (typeof opened === "number") return opened;
+  let status: number | undefined;
   try {
-    return runCheckWith(cfg, io, opened);
+    status = runCheckWith(cfg, io, opened);
+    return status;
   } finally {
-    opened.saveSnapshot(); // after the output: the answer never waits for the write
+    // After the output: the answer never waits for the write (nor, with its status, the run's end).
+    opened.saveSnapshot(status === undefined ? {} : { status });
   }
 }
 

@@ -15,10 +15,13 @@ export async function runExport(cfg: CliConfig, io: CliIo): Promise<number> {
   if (typeof opened === "number") return opened;
   // The export reads every record: those a warm start left undecoded are decoded now.
   await opened.ws.decodeDeferred();
+  let status: number | undefined;
   try {
-    return runExportWith(cfg, io, opened);
+    status = runExportWith(cfg, io, opened);
+    return status;
   } finally {
-    opened.saveSnapshot(); // after the output: the answer never waits for the write
+    // After the output: the answer never waits for the write (nor, with its status, the run's end).
+    opened.saveSnapshot(status === undefined ? {} : { status });
   }
 }
 

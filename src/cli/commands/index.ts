@@ -1,6 +1,7 @@
 /**
  * `ra3 index`: build the index and print its summary. The text is printed before the snapshot is saved
- * (its last line, the snapshot's, after); `--json` reports the save, so it saves first.
+ * (its last line, the snapshot's, after, or "being written" when the save goes on after the run exits:
+ * `detach.ts`); `--json` reports the save, so it saves first.
  */
 import type { CliConfig } from "../args.ts";
 import { emit, openWorkspace, type SnapshotOutcome } from "../context.ts";
@@ -24,7 +25,7 @@ export interface IndexResult extends IndexSummary {
   /** Per-phase timings of a full build (null after a warm start). */
   readonly timings: BuildTimings | null;
   /** `saved`: written by this run; `unchanged`: the file on disk already held this index (not rewritten). */
-  readonly snapshot: Omit<SnapshotOutcome, "message">;
+  readonly snapshot: Omit<SnapshotOutcome, "message" | "background">;
 }
 
 export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
@@ -48,8 +49,14 @@ export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
     code = emit(cfg, io, ws, result, () => "", { answer: summaryAnswer, fullIndex: true });
   } else {
     code = emit(cfg, io, ws, summary, (r) => renderIndex(r, cfg.quiet), { answer: summaryAnswer, fullIndex: true });
-    const snapshot = opened.saveSnapshot();
-    if (!cfg.quiet) io.out(renderSnapshotLine(snapshot) + "\n");
+    // A save that goes on after this run exits (a build from nothing: `detach.ts`) is said as such.
+    const snapshot = opened.saveSnapshot({
+      status: code,
+      beforeRelease: () => {
+        if (!cfg.quiet) io.out(`snapshot: ${opened.snapshotPath} (being written)\n`);
+      },
+    });
+    if (!cfg.quiet && !snapshot.background) io.out(renderSnapshotLine(snapshot) + "\n");
   }
   if (!cfg.watch) return code;
   // --watch: keep the index (and its snapshot) current until interrupted.

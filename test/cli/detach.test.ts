@@ -1,0 +1,122 @@
+// A run whose parent waits for its status on a pipe (src/cli/detach.ts) hands the status over once its
+// answer is out and the writer's lock is held, then saves on its own: the answer and the status as
+// without it, the snapshot complete afterwards, a failure of that save noted beside the snapshot for the
+// next run, and nothing of it when no such pipe is there.
+import { describe, expect, test } from "bun:test";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tempDirs } from "../temp-dirs.ts";
+import { FAILED_SAVE_SUFFIX, STATUS_FD_OPTION } from "../../src/cli/relaunch.ts";
+import { snapshotPathFor } from "../../src/project/home.ts";
+
+const TMP = tempDirs();
+const ROOT = join(import.meta.dirname, "..", "..");
+const MAIN = join(ROOT, "src", "main.ts");
+const BIN = join(ROOT, "dist", "ra3");
+const SAMPLE = join(ROOT, "examples", "sample-mod");
+
+/** Runs ra3 from source with a status pipe on fd 3; resolves once the process has ended. */
+function withStatusPipe(args: string[], pipe = true) {
+  const child = spawn(process.execPath, [MAIN, ...args, "--no-progress"], {
+    stdio: ["ignore", "pipe", "pipe", pipe ? "pipe" : "ignore"],
+    env: { ...process.env, [STATUS_FD_OPTION]: "3" },
+  });
+  let stdout = "";
+  let stderr = "";
+  let status = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  child.stdio[3]?.on("data", (c: Buffer) => (status += c.toString("latin1")));
+  return new Promise<{ code: number | null; stdout: string; stderr: string; status: string }>((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, stderr, status }))
+  );
+}
+
+describe.skipIf(process.platform === "win32")("a run with a status pipe", () => {
+  test("ra3 index: the summary, the snapshot 'being written', status 0, then the whole snapshot on disk", async () => {
+    const home = TMP.make("ra3-detach-index-");
+    const snapshot = snapshotPathFor(home, SAMPLE);
+    const r = await withStatusPipe(["index", "--project", SAMPLE, "--home", home]);
+    expect(r.code).toBe(0);
+    expect(r.status).toBe("0\n");
+    expect(r.stdout).toContain("ra3 0.1.0: indexed");
+    expect(r.stdout.endsWith(`snapshot: ${snapshot} (being written)\n`)).toBe(true);
+    expect(existsSync(snapshot)).toBe(true);
+    expect(readdirSync(join(home, "snapshots")).sort()).toEqual([
+      snapshot.split("/").pop()!.replace(/\.msgpack$/, ".meta.json"),
+      snapshot.split("/").pop()!,
+    ]);
+    // The next run starts from it.
+    const warm = spawnSync(process.execPath, [MAIN, "index", "--project", SAMPLE, "--home", home, "--json"], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(warm.stdout).result.start.mode).toBe("warm");
+  });
+
+  test("a query's status is its own: a missing asset sends 1", async () => {
+    const home = TMP.make("ra3-detach-miss-");
+    const r = await withStatusPipe(["find", "NoSuchAsset", "--project", SAMPLE, "--home", home]);
+    expect(r.code).toBe(1);
+    expect(r.status).toBe("1\n");
+    expect(r.stderr).toContain(`no asset has the id "NoSuchAsset"`);
+    expect(existsSync(snapshotPathFor(home, SAMPLE))).toBe(true);
+  });
+
+  test("a save that fails after the parent went leaves its message beside the snapshot; the next save clears it", async () => {
+    const home = TMP.make("ra3-detach-fail-");
+    const snapshot = snapshotPathFor(home, SAMPLE);
+    const meta = snapshot.replace(/\.msgpack$/, ".meta.json");
+    // The meta file cannot be written (a folder has its name): the save fails after taking the lock.
+    mkdirSync(join(meta, "blocker"), { recursive: true });
+    const r = await withStatusPipe(["index", "--project", SAMPLE, "--home", home]);
+    expect(r.code).toBe(0);
+    expect(r.status).toBe("0\n");
+    expect(r.stdout.endsWith("(being written)\n")).toBe(true);
+    expect(r.stderr).toBe(""); // the warning went to the null device: the note is what is left
+    const note = readFileSync(snapshot + FAILED_SAVE_SUFFIX, "utf8");
+    expect(note).toStartWith(`could not write the snapshot ${snapshot}`);
+    rmSync(meta, { recursive: true });
+    const again = spawnSync(process.execPath, [MAIN, "index", "--project", SAMPLE, "--home", home], {
+      encoding: "utf8",
+    });
+    expect(again.status).toBe(0);
+    expect(existsSync(snapshot + FAILED_SAVE_SUFFIX)).toBe(false);
+    expect(existsSync(meta)).toBe(true);
+  });
+
+  test("the variable without a pipe on fd 3: the save is the run's own, its line says the size", async () => {
+    const home = TMP.make("ra3-detach-nopipe-");
+    const r = await withStatusPipe(["index", "--project", SAMPLE, "--home", home], false);
+    expect(r.code).toBe(0);
+    expect(r.status).toBe("");
+    expect(r.stdout).toMatch(/\nsnapshot: .*\.msgpack \(\d+(\.\d)? KB\)\n$/);
+  });
+});
+
+describe.skipIf(!existsSync(BIN) || process.platform === "win32")("dist/ra3: a cold build saves after its exit", () => {
+  test("cold index says 'being written'; the next run, at once, starts warm from the whole snapshot", () => {
+    const home = TMP.make("ra3-detach-bin-");
+    const env = { ...process.env, RA3_WAIT_FOR_SAVE: undefined, BUN_JSC_useFTLJIT: undefined };
+    const cold = spawnSync(BIN, ["index", "--project", SAMPLE, "--home", home, "--no-progress"], {
+      encoding: "utf8",
+      env,
+    });
+    expect(cold.status).toBe(0);
+    expect(cold.stdout).toContain(`snapshot: ${snapshotPathFor(home, SAMPLE)} (being written)\n`);
+    const warm = spawnSync(BIN, ["index", "--project", SAMPLE, "--home", home, "--json"], { encoding: "utf8", env });
+    const result = JSON.parse(warm.stdout).result;
+    expect([result.start.mode, result.snapshot.unchanged]).toEqual(["warm", true]);
+  });
+
+  test("RA3_WAIT_FOR_SAVE=1: the run ends with its snapshot on disk and says its size", () => {
+    const home = TMP.make("ra3-detach-wait-");
+    const r = spawnSync(BIN, ["index", "--project", SAMPLE, "--home", home, "--no-progress"], {
+      encoding: "utf8",
+      env: { ...process.env, RA3_WAIT_FOR_SAVE: "1", BUN_JSC_useFTLJIT: undefined },
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\nsnapshot: .*\.msgpack \(\d+(\.\d)? KB\)\n$/);
+    expect(readdirSync(join(home, "snapshots")).filter((n) => n.endsWith(".lock"))).toEqual([]);
+  });
+});
