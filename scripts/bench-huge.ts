@@ -14,6 +14,8 @@ import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+// The whole run, its save too: a cold run's save may otherwise end after the run (src/cli/detach.ts).
+process.env.RA3_WAIT_FOR_SAVE = "1";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({

@@ -11,6 +11,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CORPORA } from "./corpora.ts";
+// The whole run, its save too: a cold run's save may otherwise end after the run (src/cli/detach.ts).
+process.env.RA3_WAIT_FOR_SAVE = "1";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({

@@ -27,6 +27,7 @@ import { scanProjectFiles } from "../src/project/scan.ts";
 import { findAsset } from "../src/query/assets.ts";
 import { resolveConfig } from "../src/workspace/config.ts";
 import { IndexService } from "../src/workspace/service.ts";
+import { waitForSnapshot } from "./snapshot-saved.ts";
 
 const root = join(import.meta.dirname, "..");
 const corpora = CORPORA;
@@ -122,7 +123,10 @@ function timed(args: readonly string[]): number {
 /** Peak RSS (MB) of one `ra3 …` run, from GNU time; NaN without it. */
 function peakRss(args: readonly string[]): number {
   if (!existsSync("/usr/bin/time")) return NaN;
-  const r = spawnSync("/usr/bin/time", ["-f", "%M", binary, ...args, "--quiet", "--no-progress"]);
+  // The whole run, its save too: a cold run's save may otherwise end after the run (src/cli/detach.ts).
+  const r = spawnSync("/usr/bin/time", ["-f", "%M", binary, ...args, "--quiet", "--no-progress"], {
+    env: { ...process.env, RA3_WAIT_FOR_SAVE: "1" },
+  });
   return Number(r.stderr.toString().trim().split("\n").pop()) / 1024;
 }
 
@@ -144,6 +148,7 @@ function coldWarm(m: Mod): { cold: number; warm: number } {
     const home = freshHome();
     try {
       cold.push(timed(indexArgs(m, home)));
+      waitForSnapshot(home); // a cold run's save may end after the run (src/cli/detach.ts)
       warm.push(timed(indexArgs(m, home)));
     } finally {
       rmSync(home, { recursive: true, force: true });

@@ -13,6 +13,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SnapshotStore } from "../src/store/snapshot-store.ts";
 import { TOOL_VERSION } from "../src/version.ts";
+// The whole run, its save too: a cold run's save may otherwise end after the run (src/cli/detach.ts).
+process.env.RA3_WAIT_FOR_SAVE = "1";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({
