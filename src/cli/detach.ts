@@ -56,6 +56,13 @@ export function releaseParent(status: number, env: Record<string, string | undef
   } finally {
     closeQuietly(fd);
   }
+  // A terminal closed after the parent's end (a pty an agent opened for that one command) hangs up on
+  // the whole session: the save goes on regardless (a handler, unlike the default, does not end it).
+  try {
+    process.on("SIGHUP", () => {});
+  } catch {
+    // No such signal here.
+  }
   // No dup2 in Node's API: a closed fd is reused by the next open, which is the null device's. Nothing
   // else opens files at this moment (the build is over, the save has not begun).
   for (const std of [1, 2]) {

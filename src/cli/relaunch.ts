@@ -55,7 +55,8 @@ export interface RelaunchFacts {
   readonly snapshotExists: boolean;
   /**
    * The child may hand back its status before its save ends (`detach.ts`): not on Windows, and not after
-   * such a save failed (its note is beside the snapshot), so that a failure is seen by the next run.
+   * such a save failed (its note is beside the snapshot) or was cut short (its lock is left), so that a
+   * failure is seen by the next run.
    */
   readonly detach: boolean;
 }

@@ -4,11 +4,13 @@
 // next run, and nothing of it when no such pipe is there.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { tempDirs } from "../temp-dirs.ts";
 import { FAILED_SAVE_SUFFIX, STATUS_FD_OPTION } from "../../src/cli/relaunch.ts";
 import { snapshotPathFor } from "../../src/project/home.ts";
+import { deadPid } from "../store/dead-pid.ts";
 
 const TMP = tempDirs();
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -94,6 +96,32 @@ describe.skipIf(process.platform === "win32")("a run with a status pipe", () => 
   });
 });
 
+describe.skipIf(process.platform === "win32")("releaseParent", () => {
+  test("the status goes through the pipe; stdout and stderr then write nowhere; a hang-up does not end the save", async () => {
+    const marker = join(TMP.make("ra3-detach-hup-"), "saved.txt");
+    const detach = JSON.stringify(join(ROOT, "src", "cli", "detach.ts"));
+    // Stands in for a command: answers, lets the parent go, is hung up on (a pty closed), finishes.
+    const script = `const d = await import(${detach});
+      process.stdout.write("answer\\n");
+      const ok = d.releaseParent(4);
+      console.log("after release");
+      process.kill(process.pid, "SIGHUP");
+      await Bun.sleep(50);
+      require("fs").writeFileSync(${JSON.stringify(marker)}, String(ok));`;
+    const child = spawn(process.execPath, ["-e", script], {
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+      env: { ...process.env, [STATUS_FD_OPTION]: "3" },
+    });
+    let stdout = "";
+    let status = "";
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stdio[3]!.on("data", (c: Buffer) => (status += c.toString("latin1")));
+    const code = await new Promise((resolve) => child.on("close", (c, sig) => resolve(c ?? sig)));
+    expect([code, status, stdout]).toEqual([0, "4\n", "answer\n"]);
+    expect(readFileSync(marker, "utf8")).toBe("true");
+  });
+});
+
 describe.skipIf(!existsSync(BIN) || process.platform === "win32")("dist/ra3: a cold build saves after its exit", () => {
   test("cold index says 'being written'; the next run, at once, starts warm from the whole snapshot", () => {
     const home = TMP.make("ra3-detach-bin-");
@@ -107,6 +135,28 @@ describe.skipIf(!existsSync(BIN) || process.platform === "win32")("dist/ra3: a c
     const warm = spawnSync(BIN, ["index", "--project", SAMPLE, "--home", home, "--json"], { encoding: "utf8", env });
     const result = JSON.parse(warm.stdout).result;
     expect([result.start.mode, result.snapshot.unchanged]).toEqual(["warm", true]);
+  });
+
+  test("after a save cut short (a dead writer's lock, no snapshot) or failed (its note): the run saves in sight", () => {
+    for (const left of ["lock", "note"] as const) {
+      const home = TMP.make("ra3-detach-left-");
+      const snapshot = snapshotPathFor(home, SAMPLE);
+      mkdirSync(join(home, "snapshots"), { recursive: true });
+      if (left === "lock") {
+        const owner = { pid: deadPid(), hostname: hostname(), createdAt: new Date().toISOString(), token: "ab" };
+        writeFileSync(snapshot + ".lock", JSON.stringify(owner));
+      } else writeFileSync(snapshot + FAILED_SAVE_SUFFIX, "could not write the snapshot (ENOSPC)\n");
+      const r = spawnSync(BIN, ["index", "--project", SAMPLE, "--home", home, "--no-progress"], {
+        encoding: "utf8",
+        env: { ...process.env, RA3_WAIT_FOR_SAVE: undefined, BUN_JSC_useFTLJIT: undefined },
+      });
+      expect([left, r.status]).toEqual([left, 0]);
+      expect(r.stdout).toMatch(/\nsnapshot: .*\.msgpack \(\d+(\.\d)? KB\)\n$/);
+      expect(readdirSync(join(home, "snapshots")).sort()).toEqual([
+        snapshot.split("/").pop()!.replace(/\.msgpack$/, ".meta.json"),
+        snapshot.split("/").pop()!,
+      ]);
+    }
   });
 
   test("RA3_WAIT_FOR_SAVE=1: the run ends with its snapshot on disk and says its size", () => {
