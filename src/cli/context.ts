@@ -151,7 +151,8 @@ export async function openWorkspace(
     // The writer's lock is held from here on: a reader waits for the file, so the parent may go.
     const onLocked = status !== undefined && canReleaseParent(io.env)
       ? () => {
-        // Once (a save refused for its stored sites runs again); an answer not all out yet keeps the parent.
+        // Once (a save refused for its stored sites runs again); an answer that may not be all out yet (a
+        // console's, or a full pipe's: `io.ts` `outputPending`) keeps the parent waiting for the end.
         if (background || io.outputPending?.()) return;
         options.beforeRelease?.();
         background = releaseParent(status, io.env);

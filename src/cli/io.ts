@@ -20,8 +20,10 @@ export interface CliIo {
   readonly cwd: string;
   readonly env: Record<string, string | undefined>;
   /**
-   * True while text written to stdout or stderr still waits in a stream's buffer (a console, or a full
-   * pipe: `fd-writer.ts`); absent: never (everything is written when `out`/`err` return).
+   * True when text written to stdout or stderr may still wait in a buffer: a stream was made for one of
+   * them (a console, or a pipe that was full: `fd-writer.ts`), and Bun's `writableLength` does not count
+   * what its native writer still holds (2 MB written to a pipe nobody read yet: 0). Absent: never
+   * (everything is written when `out`/`err` return).
    */
   readonly outputPending?: () => boolean;
 }
@@ -33,7 +35,7 @@ export interface CliIo {
  */
 export function processIo(options: { readonly inPlace: boolean }): CliIo {
   let errIsTTY: boolean | null = null;
-  // Whether each stream was made: asking a stream that was not would make it.
+  // Whether each stream was made (asking a stream that was not would make it).
   let madeOut = false;
   let madeErr = false;
   const stdout = () => {
@@ -55,8 +57,7 @@ export function processIo(options: { readonly inPlace: boolean }): CliIo {
     // The folder as the user reached it (through a link, too): the project keeps that name.
     cwd: logicalCwd(process.env),
     env: process.env,
-    outputPending: () =>
-      (madeOut && process.stdout.writableLength > 0) || (madeErr && process.stderr.writableLength > 0),
+    outputPending: () => madeOut || madeErr,
   };
 }
 

@@ -17,6 +17,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const MAIN = join(ROOT, "src", "main.ts");
 const BIN = join(ROOT, "dist", "ra3");
 const SAMPLE = join(ROOT, "examples", "sample-mod");
+const SCRIPT = ["/usr/bin/script", "/bin/script"].find((p) => existsSync(p));
 
 /** Runs ra3 from source with a status pipe on fd 3; resolves once the process has ended. */
 function withStatusPipe(args: string[], pipe = true) {
@@ -157,6 +158,21 @@ describe.skipIf(!existsSync(BIN) || process.platform === "win32")("dist/ra3: a c
         snapshot.split("/").pop()!,
       ]);
     }
+  });
+
+  test.skipIf(!SCRIPT)("output to a terminal (whose stream may buffer): the run saves before it ends", () => {
+    const home = TMP.make("ra3-detach-tty-");
+    // util-linux script(1) runs the command on a pseudo-terminal and copies what it shows.
+    const r = spawnSync(
+      SCRIPT!,
+      ["-qc", `${BIN} index --project ${SAMPLE} --home ${home} --no-progress`, "/dev/null"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, RA3_WAIT_FOR_SAVE: undefined, BUN_JSC_useFTLJIT: undefined },
+      },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\nsnapshot: .*\.msgpack \(\d+(\.\d)? KB\)\r?\n$/);
   });
 
   test("RA3_WAIT_FOR_SAVE=1: the run ends with its snapshot on disk and says its size", () => {
