@@ -4,13 +4,16 @@
 // next run, and nothing of it when no such pipe is there.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { tempDirs } from "../temp-dirs.ts";
 import { FAILED_SAVE_SUFFIX, STATUS_FD_OPTION } from "../../src/cli/relaunch.ts";
 import { snapshotPathFor } from "../../src/project/home.ts";
 import { deadPid } from "../store/dead-pid.ts";
+import { memoryIo } from "../../src/cli/io.ts";
+import { run } from "../../src/cli/run.ts";
+import { acquireLock, isLockBusy } from "../../src/store/lock.ts";
 
 const TMP = tempDirs();
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -184,5 +187,36 @@ describe.skipIf(!existsSync(BIN) || process.platform === "win32")("dist/ra3: a c
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/\nsnapshot: .*\.msgpack \(\d+(\.\d)? KB\)\n$/);
     expect(readdirSync(join(home, "snapshots")).filter((n) => n.endsWith(".lock"))).toEqual([]);
+  });
+});
+
+describe("readers of a snapshot being written", () => {
+  test("ra3 status and ra3 doctor wait for a live writer of a missing snapshot, then read it", async () => {
+    const made = TMP.make("ra3-detach-made-");
+    expect(await run(["index", "--project", SAMPLE, "--home", made, "--no-progress", "--quiet"], memoryIo(ROOT))).toBe(
+      0,
+    );
+    for (const command of ["status", "doctor"]) {
+      const home = TMP.make("ra3-detach-reader-");
+      const snapshot = snapshotPathFor(home, SAMPLE);
+      const lock = acquireLock(snapshot + ".lock");
+      if (isLockBusy(lock)) throw new Error("lock busy");
+      // The writer finishes later: the snapshot appears, then its lock goes.
+      setTimeout(() => {
+        for (const suffix of [".msgpack", ".meta.json"]) {
+          const name = snapshot.replace(/\.msgpack$/, suffix);
+          copyFileSync(snapshotPathFor(made, SAMPLE).replace(/\.msgpack$/, suffix), name);
+        }
+        lock.release();
+      }, 50);
+      const io = memoryIo(ROOT);
+      await run([command, "--project", SAMPLE, "--home", home, "--json"], io);
+      const result = JSON.parse(io.stdout).result;
+      if (command === "status") expect(result.snapshot.exists).toBe(true);
+      else {
+        const checks = result.checks.filter((c: { group: string }) => c.group === "snapshot");
+        expect(checks.map((c: { ok: boolean }) => c.ok)).toEqual([true]);
+      }
+    }
   });
 });

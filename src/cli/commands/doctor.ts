@@ -22,8 +22,9 @@ export async function runDoctorCommand(cfg: CliConfig, io: CliIo): Promise<numbe
       version: TOOL_VERSION,
       now: () => new Date(),
       liveCheck,
-      snapshot: (projectDir) => {
+      snapshot: async (projectDir) => {
         const store = new SnapshotStore(home, projectDir);
+        await store.waitForWriter(); // a cold run's save may end after that run (`detach.ts`)
         return { path: store.path, meta: store.meta() };
       },
     },

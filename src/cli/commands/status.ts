@@ -18,6 +18,7 @@ export async function runStatus(cfg: CliConfig, io: CliIo): Promise<number> {
   if (typeof config === "number") return config;
   const ws = new Workspace(config);
   const store = new SnapshotStore(config.home, config.projectDir);
+  await store.waitForWriter(); // a cold run's save may end after that run (`detach.ts`)
   // Read-only: the snapshot is linked as stored; nothing is re-read or rebuilt.
   const scanned = scanProjectFiles(config.projectDir, { admitLink: (p) => config.confinement.admits(p) })
     .filter((f) => f.kind === "xml" || f.kind === "w3x");
