@@ -8,7 +8,9 @@
  * code runs, hence the child; it costs one process start (≈ 10 ms), paid only when a full build of
  * hundreds of milliseconds follows. The child also gets a larger collector allowance ({@link HEAP_OPTION}).
  * Long-lived runs (`ra3 mcp`, `--watch`) keep the tier: they run the
- * same code for hours; so does `ra3 setup`, which opens the index as one of its steps.
+ * same code for hours; so does `ra3 setup`, which opens the index as one of its steps. Outside Windows
+ * the parent exits when the child sends its status through a pipe, once its answer is out and its save
+ * has begun, and the child finishes the save alone (`detach.ts`).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { constants } from "node:os";
