@@ -27,11 +27,6 @@ export interface SnapshotOutcome {
   readonly unchanged: boolean;
   readonly size: number | null;
   readonly message: string | null;
-  /**
-   * True when the save went on after this run handed its status to the waiting parent (`detach.ts`):
-   * `saved`, `size` and `message` then tell what only this process saw.
-   */
-  readonly background: boolean;
 }
 
 /** How a command's save may finish without it (`detach.ts`). */
@@ -161,8 +156,8 @@ export async function openWorkspace(
     // Saved whenever the index differs from the snapshot on disk; the store skips a write of the same state.
     const saved = saveSnapshot(ws, store, schemaKey, onLocked);
     outcome = saved.saved || saved.reason === "unchanged"
-      ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null, background }
-      : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message, background };
+      ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null }
+      : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
     if (saved.saved) {
       if (existsSync(failedSavePath(store.path))) recordFailedSave(store.path, null);
     } else if (saved.reason === "error" && background) recordFailedSave(store.path, saved.message);

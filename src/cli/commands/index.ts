@@ -25,7 +25,7 @@ export interface IndexResult extends IndexSummary {
   /** Per-phase timings of a full build (null after a warm start). */
   readonly timings: BuildTimings | null;
   /** `saved`: written by this run; `unchanged`: the file on disk already held this index (not rewritten). */
-  readonly snapshot: Omit<SnapshotOutcome, "message" | "background">;
+  readonly snapshot: Omit<SnapshotOutcome, "message">;
 }
 
 export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
@@ -50,13 +50,16 @@ export async function runIndex(cfg: CliConfig, io: CliIo): Promise<number> {
   } else {
     code = emit(cfg, io, ws, summary, (r) => renderIndex(r, cfg.quiet), { answer: summaryAnswer, fullIndex: true });
     // A save that goes on after this run exits (a build from nothing: `detach.ts`) is said as such.
+    let announced = false;
     const snapshot = opened.saveSnapshot({
       status: code,
       beforeRelease: () => {
+        announced = true;
         if (!cfg.quiet) io.out(`snapshot: ${opened.snapshotPath} (being written)\n`);
       },
     });
-    if (!cfg.quiet && !snapshot.background) io.out(renderSnapshotLine(snapshot) + "\n");
+    // (Announced but not let go: the parent vanished before it read the status. One line is enough.)
+    if (!cfg.quiet && !announced) io.out(renderSnapshotLine(snapshot) + "\n");
   }
   if (!cfg.watch) return code;
   // --watch: keep the index (and its snapshot) current until interrupted.
