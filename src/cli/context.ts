@@ -13,7 +13,7 @@ import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts"
 import { loadWorkspaceSchemaDeferred } from "../workspace/schema.ts";
 import { runSteps } from "../steps.ts";
 import { existsSync } from "node:fs";
-import { canReleaseParent, failedSavePath, recordFailedSave, releaseParent } from "./detach.ts";
+import { canReleaseParent, failedSavePath, recordFailedSave, releaseParent, takeFailedSave } from "./detach.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
 import { envelopeOf, isQueryError, type QueryResult, shortEnvelope } from "../query/envelope.ts";
 import { visibleLines } from "../query/visible.ts";
@@ -100,6 +100,11 @@ export async function openWorkspace(
     }
   }
   const store = new SnapshotStore(config.home, config.projectDir);
+  // A save that went on after an earlier run's answer and failed: said here, once (`detach.ts`).
+  const failed = takeFailedSave(store.path);
+  if (failed !== null && !cfg.quiet) {
+    io.err(`ra3: warning: the snapshot was not saved after an earlier run had answered: ${failed}\n`);
+  }
   const schemaKey = schemaKeyOf(ws.schema);
   const t = performance.now();
   const warm = await warmStart(ws, store, schemaKey);

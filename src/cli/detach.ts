@@ -5,11 +5,11 @@
  * child's stdout and stderr now point at the null device, so whoever reads them sees their end, and the
  * child writes the snapshot on its own. Every reader of a missing snapshot waits for a live writer's lock
  * (`SnapshotStore.waitForWriter`), so the next command starts warm from the file. A save that fails
- * there leaves a note beside the snapshot (`FAILED_SAVE_SUFFIX`); the next build from nothing then
- * saves before it exits, in sight, and says why it could not. On Windows nothing detaches (the fds are
+ * there leaves a note beside the snapshot (`FAILED_SAVE_SUFFIX`): the next run says it (and removes
+ * it), and the next build from nothing saves before it exits, in sight. On Windows nothing detaches (the fds are
  * not the console's handles there), nor with `RA3_WAIT_FOR_SAVE` set. docs/cli.md, "Exit status".
  */
-import { closeSync, fstatSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { devNull } from "node:os";
 import { removeQuietly } from "../disk/atomic.ts";
 import { nodeFileSystem } from "../disk/port.ts";
@@ -91,6 +91,22 @@ export function recordFailedSave(snapshotPath: string, message: string | null): 
   } catch {
     // The folder is gone or not writable: the next run finds no snapshot and builds again.
   }
+}
+
+/**
+ * The message a save that failed after its run answered left beside `snapshotPath`, removed as it is
+ * read (it has been seen once it is said), or null when there is none. Never throws.
+ */
+export function takeFailedSave(snapshotPath: string): string | null {
+  const path = failedSavePath(snapshotPath);
+  let message: string;
+  try {
+    message = readFileSync(path, "utf8").trim();
+  } catch {
+    return null;
+  }
+  recordFailedSave(snapshotPath, null);
+  return message || "unknown error";
 }
 
 function closeQuietly(fd: number): void {
