@@ -69,7 +69,7 @@ describe.skipIf(process.platform === "win32")("a run with a status pipe", () => 
     expect(existsSync(snapshotPathFor(home, SAMPLE))).toBe(true);
   });
 
-  test("a save that fails after the parent went leaves its message beside the snapshot; the next save clears it", async () => {
+  test("a save that fails after the parent went leaves its message beside the snapshot; the next run says it once", async () => {
     const home = TMP.make("ra3-detach-fail-");
     const snapshot = snapshotPathFor(home, SAMPLE);
     const meta = snapshot.replace(/\.msgpack$/, ".meta.json");
