@@ -57,13 +57,12 @@ export async function relaunchForColdBuild(cfg: CliConfig, io: CliIo): Promise<n
   // The run before may still be writing it after its answer (`detach.ts`): wait, then start warm.
   const lock = snapshot + ".lock";
   await waitForLiveWriter(snapshot, lock);
+  const snapshotExists = existsSync(snapshot);
   // A save that failed after its run's end, or was cut short there (its lock is left: the process was
   // killed, say by a harness ending the process group), is not tried that way again: this one is seen.
-  const unseenFailure = existsSync(snapshot + FAILED_SAVE_SUFFIX) || existsSync(lock);
-  const plan = relaunchPlan({
-    ...facts,
-    snapshotExists: existsSync(snapshot),
-    detach: process.platform !== "win32" && !unseenFailure,
-  });
+  // (Asked only when a build from nothing follows.)
+  const detach = !snapshotExists && process.platform !== "win32" && !existsSync(snapshot + FAILED_SAVE_SUFFIX) &&
+    !existsSync(lock);
+  const plan = relaunchPlan({ ...facts, snapshotExists, detach });
   return plan ? await runRelaunched(process.execPath, plan) : null;
 }

@@ -12,8 +12,7 @@ import { type BuildReport, Workspace } from "../workspace/workspace.ts";
 import { saveSnapshot, schemaKeyOf, warmStart } from "../workspace/snapshots.ts";
 import { loadWorkspaceSchemaDeferred } from "../workspace/schema.ts";
 import { runSteps } from "../steps.ts";
-import { existsSync } from "node:fs";
-import { canReleaseParent, failedSavePath, recordFailedSave, releaseParent, takeFailedSave } from "./detach.ts";
+import { canReleaseParent, recordFailedSave, releaseParent, takeFailedSave } from "./detach.ts";
 import { SnapshotStore } from "../store/snapshot-store.ts";
 import { envelopeOf, isQueryError, type QueryResult, shortEnvelope } from "../query/envelope.ts";
 import { visibleLines } from "../query/visible.ts";
@@ -163,9 +162,8 @@ export async function openWorkspace(
     outcome = saved.saved || saved.reason === "unchanged"
       ? { path: saved.path, saved: saved.saved, unchanged: !saved.saved, size: saved.size, message: null }
       : { path: store.path, saved: false, unchanged: false, size: null, message: saved.message };
-    if (saved.saved) {
-      if (existsSync(failedSavePath(store.path))) recordFailedSave(store.path, null);
-    } else if (saved.reason === "error" && background) recordFailedSave(store.path, saved.message);
+    // Unseen by anyone now: left for the next run (`openWorkspace` says it).
+    if (!saved.saved && saved.reason === "error" && background) recordFailedSave(store.path, saved.message);
     if (!saved.saved && saved.reason !== "unchanged" && !cfg.quiet) io.err(`ra3: warning: ${saved.message}\n`);
     // Not said when it fails, as a load that writes it at once does not say it: the next run loads the XSDs again.
     runSteps(loaded.writeCache());

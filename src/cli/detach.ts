@@ -9,11 +9,8 @@
  * it), and the next build from nothing saves before it exits, in sight. On Windows nothing detaches (the fds are
  * not the console's handles there), nor with `RA3_WAIT_FOR_SAVE` set. docs/cli.md, "Exit status".
  */
-import { closeSync, fstatSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { devNull } from "node:os";
-import { removeQuietly } from "../disk/atomic.ts";
-import { nodeFileSystem } from "../disk/port.ts";
-
 import { FAILED_SAVE_SUFFIX, STATUS_FD, STATUS_FD_OPTION } from "./relaunch.ts";
 
 /** The status pipe of this process, taken from the environment once (null: no parent waits for it). */
@@ -82,12 +79,10 @@ export function failedSavePath(snapshotPath: string): string {
   return snapshotPath + FAILED_SAVE_SUFFIX;
 }
 
-/** Records (`message`) or clears (null) the failure of a save no one saw; best effort, never throws. */
-export function recordFailedSave(snapshotPath: string, message: string | null): void {
-  const path = failedSavePath(snapshotPath);
+/** Leaves `message`, the failure of a save no one saw, beside the snapshot; best effort, never throws. */
+export function recordFailedSave(snapshotPath: string, message: string): void {
   try {
-    if (message === null) removeQuietly(nodeFileSystem(), path);
-    else writeFileSync(path, message + "\n");
+    writeFileSync(failedSavePath(snapshotPath), message + "\n");
   } catch {
     // The folder is gone or not writable: the next run finds no snapshot and builds again.
   }
@@ -102,10 +97,10 @@ export function takeFailedSave(snapshotPath: string): string | null {
   let message: string;
   try {
     message = readFileSync(path, "utf8").trim();
+    rmSync(path, { force: true });
   } catch {
     return null;
   }
-  recordFailedSave(snapshotPath, null);
   return message || "unknown error";
 }
 
