@@ -75,7 +75,7 @@ export function releaseParent(status: number, env: Record<string, string | undef
 }
 
 /** Where a save that failed after its run answered leaves its message (see {@link recordFailedSave}). */
-export function failedSavePath(snapshotPath: string): string {
+function failedSavePath(snapshotPath: string): string {
   return snapshotPath + FAILED_SAVE_SUFFIX;
 }
 
